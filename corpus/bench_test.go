@@ -1,0 +1,72 @@
+package corpus
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// synthDir writes 10k small files in 20 class folders.
+func synthDir(b *testing.B) (string, int64) {
+	dir := b.TempDir()
+	var size int64
+	for c := range 20 {
+		if err := os.Mkdir(filepath.Join(dir, fmt.Sprintf("class%02d", c)), 0o755); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range 10_000 {
+		text := strings.Repeat(fmt.Sprintf("word%d ", i%97), 40+i%80)
+		size += int64(len(text))
+		p := filepath.Join(dir, fmt.Sprintf("class%02d", i%20), fmt.Sprintf("%05d.txt", i))
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return dir, size
+}
+
+func BenchmarkWalkDir10k(b *testing.B) {
+	dir, size := synthDir(b)
+	for _, workers := range []int{1, 0} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				n := 0
+				if err := Walk(dir, Options{Workers: workers}, func(Document) error { n++; return nil }); err != nil || n != 10_000 {
+					b.Fatal(n, err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkWalkLines(b *testing.B) {
+	dir := b.TempDir()
+	var tsv, jsonl strings.Builder
+	for i := range 100_000 {
+		text := strings.Repeat("some words here ", 5+i%20)
+		fmt.Fprintf(&tsv, "c%d\t%s\n", i%20, text)
+		fmt.Fprintf(&jsonl, "{\"label\":\"c%d\",\"text\":%q}\n", i%20, text)
+	}
+	files := map[string]string{"d.tsv": tsv.String(), "d.jsonl": jsonl.String(), "d.csv": "label,text\n" + strings.ReplaceAll(tsv.String(), "\t", ",")}
+	for _, name := range []string{"d.tsv", "d.csv", "d.jsonl"} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(files[name])))
+			b.ReportAllocs()
+			for b.Loop() {
+				n := 0
+				if err := Walk(p, Options{}, func(Document) error { n++; return nil }); err != nil || n != 100_000 {
+					b.Fatal(n, err)
+				}
+			}
+		})
+	}
+}

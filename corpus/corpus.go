@@ -1,0 +1,100 @@
+package corpus
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+)
+
+// Document is one text with its label.
+type Document struct {
+	// Source is "path" for a document read from its own file and
+	// "path:line" for one read from a line of a TSV, CSV or JSONL file.
+	Source string
+	// Label is the class name; "" when reading unlabeled.
+	Label string
+	// Text is the decoded UTF-8 text; it may be empty.
+	Text string
+}
+
+// Options configures reading. The zero value reads labeled documents with
+// the column names "label" and "text" on GOMAXPROCS workers.
+type Options struct {
+	// LabelField and TextField name the label and text columns of TSV
+	// headers, CSV headers and JSONL objects; "" means "label" and "text".
+	LabelField, TextField string
+	// Unlabeled reads documents without labels: a folder of files (flat, or
+	// class subfolders whose names are then ignored), a line file without a
+	// label column, or a single .txt file. Labels found in a line file are
+	// ignored and reported in Stats.LabelsIgnored.
+	Unlabeled bool
+	// Workers is the number of goroutines reading and decoding ahead of the
+	// callback; 0 or less means runtime.GOMAXPROCS(0).
+	Workers int
+}
+
+func (o Options) labelField() string {
+	if o.LabelField == "" {
+		return "label"
+	}
+	return o.LabelField
+}
+
+func (o Options) textField() string {
+	if o.TextField == "" {
+		return "text"
+	}
+	return o.TextField
+}
+
+func (o Options) workers() int {
+	if o.Workers <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return o.Workers
+}
+
+// Stats summarizes one read.
+type Stats struct {
+	// Docs is the number of documents passed to the callback.
+	Docs int
+	// Empty counts documents whose text is empty or only white space.
+	Empty int
+	// LabelsIgnored is set when an unlabeled read met labels in a line file
+	// (a label column or a label field) and dropped them.
+	LabelsIgnored bool
+	// Encodings counts documents by the encoding their text was decoded from.
+	Encodings map[Encoding]int
+}
+
+// Sentinel errors, for use with errors.Is.
+var (
+	// ErrEmptyCorpus: the path holds no documents at all.
+	ErrEmptyCorpus = errors.New("corpus: no documents")
+	// ErrEmptyClass: a class folder holds no documents; the error names it.
+	ErrEmptyClass = errors.New("corpus: empty class folder")
+	// ErrUnsupported: the path's format is not one this package reads.
+	ErrUnsupported = errors.New("corpus: unsupported input")
+	// ErrEmptyLabel: a line of a labeled line file has an empty label.
+	ErrEmptyLabel = errors.New("empty label")
+	// ErrMissingField: a header or JSON object lacks a required field.
+	ErrMissingField = errors.New("missing field")
+	// ErrFieldCount: a line has the wrong number of fields.
+	ErrFieldCount = errors.New("wrong number of fields")
+)
+
+// ParseError locates a malformed line (or CSV record) in a file.
+type ParseError struct {
+	File string
+	Line int // 1-based physical line
+	Err  error
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// fieldCountError wraps ErrFieldCount with what was expected.
+func fieldCountError(want, got int) error {
+	return fmt.Errorf("%w: expected %d, found %d", ErrFieldCount, want, got)
+}

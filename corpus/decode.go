@@ -1,0 +1,110 @@
+package corpus
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/simplifiedchinese"
+)
+
+// Encoding is the character encoding a text was decoded from.
+type Encoding uint8
+
+// Encodings recognized by Decode.
+const (
+	UTF8    Encoding = iota // UTF-8, with any byte order mark stripped
+	GB18030                 // GB18030 (a superset of GBK and GB2312)
+	Latin1                  // ISO-8859-1: the fallback, which never fails
+)
+
+func (e Encoding) String() string {
+	switch e {
+	case UTF8:
+		return "UTF-8"
+	case GB18030:
+		return "GB18030"
+	case Latin1:
+		return "ISO-8859-1"
+	}
+	return "Encoding(" + strconv.Itoa(int(e)) + ")"
+}
+
+const bom = "\ufeff"
+
+// gbReplacement is U+FFFD encoded in GB18030: such input decodes to U+FFFD
+// legitimately, so it must not count as a decoding failure.
+var gbReplacement = []byte{0x84, 0x31, 0xa4, 0x37}
+
+// Decode returns b as UTF-8 text. Valid UTF-8 is kept (a leading byte order
+// mark is stripped); otherwise b is decoded as GB18030 if that decodes without
+// errors into text whose letters are more than 30% Han, and as Latin-1
+// (ISO-8859-1) if not. The result never aliases b.
+func Decode(b []byte) (string, Encoding) {
+	if utf8.Valid(b) {
+		return string(bytes.TrimPrefix(b, []byte(bom))), UTF8
+	}
+	return decodeInvalid(b)
+}
+
+// decodeString is Decode for text that is already a string: valid UTF-8 is
+// returned without copying.
+func decodeString(s string) (string, Encoding) {
+	if utf8.ValidString(s) {
+		return strings.TrimPrefix(s, bom), UTF8
+	}
+	return decodeInvalid([]byte(s))
+}
+
+// decodeInvalid decodes b, which is not valid UTF-8.
+func decodeInvalid(b []byte) (string, Encoding) {
+	if s, ok := decodeGB18030(b); ok {
+		return s, GB18030
+	}
+	return decodeLatin1(b), Latin1
+}
+
+func decodeGB18030(b []byte) (string, bool) {
+	out, err := simplifiedchinese.GB18030.NewDecoder().Bytes(b)
+	if err != nil {
+		return "", false
+	}
+	// The decoder writes U+FFFD for invalid input instead of failing.
+	if bytes.Count(out, []byte("\ufffd")) != bytes.Count(b, gbReplacement) {
+		return "", false
+	}
+	var letters, han int
+	for _, r := range string(out) {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.Is(unicode.Han, r) {
+				han++
+			}
+		}
+	}
+	if han*10 <= letters*3 {
+		return "", false
+	}
+	return string(out), true
+}
+
+func decodeLatin1(b []byte) string {
+	high := 0
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			high++
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(len(b) + high)
+	for _, c := range b {
+		if c < utf8.RuneSelf {
+			sb.WriteByte(c)
+		} else {
+			sb.WriteRune(rune(c))
+		}
+	}
+	return sb.String()
+}

@@ -1,0 +1,46 @@
+// Package corpus reads labeled and unlabeled text documents and splits them
+// into train/test sets and folds.
+//
+// # Formats
+//
+// What a path is chooses the format:
+//
+//   - A directory with one subfolder per class: every regular file in a class
+//     folder (nested folders included) is one document labeled with the class
+//     folder's name. Hidden entries (".x") are skipped, symlinks to regular
+//     files are followed, and files directly in the root are an error unless
+//     Options.Unlabeled is set.
+//   - A .tsv file: label<TAB>text per line, or a header line naming the label
+//     and text columns (any other columns are ignored).
+//   - A .csv file (RFC 4180): a header naming the label and text columns is
+//     required; quoted fields may span lines.
+//   - A .jsonl (or .ndjson) file: one JSON object per line with string fields
+//     "label" and "text" (or the names set in Options).
+//   - A .txt file: a single document, only when reading unlabeled.
+//
+// Blank lines in line files are skipped. Line numbers in errors and in
+// Document.Source count every physical line, header included; a CSV record
+// spanning lines is numbered by its first line.
+//
+// # Encodings
+//
+// Files (and each line of a line file, or each CSV field) are decoded by
+// [Decode]: UTF-8 (a byte order mark is stripped), else GB18030 when that
+// decodes cleanly into mostly Han text, else Latin-1, which never fails.
+//
+// # Streaming
+//
+// [WalkStats] and [Walk] read and decode files on Options.Workers goroutines
+// ahead of the callback, but call it sequentially in a deterministic order
+// (class folders sorted, files sorted by name, line files in line order). The
+// read-ahead is bounded, so memory stays proportional to the number of workers,
+// not to the corpus. [WalkStats] also reports a [Stats] summary: how many
+// documents were empty, which encodings were seen, and whether labels were
+// ignored because an unlabeled read met a labeled file.
+//
+// # Splits
+//
+// [Split], [StratifiedSplit], [StratifiedKFold], [StratifiedSample],
+// [StratifiedSampleN] and [Undersample] return sorted document indices and are
+// deterministic for a seed (math/rand/v2 PCG).
+package corpus

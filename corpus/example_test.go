@@ -1,0 +1,179 @@
+package corpus_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/textnb/textnb/corpus"
+	"golang.org/x/text/encoding/simplifiedchinese"
+)
+
+// tempCorpus writes files (relative name → content) under a new temporary
+// directory and returns it.
+func tempCorpus(files map[string]string) string {
+	dir, err := os.MkdirTemp("", "corpus-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func ExampleDocument() {
+	dir := tempCorpus(map[string]string{
+		"spam/1.txt": "win money now",
+		"ham/1.txt":  "lunch at noon?",
+		".DS_Store":  "hidden files are skipped",
+	})
+	defer os.RemoveAll(dir)
+	docs, err := corpus.ReadAll(dir, corpus.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range docs {
+		rel, _ := filepath.Rel(dir, d.Source)
+		fmt.Printf("%s %s: %q\n", rel, d.Label, d.Text)
+	}
+	// Output:
+	// ham/1.txt ham: "lunch at noon?"
+	// spam/1.txt spam: "win money now"
+}
+
+func ExampleOptions() {
+	dir := tempCorpus(map[string]string{
+		"reviews.csv": "stars,body\n5,\"Great, would buy again\"\n1,Broke in a day\n",
+	})
+	defer os.RemoveAll(dir)
+	opt := corpus.Options{LabelField: "stars", TextField: "body", Workers: 2}
+	docs, err := corpus.ReadAll(filepath.Join(dir, "reviews.csv"), opt)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range docs {
+		fmt.Printf("line %s: %s %q\n", d.Source[len(d.Source)-1:], d.Label, d.Text)
+	}
+	// Output:
+	// line 2: 5 "Great, would buy again"
+	// line 3: 1 "Broke in a day"
+}
+
+func ExampleStats() {
+	dir := tempCorpus(map[string]string{
+		"pool.tsv": "pos\tfine\nneg\t\nneg\tcaf\xe9 au lait\n",
+	})
+	defer os.RemoveAll(dir)
+	// Reading a labeled file as unlabeled drops the labels, and says so.
+	st, err := corpus.WalkStats(filepath.Join(dir, "pool.tsv"), corpus.Options{Unlabeled: true},
+		func(d corpus.Document) error { return nil })
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(st.Docs, "docs,", st.Empty, "empty, labels ignored:", st.LabelsIgnored)
+	fmt.Println(st.Encodings[corpus.UTF8], "UTF-8,", st.Encodings[corpus.Latin1], "Latin-1")
+	// Output:
+	// 3 docs, 1 empty, labels ignored: true
+	// 2 UTF-8, 1 Latin-1
+}
+
+func ExampleWalk() {
+	dir := tempCorpus(map[string]string{"d.jsonl": `{"label":"a","text":"one"}
+{"label":"b","text":"two"}
+{"label":"a","text":"three"}
+`})
+	defer os.RemoveAll(dir)
+	counts := map[string]int{}
+	err := corpus.Walk(filepath.Join(dir, "d.jsonl"), corpus.Options{}, func(d corpus.Document) error {
+		counts[d.Label]++
+		return nil
+	})
+	fmt.Println(counts, err)
+	// Output: map[a:2 b:1] <nil>
+}
+
+func ExampleEncoding() {
+	gbk, _ := simplifiedchinese.GBK.NewEncoder().Bytes([]byte("朴素贝叶斯分类器"))
+	for _, b := range [][]byte{[]byte("naïve"), gbk, []byte("na\xefve")} {
+		text, enc := corpus.Decode(b)
+		fmt.Println(enc, text)
+	}
+	// Output:
+	// UTF-8 naïve
+	// GB18030 朴素贝叶斯分类器
+	// ISO-8859-1 naïve
+}
+
+func ExampleParseError() {
+	dir := tempCorpus(map[string]string{"bad.tsv": "pos\tgood\nneg\ttoo\tmany\n"})
+	defer os.RemoveAll(dir)
+	_, err := corpus.ReadAll(filepath.Join(dir, "bad.tsv"), corpus.Options{})
+	var pe *corpus.ParseError
+	if errors.As(err, &pe) {
+		fmt.Printf("%s:%d: %v\n", filepath.Base(pe.File), pe.Line, pe.Err)
+		fmt.Println(errors.Is(err, corpus.ErrFieldCount))
+	}
+	// Output:
+	// bad.tsv:2: wrong number of fields: expected 2, found 3
+	// true
+}
+
+func ExampleTable() {
+	dir := tempCorpus(map[string]string{"iris.csv": "sepal,petal,species\n5.1,1.4,setosa\n6.3,6.0,virginica\n"})
+	defer os.RemoveAll(dir)
+	t, err := corpus.ReadTable(filepath.Join(dir, "iris.csv"), "species")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(t.Header, t.Features, t.Labels)
+	// Output: [sepal petal] [[5.1 1.4] [6.3 6]] [setosa virginica]
+}
+
+func ExampleSplit() {
+	train, test := corpus.Split(10, 0.2, 42)
+	fmt.Println(len(train), len(test))
+	// Output: 8 2
+}
+
+func ExampleStratifiedKFold() {
+	labels := []string{"a", "a", "a", "a", "b", "b", "b", "b"}
+	folds := corpus.StratifiedKFold(labels, 2, 1)
+	for i, f := range folds {
+		n := map[string]int{}
+		for _, j := range f {
+			n[labels[j]]++
+		}
+		fmt.Println("fold", i, n, "train size", len(corpus.FoldTrain(nil, folds, i)))
+	}
+	// Output:
+	// fold 0 map[a:2 b:2] train size 4
+	// fold 1 map[a:2 b:2] train size 4
+}
+
+func ExampleStratifiedSample() {
+	// 2 labeled documents per 100: every class keeps at least one.
+	labels := make([]string, 0, 153)
+	for i := range 150 {
+		labels = append(labels, []string{"x", "y"}[i%2])
+	}
+	labels = append(labels, "z", "z", "z")
+	labeled, unlabeled := corpus.StratifiedSample(labels, 0.02, 1)
+	fmt.Println(len(labeled), len(unlabeled))
+	// Output: 5 148
+}
+
+func ExampleUndersample() {
+	labels := []string{"big", "big", "big", "big", "small", "small"}
+	keep := corpus.Undersample(labels, 3)
+	fmt.Println(len(keep))
+	// Output: 4
+}

@@ -1,0 +1,207 @@
+package corpus
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// WalkStats reads the documents at path (see the package documentation for
+// the formats) and calls fn on each, sequentially and in a deterministic
+// order, while files are read and decoded on opt.Workers goroutines ahead of
+// it. It stops at and returns the first error: fn's own error unchanged, a
+// *ParseError for a malformed line, an fs error naming an unreadable file, or
+// one wrapping ErrEmptyCorpus, ErrEmptyClass or ErrUnsupported. Errors found
+// while listing a directory are returned before fn is first called.
+// The Stats cover the documents passed to fn.
+func WalkStats(path string, opt Options, fn func(Document) error) (Stats, error) {
+	st := Stats{Encodings: make(map[Encoding]int)}
+	produce, err := producer(path, opt)
+	if err != nil {
+		return st, err
+	}
+	err = pipeline(opt.workers(), produce, func(b batch) error {
+		if b.labelsIgnored {
+			st.LabelsIgnored = true
+		}
+		for i, d := range b.docs {
+			st.Docs++
+			st.Encodings[b.encs[i]]++
+			if strings.TrimSpace(d.Text) == "" {
+				st.Empty++
+			}
+			if err := fn(d); err != nil {
+				return err
+			}
+		}
+		return b.err
+	})
+	if err == nil && st.Docs == 0 {
+		err = fmt.Errorf("%w: %s", ErrEmptyCorpus, path)
+	}
+	return st, err
+}
+
+// Walk is WalkStats without the Stats.
+func Walk(path string, opt Options, fn func(Document) error) error {
+	_, err := WalkStats(path, opt, fn)
+	return err
+}
+
+// ReadAll returns every document at path, in Walk's order.
+func ReadAll(path string, opt Options) ([]Document, error) {
+	var docs []Document
+	err := Walk(path, opt, func(d Document) error {
+		docs = append(docs, d)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return docs, nil
+}
+
+// supported lists the accepted inputs, for error messages.
+const supported = "a directory of class folders, .tsv, .csv, .jsonl or .ndjson (and .txt when unlabeled)"
+
+// producer picks the reader for what path is. Errors it returns (missing
+// path, bad directory layout, unopenable file) come before any document.
+func producer(path string, opt Options) (func(emitFunc), error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	if info.IsDir() {
+		files, err := listCorpus(path, opt.Unlabeled)
+		if err != nil {
+			return nil, err
+		}
+		return fileProducer(files), nil
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file or directory", ErrUnsupported, path)
+	}
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".tsv":
+		return lineProducer(path, opt, tsvSetup)
+	case ".jsonl", ".ndjson":
+		return lineProducer(path, opt, jsonlSetup)
+	case ".csv":
+		return csvProducer(path, opt)
+	case ".txt":
+		if opt.Unlabeled {
+			return fileProducer([]fileDoc{{path: path}}), nil
+		}
+		return nil, fmt.Errorf("%w: %s: a .txt file is one unlabeled document (set Unlabeled); labeled input is %s",
+			ErrUnsupported, path, supported)
+	default:
+		return nil, fmt.Errorf("%w: %s: unknown extension %q; supported: %s", ErrUnsupported, path, ext, supported)
+	}
+}
+
+// fileDoc is a document that is a whole file.
+type fileDoc struct{ path, label string }
+
+// fileProducer emits one unit per file, read and decoded by a worker.
+func fileProducer(files []fileDoc) func(emitFunc) {
+	return func(emit emitFunc) {
+		for _, f := range files {
+			if !emit(func() batch { return readFileDoc(f) }) {
+				return
+			}
+		}
+	}
+}
+
+func readFileDoc(f fileDoc) batch {
+	raw, err := os.ReadFile(f.path)
+	if err != nil {
+		return batch{err: fmt.Errorf("corpus: %w", err)}
+	}
+	text, enc := Decode(raw)
+	return batch{
+		docs: []Document{{Source: f.path, Label: f.label, Text: text}},
+		encs: []Encoding{enc},
+	}
+}
+
+// listCorpus lists a corpus directory in reading order: entries sorted by
+// name, class folders expanded in place.
+func listCorpus(root string, unlabeled bool) ([]fileDoc, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	var files []fileDoc
+	for _, e := range entries {
+		if hidden(e.Name()) {
+			continue
+		}
+		p := filepath.Join(root, e.Name())
+		info, err := os.Stat(p) // follows symlinks
+		if err != nil {
+			return nil, fmt.Errorf("corpus: %w", err)
+		}
+		switch {
+		case info.IsDir():
+			label := e.Name()
+			if unlabeled {
+				label = ""
+			}
+			n := len(files)
+			if files, err = listClass(files, p, label); err != nil {
+				return nil, err
+			}
+			if len(files) == n && !unlabeled {
+				return nil, fmt.Errorf("%w: %s", ErrEmptyClass, p)
+			}
+		case !info.Mode().IsRegular():
+			// Devices, sockets and pipes are not documents.
+		case unlabeled:
+			files = append(files, fileDoc{path: p})
+		default:
+			return nil, fmt.Errorf("%w: %s: file in the root of a labeled corpus (put it in a class folder, or read unlabeled)",
+				ErrUnsupported, p)
+		}
+	}
+	return files, nil
+}
+
+// listClass appends the regular files under dir, recursively, in name order.
+// Symlinked folders inside a class are refused: they could loop.
+func listClass(dst []fileDoc, dir, label string) ([]fileDoc, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return dst, fmt.Errorf("corpus: %w", err)
+	}
+	for _, e := range entries {
+		if hidden(e.Name()) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			if dst, err = listClass(dst, p, label); err != nil {
+				return dst, err
+			}
+			continue
+		}
+		mode := e.Type()
+		if mode&os.ModeSymlink != 0 {
+			info, err := os.Stat(p)
+			if err != nil {
+				return dst, fmt.Errorf("corpus: %w", err)
+			}
+			if info.IsDir() {
+				return dst, fmt.Errorf("%w: %s: symlinked folder inside a class folder", ErrUnsupported, p)
+			}
+			mode = info.Mode().Type()
+		}
+		if mode.IsRegular() {
+			dst = append(dst, fileDoc{path: p, label: label})
+		}
+	}
+	return dst, nil
+}
+
+func hidden(name string) bool { return strings.HasPrefix(name, ".") }

@@ -1,0 +1,313 @@
+package corpus
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// write creates dir/name (and its parents) holding content and returns its path.
+func write(t testing.TB, dir, name, content string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// brief renders documents as "label|text" with sources relative to dir.
+func brief(dir string, docs []Document) []string {
+	out := make([]string, len(docs))
+	for i, d := range docs {
+		src, _ := filepath.Rel(dir, strings.SplitN(d.Source, ":", 2)[0])
+		if _, line, ok := strings.Cut(d.Source, ":"); ok {
+			src += ":" + line
+		}
+		out[i] = src + " " + d.Label + "|" + d.Text
+	}
+	return out
+}
+
+func mustReadAll(t *testing.T, path string, opt Options) []Document {
+	t.Helper()
+	docs, err := ReadAll(path, opt)
+	if err != nil {
+		t.Fatalf("ReadAll(%s): %v", path, err)
+	}
+	return docs
+}
+
+func assertDocs(t *testing.T, dir string, docs []Document, want []string) {
+	t.Helper()
+	if got := brief(dir, docs); !reflect.DeepEqual(got, want) {
+		t.Errorf("documents:\n got %q\nwant %q", got, want)
+	}
+}
+
+// errorMentions checks err is non-nil and its message holds every part.
+func errorMentions(t *testing.T, err error, parts ...string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("no error; want one mentioning %q", parts)
+	}
+	for _, p := range parts {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("error %q does not mention %q", err, p)
+		}
+	}
+}
+
+func TestWalkDirectory(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "sport/b.txt", "goal")
+	write(t, dir, "sport/a.txt", "match")
+	write(t, dir, "sport/.hidden", "skip me")
+	write(t, dir, "sport/deep/c", "nested")
+	write(t, dir, "politics/1", "vote")
+	write(t, dir, ".git/config", "not a class")
+	for _, workers := range []int{0, 1, 3} {
+		docs := mustReadAll(t, dir, Options{Workers: workers})
+		assertDocs(t, dir, docs, []string{
+			"politics/1 politics|vote",
+			"sport/a.txt sport|match",
+			"sport/b.txt sport|goal",
+			"sport/deep/c sport|nested",
+		})
+	}
+}
+
+func TestWalkDirectorySymlinks(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	target := write(t, other, "real.txt", "linked text")
+	write(t, dir, "a/x", "plain")
+	if err := os.Symlink(target, filepath.Join(dir, "a", "y")); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	// A symlinked class folder is followed too.
+	write(t, other, "cls/z", "in linked class")
+	if err := os.Symlink(filepath.Join(other, "cls"), filepath.Join(dir, "b")); err != nil {
+		t.Fatal(err)
+	}
+	docs := mustReadAll(t, dir, Options{})
+	assertDocs(t, dir, docs, []string{"a/x a|plain", "a/y a|linked text", "b/z b|in linked class"})
+
+	// A dangling link is an error naming it.
+	if err := os.Symlink(filepath.Join(other, "gone"), filepath.Join(dir, "a", "z")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadAll(dir, Options{})
+	errorMentions(t, err, filepath.Join(dir, "a", "z"))
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("dangling link: %v is not fs.ErrNotExist", err)
+	}
+}
+
+func TestWalkRootFiles(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "c1/a", "one")
+	write(t, dir, "loose.txt", "two")
+	_, err := ReadAll(dir, Options{})
+	if !errors.Is(err, ErrUnsupported) {
+		t.Errorf("labeled root file: got %v, want ErrUnsupported", err)
+	}
+	errorMentions(t, err, "loose.txt")
+
+	docs := mustReadAll(t, dir, Options{Unlabeled: true})
+	assertDocs(t, dir, docs, []string{"c1/a |one", "loose.txt |two"})
+}
+
+func TestWalkUnlabeledFlat(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "b", "beta")
+	write(t, dir, "a", "alpha")
+	write(t, dir, ".a", "hidden")
+	docs := mustReadAll(t, dir, Options{Unlabeled: true})
+	assertDocs(t, dir, docs, []string{"a |alpha", "b |beta"})
+}
+
+func TestEmptyClass(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "full/a", "x")
+	write(t, dir, "hollow/.only-hidden", "x")
+	called := false
+	err := Walk(dir, Options{}, func(Document) error { called = true; return nil })
+	if !errors.Is(err, ErrEmptyClass) {
+		t.Fatalf("got %v, want ErrEmptyClass", err)
+	}
+	errorMentions(t, err, "hollow")
+	if called {
+		t.Error("fn was called before the layout error was reported")
+	}
+	// Unlabeled reading ignores class folders, empty ones included.
+	docs := mustReadAll(t, dir, Options{Unlabeled: true})
+	assertDocs(t, dir, docs, []string{"full/a |x"})
+}
+
+func TestEmptyCorpus(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ReadAll(dir, Options{}); !errors.Is(err, ErrEmptyCorpus) {
+		t.Errorf("empty dir: got %v, want ErrEmptyCorpus", err)
+	}
+	for name, content := range map[string]string{
+		"blank.tsv":   "\n\n",
+		"header.tsv":  "label\ttext\n",
+		"none.csv":    "",
+		"header.csv":  "label,text\n",
+		"empty.jsonl": "\n  \n",
+	} {
+		p := write(t, dir, name, content)
+		if _, err := ReadAll(p, Options{}); !errors.Is(err, ErrEmptyCorpus) {
+			t.Errorf("%s: got %v, want ErrEmptyCorpus", name, err)
+		}
+	}
+}
+
+func TestMissingPath(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "nope")
+	for _, path := range []string{p, p + ".tsv"} {
+		_, err := ReadAll(path, Options{})
+		if !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("got %v, want fs.ErrNotExist", err)
+		}
+		errorMentions(t, err, path)
+	}
+}
+
+func TestUnreadableFile(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads files whatever their mode")
+	}
+	dir := t.TempDir()
+	write(t, dir, "c/a", "fine")
+	p := write(t, dir, "c/b", "secret")
+	if err := os.Chmod(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	err := Walk(dir, Options{}, func(d Document) error { seen = append(seen, d.Text); return nil })
+	if !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("got %v, want fs.ErrPermission", err)
+	}
+	errorMentions(t, err, p)
+	if !reflect.DeepEqual(seen, []string{"fine"}) {
+		t.Errorf("documents before the error: %q", seen)
+	}
+}
+
+func TestTxtAndUnknownExtension(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "doc.txt", "\xef\xbb\xbfjust one document\nover lines\n")
+	docs := mustReadAll(t, p, Options{Unlabeled: true})
+	assertDocs(t, dir, docs, []string{"doc.txt |just one document\nover lines\n"})
+
+	_, err := ReadAll(p, Options{})
+	if !errors.Is(err, ErrUnsupported) {
+		t.Errorf("labeled .txt: got %v, want ErrUnsupported", err)
+	}
+	q := write(t, dir, "data.xml", "<x/>")
+	_, err = ReadAll(q, Options{})
+	if !errors.Is(err, ErrUnsupported) {
+		t.Errorf("unknown extension: got %v, want ErrUnsupported", err)
+	}
+	errorMentions(t, err, "data.xml", ".tsv", ".csv", ".jsonl")
+}
+
+func TestWalkEncodingsAndStats(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "zh/gbk", string(gbk(t, "自然语言处理很有趣")))
+	write(t, dir, "en/latin1", "na\xefve caf\xe9")
+	write(t, dir, "en/utf8", "\xef\xbb\xbfplain")
+	write(t, dir, "en/blank", " \n\t")
+	write(t, dir, "en/empty", "")
+	st, err := WalkStats(dir, Options{}, func(Document) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Stats{Docs: 5, Empty: 2, Encodings: map[Encoding]int{UTF8: 3, Latin1: 1, GB18030: 1}}
+	if !reflect.DeepEqual(st, want) {
+		t.Errorf("stats = %+v, want %+v", st, want)
+	}
+	docs := mustReadAll(t, dir, Options{})
+	assertDocs(t, dir, docs, []string{
+		"en/blank en| \n\t", "en/empty en|", "en/latin1 en|naïve café", "en/utf8 en|plain", "zh/gbk zh|自然语言处理很有趣",
+	})
+}
+
+// TestWalkOrderParallel checks that any number of workers yields the
+// documents in the same sorted order.
+func TestWalkOrderParallel(t *testing.T) {
+	dir := t.TempDir()
+	var want []string
+	for c := range 5 {
+		for i := range 60 {
+			name := fmt.Sprintf("class%d/doc%03d", c, i)
+			// Uneven sizes make workers finish out of order.
+			write(t, dir, name, strings.Repeat("w ", (i*7919)%500))
+			want = append(want, name)
+		}
+	}
+	for _, workers := range []int{1, 2, 7, 64} {
+		var got []string
+		err := Walk(dir, Options{Workers: workers}, func(d Document) error {
+			rel, _ := filepath.Rel(dir, d.Source)
+			if d.Label != filepath.Dir(rel) {
+				t.Fatalf("%s labeled %q", rel, d.Label)
+			}
+			got = append(got, rel)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("workers=%d: order differs", workers)
+		}
+	}
+}
+
+func TestWalkStopsOnCallbackError(t *testing.T) {
+	dir := t.TempDir()
+	var lines strings.Builder
+	for i := range 300 {
+		write(t, dir, fmt.Sprintf("c/%04d", i), "x")
+		fmt.Fprintf(&lines, "c\tline %d\n", i)
+	}
+	tsv := write(t, t.TempDir(), "d.tsv", lines.String())
+	before := runtime.NumGoroutine()
+	for _, path := range []string{dir, tsv} {
+		stop := errors.New("stop")
+		n := 0
+		err := Walk(path, Options{Workers: 4}, func(Document) error {
+			n++
+			if n == 5 {
+				return stop
+			}
+			return nil
+		})
+		if err != stop {
+			t.Errorf("got %v, want the callback's error unchanged", err)
+		}
+		if n != 5 {
+			t.Errorf("callback ran %d times after failing at 5", n)
+		}
+	}
+	// Every reading goroutine has exited (allow them a moment to unwind).
+	for range 100 {
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("%d goroutines left running", runtime.NumGoroutine()-before)
+}
