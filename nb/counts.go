@@ -1,0 +1,204 @@
+package nb
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/textnb/textnb/vectorize"
+)
+
+// Counts holds the sufficient statistics of the discrete text models:
+// ClassCount[c] is the (weighted) number of documents of class c and
+// FeatureCount[c*Features+j] the (weighted) sum of feature j over them.
+//
+// With Binary set, Add counts a value as 1 when it exceeds Threshold and as
+// 0 otherwise: the statistics of scikit-learn's BernoulliNB.
+type Counts struct {
+	Classes, Features int
+	ClassCount        []float64
+	FeatureCount      []float64 // Classes×Features, row-major
+
+	Binary    bool
+	Threshold float64
+}
+
+// NewCounts returns zeroed counts for classes×features.
+func NewCounts(classes, features int) *Counts {
+	classes, features = max(classes, 0), max(features, 0)
+	return &Counts{
+		Classes:      classes,
+		Features:     features,
+		ClassCount:   make([]float64, classes),
+		FeatureCount: make([]float64, classes*features),
+	}
+}
+
+// Add counts the rows of X with labels y in [0, Classes). Adding more
+// batches later is scikit-learn's partial_fit. On error c is unchanged.
+func (c *Counts) Add(X *vectorize.CSR, y []int) error {
+	return c.AddWeighted(X, y, nil)
+}
+
+// AddWeighted is Add with a non-negative weight per row (nil: all 1).
+func (c *Counts) AddWeighted(X *vectorize.CSR, y []int, w []float64) error {
+	if err := c.check(X, len(y), 1); err != nil {
+		return err
+	}
+	if w != nil && len(w) != X.Rows {
+		return fmt.Errorf("%w: %d weights for %d rows", ErrShape, len(w), X.Rows)
+	}
+	for i, label := range y {
+		if label < 0 || label >= c.Classes {
+			return fmt.Errorf("%w: row %d has label %d, want 0..%d", ErrLabel, i, label, c.Classes-1)
+		}
+		if w != nil {
+			if err := checkWeight("weight", i, w[i]); err != nil {
+				return err
+			}
+		}
+	}
+	for i, label := range y {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		idx, val := X.Row(i)
+		c.addRow(idx, val, label, wi)
+	}
+	return nil
+}
+
+// AddSoft adds every row of X to every class c with weight
+// scale·resp[row*Classes+c]: the fractional counts of an EM M-step.
+func (c *Counts) AddSoft(X *vectorize.CSR, resp []float64, scale float64) error {
+	if err := c.check(X, len(resp), c.Classes); err != nil {
+		return err
+	}
+	if err := badValue(scale); err != nil {
+		return fmt.Errorf("%w: scale %g", err, scale)
+	}
+	for i, r := range resp {
+		if err := checkWeight("responsibility", i, r); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < X.Rows; i++ {
+		idx, val := X.Row(i)
+		for k, r := range resp[i*c.Classes : (i+1)*c.Classes] {
+			if r != 0 {
+				c.addRow(idx, val, k, scale*r)
+			}
+		}
+	}
+	return nil
+}
+
+// check validates X against c and that it has n/per rows.
+func (c *Counts) check(X *vectorize.CSR, n, per int) error {
+	if c.Classes == 0 || len(c.ClassCount) != c.Classes || len(c.FeatureCount) != c.Classes*c.Features {
+		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
+			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
+	}
+	if err := CheckCSR(X, c.Features); err != nil {
+		return err
+	}
+	if n != X.Rows*per {
+		return fmt.Errorf("%w: %d rows need %d labels or responsibilities, got %d", ErrShape, X.Rows, X.Rows*per, n)
+	}
+	return nil
+}
+
+// addRow adds one validated row to class k with weight w.
+func (c *Counts) addRow(idx []int32, val []float64, k int, w float64) {
+	c.ClassCount[k] += w
+	fc := c.FeatureCount[k*c.Features : (k+1)*c.Features]
+	for p, j := range idx {
+		v := val[p]
+		if c.Binary {
+			if v <= c.Threshold {
+				continue
+			}
+			v = 1
+		}
+		fc[j] += w * v
+	}
+}
+
+// Merge adds o's counts to c; both must have the same shape and binarization.
+func (c *Counts) Merge(o *Counts) error {
+	if o == nil {
+		return fmt.Errorf("%w: merge with nil counts", ErrShape)
+	}
+	if c.Classes != o.Classes || c.Features != o.Features ||
+		len(c.ClassCount) != len(o.ClassCount) || len(c.FeatureCount) != len(o.FeatureCount) {
+		return fmt.Errorf("%w: cannot merge counts of %d classes × %d features into %d classes × %d features",
+			ErrShape, o.Classes, o.Features, c.Classes, c.Features)
+	}
+	if c.Binary != o.Binary || c.Binary && c.Threshold != o.Threshold {
+		return fmt.Errorf("%w: cannot merge counts with binary=%t threshold=%g into binary=%t threshold=%g",
+			ErrConfig, o.Binary, o.Threshold, c.Binary, c.Threshold)
+	}
+	for i, v := range o.ClassCount {
+		c.ClassCount[i] += v
+	}
+	for i, v := range o.FeatureCount {
+		c.FeatureCount[i] += v
+	}
+	return nil
+}
+
+// Clone returns a deep copy of c.
+func (c *Counts) Clone() *Counts {
+	d := *c
+	d.ClassCount = slices.Clone(c.ClassCount)
+	d.FeatureCount = slices.Clone(c.FeatureCount)
+	return &d
+}
+
+// copyFrom overwrites c with o, reusing c's storage: same shape assumed.
+func (c *Counts) copyFrom(o *Counts) {
+	copy(c.ClassCount, o.ClassCount)
+	copy(c.FeatureCount, o.FeatureCount)
+}
+
+// Remap returns counts over a new vocabulary of features columns: old
+// feature j moves to column oldToNew[j], or is dropped when that is
+// negative. Several old features may map to one new column (their counts
+// add). Use it to align models trained on different vocabularies before
+// Merge.
+func (c *Counts) Remap(features int, oldToNew []int32) (*Counts, error) {
+	if len(oldToNew) != c.Features {
+		return nil, fmt.Errorf("%w: mapping has %d entries for %d features", ErrShape, len(oldToNew), c.Features)
+	}
+	if len(c.FeatureCount) != c.Classes*c.Features {
+		return nil, fmt.Errorf("%w: %d feature counts for %d classes × %d features",
+			ErrShape, len(c.FeatureCount), c.Classes, c.Features)
+	}
+	for j, to := range oldToNew {
+		if int(to) >= features {
+			return nil, fmt.Errorf("%w: feature %d maps to column %d of %d", ErrShape, j, to, features)
+		}
+	}
+	d := NewCounts(c.Classes, features)
+	d.Binary, d.Threshold = c.Binary, c.Threshold
+	copy(d.ClassCount, c.ClassCount)
+	for k := range c.Classes {
+		src := c.FeatureCount[k*c.Features : (k+1)*c.Features]
+		dst := d.FeatureCount[k*features : (k+1)*features]
+		for j, to := range oldToNew {
+			if to >= 0 {
+				dst[to] += src[j]
+			}
+		}
+	}
+	return d, nil
+}
+
+// total returns the number of (weighted) documents counted.
+func (c *Counts) total() float64 {
+	var s float64
+	for _, v := range c.ClassCount {
+		s += v
+	}
+	return s
+}

@@ -1,0 +1,412 @@
+package nb
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/textnb/textnb/vectorize"
+	"gonum.org/v1/gonum/floats"
+)
+
+// Sentinel errors; the returned errors wrap them with the details.
+var (
+	ErrNegative     = errors.New("nb: negative value")
+	ErrNotFinite    = errors.New("nb: NaN or infinite value")
+	ErrShape        = errors.New("nb: dimension mismatch")
+	ErrLabel        = errors.New("nb: label out of range")
+	ErrConfig       = errors.New("nb: invalid configuration")
+	ErrEmpty        = errors.New("nb: no training documents")
+	ErrNotFitted    = errors.New("nb: model not fitted")
+	ErrNotConverged = errors.New("nb: did not converge")
+)
+
+// Model scores documents. JointLogLikelihood appends one value per class,
+// log P(c) + log P(x|c) up to a per-document constant, for the sparse row
+// (idx, val) to dst and returns the extended slice. Columns outside the
+// model's feature range are ignored (like unseen terms); a row whose idx and
+// val differ in length, or a model whose fields are inconsistent, scores NaN. Implementations in
+// this package are safe for concurrent scoring.
+type Model interface {
+	NumClasses() int
+	JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64
+}
+
+// Estimator is a Model that can be (re)fitted from sufficient statistics.
+type Estimator interface {
+	Model
+	Fit(c *Counts) error
+}
+
+// CountsMaker is implemented by estimators whose Counts must be collected in
+// a particular way (Bernoulli counts binarized values). Code that fits an
+// arbitrary Estimator creates its Counts through NewCountsFor.
+type CountsMaker interface {
+	NewCounts(classes, features int) *Counts
+}
+
+// NewCountsFor returns empty Counts suitable for est.
+func NewCountsFor(est Estimator, classes, features int) *Counts {
+	if cm, ok := est.(CountsMaker); ok {
+		return cm.NewCounts(classes, features)
+	}
+	return NewCounts(classes, features)
+}
+
+// LogProba appends the log posteriors jll − logsumexp(jll) to dst.
+func LogProba(dst, jll []float64) []float64 {
+	if len(jll) == 0 {
+		return dst
+	}
+	lse := floats.LogSumExp(jll)
+	for _, v := range jll {
+		dst = append(dst, v-lse)
+	}
+	return dst
+}
+
+// Proba appends the posteriors exp(jll − logsumexp(jll)) to dst.
+func Proba(dst, jll []float64) []float64 {
+	n := len(dst)
+	dst = LogProba(dst, jll)
+	for i := n; i < len(dst); i++ {
+		dst[i] = math.Exp(dst[i])
+	}
+	return dst
+}
+
+// Argmax returns the index of the largest value, the first on ties; NaN
+// never wins. It returns -1 for an empty slice and 0 if all values are NaN.
+func Argmax(jll []float64) int {
+	if len(jll) == 0 {
+		return -1
+	}
+	best := 0
+	for i, v := range jll {
+		if v > jll[best] || math.IsNaN(jll[best]) && !math.IsNaN(v) {
+			best = i
+		}
+	}
+	return best
+}
+
+// CheckCSR reports whether X is a well-formed matrix of non-negative,
+// finite values with at most features columns (features < 0: any).
+func CheckCSR(X *vectorize.CSR, features int) error {
+	if X == nil {
+		return fmt.Errorf("%w: nil matrix", ErrShape)
+	}
+	if err := X.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrShape, err)
+	}
+	if features >= 0 && X.Cols > features {
+		return fmt.Errorf("%w: matrix has %d columns, model has %d features", ErrShape, X.Cols, features)
+	}
+	for i := 0; i < X.Rows; i++ {
+		idx, val := X.Row(i)
+		for n, v := range val {
+			if err := checkValue(i, idx[n], v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// badValue returns the sentinel v violates (negative, or NaN/±Inf), or nil.
+func badValue(v float64) error {
+	switch {
+	case v < 0:
+		return ErrNegative
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return ErrNotFinite
+	}
+	return nil
+}
+
+func checkValue(row int, col int32, v float64) error {
+	if err := badValue(v); err != nil {
+		return fmt.Errorf("%w: row %d column %d has value %g", err, row, col, v)
+	}
+	return nil
+}
+
+func checkWeight(what string, i int, w float64) error {
+	if err := badValue(w); err != nil {
+		return fmt.Errorf("%w: %s %d is %g", err, what, i, w)
+	}
+	return nil
+}
+
+// JointLogLikelihoodCSR returns the rows×K joint log-likelihoods of X, or
+// nil if X is malformed.
+func JointLogLikelihoodCSR(m Model, X *vectorize.CSR) []float64 {
+	return scoreCSR(m, X, 1, nil)
+}
+
+// LogProbaCSR returns the rows×K log posteriors of X, or nil if X is
+// malformed.
+func LogProbaCSR(m Model, X *vectorize.CSR) []float64 {
+	return LogProbaCSRParallel(m, X, 1)
+}
+
+// LogProbaCSRParallel is LogProbaCSR scoring rows on workers goroutines
+// (≤ 0: GOMAXPROCS). The output does not depend on workers.
+func LogProbaCSRParallel(m Model, X *vectorize.CSR, workers int) []float64 {
+	return scoreCSR(m, X, workers, func(row []float64) {
+		lse := floats.LogSumExp(row)
+		for c := range row {
+			row[c] -= lse
+		}
+	})
+}
+
+// PredictCSR returns the predicted class of every row of X, or nil if X is
+// malformed. A model without classes predicts -1.
+func PredictCSR(m Model, X *vectorize.CSR) []int {
+	return PredictCSRParallel(m, X, 1)
+}
+
+// PredictCSRParallel is PredictCSR scoring rows on workers goroutines
+// (≤ 0: GOMAXPROCS). The output does not depend on workers.
+func PredictCSRParallel(m Model, X *vectorize.CSR, workers int) []int {
+	if X == nil || X.Validate() != nil {
+		return nil
+	}
+	out := make([]int, X.Rows)
+	parallelChunks(X.Rows, workers, func(lo, hi int) {
+		var buf []float64
+		for i := lo; i < hi; i++ {
+			idx, val := X.Row(i)
+			buf = m.JointLogLikelihood(buf[:0], idx, val)
+			out[i] = Argmax(buf)
+		}
+	})
+	return out
+}
+
+// scoreCSR fills a rows×K matrix with jll rows, applying post to each row
+// when it is non-nil.
+func scoreCSR(m Model, X *vectorize.CSR, workers int, post func(row []float64)) []float64 {
+	if X == nil || X.Validate() != nil {
+		return nil
+	}
+	k := m.NumClasses()
+	out := make([]float64, X.Rows*k)
+	if k == 0 {
+		return out
+	}
+	parallelChunks(X.Rows, workers, func(lo, hi int) {
+		var buf []float64
+		for i := lo; i < hi; i++ {
+			idx, val := X.Row(i)
+			buf = m.JointLogLikelihood(buf[:0], idx, val)
+			row := out[i*k : (i+1)*k]
+			copy(row, buf)
+			if post != nil {
+				post(row)
+			}
+		}
+	})
+	return out
+}
+
+// parallelChunks calls fn on consecutive chunks of [0, n), spread over
+// workers goroutines (≤ 0: GOMAXPROCS).
+func parallelChunks(n, workers int, fn func(lo, hi int)) {
+	const chunk = 128
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, (n+chunk-1)/chunk)
+	if workers <= 1 {
+		fn(0, n)
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= n {
+					return
+				}
+				fn(lo, min(lo+chunk, n))
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// table is a fitted model's scoring form: jll = bias + Σ_j x_j·w[j·K : j·K+K].
+// Interleaving the classes per feature makes scoring one sparse pass that
+// reads K contiguous weights per term.
+type table struct {
+	k    int
+	w    []float64 // features×K
+	bias []float64 // K
+}
+
+// newTable transposes a K×F row-major matrix into a table.
+func newTable(kf []float64, bias []float64) (table, error) {
+	k := len(bias)
+	if k == 0 {
+		return table{}, fmt.Errorf("%w: no classes", ErrNotFitted)
+	}
+	if len(kf)%k != 0 {
+		return table{}, fmt.Errorf("%w: %d feature weights for %d classes", ErrShape, len(kf), k)
+	}
+	f := len(kf) / k
+	w := make([]float64, len(kf))
+	for c := range k {
+		for j, v := range kf[c*f : (c+1)*f] {
+			w[j*k+c] = v
+		}
+	}
+	return table{k: k, w: w, bias: append([]float64(nil), bias...)}, nil
+}
+
+// fits reports whether t was built for a model with k classes and n weights.
+func (t *table) fits(k, n int) bool { return t.k == k && k > 0 && len(t.w) == n }
+
+// score appends the row's scores (NaNs if idx and val differ in length);
+// with binary set, a value counts as 1 when it exceeds thr and 0 otherwise.
+func (t *table) score(dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
+	if len(val) != len(idx) {
+		return nanRow(dst, t.k)
+	}
+	n := len(dst)
+	dst = append(dst, t.bias...)
+	out := dst[n:]
+	k, f := t.k, len(t.w)/t.k
+	for p, j := range idx {
+		if uint(j) >= uint(f) {
+			continue
+		}
+		v := val[p]
+		if binary {
+			if v <= thr {
+				continue
+			}
+			v = 1
+		}
+		w := t.w[int(j)*k : int(j)*k+k]
+		w = w[:len(out)] // lets the compiler drop bounds checks
+		for c, wc := range w {
+			out[c] += v * wc
+		}
+	}
+	return dst
+}
+
+// nanRow appends k NaNs: the score of a model whose fields are inconsistent.
+func nanRow(dst []float64, k int) []float64 {
+	for range k {
+		dst = append(dst, math.NaN())
+	}
+	return dst
+}
+
+// alphaMin is scikit-learn's lower clip for a smoothing parameter.
+const alphaMin = 1e-10
+
+// resolveAlpha applies the zero-value default (1) and scikit-learn's clip.
+func resolveAlpha(a float64) (float64, error) {
+	switch {
+	case a == 0:
+		return 1, nil
+	case a < 0 || math.IsNaN(a) || math.IsInf(a, 0):
+		return 0, fmt.Errorf("%w: alpha %g, want a finite value ≥ 0", ErrConfig, a)
+	}
+	return max(a, alphaMin), nil
+}
+
+// checkCounts validates counts before a fit.
+func checkCounts(c *Counts) error {
+	if c == nil {
+		return fmt.Errorf("%w: nil counts", ErrShape)
+	}
+	if c.Classes < 1 || c.Features < 0 || len(c.ClassCount) != c.Classes ||
+		len(c.FeatureCount) != c.Classes*c.Features {
+		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
+			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
+	}
+	for i, v := range c.ClassCount {
+		if err := checkWeight("class count", i, v); err != nil {
+			return err
+		}
+	}
+	for i, v := range c.FeatureCount {
+		if err := checkWeight("feature count", i, v); err != nil {
+			return err
+		}
+	}
+	if c.total() == 0 {
+		return ErrEmpty
+	}
+	return nil
+}
+
+// fitStart validates a fit's inputs and returns the smoothing parameter and
+// the class log prior: the steps every discrete model's Fit shares.
+func fitStart(alpha float64, c *Counts, uniform bool, given []float64) (float64, []float64, error) {
+	alpha, err := resolveAlpha(alpha)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := checkCounts(c); err != nil {
+		return 0, nil, err
+	}
+	prior, err := classLogPrior(c, uniform, given)
+	return alpha, prior, err
+}
+
+// classLogPrior returns scikit-learn's class_log_prior_: log(given) if
+// given, −log K if uniform, otherwise the unsmoothed log frequencies.
+func classLogPrior(c *Counts, uniform bool, given []float64) ([]float64, error) {
+	k := c.Classes
+	out := make([]float64, k)
+	switch {
+	case given != nil:
+		if len(given) != k {
+			return nil, fmt.Errorf("%w: %d class priors for %d classes", ErrShape, len(given), k)
+		}
+		if err := ValidatePriors(given); err != nil {
+			return nil, err
+		}
+		for i, p := range given {
+			out[i] = math.Log(p)
+		}
+	case uniform:
+		for i := range out {
+			out[i] = -math.Log(float64(k))
+		}
+	default:
+		logN := math.Log(c.total())
+		for i, n := range c.ClassCount {
+			out[i] = math.Log(n) - logN
+		}
+	}
+	return out, nil
+}
+
+// tableBuilder is a model that can derive its scoring table.
+type tableBuilder interface{ buildTable() (table, error) }
+
+// scoreWith scores with the prepared table t when it matches a model of k
+// classes and n feature weights; otherwise (fields set without Prepare) it
+// builds a temporary table: slow but correct.
+func scoreWith(b tableBuilder, t *table, k, n int, dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
+	if t.fits(k, n) {
+		return t.score(dst, idx, val, binary, thr)
+	}
+	tmp, err := b.buildTable()
+	if err != nil {
+		return nanRow(dst, k)
+	}
+	return tmp.score(dst, idx, val, binary, thr)
+}

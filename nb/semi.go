@@ -1,0 +1,357 @@
+package nb
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/textnb/textnb/vectorize"
+	"gonum.org/v1/gonum/floats"
+)
+
+// SemiMode selects how SelfTraining picks unlabeled documents.
+type SemiMode int
+
+const (
+	// NSNB adds the K documents of highest confidence
+	// max_c [P(c|x) − mean_{c'≠c} P(c'|x)] each round.
+	NSNB SemiMode = iota
+	// SNB adds every document whose top posterior exceeds Threshold.
+	SNB
+)
+
+// String returns the mode's name.
+func (m SemiMode) String() string {
+	switch m {
+	case NSNB:
+		return "nsnb"
+	case SNB:
+		return "snb"
+	}
+	return fmt.Sprintf("SemiMode(%d)", int(m))
+}
+
+// Result describes a semi-supervised fit.
+type Result struct {
+	Rounds        int     // self-training rounds or EM iterations that refitted the model
+	Added         int     // unlabeled documents added to the training counts
+	Labels        []int   // per unlabeled row: its pseudo-label, −1 if never added (EM: final prediction)
+	LogLikelihood float64 // EM: final λ-weighted objective; 0 for self-training
+	Converged     bool    // stopped before the round/iteration limit
+}
+
+// SelfTraining grows the training set with the model's own confident
+// predictions on unlabeled documents, refitting after every round. The zero
+// value is NSNB adding 20% of the remaining documents for up to 10 rounds.
+type SelfTraining struct {
+	Mode SemiMode
+	// K is how many documents NSNB adds per round: a count if ≥ 1, else a
+	// fraction of the documents still unlabeled (rounded up); 0 means 0.2.
+	K float64
+	// Threshold is SNB's minimum top posterior, in (0, 1); 0 means 0.9.
+	Threshold float64
+	Rounds    int // 0 means 10
+	Workers   int // scoring goroutines; 0 means GOMAXPROCS
+}
+
+// Fit trains est on the labeled rows (labels y in [0, classes)), then runs
+// self-training over the unlabeled rows (nil: none). est ends fitted.
+func (s SelfTraining) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vectorize.CSR, classes int) (Result, error) {
+	s, err := s.resolve()
+	if err != nil {
+		return Result{}, err
+	}
+	counts, unlabeled, err := fitLabeled(est, labeled, y, unlabeled, classes)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Labels: slices.Repeat([]int{-1}, unlabeled.Rows)}
+	remaining := make([]int, unlabeled.Rows)
+	for i := range remaining {
+		remaining[i] = i
+	}
+	var logp, conf []float64
+	for round := 1; round <= s.Rounds; round++ {
+		if len(remaining) == 0 {
+			res.Converged = true
+			break
+		}
+		logp = scoreRows(est, unlabeled, remaining, s.Workers, logp, nil)
+		if s.Mode == NSNB {
+			conf = confidence(conf, logp, classes)
+		}
+		pick := s.choose(conf, logp, classes)
+		if len(pick) == 0 {
+			res.Converged = true
+			break
+		}
+		for _, p := range pick {
+			row := remaining[p]
+			label := Argmax(logp[p*classes : (p+1)*classes])
+			idx, val := unlabeled.Row(row)
+			counts.addRow(idx, val, label, 1)
+			res.Labels[row] = label
+		}
+		remaining = dropPositions(remaining, pick)
+		if err := est.Fit(counts); err != nil {
+			return res, err
+		}
+		res.Rounds, res.Added = round, res.Added+len(pick)
+	}
+	return res, nil
+}
+
+func (s SelfTraining) resolve() (SelfTraining, error) {
+	if s.K == 0 {
+		s.K = 0.2
+	}
+	if s.Threshold == 0 {
+		s.Threshold = 0.9
+	}
+	if s.Rounds == 0 {
+		s.Rounds = 10
+	}
+	switch {
+	case s.Mode != NSNB && s.Mode != SNB:
+		return s, fmt.Errorf("%w: unknown self-training mode %v", ErrConfig, s.Mode)
+	case !(s.K > 0) || math.IsInf(s.K, 0):
+		return s, fmt.Errorf("%w: self-training K %g, want > 0", ErrConfig, s.K)
+	case !(s.Threshold > 0 && s.Threshold < 1):
+		return s, fmt.Errorf("%w: self-training threshold %g, want in (0, 1)", ErrConfig, s.Threshold)
+	case s.Rounds < 0:
+		return s, fmt.Errorf("%w: self-training rounds %d", ErrConfig, s.Rounds)
+	}
+	return s, nil
+}
+
+// choose returns the positions (into the scored rows) to add this round;
+// conf is only used by NSNB.
+func (s SelfTraining) choose(conf, logp []float64, k int) []int {
+	n := len(logp) / k
+	if s.Mode == SNB {
+		var pick []int
+		logThr := math.Log(s.Threshold)
+		for p := range n {
+			if floats.Max(logp[p*k:(p+1)*k]) > logThr {
+				pick = append(pick, p)
+			}
+		}
+		return pick
+	}
+	take := int(s.K)
+	if s.K < 1 {
+		take = int(math.Ceil(s.K * float64(n)))
+	}
+	order := make([]int, n)
+	for p := range order {
+		order[p] = p
+	}
+	// Highest confidence first; ties (and NaN) by row order.
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(conf[b], conf[a]) })
+	pick := order[:min(take, n)]
+	slices.Sort(pick)
+	return pick
+}
+
+// confidence sets dst[p] = max_c [P(c|x) − mean_{c'≠c} P(c'|x)] for every
+// row of log posteriors (NSNB's margin; 1 with a single class). The margin
+// of c is P(c) − (S − P(c))/(K−1) with S = Σ P, which grows with P(c), so
+// the maximum is at the top class.
+func confidence(dst, logp []float64, k int) []float64 {
+	dst = dst[:0]
+	for p := 0; p < len(logp); p += k {
+		row := logp[p : p+k]
+		var sum float64
+		for _, v := range row {
+			sum += math.Exp(v)
+		}
+		top := math.Exp(row[Argmax(row)])
+		if k > 1 {
+			top -= (sum - top) / float64(k-1)
+		}
+		dst = append(dst, top)
+	}
+	return dst
+}
+
+// dropPositions removes the sorted positions pick from rows.
+func dropPositions(rows, pick []int) []int {
+	out, next := rows[:0], 0
+	for p, r := range rows {
+		if next < len(pick) && pick[next] == p {
+			next++
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// EM is the semi-supervised EM of Nigam, McCallum, Thrun & Mitchell (2000):
+// labeled documents keep their labels; each unlabeled document adds its
+// current posterior-weighted counts scaled by Lambda. Starting from the
+// labeled-only model it alternates E and M steps until the objective
+//
+//	Σ_labeled jll(x)[y] + λ Σ_unlabeled log Σ_c exp jll(x)[c]
+//
+// improves by less than Tol relative to its magnitude (the Dirichlet prior
+// term is left out, so for Multinomial this is the likelihood, not the MAP
+// objective). For Complement the "likelihood" is only a score.
+type EM struct {
+	Lambda  float64 // weight of unlabeled documents; 0 means 0.1
+	MaxIter int     // 0 means 50
+	Tol     float64 // relative improvement to stop at; 0 means 1e-6
+	Workers int     // scoring goroutines; 0 means GOMAXPROCS
+}
+
+// Fit trains est on the labeled rows (labels y in [0, classes)), then runs
+// EM with the unlabeled rows (nil: none). est ends fitted.
+func (e EM) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vectorize.CSR, classes int) (Result, error) {
+	e, err := e.resolve()
+	if err != nil {
+		return Result{}, err
+	}
+	base, unlabeled, err := fitLabeled(est, labeled, y, unlabeled, classes)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Added: unlabeled.Rows}
+	cur := base.Clone()
+	var logp, resp []float64
+	var lse, labLogp, labLse []float64
+	objective := func() float64 {
+		labLogp = scoreRows(est, labeled, nil, e.Workers, labLogp, &labLse)
+		logp = scoreRows(est, unlabeled, nil, e.Workers, logp, &lse)
+		var l, u float64
+		for i, label := range y {
+			l += labLogp[i*classes+label] + labLse[i]
+		}
+		for _, v := range lse {
+			u += v
+		}
+		return l + e.Lambda*u
+	}
+	prev := objective()
+	res.LogLikelihood = prev
+	for it := 1; it <= e.MaxIter && unlabeled.Rows > 0; it++ {
+		resp = resp[:0]
+		for _, v := range logp {
+			resp = append(resp, math.Exp(v))
+		}
+		cur.copyFrom(base)
+		for i := 0; i < unlabeled.Rows; i++ {
+			idx, val := unlabeled.Row(i)
+			for c, r := range resp[i*classes : (i+1)*classes] {
+				if r != 0 {
+					cur.addRow(idx, val, c, e.Lambda*r)
+				}
+			}
+		}
+		if err := est.Fit(cur); err != nil {
+			return res, err
+		}
+		l := objective()
+		res.Rounds, res.LogLikelihood = it, l
+		if l-prev < e.Tol*math.Abs(prev) {
+			res.Converged = true
+			break
+		}
+		prev = l
+	}
+	res.Labels = make([]int, unlabeled.Rows)
+	for i := range res.Labels {
+		res.Labels[i] = Argmax(logp[i*classes : (i+1)*classes])
+	}
+	return res, nil
+}
+
+func (e EM) resolve() (EM, error) {
+	if e.Lambda == 0 {
+		e.Lambda = 0.1
+	}
+	if e.MaxIter == 0 {
+		e.MaxIter = 50
+	}
+	if e.Tol == 0 {
+		e.Tol = 1e-6
+	}
+	switch {
+	case !(e.Lambda > 0) || math.IsInf(e.Lambda, 0):
+		return e, fmt.Errorf("%w: EM lambda %g, want > 0", ErrConfig, e.Lambda)
+	case e.MaxIter < 0:
+		return e, fmt.Errorf("%w: EM max iterations %d", ErrConfig, e.MaxIter)
+	case !(e.Tol > 0):
+		return e, fmt.Errorf("%w: EM tolerance %g, want > 0", ErrConfig, e.Tol)
+	}
+	return e, nil
+}
+
+// fitLabeled validates the inputs, counts the labeled rows and fits est on
+// them. A nil unlabeled matrix becomes an empty one.
+func fitLabeled(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vectorize.CSR, classes int) (*Counts, *vectorize.CSR, error) {
+	if est == nil {
+		return nil, nil, fmt.Errorf("%w: nil estimator", ErrConfig)
+	}
+	if labeled == nil {
+		return nil, nil, fmt.Errorf("%w: nil labeled matrix", ErrShape)
+	}
+	if classes < 1 {
+		return nil, nil, fmt.Errorf("%w: %d classes", ErrShape, classes)
+	}
+	if unlabeled == nil {
+		unlabeled = vectorize.NewCSR(labeled.Cols)
+	}
+	if err := CheckCSR(unlabeled, labeled.Cols); err != nil {
+		return nil, nil, fmt.Errorf("unlabeled: %w", err)
+	}
+	counts := NewCountsFor(est, classes, labeled.Cols)
+	if err := counts.Add(labeled, y); err != nil {
+		return nil, nil, fmt.Errorf("labeled: %w", err)
+	}
+	if err := est.Fit(counts); err != nil {
+		return nil, nil, err
+	}
+	if got := est.NumClasses(); got != classes {
+		return nil, nil, fmt.Errorf("%w: estimator fitted %d classes, want %d", ErrShape, got, classes)
+	}
+	return counts, unlabeled, nil
+}
+
+// scoreRows fills dst with the log posteriors of the given rows of X (all
+// rows if rows is nil), K per row; if lse is non-nil it receives each row's
+// logsumexp of the joint log-likelihoods.
+func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64, lse *[]float64) []float64 {
+	n, k := X.Rows, m.NumClasses()
+	if rows != nil {
+		n = len(rows)
+	}
+	if k == 0 {
+		n = 0
+	}
+	dst = slices.Grow(dst[:0], n*k)[:n*k]
+	if lse != nil {
+		*lse = slices.Grow((*lse)[:0], n)[:n]
+	}
+	parallelChunks(n, workers, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			r := p
+			if rows != nil {
+				r = rows[p]
+			}
+			idx, val := X.Row(r)
+			// Capping the capacity keeps a misbehaving model from writing
+			// into the next row.
+			row := dst[p*k : p*k+k]
+			copy(row, m.JointLogLikelihood(row[:0:k], idx, val))
+			s := floats.LogSumExp(row)
+			for c := range row {
+				row[c] -= s
+			}
+			if lse != nil {
+				(*lse)[p] = s
+			}
+		}
+	})
+	return dst
+}
