@@ -1,0 +1,221 @@
+package tokenize
+
+import (
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/textnb/textnb/tokenize/zh"
+)
+
+// A Segmenter cuts a run of Han characters into words and appends them to
+// dst. Package zh provides one; it must be safe for concurrent use.
+type Segmenter interface {
+	Cut(dst []string, han string) []string
+}
+
+// Analyzer turns documents into terms: NFKC normalization, the splitting
+// of ScriptTokenizer (with a fast path for ASCII), one TokenFilter chain per
+// Script, a Segmenter for Han runs, then word and Han character n-grams.
+// It is safe for concurrent use; its cache is shared by all goroutines.
+type Analyzer struct {
+	cfg     Config // with defaults
+	seg     Segmenter
+	lower   TokenFilter // nil with KeepCase
+	chains  [len(scriptNames)][]TokenFilter
+	hanStop func(string) bool // for Han character n-grams; nil for none
+	join    bool              // connectors join words (not SplitCompounds)
+	cache   *termCache
+	pool    sync.Pool // of *state
+}
+
+// state is the scratch space of one Terms call.
+type state struct {
+	key   []byte
+	words []string
+	runs  []string // Han runs, for character n-grams
+	offs  []int
+	grams gramBuf
+}
+
+// New returns an Analyzer for cfg that segments Han text with the
+// process-wide zh.Default segmenter, which loads its dictionary only when
+// the first Han run arrives. Invalid values in cfg are clamped (see
+// Config.Validate).
+func New(cfg Config) *Analyzer {
+	return NewWithSegmenter(cfg, zh.Default())
+}
+
+// NewWithSegmenter is New with a given Han segmenter. With a nil seg Han
+// runs are not segmented, as with Config.NoHanWords.
+func NewWithSegmenter(cfg Config, seg Segmenter) *Analyzer {
+	cfg = cfg.WithDefaults()
+	cfg.WordNGrams = cfg.WordNGrams.clamp()
+	cfg.HanChars = cfg.HanChars.clamp()
+	a := &Analyzer{cfg: cfg, cache: newTermCache(), join: !cfg.SplitCompounds}
+	if !cfg.NoHanWords {
+		a.seg = seg
+	}
+	if !cfg.KeepCase {
+		a.lower = LowerCase{}
+	}
+	a.chains[Latin] = []TokenFilter{MinLength{cfg.MinLen}}
+	a.chains[Other] = []TokenFilter{MinLength{cfg.MinLen}}
+	a.chains[Han] = []TokenFilter{MinLength{cfg.HanMinLen}}
+	if cfg.Stopwords&EnglishStopwords != 0 {
+		a.chains[Latin] = append(a.chains[Latin], StopFilter(IsEnglishStopword))
+	}
+	if cfg.Stopwords&ChineseStopwords != 0 {
+		a.hanStop = zh.IsStopword
+		a.chains[Han] = append(a.chains[Han], StopFilter(zh.IsStopword))
+	}
+	if cfg.Stem {
+		a.chains[Latin] = append(a.chains[Latin], Stemmer{})
+	}
+	a.pool.New = func() any { return new(state) }
+	return a
+}
+
+// Config returns the configuration of a, with defaults filled in.
+func (a *Analyzer) Config() Config { return a.cfg }
+
+// Terms appends the terms of text to dst: its words in order, then its
+// word n-grams (n = 2, 3, …), then the character n-grams of its Han runs.
+// Unigram terms are shared, cached strings. The n-gram terms of one call
+// share one allocation, so a caller that keeps a few of them for long
+// should clone them (strings.Clone).
+func (a *Analyzer) Terms(dst []string, text string) []string {
+	st := a.pool.Get().(*state)
+	start := len(dst)
+	dst, rest := a.asciiTerms(dst, st, text)
+	if rest != "" {
+		dst = a.unicodeTerms(dst, st, normalize(rest))
+	}
+	dst = a.ngrams(dst, start, st)
+	st.reset()
+	a.pool.Put(st)
+	return dst
+}
+
+// asciiTerms is the fast path: it appends the terms of text up to the
+// first word that holds a non-ASCII byte and returns the rest of text,
+// which starts at a token boundary.
+func (a *Analyzer) asciiTerms(dst []string, st *state, text string) ([]string, string) {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if !asciiWord[c] {
+			if c >= utf8.RuneSelf {
+				return dst, text[i:]
+			}
+			i++
+			continue
+		}
+		j, upper := i+1, isUpper(c)
+		for ; j < len(text); j++ {
+			c := text[j]
+			if !asciiWord[c] && !(a.join && c < utf8.RuneSelf && isConnector[c] && j+1 < len(text) && asciiWord[text[j+1]]) {
+				break
+			}
+			upper = upper || isUpper(c)
+		}
+		if j < len(text) && (text[j] >= utf8.RuneSelf || a.join && isConnector[text[j]] && j+1 < len(text) && text[j+1] >= utf8.RuneSelf) {
+			return dst, text[i:] // a non-ASCII letter may continue the word
+		}
+		dst = a.word(dst, st, text[i:j], Latin, !upper)
+		i = j
+	}
+	return dst, ""
+}
+
+// unicodeTerms appends the terms of NFKC text.
+func (a *Analyzer) unicodeTerms(dst []string, st *state, text string) []string {
+	for tok, ok := nextToken(text, 0, a.join); ok; tok, ok = nextToken(text, tok.End, a.join) {
+		w := text[tok.Start:tok.End]
+		if tok.Script == Han {
+			dst = a.han(dst, st, w)
+		} else {
+			dst = a.word(dst, st, w, tok.Script, isLowerASCII(w))
+		}
+	}
+	return dst
+}
+
+// word appends the term of a Latin or Other word, if it has one; lower
+// says that lowercasing would not change w.
+func (a *Analyzer) word(dst []string, st *state, w string, s Script, lower bool) []string {
+	if len(w) < a.cfg.MinLen { // a rune takes at least a byte
+		return dst
+	}
+	if a.lower != nil && !lower {
+		st.key = a.lower.Filter(append(st.key[:0], w...))
+		if t, ok := a.cache.getBytes(st.key); ok {
+			return appendTerm(dst, t)
+		}
+		return appendTerm(dst, a.miss(string(st.key), s))
+	}
+	return a.lookup(dst, w, s)
+}
+
+// han appends the words of a Han run and keeps the run for n-grams.
+func (a *Analyzer) han(dst []string, st *state, run string) []string {
+	if a.cfg.HanChars.Max > 0 {
+		st.runs = append(st.runs, run)
+	}
+	switch {
+	case a.seg != nil:
+		st.words = a.seg.Cut(st.words[:0], run)
+		for _, w := range st.words {
+			dst = a.lookup(dst, w, Han)
+		}
+	case a.cfg.HanChars.Max == 0: // the run is one word, as in scikit-learn
+		dst = a.lookup(dst, run, Han)
+	}
+	return dst
+}
+
+// lookup appends the term of key, from the cache when it is there.
+func (a *Analyzer) lookup(dst []string, key string, s Script) []string {
+	if t, ok := a.cache.get(key); ok {
+		return appendTerm(dst, t)
+	}
+	return appendTerm(dst, a.miss(strings.Clone(key), s))
+}
+
+// miss runs the filter chain of s on key, which the cache may keep, and
+// caches the result.
+func (a *Analyzer) miss(key string, s Script) string {
+	term := []byte(key)
+	for _, f := range a.chains[s] {
+		if term = f.Filter(term); len(term) == 0 {
+			break
+		}
+	}
+	t := key
+	if string(term) != key {
+		t = string(term)
+	}
+	if len(key) <= maxCachedBytes {
+		a.cache.put(key, t)
+	}
+	return t
+}
+
+func appendTerm(dst []string, t string) []string {
+	if t == "" {
+		return dst
+	}
+	return append(dst, t)
+}
+
+// isLowerASCII reports whether w has neither upper-case ASCII letters nor
+// non-ASCII bytes, so lowercasing would not change it.
+func isLowerASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c >= utf8.RuneSelf || isUpper(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }

@@ -1,0 +1,53 @@
+package tokenize
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// LangDetector decides the language of a corpus from its letters. Feed it
+// a sample of documents with Add, then ask Lang. The zero value is ready to
+// use; it is not safe for concurrent use.
+type LangDetector struct {
+	han, other int // letters seen
+}
+
+// Add counts the letters of text.
+func (d *LangDetector) Add(text string) {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if asciiClass[c] == latinRune {
+				d.other++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isHan(r):
+			d.han++
+		case unicode.IsLetter(r):
+			d.other++
+		}
+		i += size
+	}
+}
+
+// Lang returns Chinese when Han characters make up at least a third of the
+// letters seen, else English; never Auto. A Han character carries about as
+// much as a short English word, so Chinese text that quotes English names
+// and code still counts as Chinese.
+func (d *LangDetector) Lang() Lang {
+	if d.han > 0 && 2*d.han >= d.other {
+		return Chinese
+	}
+	return English
+}
+
+// DetectLang returns the language of sample, as LangDetector decides it.
+func DetectLang(sample string) Lang {
+	var d LangDetector
+	d.Add(sample)
+	return d.Lang()
+}
