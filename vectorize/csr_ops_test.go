@@ -1,0 +1,79 @@
+package vectorize
+
+import (
+	"errors"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+var opsDense = [][]float64{{1, 0, 2, 0}, {0, 0, 0, 0}, {3, 4, 0, 0.5}}
+
+func TestColumnStats(t *testing.T) {
+	X := FromDense(opsDense)
+	if got := X.ColumnCounts(nil); !slices.Equal(got, []int{2, 1, 1, 1}) {
+		t.Errorf("ColumnCounts = %v", got)
+	}
+	buf := []float64{9, 9, 9, 9, 9, 9}
+	if got := X.ColumnSums(buf); !slices.Equal(got, []float64{4, 4, 2, 0.5}) || &got[0] != &buf[0] {
+		t.Errorf("ColumnSums = %v (buffer reused: %v)", got, &got[0] == &buf[0])
+	}
+}
+
+func TestCloneAndBinarize(t *testing.T) {
+	X := FromDense(opsDense)
+	C := X.Clone()
+	C.Binarize(0.75)
+	if err := C.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]float64{{1, 0, 1, 0}, {0, 0, 0, 0}, {1, 1, 0, 0}}; !reflect.DeepEqual(toDense(C), want) {
+		t.Errorf("Binarize = %v", toDense(C))
+	}
+	if C.NNZ() != 4 || !reflect.DeepEqual(toDense(X), opsDense) {
+		t.Errorf("nnz %d; clone shared storage with the original", C.NNZ())
+	}
+}
+
+func TestSelectColumns(t *testing.T) {
+	X := FromDense(opsDense)
+	S, err := X.SelectColumns([]int32{3, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := S.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]float64{{0, 1}, {0, 0}, {0.5, 3}}; !reflect.DeepEqual(toDense(S), want) {
+		t.Errorf("SelectColumns = %v", toDense(S))
+	}
+	for _, bad := range [][]int32{{0, 0}, {4}, {-1}} {
+		if _, err := X.SelectColumns(bad); !errors.Is(err, ErrShape) {
+			t.Errorf("SelectColumns(%v): %v", bad, err)
+		}
+	}
+}
+
+func TestRemapColumnsWithMergedVocabularies(t *testing.T) {
+	a, _ := NewVocabulary([]string{"a", "c", "e"})
+	b, _ := NewVocabulary([]string{"b", "c", "f"})
+	u, fa, _ := MergeVocabularies(a, b)
+	XA := FromDense([][]float64{{1, 2, 3}, {0, 0, 4}})
+	R, err := XA.RemapColumns(fa, u.Len())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]float64{{1, 0, 2, 3, 0}, {0, 0, 0, 4, 0}}; !reflect.DeepEqual(toDense(R), want) {
+		t.Errorf("remapped = %v", toDense(R))
+	}
+	if _, err := XA.RemapColumns(fa[:2], 5); !errors.Is(err, ErrShape) {
+		t.Errorf("short map: %v", err)
+	}
+	if _, err := XA.RemapColumns([]int32{0, 1, 5}, 5); !errors.Is(err, ErrShape) {
+		t.Errorf("map out of range: %v", err)
+	}
+	D, err := XA.RemapColumns([]int32{-1, 0, 1}, 2)
+	if err != nil || !reflect.DeepEqual(toDense(D), [][]float64{{2, 3}, {0, 4}}) {
+		t.Errorf("drop = %v, %v", D, err)
+	}
+}

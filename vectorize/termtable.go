@@ -1,0 +1,231 @@
+package vectorize
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"unsafe"
+)
+
+// termTable interns terms as dense ids 0, 1, 2… in first-seen order. It is
+// an open-addressing (linear probing) hash table whose memory holds no
+// pointers, so the garbage collector never scans it. A slot holds a short
+// term's bytes inline and a long term's offset, so a lookup costs one cache
+// miss for a short term and two for a long one; a Go map costs about as
+// much for the lookup but twice as much memory, all of it scanned by the
+// garbage collector. The hash seed is random, but ids do not depend on it.
+type termTable struct {
+	slots []slot
+	shift uint // 64 − log2(len(slots)): the slot of hash h is h >> shift
+	seed  uint64
+	bytes []byte // all terms, concatenated; never modified in place
+	ends  []int  // ends[id] is where term id ends in bytes
+}
+
+type slot struct {
+	// tag is 0 for an empty slot, else the hash's top 23 bits, bit 8 set
+	// and min(len, 255) in the low byte.
+	tag uint32
+	id  int32
+	// key identifies a term of at most 8 bytes together with its length
+	// (see hash); for a longer term it holds the term's offset in bytes
+	// (low 40 bits: a terabyte of terms) and the hash's low 24 bits, which
+	// the tag's hash bits (shared with the slot number) do not cover.
+	key uint64
+}
+
+const (
+	tagHashBits = 23
+	maxInline   = 8
+	offBits     = 40
+)
+
+func makeTag(h uint64, n int) uint32 {
+	return uint32(h>>32)&^0x1ff | 0x100 | uint32(min(n, 255))
+}
+
+// intern returns the id of s, adding s if it is new.
+func (t *termTable) intern(s string) int32 {
+	if t.slots == nil {
+		t.resize(1 << 10)
+	}
+	sl, tag, key, found := t.probe(s)
+	if found {
+		return sl.id
+	}
+	return t.insert(sl, tag, key, s)
+}
+
+// find returns the id of s without adding it. With no insertions it is safe
+// for concurrent use.
+func (t *termTable) find(s string) (int32, bool) {
+	if len(t.slots) == 0 {
+		return -1, false
+	}
+	sl, _, _, found := t.probe(s)
+	return sl.id, found
+}
+
+// probe returns the slot of s, or the empty slot where s belongs, with the
+// tag and key s has or would have.
+func (t *termTable) probe(s string) (sl *slot, tag uint32, key uint64, found bool) {
+	h, key := t.hash(s)
+	tag = makeTag(h, len(s))
+	if len(s) > maxInline {
+		key = h << offBits
+	}
+	mask := len(t.slots) - 1
+	for i := int(h >> t.shift); ; i = (i + 1) & mask {
+		sl = &t.slots[i]
+		if sl.tag == 0 {
+			return sl, tag, key, false
+		}
+		if sl.tag == tag && t.match(sl, key, s) {
+			return sl, tag, key, true
+		}
+	}
+}
+
+// resize empties the table to size slots (a power of two), choosing the
+// hash seed the first time.
+func (t *termTable) resize(size int) {
+	t.slots, t.shift = make([]slot, size), uint(64-bits.Len(uint(size))+1)
+	if t.seed == 0 {
+		t.seed = rand.Uint64() | 1
+	}
+}
+
+// index builds the slots of a table whose bytes and ends were filled
+// directly, as a Vocabulary's are.
+func (t *termTable) index() {
+	size := 1 << 10
+	for 3*size < 4*len(t.ends) {
+		size *= 2
+	}
+	t.resize(size)
+	for id := range t.ends {
+		s := t.term(int32(id))
+		sl, tag, key, _ := t.probe(s)
+		if len(s) > maxInline {
+			key |= uint64(t.ends[id] - len(s))
+		}
+		*sl = slot{tag: tag, id: int32(id), key: key}
+	}
+}
+
+// match compares s with the term of a slot whose tag (hash bits and length
+// up to 255) already agrees.
+func (t *termTable) match(sl *slot, key uint64, s string) bool {
+	if len(s) <= maxInline {
+		return sl.key == key
+	}
+	if sl.key>>offBits != key>>offBits {
+		return false
+	}
+	start := int(sl.key & (1<<offBits - 1))
+	end := start + len(s)
+	return end <= len(t.bytes) && string(t.bytes[start:end]) == s && (len(s) < 255 || t.ends[sl.id] == end)
+}
+
+func (t *termTable) insert(sl *slot, tag uint32, key uint64, s string) int32 {
+	id := int32(len(t.ends))
+	if len(s) > maxInline {
+		key |= uint64(len(t.bytes))
+	}
+	t.bytes = append(reserve(t.bytes, len(s)), s...)
+	t.ends = append(reserve(t.ends, 1), len(t.bytes))
+	*sl = slot{tag: tag, id: id, key: key}
+	if 4*len(t.ends) > 3*len(t.slots) {
+		t.grow()
+	}
+	return id
+}
+
+// grow doubles the table. While the slot number fits in the tag's hash bits
+// no hash is recomputed, and reading the old slots in order writes the new
+// ones almost in order too.
+func (t *termTable) grow() {
+	t.double(64-t.shift+1 <= tagHashBits)
+}
+
+func (t *termTable) double(fromTag bool) {
+	old := t.slots
+	t.slots, t.shift = make([]slot, 2*len(old)), t.shift-1
+	mask := len(t.slots) - 1
+	for _, sl := range old {
+		if sl.tag == 0 {
+			continue
+		}
+		h := uint64(sl.tag) << 32
+		if !fromTag {
+			h, _ = t.hash(t.term(sl.id))
+		}
+		i := int(h >> t.shift)
+		for t.slots[i].tag != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = sl
+	}
+}
+
+func (t *termTable) len() int { return len(t.ends) }
+
+// term returns term id as a view of the table's bytes, which are never
+// modified once written, so the view stays valid.
+func (t *termTable) term(id int32) string {
+	start := 0
+	if id > 0 {
+		start = t.ends[id-1]
+	}
+	if start == t.ends[id] {
+		return ""
+	}
+	return unsafe.String(&t.bytes[start], t.ends[id]-start)
+}
+
+// strings returns all terms in id order.
+func (t *termTable) strings() []string {
+	out := make([]string, len(t.ends))
+	for id := range out {
+		out[id] = t.term(int32(id))
+	}
+	return out
+}
+
+// hash returns the hash of s and key, a word that with len(s) determines s
+// when it has at most 8 bytes. Overlapping loads avoid byte loops.
+func (t *termTable) hash(s string) (h, key uint64) {
+	n := len(s)
+	switch {
+	case n >= 8:
+		key = le64(s, 0)
+	case n >= 4:
+		key = uint64(le32(s, 0)) | uint64(le32(s, n-4))<<32
+	case n > 0:
+		key = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
+	}
+	h = t.seed ^ uint64(n)*0x9e3779b97f4a7c15 ^ key
+	if n > 8 {
+		for i := 8; i < n-8; i += 8 {
+			h = (bits.RotateLeft64(h, 29) ^ le64(s, i)) * 0xbf58476d1ce4e5b9
+		}
+		h = (bits.RotateLeft64(h, 29) ^ le64(s, n-8)) * 0xbf58476d1ce4e5b9
+	}
+	// murmur3's 64-bit finalizer
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h, key
+}
+
+func le64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func le32(s string, i int) uint32 {
+	s = s[i : i+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}

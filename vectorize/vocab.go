@@ -1,0 +1,470 @@
+package vectorize
+
+import (
+	"cmp"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+)
+
+// VocabConfig prunes a learned vocabulary like scikit-learn's
+// CountVectorizer. The zero value keeps every term and counts occurrences.
+type VocabConfig struct {
+	// MinDF drops terms found in fewer documents; 0 means 1.
+	MinDF int
+	// MaxDF drops terms found in more than MaxDF × documents; it is a
+	// fraction in (0, 1] and 0 means 1.0.
+	MaxDF float64
+	// MaxFeatures keeps only the terms with the largest total count (ties
+	// go to the term sorting first); 0 keeps all.
+	MaxFeatures int
+	// Binary records presence (1) instead of counts. As in scikit-learn it
+	// applies before MaxFeatures, which then ranks terms by document
+	// frequency.
+	Binary bool
+}
+
+func (c VocabConfig) validate() error {
+	if c.MinDF < 0 || c.MaxFeatures < 0 || !(c.MaxDF >= 0 && c.MaxDF <= 1) {
+		return fmt.Errorf("%w: min_df %d, max_df %g, max_features %d (want min_df ≥ 0, 0 ≤ max_df ≤ 1, max_features ≥ 0)",
+			ErrConfig, c.MinDF, c.MaxDF, c.MaxFeatures)
+	}
+	return nil
+}
+
+// A VocabBuilder collects documents into sparse rows under provisional
+// column ids (first-seen order). It keeps only the rows and the term→id map,
+// never the documents' term slices. The zero value is ready to use; a
+// builder is not safe for concurrent use: run one per worker over a
+// contiguous shard of documents and pass them, in document order, to
+// FinishVocab.
+type VocabBuilder struct {
+	tab    termTable
+	cur    []int32 // per provisional id: its count in the document being added, else 0
+	indptr []int
+	idx    []int32 // provisional column ids, in first-seen order per row
+	cnt    []int32 // counts, parallel to idx
+}
+
+// NewVocabBuilder returns an empty builder.
+func NewVocabBuilder() *VocabBuilder {
+	return &VocabBuilder{}
+}
+
+// Add appends one document. Repeated terms are summed; provisional rows are
+// left unsorted because FinishVocab renumbers and sorts them anyway.
+func (b *VocabBuilder) Add(terms []string) {
+	if b.indptr == nil {
+		b.indptr = append(b.indptr, 0)
+	}
+	b.indptr = reserve(b.indptr, 1)
+	start := len(b.idx)
+	b.idx = reserve(b.idx, len(terms))
+	b.cnt = reserve(b.cnt, len(terms))
+	for _, t := range terms {
+		id := b.tab.intern(t)
+		if int(id) == len(b.cur) {
+			b.cur = append(reserve(b.cur, 1), 0)
+		}
+		if b.cur[id] == 0 {
+			b.idx = append(b.idx, id)
+		}
+		b.cur[id]++
+	}
+	for _, id := range b.idx[start:] {
+		b.cnt = append(b.cnt, b.cur[id])
+		b.cur[id] = 0
+	}
+	b.indptr = append(b.indptr, len(b.idx))
+}
+
+// Rows returns the number of documents added.
+func (b *VocabBuilder) Rows() int {
+	if len(b.indptr) == 0 {
+		return 0
+	}
+	return len(b.indptr) - 1
+}
+
+// Len returns the number of distinct terms seen.
+func (b *VocabBuilder) Len() int { return b.tab.len() }
+
+// termCounts returns each provisional term's document frequency and total
+// count.
+func (b *VocabBuilder) termCounts() (df, tf []int64) {
+	df, tf = make([]int64, b.Len()), make([]int64, b.Len())
+	for k, id := range b.idx {
+		df[id]++
+		tf[id] += int64(b.cnt[k])
+	}
+	return df, tf
+}
+
+// VocabCounts is the merge of several builders' documents (in shard order)
+// before pruning: the distinct terms with their document frequencies and
+// total counts. Finish may be called several times, with different
+// configurations; the shards must not change meanwhile.
+type VocabCounts struct {
+	u      *union
+	shards []*VocabBuilder
+}
+
+// MergeVocab merges the shards, which it only reads, in document order.
+func MergeVocab(shards ...*VocabBuilder) (*VocabCounts, error) {
+	if i := slices.Index(shards, nil); i >= 0 {
+		return nil, fmt.Errorf("%w: shard %d is nil", ErrConfig, i)
+	}
+	return &VocabCounts{u: unite(shards), shards: slices.Clone(shards)}, nil
+}
+
+// Len returns the number of distinct terms.
+func (c *VocabCounts) Len() int { return len(c.u.terms) }
+
+// Rows returns the number of documents.
+func (c *VocabCounts) Rows() int { return c.u.rows }
+
+// MinDFFor returns the smallest MinDF (at least 1) that leaves at most
+// maxCols columns given MaxFeatures maxFeatures (0: unlimited); maxCols ≤ 0
+// means no limit.
+func (c *VocabCounts) MinDFFor(maxCols, maxFeatures int) int {
+	if maxCols <= 0 || c.Len() <= maxCols || (maxFeatures > 0 && maxFeatures <= maxCols) {
+		return 1
+	}
+	hist := make([]int, c.u.rows+2)
+	for _, d := range c.u.df {
+		hist[d]++
+	}
+	kept := 0
+	for m := len(hist) - 1; m >= 1; m-- {
+		if kept+hist[m] > maxCols {
+			return m + 1
+		}
+		kept += hist[m]
+	}
+	return 1
+}
+
+// MinDFFor is MergeVocab(shards...).MinDFFor(maxCols, maxFeatures), ignoring
+// nil shards. To prune afterwards, keep the VocabCounts rather than merge
+// twice.
+func MinDFFor(maxCols, maxFeatures int, shards ...*VocabBuilder) int {
+	c, _ := MergeVocab(slices.DeleteFunc(slices.Clone(shards), func(b *VocabBuilder) bool { return b == nil })...)
+	return c.MinDFFor(maxCols, maxFeatures)
+}
+
+// FinishVocab merges the shards, in document order, into one vocabulary
+// whose ids follow sorted term order, prunes it by cfg and returns it with
+// the document-term matrix. The shards are only read.
+func FinishVocab(cfg VocabConfig, shards ...*VocabBuilder) (*Vocabulary, *CSR, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, nil, err
+	}
+	c, err := MergeVocab(shards...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c.Finish(cfg)
+}
+
+// Finish prunes the merged vocabulary by cfg and returns it, with ids in
+// sorted term order, and the document-term matrix.
+func (c *VocabCounts) Finish(cfg VocabConfig) (*Vocabulary, *CSR, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, nil, err
+	}
+	u := c.u
+	if len(u.terms) == 0 {
+		return nil, nil, fmt.Errorf("%w: no terms in %d documents", ErrEmptyVocabulary, u.rows)
+	}
+	keep, err := u.prune(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	final := make([]int32, len(u.terms))
+	for g := range final {
+		final[g] = -1
+	}
+	terms := make([]string, len(keep))
+	for i, g := range keep {
+		final[g] = int32(i)
+		terms[i] = u.terms[g]
+	}
+	X := u.matrix(c.shards, final, len(keep), cfg.Binary)
+	return packTerms(terms), X, nil
+}
+
+// union is the union of the shards' terms. With one shard its ids are the
+// provisional ids; with several they follow sorted term order.
+type union struct {
+	rows   int
+	terms  []string  // per union id, views of the shards' tables
+	sorted bool      // union ids follow term order
+	df, tf []int64   // per union id
+	local  [][]int32 // per shard: provisional id → union id; nil: the same
+}
+
+func unite(shards []*VocabBuilder) *union {
+	u := &union{local: make([][]int32, len(shards))}
+	for _, s := range shards {
+		u.rows += s.Rows()
+	}
+	if len(shards) == 1 {
+		u.terms = shards[0].tab.strings()
+		u.df, u.tf = shards[0].termCounts()
+		return u
+	}
+	sh := make([]shardTerms, len(shards))
+	parallel(len(shards), func(k int) { sh[k].load(shards[k]) })
+	u.merge(sh)
+	return u
+}
+
+// shardTerms is one shard's terms in sorted order, for merging.
+type shardTerms struct {
+	keys   []sortKey // in term order
+	terms  []string  // in term order
+	df, tf []int64   // in term order
+	union  []int32   // in term order: the union id
+	pos    int       // merge position
+}
+
+func (s *shardTerms) load(b *VocabBuilder) {
+	byID := b.tab.strings()
+	df, tf := b.termCounts()
+	ids := make([]int32, len(byID))
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	s.keys = sortKeys(byID, ids)
+	s.terms = make([]string, len(ids))
+	s.df, s.tf = make([]int64, len(ids)), make([]int64, len(ids))
+	for i, k := range s.keys {
+		s.terms[i], s.df[i], s.tf[i] = byID[k.id], df[k.id], tf[k.id]
+	}
+	s.union = make([]int32, len(ids))
+}
+
+// compare orders the next terms of two shards; a shard with no terms left
+// sorts last.
+func (s *shardTerms) compare(t *shardTerms) int {
+	switch {
+	case s.pos == len(s.keys):
+		return 1
+	case t.pos == len(t.keys):
+		return -1
+	}
+	if c, tie := comparePrefix(&s.keys[s.pos], &t.keys[t.pos]); !tie {
+		return c
+	}
+	return strings.Compare(s.terms[s.pos], t.terms[t.pos])
+}
+
+// merge walks the sorted shards together, giving equal terms one union id.
+func (u *union) merge(sh []shardTerms) {
+	total := 0
+	for k := range sh {
+		total += len(sh[k].keys)
+	}
+	u.sorted = true
+	u.terms = make([]string, 0, total)
+	u.df, u.tf = make([]int64, 0, total), make([]int64, 0, total)
+	same := make([]int, 0, len(sh)) // the shards whose next term is the smallest
+	for len(sh) > 0 {
+		same = append(same[:0], 0)
+		for k := 1; k < len(sh); k++ {
+			switch c := sh[k].compare(&sh[same[0]]); {
+			case c < 0:
+				same = append(same[:0], k)
+			case c == 0:
+				same = append(same, k)
+			}
+		}
+		if b := &sh[same[0]]; b.pos == len(b.keys) {
+			break
+		}
+		g := int32(len(u.terms))
+		var df, tf int64
+		for _, k := range same {
+			s := &sh[k]
+			s.union[s.pos] = g
+			df += s.df[s.pos]
+			tf += s.tf[s.pos]
+			s.pos++
+		}
+		u.terms = append(u.terms, sh[same[0]].terms[sh[same[0]].pos-1])
+		u.df = append(u.df, df)
+		u.tf = append(u.tf, tf)
+	}
+	parallel(len(sh), func(k int) {
+		u.local[k] = make([]int32, len(sh[k].keys))
+		for i, key := range sh[k].keys {
+			u.local[k][key.id] = sh[k].union[i]
+		}
+	})
+}
+
+// prune applies cfg and returns the kept union ids in sorted term order.
+func (u *union) prune(cfg VocabConfig) ([]int32, error) {
+	maxDF := cfg.MaxDF
+	if maxDF == 0 {
+		maxDF = 1
+	}
+	minCount := max(cfg.MinDF, 1)
+	maxCount := maxDF * float64(u.rows)
+	if maxCount < float64(minCount) {
+		return nil, fmt.Errorf("%w: max_df %g is %g of %d documents, fewer than min_df %d",
+			ErrConfig, maxDF, maxCount, u.rows, minCount)
+	}
+	keep := make([]int32, 0, len(u.df))
+	rare, common := 0, 0
+	for g, df := range u.df {
+		switch {
+		case df < int64(minCount):
+			rare++
+		case float64(df) > maxCount:
+			common++
+		default:
+			keep = append(keep, int32(g))
+		}
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("%w: after pruning %d terms of %d documents none remain: %d in fewer than min_df %d documents, %d in more than max_df %g (%g documents)",
+			ErrEmptyVocabulary, len(u.df), u.rows, rare, minCount, common, maxDF, maxCount)
+	}
+	if !u.sorted {
+		sortByTerm(u.terms, keep)
+	}
+	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures {
+		total := u.tf
+		if cfg.Binary {
+			total = u.df
+		}
+		keep = mostFrequent(keep, total, cfg.MaxFeatures)
+	}
+	return keep, nil
+}
+
+// mostFrequent returns the n ids of sorted with the largest total (ties to
+// the earlier one, i.e. sorted term order), keeping their order.
+// scikit-learn uses numpy's unstable argsort here; term order makes the
+// choice deterministic.
+func mostFrequent(sorted []int32, total []int64, n int) []int32 {
+	pos := make([]int32, len(sorted))
+	for i := range pos {
+		pos[i] = int32(i)
+	}
+	slices.SortFunc(pos, func(a, b int32) int {
+		if c := cmp.Compare(total[sorted[b]], total[sorted[a]]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	pos = pos[:n]
+	slices.Sort(pos)
+	out := make([]int32, n)
+	for i, p := range pos {
+		out[i] = sorted[p]
+	}
+	return out
+}
+
+// matrix renumbers the shards' rows into one CSR matrix, sorting each row.
+func (u *union) matrix(shards []*VocabBuilder, final []int32, cols int, binary bool) *CSR {
+	tasks := rowTasks(shards)
+	maps := make([][]int32, len(shards))
+	parallel(len(shards), func(k int) {
+		if u.local[k] == nil {
+			maps[k] = final
+			return
+		}
+		m := make([]int32, len(u.local[k]))
+		for id, g := range u.local[k] {
+			m[id] = final[g]
+		}
+		maps[k] = m
+	})
+	all := cols == len(final)
+	parallel(len(tasks), func(i int) { tasks[i].count(shards[tasks[i].shard], maps[tasks[i].shard], all) })
+	X := &CSR{Rows: u.rows, Cols: cols, Indptr: make([]int, u.rows+1)}
+	nnz, row := 0, 0
+	for i := range tasks {
+		tasks[i].off, tasks[i].row = nnz, row
+		nnz += tasks[i].nnz
+		row += tasks[i].hi - tasks[i].lo
+	}
+	X.Indices = make([]int32, nnz)
+	X.Data = make([]float64, nnz)
+	parallel(len(tasks), func(i int) { tasks[i].fill(X, shards[tasks[i].shard], maps[tasks[i].shard], binary) })
+	return X
+}
+
+// rowTask is a contiguous range of one shard's rows.
+type rowTask struct {
+	shard, lo, hi int
+	nnz           int // kept entries
+	off, row      int // where they go in the output
+}
+
+func rowTasks(shards []*VocabBuilder) []rowTask {
+	per := max(1, runtime.GOMAXPROCS(0)*4/max(1, len(shards)))
+	var tasks []rowTask
+	for k, s := range shards {
+		n := s.Rows()
+		step := max(1, (n+per-1)/per)
+		for lo := 0; lo < n; lo += step {
+			tasks = append(tasks, rowTask{shard: k, lo: lo, hi: min(n, lo+step)})
+		}
+	}
+	return tasks
+}
+
+func (t *rowTask) count(b *VocabBuilder, m []int32, all bool) {
+	lo, hi := b.indptr[t.lo], b.indptr[t.hi]
+	if all {
+		t.nnz = hi - lo
+		return
+	}
+	for _, id := range b.idx[lo:hi] {
+		if m[id] >= 0 {
+			t.nnz++
+		}
+	}
+}
+
+// fill writes the task's rows, packing (column, count) into one uint64 so
+// that a plain integer sort orders each row.
+func (t *rowTask) fill(X *CSR, b *VocabBuilder, m []int32, binary bool) {
+	var keys, tmp []uint64
+	off := t.off
+	for r := t.lo; r < t.hi; r++ {
+		keys = keys[:0]
+		lo, hi := b.indptr[r], b.indptr[r+1]
+		for j, id := range b.idx[lo:hi] {
+			if c := m[id]; c >= 0 {
+				keys = append(keys, uint64(c)<<32|uint64(uint32(b.cnt[lo+j])))
+			}
+		}
+		tmp = slices.Grow(tmp[:0], len(keys))[:len(keys)]
+		radixSort8(keys, tmp, 32) // the columns are distinct: ignore the counts
+		for _, k := range keys {
+			X.Indices[off] = int32(k >> 32)
+			X.Data[off] = float64(uint32(k))
+			if binary {
+				X.Data[off] = 1
+			}
+			off++
+		}
+		X.Indptr[t.row+r-t.lo+1] = off
+	}
+}
+
+// reserve returns s with room for n more elements. It doubles the capacity
+// when it must grow: append grows large slices by only 1.25×, which would
+// copy a builder's big slices far more often and feed the garbage collector.
+func reserve[T any](s []T, n int) []T {
+	if cap(s)-len(s) >= n {
+		return s
+	}
+	return slices.Grow(s, max(n, cap(s)))
+}

@@ -1,0 +1,402 @@
+package vectorize
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+)
+
+// handDocs: sorted terms a b c d e f with
+// df a2 b4 c2 d1 e1 f1 and total counts a3 b4 c2 d1 e1 f3.
+var handDocs = [][]string{
+	{"a", "b", "a", "c"},
+	{"b", "c", "d"},
+	{"a", "b", "e"},
+	{"b", "f", "f", "f"},
+}
+
+func build(t *testing.T, cfg VocabConfig, docs [][]string) (*Vocabulary, *CSR, error) {
+	t.Helper()
+	var b VocabBuilder
+	for _, d := range docs {
+		b.Add(d)
+	}
+	v, X, err := FinishVocab(cfg, &b)
+	if err == nil {
+		if err := X.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if X.Cols != v.Len() || X.Rows != len(docs) {
+			t.Fatalf("matrix %d×%d for %d docs and %d terms", X.Rows, X.Cols, len(docs), v.Len())
+		}
+	}
+	return v, X, err
+}
+
+func TestVocabHand(t *testing.T) {
+	cases := []struct {
+		name  string
+		cfg   VocabConfig
+		terms []string
+		dense [][]float64
+	}{
+		{"default", VocabConfig{}, []string{"a", "b", "c", "d", "e", "f"}, [][]float64{
+			{2, 1, 1, 0, 0, 0}, {0, 1, 1, 1, 0, 0}, {1, 1, 0, 0, 1, 0}, {0, 1, 0, 0, 0, 3}}},
+		{"binary", VocabConfig{Binary: true}, []string{"a", "b", "c", "d", "e", "f"}, [][]float64{
+			{1, 1, 1, 0, 0, 0}, {0, 1, 1, 1, 0, 0}, {1, 1, 0, 0, 1, 0}, {0, 1, 0, 0, 0, 1}}},
+		{"min_df 2", VocabConfig{MinDF: 2}, []string{"a", "b", "c"}, [][]float64{
+			{2, 1, 1}, {0, 1, 1}, {1, 1, 0}, {0, 1, 0}}},
+		// 0.75 × 4 = 3 documents: b (df 4) goes.
+		{"max_df .75", VocabConfig{MaxDF: 0.75}, []string{"a", "c", "d", "e", "f"}, [][]float64{
+			{2, 1, 0, 0, 0}, {0, 1, 1, 0, 0}, {1, 0, 0, 1, 0}, {0, 0, 0, 0, 3}}},
+		// 0.4 × 4 = 1.6 documents: only df 1 stays.
+		{"max_df .4", VocabConfig{MaxDF: 0.4}, []string{"d", "e", "f"}, [][]float64{
+			{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 3}}},
+		{"min_df 2 max_df .75", VocabConfig{MinDF: 2, MaxDF: 0.75}, []string{"a", "c"}, [][]float64{
+			{2, 1}, {0, 1}, {1, 0}, {0, 0}}},
+		// Counts b4 a3 f3: a wins the tie with f by term order.
+		{"max_features 2", VocabConfig{MaxFeatures: 2}, []string{"a", "b"}, [][]float64{
+			{2, 1}, {0, 1}, {1, 1}, {0, 1}}},
+		{"max_features 3", VocabConfig{MaxFeatures: 3}, []string{"a", "b", "f"}, [][]float64{
+			{2, 1, 0}, {0, 1, 0}, {1, 1, 0}, {0, 1, 3}}},
+		// Binary ranks by df: b4 a2 c2.
+		{"max_features 3 binary", VocabConfig{MaxFeatures: 3, Binary: true}, []string{"a", "b", "c"}, [][]float64{
+			{1, 1, 1}, {0, 1, 1}, {1, 1, 0}, {0, 1, 0}}},
+		{"max_features 9", VocabConfig{MaxFeatures: 9}, []string{"a", "b", "c", "d", "e", "f"}, nil},
+		// Pruning happens before max features: without b, counts a3 f3 c2.
+		{"max_df .75 max_features 2", VocabConfig{MaxDF: 0.75, MaxFeatures: 2}, []string{"a", "f"}, [][]float64{
+			{2, 0}, {0, 0}, {1, 0}, {0, 3}}},
+	}
+	for _, c := range cases {
+		v, X, err := build(t, c.cfg, handDocs)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := v.Terms(); !slices.Equal(got, c.terms) {
+			t.Errorf("%s: terms %q, want %q", c.name, got, c.terms)
+		}
+		if c.dense != nil && !reflect.DeepEqual(toDense(X), c.dense) {
+			t.Errorf("%s: matrix %v, want %v", c.name, toDense(X), c.dense)
+		}
+	}
+}
+
+func TestVocabErrors(t *testing.T) {
+	cases := []struct {
+		cfg  VocabConfig
+		docs [][]string
+		want error
+	}{
+		{VocabConfig{MinDF: 3, MaxDF: 0.75}, handDocs, ErrEmptyVocabulary}, // df must be 3: none is
+		{VocabConfig{MinDF: 5}, handDocs, ErrConfig},                       // scikit-learn: max_df < min_df documents
+		{VocabConfig{MinDF: 2, MaxDF: 0.3}, handDocs, ErrConfig},
+		{VocabConfig{MaxDF: 0.1}, handDocs, ErrConfig}, // 0.4 documents < min_df 1
+		{VocabConfig{MinDF: -1}, handDocs, ErrConfig},
+		{VocabConfig{MaxDF: 1.5}, handDocs, ErrConfig},
+		{VocabConfig{MaxDF: -0.5}, handDocs, ErrConfig},
+		{VocabConfig{MaxFeatures: -1}, handDocs, ErrConfig},
+		{VocabConfig{}, nil, ErrEmptyVocabulary},
+		{VocabConfig{}, [][]string{{}, {}}, ErrEmptyVocabulary},
+	}
+	for _, c := range cases {
+		_, _, err := build(t, c.cfg, c.docs)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%+v on %d docs: error %v, want %v", c.cfg, len(c.docs), err, c.want)
+		}
+	}
+	if _, _, err := FinishVocab(VocabConfig{}); !errors.Is(err, ErrEmptyVocabulary) {
+		t.Errorf("no shards: %v", err)
+	}
+	if _, _, err := FinishVocab(VocabConfig{}, NewVocabBuilder(), nil); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil shard: %v", err)
+	}
+	_, _, err := build(t, VocabConfig{MinDF: 3, MaxDF: 0.75}, handDocs)
+	if err == nil || !strings.Contains(err.Error(), "min_df") {
+		t.Errorf("error does not say why: %v", err)
+	}
+}
+
+func TestVocabEmptyRows(t *testing.T) {
+	v, X, err := build(t, VocabConfig{}, [][]string{{}, {"x", "x"}, {}, {"y"}, {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]float64{{0, 0}, {2, 0}, {0, 0}, {0, 1}, {0, 0}}
+	if !reflect.DeepEqual(toDense(X), want) || v.Len() != 2 {
+		t.Errorf("got %v, want %v", toDense(X), want)
+	}
+}
+
+// zipfDocs returns n documents of about length terms drawn from a Zipf law
+// over a vocabulary of size words.
+func zipfDocs(seed uint64, n, length, size int) [][]string {
+	r := rand.New(rand.NewPCG(seed, 7))
+	words := make([]string, size)
+	for i := range words {
+		words[i] = fmt.Sprintf("w%x", r.Uint32())
+	}
+	z := rand.NewZipf(r, 1.1, 2, uint64(size-1))
+	docs := make([][]string, n)
+	for i := range docs {
+		docs[i] = make([]string, r.IntN(2*length+1))
+		for k := range docs[i] {
+			docs[i][k] = words[z.Uint64()]
+		}
+	}
+	return docs
+}
+
+// naiveVocab is a direct transcription of scikit-learn's CountVectorizer.
+func naiveVocab(cfg VocabConfig, docs [][]string) ([]string, [][]float64) {
+	df, tf := map[string]int{}, map[string]int{}
+	for _, d := range docs {
+		seen := map[string]bool{}
+		for _, t := range d {
+			tf[t]++
+			if !seen[t] {
+				df[t]++
+				seen[t] = true
+			}
+		}
+	}
+	maxDF := cfg.MaxDF
+	if maxDF == 0 {
+		maxDF = 1
+	}
+	var terms []string
+	for t, n := range df {
+		if n >= max(cfg.MinDF, 1) && float64(n) <= maxDF*float64(len(docs)) {
+			terms = append(terms, t)
+		}
+	}
+	slices.Sort(terms)
+	if cfg.MaxFeatures > 0 && len(terms) > cfg.MaxFeatures {
+		total := tf
+		if cfg.Binary {
+			total = df
+		}
+		slices.SortStableFunc(terms, func(a, b string) int { return total[b] - total[a] })
+		terms = terms[:cfg.MaxFeatures]
+		slices.Sort(terms)
+	}
+	id := map[string]int{}
+	for i, t := range terms {
+		id[t] = i
+	}
+	dense := make([][]float64, len(docs))
+	for i, d := range docs {
+		dense[i] = make([]float64, len(terms))
+		for _, t := range d {
+			if j, ok := id[t]; ok {
+				dense[i][j]++
+				if cfg.Binary {
+					dense[i][j] = 1
+				}
+			}
+		}
+	}
+	return terms, dense
+}
+
+func TestVocabShardsAndReference(t *testing.T) {
+	docs := zipfDocs(1, 300, 40, 2000)
+	docs[17] = nil
+	cfgs := []VocabConfig{{}, {MinDF: 2}, {MaxDF: 0.2}, {MinDF: 2, MaxDF: 0.5, MaxFeatures: 100}, {MaxFeatures: 50, Binary: true}}
+	for _, cfg := range cfgs {
+		wantTerms, wantDense := naiveVocab(cfg, docs)
+		var ref *CSR
+		for _, nShards := range []int{1, 2, 3, 7} {
+			shards := make([]*VocabBuilder, nShards)
+			for k := range shards {
+				shards[k] = NewVocabBuilder()
+				for _, d := range docs[k*len(docs)/nShards : (k+1)*len(docs)/nShards] {
+					shards[k].Add(d)
+				}
+			}
+			v, X, err := FinishVocab(cfg, shards...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := X.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(v.Terms(), wantTerms) {
+				t.Fatalf("%+v, %d shards: %d terms, want %d", cfg, nShards, v.Len(), len(wantTerms))
+			}
+			if ref == nil {
+				ref = X
+				if !reflect.DeepEqual(toDense(X), wantDense) {
+					t.Fatalf("%+v: matrix differs from the reference", cfg)
+				}
+			} else if !reflect.DeepEqual(X, ref) {
+				t.Fatalf("%+v: %d shards differ from 1", cfg, nShards)
+			}
+		}
+	}
+}
+
+// TestVocabBuilderCopiesTerms checks that the builder keeps copies of the
+// terms, not the caller's memory: terms here alias a buffer that is then
+// overwritten, as a tokenizer reusing its buffer might.
+func TestVocabBuilderCopiesTerms(t *testing.T) {
+	buf := []byte("alpha beta gamma-is-a-longer-term")
+	doc := unsafe.String(&buf[0], len(buf))
+	var b VocabBuilder
+	b.Add(strings.Fields(doc))
+	copy(buf, "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX")
+	b.Add([]string{"gamma-is-a-longer-term", "alpha", "alpha"})
+	v, X, err := FinishVocab(VocabConfig{}, &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"alpha", "beta", "gamma-is-a-longer-term"}
+	if got := v.Terms(); !slices.Equal(got, want) {
+		t.Fatalf("terms %q, want %q", got, want)
+	}
+	if want := [][]float64{{1, 1, 1}, {2, 0, 1}}; !reflect.DeepEqual(toDense(X), want) {
+		t.Fatalf("matrix %v, want %v", toDense(X), want)
+	}
+}
+
+func TestMinDFFor(t *testing.T) {
+	var b VocabBuilder
+	for _, d := range handDocs {
+		b.Add(d)
+	}
+	// The same documents in two shards: "b" has df 2 + 2 across them.
+	var s0, s1 VocabBuilder
+	s0.Add(handDocs[0])
+	s0.Add(handDocs[1])
+	s1.Add(handDocs[2])
+	s1.Add(handDocs[3])
+	cases := []struct{ maxCols, maxFeatures, want int }{
+		{0, 0, 1}, {6, 0, 1}, {5, 0, 2}, {3, 0, 2}, {2, 0, 3}, {1, 0, 3}, {3, 2, 1}, {2, 3, 3},
+	}
+	for _, c := range cases {
+		if got := MinDFFor(c.maxCols, c.maxFeatures, &b); got != c.want {
+			t.Errorf("MinDFFor(%d, %d) = %d, want %d", c.maxCols, c.maxFeatures, got, c.want)
+		}
+		if got := MinDFFor(c.maxCols, c.maxFeatures, &s0, &s1); got != c.want {
+			t.Errorf("two shards: MinDFFor(%d, %d) = %d, want %d", c.maxCols, c.maxFeatures, got, c.want)
+		}
+		_, X, err := FinishVocab(VocabConfig{MinDF: c.want, MaxFeatures: c.maxFeatures}, &b)
+		if err != nil || c.maxCols > 0 && X.Cols > c.maxCols {
+			t.Errorf("min_df %d leaves %v columns, more than %d (%v)", c.want, X, c.maxCols, err)
+		}
+	}
+	if MinDFFor(1, 0) != 1 || MinDFFor(1, 0, nil) != 1 || MinDFFor(2, 0, &b, nil) != 3 {
+		t.Error("no shards or nil shards")
+	}
+}
+
+func TestVocabulary(t *testing.T) {
+	v, err := NewVocabulary([]string{"b", "c", "café", "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Len() != 4 || v.Term(2) != "café" || v.Term(-1) != "" || v.Term(4) != "" {
+		t.Errorf("Len %d Term(2) %q", v.Len(), v.Term(2))
+	}
+	if id, ok := v.ID("x"); !ok || id != 3 {
+		t.Errorf("ID(x) = %d, %v", id, ok)
+	}
+	if _, ok := v.ID("a"); ok {
+		t.Error("ID(a) found")
+	}
+	idx, val := v.Transform([]int32{9}, []float64{9}, []string{"x", "nope", "b", "x", "café", "x"})
+	if !slices.Equal(idx, []int32{9, 0, 2, 3}) || !slices.Equal(val, []float64{9, 1, 1, 3}) {
+		t.Errorf("Transform = %v %v", idx, val)
+	}
+	idx, val = v.Transform(idx[:0], val[:0], nil)
+	if len(idx) != 0 || len(val) != 0 {
+		t.Errorf("empty Transform = %v %v", idx, val)
+	}
+	for _, bad := range [][]string{{"b", "a"}, {"a", "a"}} {
+		if _, err := NewVocabulary(bad); !errors.Is(err, ErrVocabularyOrder) {
+			t.Errorf("NewVocabulary(%q) error %v", bad, err)
+		}
+	}
+	if _, err := NewVocabulary(nil); !errors.Is(err, ErrEmptyVocabulary) {
+		t.Errorf("NewVocabulary(nil) error %v", err)
+	}
+}
+
+func TestVocabularyConcurrentTransform(t *testing.T) {
+	docs := zipfDocs(2, 50, 30, 500)
+	v, X, err := build(t, VocabConfig{}, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Go(func() {
+			var idx []int32
+			var val []float64
+			for i, d := range docs {
+				idx, val = v.Transform(idx[:0], val[:0], d)
+				wi, wv := X.Row(i)
+				if !slices.Equal(idx, wi) || !slices.Equal(val, wv) {
+					t.Errorf("row %d: %v %v, want %v %v", i, idx, val, wi, wv)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestMergeAndSelectVocabularies(t *testing.T) {
+	a, _ := NewVocabulary([]string{"a", "c", "e"})
+	b, _ := NewVocabulary([]string{"b", "c", "f"})
+	u, fa, fb := MergeVocabularies(a, b)
+	if !slices.Equal(u.Terms(), []string{"a", "b", "c", "e", "f"}) ||
+		!slices.Equal(fa, []int32{0, 2, 3}) || !slices.Equal(fb, []int32{1, 2, 4}) {
+		t.Errorf("merge = %q %v %v", u.Terms(), fa, fb)
+	}
+	s, err := u.Select([]int32{1, 3})
+	if err != nil || !slices.Equal(s.Terms(), []string{"b", "e"}) {
+		t.Errorf("Select = %v, %v", s, err)
+	}
+	for _, bad := range [][]int32{{3, 1}, {1, 1}, {5}, {-1}, {}} {
+		if _, err := u.Select(bad); err == nil {
+			t.Errorf("Select(%v) succeeded", bad)
+		}
+	}
+}
+
+func TestVocabCountsReuse(t *testing.T) {
+	docs := zipfDocs(4, 200, 30, 1000)
+	shards := []*VocabBuilder{NewVocabBuilder(), NewVocabBuilder()}
+	for i, d := range docs {
+		shards[i*2/len(docs)].Add(d)
+	}
+	c, err := MergeVocab(shards...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Rows() != len(docs) || c.Len() == 0 {
+		t.Fatalf("Rows %d Len %d", c.Rows(), c.Len())
+	}
+	for _, cfg := range []VocabConfig{{MinDF: 3}, {}, {MaxFeatures: 10, Binary: true}} {
+		v1, X1, err1 := c.Finish(cfg)
+		v2, X2, err2 := FinishVocab(cfg, shards...)
+		if err1 != nil || err2 != nil || !slices.Equal(v1.Terms(), v2.Terms()) || !reflect.DeepEqual(X1, X2) {
+			t.Errorf("%+v: Finish and FinishVocab differ (%v, %v)", cfg, err1, err2)
+		}
+	}
+	if _, _, err := c.Finish(VocabConfig{MinDF: -1}); !errors.Is(err, ErrConfig) {
+		t.Errorf("invalid config: %v", err)
+	}
+	if m := c.MinDFFor(50, 0); m != MinDFFor(50, 0, shards...) || m < 2 {
+		t.Errorf("MinDFFor(50) = %d", m)
+	}
+	if _, err := MergeVocab(nil); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil shard: %v", err)
+	}
+}

@@ -1,0 +1,160 @@
+package vectorize
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// A Vocabulary maps terms to column ids 0..Len()-1 in sorted term order
+// (byte order, which is code point order, as Python sorts str). It is
+// immutable and safe for concurrent use.
+type Vocabulary struct {
+	tab  termTable // bytes and ends hold the terms; slots are built on first lookup
+	once sync.Once
+}
+
+// NewVocabulary returns the vocabulary of terms, which must be sorted and
+// unique (as a model file stores them).
+func NewVocabulary(terms []string) (*Vocabulary, error) {
+	if len(terms) == 0 {
+		return nil, fmt.Errorf("%w: no terms", ErrEmptyVocabulary)
+	}
+	for i := 1; i < len(terms); i++ {
+		if terms[i-1] >= terms[i] {
+			return nil, fmt.Errorf("%w: term %d %q does not sort after %q", ErrVocabularyOrder, i, terms[i], terms[i-1])
+		}
+	}
+	return packTerms(terms), nil
+}
+
+// packTerms copies terms into one pointer-free block, so that the vocabulary
+// pins nothing else and the garbage collector need not scan it.
+func packTerms(terms []string) *Vocabulary {
+	size := 0
+	for _, t := range terms {
+		size += len(t)
+	}
+	v := &Vocabulary{}
+	v.tab.bytes = make([]byte, 0, size)
+	v.tab.ends = make([]int, len(terms))
+	for i, t := range terms {
+		v.tab.bytes = append(v.tab.bytes, t...)
+		v.tab.ends[i] = len(v.tab.bytes)
+	}
+	return v
+}
+
+// Len returns the number of terms.
+func (v *Vocabulary) Len() int { return v.tab.len() }
+
+// Term returns the term with id, or "" if id is out of range.
+func (v *Vocabulary) Term(id int) string {
+	if id < 0 || id >= v.tab.len() {
+		return ""
+	}
+	return v.tab.term(int32(id))
+}
+
+// Terms returns all terms in id order.
+func (v *Vocabulary) Terms() []string { return v.tab.strings() }
+
+// ID returns the id of term.
+func (v *Vocabulary) ID(term string) (int32, bool) {
+	v.once.Do(v.tab.index)
+	return v.tab.find(term)
+}
+
+// Transform appends one document's row to idx and val: the sorted ids of its
+// known terms and their counts. Unknown terms are dropped. It uses no shared
+// scratch, so concurrent calls are safe.
+func (v *Vocabulary) Transform(idx []int32, val []float64, terms []string) ([]int32, []float64) {
+	v.once.Do(v.tab.index)
+	start := len(idx)
+	for _, t := range terms {
+		if id, ok := v.tab.find(t); ok {
+			idx = append(idx, id)
+		}
+	}
+	return countRuns(idx, val, start)
+}
+
+// countRuns sorts idx[start:] and replaces each run of equal ids by one id,
+// appending the run length to val. Its scratch space is idx's own spare
+// capacity, so it allocates only while the caller's buffer grows.
+func countRuns(idx []int32, val []float64, start int) ([]int32, []float64) {
+	n := len(idx) - start
+	idx = slices.Grow(idx, n)
+	radixSort8(idx[start:], idx[len(idx):len(idx)+n], 0)
+	seg := idx[start:]
+	w := start
+	for r := 0; r < len(seg); {
+		id, n := seg[r], 1
+		for r++; r < len(seg) && seg[r] == id; r++ {
+			n++
+		}
+		idx[w] = id
+		val = append(val, float64(n))
+		w++
+	}
+	return idx[:w], val
+}
+
+// Select returns the vocabulary of the terms with ids keep, which must be
+// strictly increasing (as SelectTopK returns them), so that new id i is old
+// id keep[i]. Use it with CSR.SelectColumns.
+func (v *Vocabulary) Select(keep []int32) (*Vocabulary, error) {
+	if err := checkIncreasing(keep, v.Len()); err != nil {
+		return nil, err
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("%w: no terms selected", ErrEmptyVocabulary)
+	}
+	terms := make([]string, len(keep))
+	for i, id := range keep {
+		terms[i] = v.Term(int(id))
+	}
+	return packTerms(terms), nil
+}
+
+// MergeVocabularies returns the sorted union of a and b and, for each, the
+// map from its old ids to the union's ids. The maps are increasing, so
+// CSR.RemapColumns keeps rows sorted without re-sorting them.
+func MergeVocabularies(a, b *Vocabulary) (u *Vocabulary, fromA, fromB []int32) {
+	fromA = make([]int32, a.Len())
+	fromB = make([]int32, b.Len())
+	i, j, n := 0, 0, 0
+	order := make([]string, 0, a.Len()+b.Len())
+	for i < a.Len() || j < b.Len() {
+		ta, tb := a.Term(i), b.Term(j)
+		switch {
+		case j >= b.Len() || (i < a.Len() && ta < tb):
+			fromA[i] = int32(n)
+			order = append(order, ta)
+			i++
+		case i >= a.Len() || tb < ta:
+			fromB[j] = int32(n)
+			order = append(order, tb)
+			j++
+		default:
+			fromA[i], fromB[j] = int32(n), int32(n)
+			order = append(order, ta)
+			i++
+			j++
+		}
+		n++
+	}
+	return packTerms(order), fromA, fromB
+}
+
+// checkIncreasing reports whether ids are strictly increasing and in [0, n).
+func checkIncreasing(ids []int32, n int) error {
+	prev := int32(-1)
+	for i, id := range ids {
+		if id <= prev || int(id) >= n {
+			return fmt.Errorf("%w: id %d at %d is out of order or not below %d", ErrShape, id, i, n)
+		}
+		prev = id
+	}
+	return nil
+}

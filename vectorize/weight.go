@@ -1,0 +1,211 @@
+package vectorize
+
+import (
+	"fmt"
+	"math"
+)
+
+// Norm selects the per-row normalization. The zero value is L2, as in
+// scikit-learn.
+type Norm uint8
+
+// The norms.
+const (
+	L2     Norm = iota // divide by the Euclidean length
+	L1                 // divide by the sum of absolute values
+	NoNorm             // leave rows alone
+)
+
+var normNames = [...]string{"l2", "l1", "none"}
+
+func (n Norm) String() string {
+	if int(n) < len(normNames) {
+		return normNames[n]
+	}
+	return fmt.Sprintf("Norm(%d)", n)
+}
+
+// ParseNorm reads "l2", "l1" or "none".
+func ParseNorm(s string) (Norm, error) {
+	for i, name := range normNames {
+		if s == name {
+			return Norm(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: norm %q (want l2, l1 or none)", ErrConfig, s)
+}
+
+// Normalize scales every row of X to unit norm n in place; all-zero rows are
+// left alone, as scikit-learn's normalize does.
+func Normalize(X *CSR, n Norm) {
+	for i := 0; i < X.Rows; i++ {
+		NormalizeRow(X.Data[X.Indptr[i]:X.Indptr[i+1]], n)
+	}
+}
+
+// NormalizeRow scales one row's values to unit norm n in place.
+func NormalizeRow(val []float64, n Norm) {
+	var s float64
+	switch n {
+	case L2:
+		for _, v := range val {
+			s += v * v
+		}
+		s = math.Sqrt(s)
+	case L1:
+		for _, v := range val {
+			s += math.Abs(v)
+		}
+	default:
+		return
+	}
+	if s == 0 {
+		return
+	}
+	for k := range val {
+		val[k] /= s
+	}
+}
+
+// TFIDF is scikit-learn's TfidfTransformer (use_idf=True). The zero value
+// means smooth IDF, raw term frequencies and L2 rows.
+type TFIDF struct {
+	// NoSmoothIDF uses ln(n/df)+1 instead of ln((1+n)/(1+df))+1. A column
+	// with df = 0 then gets weight 0 where scikit-learn would give +Inf and
+	// NaN rows.
+	NoSmoothIDF bool
+	// SublinearTF replaces a positive tf by 1+ln(tf).
+	SublinearTF bool
+	Norm        Norm
+	// IDF holds one weight per column; Fit sets it, a model file may too.
+	IDF []float64
+}
+
+// Fit computes IDF from the document frequencies of X's columns.
+func (t *TFIDF) Fit(X *CSR) error {
+	idf, err := fitIDF(X, func(n, df float64) float64 {
+		switch {
+		case !t.NoSmoothIDF:
+			return math.Log((n+1)/(df+1)) + 1
+		case df > 0:
+			return math.Log(n/df) + 1
+		}
+		return 0
+	})
+	if err == nil {
+		t.IDF = idf
+	}
+	return err
+}
+
+// fitIDF validates X and returns idf(n, df) per column, with n its rows.
+func fitIDF(X *CSR, idf func(n, df float64) float64) ([]float64, error) {
+	if err := X.Validate(); err != nil {
+		return nil, err
+	}
+	if X.Rows == 0 {
+		return nil, fmt.Errorf("%w: cannot fit weights on 0 rows", ErrShape)
+	}
+	df := X.ColumnCounts(nil)
+	out := make([]float64, len(df))
+	for j, d := range df {
+		out[j] = idf(float64(X.Rows), float64(d))
+	}
+	return out, nil
+}
+
+// Transform weights X in place.
+func (t *TFIDF) Transform(X *CSR) error { return transformMatrix(t, X) }
+
+// TransformRow weights one row (as Vocabulary.Transform returns it) in place.
+func (t *TFIDF) TransformRow(idx []int32, val []float64) error { return transformRow(t, idx, val) }
+
+func (t *TFIDF) weights() []float64 { return t.IDF }
+
+func (t *TFIDF) transform(idx []int32, val []float64) {
+	for k, j := range idx {
+		v := val[k]
+		if t.SublinearTF && v > 0 {
+			v = 1 + math.Log(v)
+		}
+		val[k] = v * t.IDF[j]
+	}
+	NormalizeRow(val, t.Norm)
+}
+
+// Rennie is the transform of Rennie et al. 2003 (TWCNB steps 1–3):
+// d ← ln(1+tf), d ← d·ln(N/df), d ← d/‖d‖₂. It differs from TFIDF: no +1 on
+// the IDF, so a term in every document gets weight 0.
+type Rennie struct {
+	// IDF holds ln(N/df) per column (0 where df = 0); Fit sets it.
+	IDF []float64
+}
+
+// Fit computes IDF from the document frequencies of X's columns.
+func (r *Rennie) Fit(X *CSR) error {
+	idf, err := fitIDF(X, func(n, df float64) float64 {
+		if df > 0 {
+			return math.Log(n / df)
+		}
+		return 0
+	})
+	if err == nil {
+		r.IDF = idf
+	}
+	return err
+}
+
+// Transform weights X in place.
+func (r *Rennie) Transform(X *CSR) error { return transformMatrix(r, X) }
+
+// TransformRow weights one row in place.
+func (r *Rennie) TransformRow(idx []int32, val []float64) error { return transformRow(r, idx, val) }
+
+func (r *Rennie) weights() []float64 { return r.IDF }
+
+func (r *Rennie) transform(idx []int32, val []float64) {
+	for k, j := range idx {
+		val[k] = math.Log1p(val[k]) * r.IDF[j]
+	}
+	NormalizeRow(val, L2)
+}
+
+// rowWeighting is a fitted per-column weighting applied row by row.
+type rowWeighting interface {
+	weights() []float64
+	transform(idx []int32, val []float64) // idx already checked
+}
+
+func transformMatrix(w rowWeighting, X *CSR) error {
+	idf := w.weights()
+	if idf == nil {
+		return ErrNotFitted
+	}
+	if err := X.Validate(); err != nil {
+		return err
+	}
+	if X.Cols != len(idf) {
+		return fmt.Errorf("%w: matrix has %d columns, weights %d", ErrShape, X.Cols, len(idf))
+	}
+	for i := 0; i < X.Rows; i++ {
+		w.transform(X.Row(i))
+	}
+	return nil
+}
+
+func transformRow(w rowWeighting, idx []int32, val []float64) error {
+	idf := w.weights()
+	if idf == nil {
+		return ErrNotFitted
+	}
+	if len(idx) != len(val) {
+		return fmt.Errorf("%w: row has %d columns and %d values", ErrShape, len(idx), len(val))
+	}
+	for _, j := range idx {
+		if j < 0 || int(j) >= len(idf) {
+			return fmt.Errorf("%w: column %d not below %d weights", ErrShape, j, len(idf))
+		}
+	}
+	w.transform(idx, val)
+	return nil
+}

@@ -1,0 +1,148 @@
+package vectorize
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+func TestNormalize(t *testing.T) {
+	X := FromDense([][]float64{{3, 0, -4}, {0, 0, 0}, {1, 1, 2}})
+	l2 := X.Clone()
+	Normalize(l2, L2)
+	assertDense(t, "l2", l2, [][]float64{{0.6, 0, -0.8}, {0, 0, 0}, {1 / math.Sqrt(6), 1 / math.Sqrt(6), 2 / math.Sqrt(6)}})
+	l1 := X.Clone()
+	Normalize(l1, L1)
+	assertDense(t, "l1", l1, [][]float64{{3.0 / 7, 0, -4.0 / 7}, {0, 0, 0}, {0.25, 0.25, 0.5}})
+	none := X.Clone()
+	Normalize(none, NoNorm)
+	assertDense(t, "none", none, toDense(X))
+	zero := []float64{0, 0}
+	NormalizeRow(zero, L2)
+	if zero[0] != 0 || zero[1] != 0 {
+		t.Errorf("zero row became %v", zero)
+	}
+}
+
+func TestNormNames(t *testing.T) {
+	for _, n := range []Norm{L2, L1, NoNorm} {
+		got, err := ParseNorm(n.String())
+		if err != nil || got != n {
+			t.Errorf("ParseNorm(%q) = %v, %v", n.String(), got, err)
+		}
+	}
+	if _, err := ParseNorm("l3"); !errors.Is(err, ErrConfig) {
+		t.Errorf("ParseNorm(l3) error %v", err)
+	}
+	if Norm(7).String() != "Norm(7)" {
+		t.Error(Norm(7).String())
+	}
+}
+
+func TestTFIDFHand(t *testing.T) {
+	// n = 2, df = [2, 1]: smooth idf = [ln(3/3)+1, ln(3/2)+1].
+	X := FromDense([][]float64{{3, 0}, {1, 1}})
+	tf := TFIDF{}
+	if err := tf.Fit(X); err != nil {
+		t.Fatal(err)
+	}
+	if !near(tf.IDF[0], 1) || !near(tf.IDF[1], math.Log(1.5)+1) {
+		t.Errorf("idf %v", tf.IDF)
+	}
+	if err := tf.Transform(X); err != nil {
+		t.Fatal(err)
+	}
+	assertDense(t, "tfidf", X, [][]float64{{1, 0}, {0.5797386715376657, 0.8148024746671689}})
+
+	raw := TFIDF{SublinearTF: true, Norm: NoNorm, IDF: []float64{1, 2}}
+	idx, val := []int32{0, 1}, []float64{3, 1}
+	if err := raw.TransformRow(idx, val); err != nil {
+		t.Fatal(err)
+	}
+	if !near(val[0], 2.09861228866811) || !near(val[1], 2) {
+		t.Errorf("sublinear row %v", val)
+	}
+}
+
+func TestTFIDFNoSmoothUnseenColumn(t *testing.T) {
+	X := FromDense([][]float64{{1, 0, 2}, {1, 0, 0}})
+	tf := TFIDF{NoSmoothIDF: true}
+	if err := tf.Fit(X); err != nil {
+		t.Fatal(err)
+	}
+	if tf.IDF[0] != 1 || !near(tf.IDF[2], math.Log(2)+1) || tf.IDF[1] != 0 {
+		t.Errorf("idf %v, want [1 0 ln2+1]", tf.IDF)
+	}
+	idx, val := []int32{1, 2}, []float64{4, 1}
+	if err := tf.TransformRow(idx, val); err != nil {
+		t.Fatal(err)
+	}
+	if val[0] != 0 || !near(val[1], 1) || math.IsNaN(val[0]+val[1]) {
+		t.Errorf("row %v, want [0 1]", val)
+	}
+}
+
+func TestRennieHand(t *testing.T) {
+	// N = 3, df = [1, 2, 1]: idf = [ln 3, ln 1.5, ln 3].
+	X := FromDense([][]float64{{2, 1, 0}, {0, 1, 0}, {0, 0, 5}})
+	var r Rennie
+	if err := r.Fit(X); err != nil {
+		t.Fatal(err)
+	}
+	if !near(r.IDF[0], math.Log(3)) || !near(r.IDF[1], math.Log(1.5)) || !near(r.IDF[2], math.Log(3)) {
+		t.Errorf("idf %v", r.IDF)
+	}
+	if err := r.Transform(X); err != nil {
+		t.Fatal(err)
+	}
+	assertDense(t, "rennie", X, [][]float64{{0.9739436836008571, 0.22678999354908386, 0}, {0, 1, 0}, {0, 0, 1}})
+
+	// A term in every document weighs 0, and so does one never seen.
+	var all Rennie
+	if err := all.Fit(FromDense([][]float64{{1, 0}, {2, 0}})); err != nil {
+		t.Fatal(err)
+	}
+	idx, val := []int32{0, 1}, []float64{3, 3}
+	if err := all.TransformRow(idx, val); err != nil {
+		t.Fatal(err)
+	}
+	if val[0] != 0 || val[1] != 0 {
+		t.Errorf("row %v, want zeros", val)
+	}
+}
+
+func TestWeightErrors(t *testing.T) {
+	X := FromDense([][]float64{{1, 2}})
+	var tf TFIDF
+	var r Rennie
+	for name, err := range map[string]error{
+		"tfidf transform unfitted": tf.Transform(X),
+		"tfidf row unfitted":       tf.TransformRow([]int32{0}, []float64{1}),
+		"rennie transform unfit":   r.Transform(X),
+		"rennie row unfitted":      r.TransformRow([]int32{0}, []float64{1}),
+	} {
+		if !errors.Is(err, ErrNotFitted) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := tf.Fit(NewCSR(3)); !errors.Is(err, ErrShape) {
+		t.Errorf("fit on 0 rows: %v", err)
+	}
+	if err := tf.Fit(&CSR{Rows: 1, Cols: 2, Indptr: []int{0, 1}, Indices: []int32{5}, Data: []float64{1}}); !errors.Is(err, ErrShape) {
+		t.Errorf("fit on an invalid matrix: %v", err)
+	}
+	if err := tf.Fit(X); err != nil {
+		t.Fatal(err)
+	}
+	for name, err := range map[string]error{
+		"wide matrix":      tf.Transform(FromDense([][]float64{{1, 2, 3}})),
+		"invalid matrix":   tf.Transform(&CSR{Rows: 1, Cols: 2, Indptr: []int{0, 1}, Indices: []int32{1, 0}, Data: []float64{1}}),
+		"column too large": tf.TransformRow([]int32{2}, []float64{1}),
+		"negative column":  tf.TransformRow([]int32{-1}, []float64{1}),
+		"length mismatch":  tf.TransformRow([]int32{0}, nil),
+	} {
+		if !errors.Is(err, ErrShape) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
