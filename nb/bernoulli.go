@@ -26,7 +26,7 @@ type Bernoulli struct {
 	FeatureLogProb []float64 // K×F, row-major
 	ClassLogPrior  []float64 // K
 
-	tab table
+	tab Linear
 }
 
 // NumClasses returns the number of classes of the fitted model.
@@ -89,7 +89,7 @@ func (m *Bernoulli) Prepare() error {
 
 // buildTable folds the absent-feature terms into the bias:
 // w = log p − log(1−p), bias = log prior + Σ_j log(1−p).
-func (m *Bernoulli) buildTable() (table, error) {
+func (m *Bernoulli) buildTable() (Linear, error) {
 	k := len(m.ClassLogPrior)
 	if k == 0 || len(m.FeatureLogProb)%k != 0 {
 		return newTable(m.FeatureLogProb, m.ClassLogPrior) // reports the error
@@ -105,11 +105,21 @@ func (m *Bernoulli) buildTable() (table, error) {
 			bias[c] += neg
 		}
 	}
-	return newTable(w, bias)
+	t, err := newTable(w, bias)
+	t.Binary, t.Threshold = !m.NoBinarize, m.Binarize
+	return t, err
 }
 
 // JointLogLikelihood binarizes the row like the training data and appends
 // the log joint probability of every class.
 func (m *Bernoulli) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
 	return scoreWith(m, &m.tab, len(m.ClassLogPrior), len(m.FeatureLogProb), dst, idx, val, !m.NoBinarize, m.Binarize)
+}
+
+// Linear returns the scoring form built by Fit or Prepare; nil before.
+func (m *Bernoulli) Linear() *Linear {
+	if m.tab.K == 0 {
+		return nil
+	}
+	return &m.tab
 }

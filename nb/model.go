@@ -242,23 +242,46 @@ func parallelChunks(n, workers int, fn func(lo, hi int)) {
 	wg.Wait()
 }
 
-// table is a fitted model's scoring form: jll = bias + Σ_j x_j·w[j·K : j·K+K].
-// Interleaving the classes per feature makes scoring one sparse pass that
-// reads K contiguous weights per term.
-type table struct {
-	k    int
-	w    []float64 // features×K
-	bias []float64 // K
+// Linear is the scoring form every text model reduces to:
+// jll = Bias + Σ_j x_j·W[j·K : j·K+K]. Interleaving the classes per feature
+// makes scoring one sparse pass that reads K contiguous weights per term.
+// With Binary set, x_j counts as 1 when it exceeds Threshold and 0 otherwise
+// (Bernoulli NB). A Linear is what a model file stores for prediction.
+type Linear struct {
+	K         int
+	W         []float64 // features×K
+	Bias      []float64 // K
+	Binary    bool
+	Threshold float64
 }
 
-// newTable transposes a K×F row-major matrix into a table.
-func newTable(kf []float64, bias []float64) (table, error) {
+// NumClasses returns K.
+func (t *Linear) NumClasses() int { return t.K }
+
+// NumFeatures returns the number of feature rows of W.
+func (t *Linear) NumFeatures() int {
+	if t.K == 0 {
+		return 0
+	}
+	return len(t.W) / t.K
+}
+
+// JointLogLikelihood appends the K scores of one sparse row.
+func (t *Linear) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
+	if t.K == 0 || len(t.Bias) != t.K || len(t.W)%t.K != 0 {
+		return nanRow(dst, len(t.Bias))
+	}
+	return t.score(dst, idx, val, t.Binary, t.Threshold)
+}
+
+// newTable transposes a K×F row-major matrix into a Linear.
+func newTable(kf []float64, bias []float64) (Linear, error) {
 	k := len(bias)
 	if k == 0 {
-		return table{}, fmt.Errorf("%w: no classes", ErrNotFitted)
+		return Linear{}, fmt.Errorf("%w: no classes", ErrNotFitted)
 	}
 	if len(kf)%k != 0 {
-		return table{}, fmt.Errorf("%w: %d feature weights for %d classes", ErrShape, len(kf), k)
+		return Linear{}, fmt.Errorf("%w: %d feature weights for %d classes", ErrShape, len(kf), k)
 	}
 	f := len(kf) / k
 	w := make([]float64, len(kf))
@@ -267,22 +290,22 @@ func newTable(kf []float64, bias []float64) (table, error) {
 			w[j*k+c] = v
 		}
 	}
-	return table{k: k, w: w, bias: append([]float64(nil), bias...)}, nil
+	return Linear{K: k, W: w, Bias: append([]float64(nil), bias...)}, nil
 }
 
 // fits reports whether t was built for a model with k classes and n weights.
-func (t *table) fits(k, n int) bool { return t.k == k && k > 0 && len(t.w) == n }
+func (t *Linear) fits(k, n int) bool { return t.K == k && k > 0 && len(t.W) == n }
 
 // score appends the row's scores (NaNs if idx and val differ in length);
 // with binary set, a value counts as 1 when it exceeds thr and 0 otherwise.
-func (t *table) score(dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
+func (t *Linear) score(dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
 	if len(val) != len(idx) {
-		return nanRow(dst, t.k)
+		return nanRow(dst, t.K)
 	}
 	n := len(dst)
-	dst = append(dst, t.bias...)
+	dst = append(dst, t.Bias...)
 	out := dst[n:]
-	k, f := t.k, len(t.w)/t.k
+	k, f := t.K, len(t.W)/t.K
 	for p, j := range idx {
 		if uint(j) >= uint(f) {
 			continue
@@ -294,7 +317,7 @@ func (t *table) score(dst []float64, idx []int32, val []float64, binary bool, th
 			}
 			v = 1
 		}
-		w := t.w[int(j)*k : int(j)*k+k]
+		w := t.W[int(j)*k : int(j)*k+k]
 		w = w[:len(out)] // lets the compiler drop bounds checks
 		for c, wc := range w {
 			out[c] += v * wc
@@ -395,12 +418,12 @@ func classLogPrior(c *Counts, uniform bool, given []float64) ([]float64, error) 
 }
 
 // tableBuilder is a model that can derive its scoring table.
-type tableBuilder interface{ buildTable() (table, error) }
+type tableBuilder interface{ buildTable() (Linear, error) }
 
 // scoreWith scores with the prepared table t when it matches a model of k
 // classes and n feature weights; otherwise (fields set without Prepare) it
 // builds a temporary table: slow but correct.
-func scoreWith(b tableBuilder, t *table, k, n int, dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
+func scoreWith(b tableBuilder, t *Linear, k, n int, dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
 	if t.fits(k, n) {
 		return t.score(dst, idx, val, binary, thr)
 	}

@@ -1,0 +1,165 @@
+// Package bench holds what the benchmark programs share: building textnb,
+// unpacking data, and timing whole processes with their peak memory.
+package bench
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Shared returns the path of the shared data folder, ../shared from the
+// repository root, or $TEXTNB_SHARED.
+func Shared() string {
+	if s := os.Getenv("TEXTNB_SHARED"); s != "" {
+		return s
+	}
+	root, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "../shared"
+	}
+	return filepath.Join(filepath.Dir(strings.TrimSpace(string(root))), "..", "shared")
+}
+
+// BuildTextnb builds cmd/textnb into dir and returns the binary's path.
+func BuildTextnb(dir string) (string, error) {
+	bin := filepath.Join(dir, "textnb")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/textnb/textnb/cmd/textnb")
+	cmd.Stderr = os.Stderr
+	return bin, cmd.Run()
+}
+
+// Untar unpacks a .tar.gz archive into dir.
+func Untar(archive, dir string) error {
+	f, err := os.Open(archive)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	tr := tar.NewReader(gz)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		p := filepath.Join(dir, filepath.Clean("/"+h.Name))
+		switch h.Typeflag {
+		case tar.TypeDir:
+			err = os.MkdirAll(p, 0o755)
+		case tar.TypeReg:
+			err = writeFile(p, tr)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func writeFile(p string, r io.Reader) error {
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Result is one measured process.
+type Result struct {
+	Wall   time.Duration
+	PeakKB int64 // maximum resident set size
+	Stdout string
+}
+
+// Run runs a command to completion and measures it.
+func Run(stdin []byte, name string, args ...string) (Result, error) {
+	cmd := exec.Command(name, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	start := time.Now()
+	err := cmd.Run()
+	r := Result{Wall: time.Since(start), Stdout: out.String()}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.PeakKB = ru.Maxrss
+	}
+	if err != nil {
+		return r, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())
+	}
+	return r, nil
+}
+
+// HasSklearn reports whether python3 can import scikit-learn.
+func HasSklearn(python string) bool {
+	return exec.Command(python, "-c", "import sklearn").Run() == nil
+}
+
+// Python returns Debian's python3, where apt installs python3-sklearn.
+func Python() string {
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		return "/usr/bin/python3"
+	}
+	return "python3"
+}
+
+// Eval is what "textnb eval --json" prints.
+type Eval struct {
+	N        int     `json:"n"`
+	Accuracy float64 `json:"accuracy"`
+	MacroF1  float64 `json:"macro_f1"`
+}
+
+// TrainEval trains with textnb on train (extra flags in args), evaluates on
+// test, and returns the evaluation with both processes' measurements.
+func TrainEval(bin, model, train, test string, args []string) (Eval, Result, Result, error) {
+	var e Eval
+	tr, err := Run(nil, bin, append([]string{"train", train, "-o", model}, args...)...)
+	if err != nil {
+		return e, tr, Result{}, err
+	}
+	evalArgs := []string{"eval", "-m", model, "--json", test}
+	for i, a := range args { // the column flags apply to eval too
+		if (a == "--text-field" || a == "--label-field") && i+1 < len(args) {
+			evalArgs = append(evalArgs, a, args[i+1])
+		}
+	}
+	ev, err := Run(nil, bin, evalArgs...)
+	if err != nil {
+		return e, tr, ev, err
+	}
+	err = json.Unmarshal([]byte(ev.Stdout), &e)
+	return e, tr, ev, err
+}
+
+// FirstPrediction measures a whole "textnb predict" process that loads
+// model and classifies one line from standard input.
+func FirstPrediction(bin, model, text string) (Result, error) {
+	return Run([]byte(text+"\n"), bin, "predict", "-m", model, "-")
+}
+
+// MiB formats a peak in KiB as MiB.
+func MiB(kb int64) string { return fmt.Sprintf("%.0f", float64(kb)/1024) }

@@ -1,0 +1,102 @@
+// Command sms measures textnb on the SMS Spam Collection: a seeded shuffle,
+// 80% for training and 20% for testing, with the default configuration and
+// a few alternatives, as whole processes.
+//
+//	go run ./benchmarks/sms [-seed 1] [-seeds 5]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/textnb/textnb/benchmarks/internal/bench"
+	"github.com/textnb/textnb/corpus"
+)
+
+var configs = []struct {
+	name string
+	args []string
+}{
+	{"default (cnb, tfidf, 1-2-grams)", nil},
+	{"mnb", []string{"--model", "mnb"}},
+	{"unigrams", []string{"--ngrams", "1,1"}},
+}
+
+func main() {
+	seed := flag.Uint64("seed", 1, "first shuffle seed")
+	seeds := flag.Int("seeds", 5, "number of seeds (the table shows the first seed and the mean)")
+	flag.Parse()
+	log.SetFlags(0)
+	tmp, err := os.MkdirTemp("", "textnb-sms-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	bin, err := bench.BuildTextnb(tmp)
+	if err != nil {
+		log.Fatal(err)
+	}
+	docs, err := readSMS()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("SMS Spam Collection: %d messages, 80/20 seeded shuffle (seeds %d–%d)\n\n", len(docs), *seed, *seed+uint64(*seeds)-1)
+	fmt.Printf("| configuration | accuracy (seed %d) | macro-F1 (seed %d) | mean accuracy | min accuracy |\n|---|---|---|---|---|\n", *seed, *seed)
+	for _, c := range configs {
+		var first bench.Eval
+		sum, lo := 0.0, 1.0
+		for k := 0; k < *seeds; k++ {
+			train, test := split(tmp, docs, *seed+uint64(k))
+			e, _, _, err := bench.TrainEval(bin, filepath.Join(tmp, "m.model"), train, test, c.args)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if k == 0 {
+				first = e
+			}
+			sum += e.Accuracy
+			lo = min(lo, e.Accuracy)
+		}
+		fmt.Printf("| %s | %.4f | %.4f | %.4f | %.4f |\n", c.name, first.Accuracy, first.MacroF1, sum/float64(*seeds), lo)
+	}
+}
+
+// readSMS reads the collection, which has no file extension, as TSV.
+func readSMS() ([]corpus.Document, error) {
+	src := filepath.Join(bench.Shared(), "data", "smsspamcollection", "SMSSpamCollection")
+	tmp, err := os.MkdirTemp("", "textnb-smsraw-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return nil, err
+	}
+	p := filepath.Join(tmp, "sms.tsv")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		return nil, err
+	}
+	return corpus.ReadAll(p, corpus.Options{})
+}
+
+// split writes a seeded 80/20 split as two TSV files.
+func split(dir string, docs []corpus.Document, seed uint64) (string, string) {
+	train, test := corpus.Split(len(docs), 0.2, seed)
+	write := func(name string, idx []int) string {
+		var b strings.Builder
+		for _, i := range idx {
+			fmt.Fprintf(&b, "%s\t%s\n", docs[i].Label, docs[i].Text)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			log.Fatal(err)
+		}
+		return p
+	}
+	return write("train.tsv", train), write("test.tsv", test)
+}

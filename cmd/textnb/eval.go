@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/pipeline"
+)
+
+func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("eval", "eval -m MODEL [--json] CORPUS", stderr)
+	modelPath := fs.String("m", "", "model `file` (required)")
+	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")
+	fields := corpusFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *modelPath == "" || len(pos) != 1 {
+		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
+	}
+	m, err := pipeline.Load(*modelPath)
+	if err != nil {
+		return err
+	}
+	ev := pipeline.NewEvaluator(m.Classes)
+	b := m.NewBatch(func(p pipeline.Prediction) { ev.Add(p.Truth, p.Label(m)) })
+	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
+		b.Add(d.Source, d.Label, d.Text)
+		return nil
+	})
+	b.Close()
+	if err != nil {
+		return err
+	}
+	r := ev.Result()
+	if *asJSON {
+		out, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", out)
+		return err
+	}
+	printEvaluation(stdout, r)
+	return nil
+}
+
+func printEvaluation(w io.Writer, r pipeline.Evaluation) {
+	fmt.Fprintf(w, "documents %d\naccuracy  %.4f\nmacro-F1  %.4f\n\n", r.N, r.Accuracy, r.MacroF1)
+	width := 5
+	for _, l := range r.Labels {
+		width = max(width, len(l))
+	}
+	fmt.Fprintf(w, "%-*s  %9s  %9s  %9s  %7s\n", width, "class", "precision", "recall", "f1", "support")
+	for _, l := range r.Labels {
+		s := r.PerClass[l]
+		fmt.Fprintf(w, "%-*s  %9.4f  %9.4f  %9.4f  %7d\n", width, l, s.Precision, s.Recall, s.F1, s.Support)
+	}
+	fmt.Fprintf(w, "\nconfusion matrix (rows: true class, columns: predicted, in the order above)\n")
+	cell := 4
+	for _, row := range r.Confusion {
+		for _, v := range row {
+			cell = max(cell, len(fmt.Sprint(v))+1)
+		}
+	}
+	for i, row := range r.Confusion {
+		var sb strings.Builder
+		for _, v := range row {
+			fmt.Fprintf(&sb, "%*d", cell, v)
+		}
+		fmt.Fprintf(w, "%-*s %s\n", width, r.Labels[i], sb.String())
+	}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/tokenize"
+)
+
+func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("train", "train CORPUS -o MODEL [flags]", stderr)
+	out := fs.String("o", "", "write the model to this `file` (required)")
+	model := fs.String("model", "cnb", "classifier: cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli)")
+	alpha := fs.Float64("alpha", pipeline.DefaultAlpha, "additive smoothing")
+	weighting := fs.String("weighting", "tfidf", "feature weighting: tfidf (sublinear, L2), counts, rennie")
+	norm := fs.Bool("norm", false, "Complement NB weight normalization (Rennie et al. 2003)")
+	vectorizer := fs.String("vectorizer", "vocab", "vocab (learned vocabulary) or hash (murmur3 feature hashing)")
+	features := fs.Int("features", 0, "hash: number of columns (default 2^20); vocab: keep at most N most frequent terms (default all)")
+	minDF := fs.Int("min-df", 0, "drop terms in fewer than N training documents (default automatic: 1, raised only to bound model size)")
+	maxDF := fs.Float64("max-df", 0, "drop terms in more than this fraction of documents (default 1.0: keep)")
+	ngrams := fs.String("ngrams", "1,2", "word n-gram range `MIN,MAX`")
+	charNgrams := fs.String("char-ngrams", "", "Han character n-gram range `MIN,MAX` (default none for English, automatic for Chinese)")
+	stem := fs.Bool("stem", false, "stem English words (Snowball)")
+	noStem := fs.Bool("no-stem", false, "do not stem English words (the default)")
+	stopwords := fs.String("stopwords", "none", "stopword list: none, en, zh, all")
+	lang := fs.String("lang", "auto", "language: auto (decide from the corpus), en, zh")
+	fields := corpusFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || *out == "" {
+		return fmt.Errorf("%w: need one CORPUS and -o MODEL (see --help)", errUsage)
+	}
+	if *stem && *noStem {
+		return fmt.Errorf("%w: --stem and --no-stem contradict each other", errUsage)
+	}
+	var cfg pipeline.Config
+	cfg.Alpha, cfg.Norm = *alpha, *norm
+	cfg.Vocab.MinDF, cfg.Vocab.MaxDF = *minDF, *maxDF
+	if cfg.Classifier, err = pipeline.ParseClassifier(*model); err != nil {
+		return usageErr(err)
+	}
+	if cfg.Weighting, err = pipeline.ParseWeighting(*weighting); err != nil {
+		return usageErr(err)
+	}
+	if cfg.Vectorizer, err = pipeline.ParseVectorizer(*vectorizer); err != nil {
+		return usageErr(err)
+	}
+	if cfg.Vectorizer == pipeline.Hash {
+		cfg.HashFeatures = *features
+	} else {
+		cfg.Vocab.MaxFeatures = *features
+	}
+	if err := tokenFlags(&cfg.Tokenize, *ngrams, *charNgrams, *stopwords, *lang, *stem); err != nil {
+		return usageErr(err)
+	}
+	tr, err := pipeline.NewTrainer(cfg)
+	if err != nil {
+		return usageErr(err)
+	}
+	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
+		tr.Add(d.Label, d.Text)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	m, sum, err := tr.Finish()
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	if err := pipeline.Save(*out, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "trained %s on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\nwrote %s\n",
+		cfg.Classifier, sum.Documents, sum.Empty, sum.Classes, sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds(), *out)
+	return nil
+}
+
+func usageErr(err error) error { return fmt.Errorf("%w: %v", errUsage, err) }
+
+func tokenFlags(t *tokenize.Config, ngrams, charNgrams, stopwords, lang string, stem bool) error {
+	var err error
+	if t.WordNGrams, err = parseRange("--ngrams", ngrams); err != nil {
+		return err
+	}
+	if charNgrams != "" {
+		if t.HanChars, err = parseRange("--char-ngrams", charNgrams); err != nil {
+			return err
+		}
+	}
+	if t.Stopwords, err = tokenize.ParseStopwordSet(stopwords); err != nil {
+		return err
+	}
+	if t.Lang, err = tokenize.ParseLang(lang); err != nil {
+		return err
+	}
+	t.Stem = stem
+	return nil
+}
+
+func parseRange(flag, s string) (tokenize.NGramRange, error) {
+	lo, hi, ok := strings.Cut(s, ",")
+	a, err1 := strconv.Atoi(strings.TrimSpace(lo))
+	b, err2 := strconv.Atoi(strings.TrimSpace(hi))
+	if !ok || err1 != nil || err2 != nil || a < 1 || b < a {
+		return tokenize.NGramRange{}, fmt.Errorf("%s %q: want MIN,MAX with 1 ≤ MIN ≤ MAX", flag, s)
+	}
+	return tokenize.NGramRange{Min: a, Max: b}, nil
+}
+
+// fieldFlags are the column-naming flags shared by train, eval and predict.
+type fieldFlags struct{ label, text *string }
+
+func corpusFlags(fs interface {
+	String(name, value, usage string) *string
+}) fieldFlags {
+	return fieldFlags{
+		label: fs.String("label-field", "label", "label column of .csv/.tsv headers and .jsonl objects"),
+		text:  fs.String("text-field", "text", "text column of .csv/.tsv headers and .jsonl objects"),
+	}
+}
+
+func (f fieldFlags) options(unlabeled bool) corpus.Options {
+	return corpus.Options{LabelField: *f.label, TextField: *f.text, Unlabeled: unlabeled}
+}

@@ -1,0 +1,342 @@
+package nb
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/textnb/textnb/vectorize"
+)
+
+// MaxSparseClasses is the largest number of classes SparseCounts and
+// CompactLinear can hold: class ids are stored as uint16.
+const MaxSparseClasses = 1<<16 - 1
+
+// SparseCounts holds the same statistics as Counts with only the non-zero
+// class-feature counts stored, grouped by feature: feature j's cells are
+// Class[Ptr[j]:Ptr[j+1]] (strictly increasing) with counts
+// Count[Ptr[j]:Ptr[j+1]]. Text features mostly occur in a few classes, so
+// this takes memory in proportion to the cells that occur instead of
+// Classes×Features.
+//
+// Binary and Threshold mean what they mean for Counts. SparseCounts are
+// fitted with FitCompact; Dense and Counts.Sparse convert between the forms.
+type SparseCounts struct {
+	Classes, Features int
+	ClassCount        []float64 // Classes
+	Ptr               []int     // Features+1
+	Class             []uint16
+	Count             []float64
+
+	Binary    bool
+	Threshold float64
+}
+
+// NewSparseCounts counts the rows of X with labels y in [0, classes), as
+// Counts.Add would into NewCounts(classes, X.Cols), without a dense table:
+// X's entries are bucketed by column with a counting sort, which needs
+// temporary memory in proportion to X.NNZ(). Invalid input is rejected
+// with the errors of Counts.Add.
+func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, threshold float64) (*SparseCounts, error) {
+	if classes < 1 || classes > MaxSparseClasses {
+		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
+	}
+	if err := CheckCSR(X, -1); err != nil {
+		return nil, err
+	}
+	if len(y) != X.Rows {
+		return nil, fmt.Errorf("%w: %d rows need %d labels, got %d", ErrShape, X.Rows, X.Rows, len(y))
+	}
+	s := &SparseCounts{Classes: classes, Features: X.Cols, ClassCount: make([]float64, classes),
+		Binary: binary, Threshold: threshold}
+	for i, label := range y {
+		if label < 0 || label >= classes {
+			return nil, fmt.Errorf("%w: row %d has label %d, want 0..%d", ErrLabel, i, label, classes-1)
+		}
+		s.ClassCount[label]++
+	}
+	b := cellSorter{ptr: make([]int, X.Cols+1)}
+	X.ColumnCounts(b.ptr[1:]) // fills ptr[1:] in place: its length is X.Cols
+	b.alloc()
+	for i, label := range y {
+		idx, val := X.Row(i)
+		for p, j := range idx {
+			v := val[p]
+			if binary {
+				v = presence(v, threshold) // an absent value sums to a zero cell, dropped
+			}
+			b.put(int(j), uint16(label), v)
+		}
+	}
+	s.Ptr, s.Class, s.Count = b.finish(classes)
+	return s, nil
+}
+
+// NewSparseCountsFor counts X for est, binarizing like NewCountsFor would
+// (Bernoulli counts presence).
+func NewSparseCountsFor(est Estimator, X *vectorize.CSR, y []int, classes int) (*SparseCounts, error) {
+	c := NewCountsFor(est, 0, 0)
+	return NewSparseCounts(X, y, classes, c.Binary, c.Threshold)
+}
+
+// presence is 1 when v exceeds the threshold and 0 otherwise.
+func presence(v, threshold float64) float64 {
+	if v > threshold {
+		return 1
+	}
+	return 0
+}
+
+// NNZ returns the number of stored class-feature cells.
+func (s *SparseCounts) NNZ() int { return len(s.Count) }
+
+// Sparse returns c's non-zero feature counts as SparseCounts, or nil if c
+// is malformed or has more than MaxSparseClasses classes.
+func (c *Counts) Sparse() *SparseCounts {
+	k, f := c.Classes, c.Features
+	if k < 1 || k > MaxSparseClasses || f < 0 || len(c.ClassCount) != k || len(c.FeatureCount) != k*f {
+		return nil
+	}
+	s := &SparseCounts{Classes: k, Features: f, ClassCount: slices.Clone(c.ClassCount),
+		Ptr: make([]int, f+1), Binary: c.Binary, Threshold: c.Threshold}
+	n := 0
+	for _, v := range c.FeatureCount {
+		if v != 0 {
+			n++
+		}
+	}
+	s.Class, s.Count = make([]uint16, 0, n), make([]float64, 0, n)
+	for j := range f {
+		for cl := range k {
+			if v := c.FeatureCount[cl*f+j]; v != 0 {
+				s.Class, s.Count = append(s.Class, uint16(cl)), append(s.Count, v)
+			}
+		}
+		s.Ptr[j+1] = len(s.Class)
+	}
+	return s
+}
+
+// Dense returns s as Counts, or nil if s is malformed.
+func (s *SparseCounts) Dense() *Counts {
+	if s.check() != nil {
+		return nil
+	}
+	c := NewCounts(s.Classes, s.Features)
+	c.Binary, c.Threshold = s.Binary, s.Threshold
+	copy(c.ClassCount, s.ClassCount)
+	for j := range s.Features {
+		for p := s.Ptr[j]; p < s.Ptr[j+1]; p++ {
+			c.FeatureCount[int(s.Class[p])*s.Features+j] = s.Count[p]
+		}
+	}
+	return c
+}
+
+// Merge returns the counts of s and o together; both must have the same
+// shape and binarization. Cells add as in Counts.Merge, so with integer
+// counts the result equals counting the union of the two data sets.
+func (s *SparseCounts) Merge(o *SparseCounts) (*SparseCounts, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	if err := o.check(); err != nil {
+		return nil, fmt.Errorf("merged counts: %w", err)
+	}
+	if s.Classes != o.Classes || s.Features != o.Features {
+		return nil, fmt.Errorf("%w: cannot merge counts of %d classes × %d features into %d classes × %d features",
+			ErrShape, o.Classes, o.Features, s.Classes, s.Features)
+	}
+	if s.Binary != o.Binary || s.Binary && s.Threshold != o.Threshold {
+		return nil, fmt.Errorf("%w: cannot merge counts with binary=%t threshold=%g into binary=%t threshold=%g",
+			ErrConfig, o.Binary, o.Threshold, s.Binary, s.Threshold)
+	}
+	d := s.withClassCounts()
+	for c, v := range o.ClassCount {
+		d.ClassCount[c] += v
+	}
+	b := cellSorter{ptr: make([]int, s.Features+1)}
+	for j := range s.Features {
+		b.ptr[j+1] = s.Ptr[j+1] - s.Ptr[j] + o.Ptr[j+1] - o.Ptr[j]
+	}
+	b.alloc()
+	for j := range s.Features {
+		b.putCells(j, s, j)
+		b.putCells(j, o, j)
+	}
+	d.Ptr, d.Class, d.Count = b.finish(s.Classes)
+	return d, nil
+}
+
+// Remap returns counts over a new vocabulary of features columns, like
+// Counts.Remap: old feature j moves to column oldToNew[j], or is dropped
+// when that is negative; features mapped to one column add up.
+func (s *SparseCounts) Remap(features int, oldToNew []int32) (*SparseCounts, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	if len(oldToNew) != s.Features {
+		return nil, fmt.Errorf("%w: mapping has %d entries for %d features", ErrShape, len(oldToNew), s.Features)
+	}
+	if features < 0 {
+		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
+	}
+	b := cellSorter{ptr: make([]int, features+1)}
+	for j, to := range oldToNew {
+		if int(to) >= features {
+			return nil, fmt.Errorf("%w: feature %d maps to column %d of %d", ErrShape, j, to, features)
+		}
+		if to >= 0 {
+			b.ptr[to+1] += s.Ptr[j+1] - s.Ptr[j]
+		}
+	}
+	b.alloc()
+	for j, to := range oldToNew {
+		if to >= 0 {
+			b.putCells(int(to), s, j)
+		}
+	}
+	d := s.withClassCounts()
+	d.Features = features
+	d.Ptr, d.Class, d.Count = b.finish(s.Classes)
+	return d, nil
+}
+
+// withClassCounts returns a copy of s's header and class counts, without
+// cells.
+func (s *SparseCounts) withClassCounts() *SparseCounts {
+	return &SparseCounts{Classes: s.Classes, Features: s.Features, ClassCount: slices.Clone(s.ClassCount),
+		Binary: s.Binary, Threshold: s.Threshold}
+}
+
+// header returns s's class statistics as Counts without feature counts:
+// all that classLogPrior and the Bernoulli binarization check read.
+func (s *SparseCounts) header() *Counts {
+	return &Counts{Classes: s.Classes, ClassCount: s.ClassCount, Binary: s.Binary, Threshold: s.Threshold}
+}
+
+// check validates s's structure and values.
+func (s *SparseCounts) check() error {
+	if s == nil {
+		return fmt.Errorf("%w: nil counts", ErrShape)
+	}
+	k, f := s.Classes, s.Features
+	if k < 1 || k > MaxSparseClasses || f < 0 || len(s.ClassCount) != k || len(s.Ptr) != f+1 ||
+		s.Ptr[0] != 0 || s.Ptr[f] != len(s.Class) || len(s.Class) != len(s.Count) {
+		return fmt.Errorf("%w: sparse counts for %d classes × %d features hold %d class counts, %d pointers, %d classes and %d cells",
+			ErrShape, k, f, len(s.ClassCount), len(s.Ptr), len(s.Class), len(s.Count))
+	}
+	if err := checkCells(s.Ptr, s.Class, k); err != nil {
+		return err
+	}
+	for i, v := range s.ClassCount {
+		if err := checkWeight("class count", i, v); err != nil {
+			return err
+		}
+	}
+	for p, v := range s.Count {
+		if err := checkWeight("feature count", p, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkCells verifies that ptr is non-decreasing and that every feature's
+// classes increase strictly and stay below k; ptr's ends are checked by
+// the caller.
+func checkCells(ptr []int, class []uint16, k int) error {
+	for j := range len(ptr) - 1 {
+		lo, hi := ptr[j], ptr[j+1]
+		if lo > hi {
+			return fmt.Errorf("%w: feature %d cell pointers [%d,%d) out of order", ErrShape, j, lo, hi)
+		}
+		prev := -1
+		for _, c := range class[lo:hi] {
+			if int(c) <= prev || int(c) >= k {
+				return fmt.Errorf("%w: feature %d class %d out of order or ≥ %d classes", ErrShape, j, c, k)
+			}
+			prev = int(c)
+		}
+	}
+	return nil
+}
+
+// total returns the number of (weighted) documents counted.
+func (s *SparseCounts) total() float64 { return s.header().total() }
+
+// classSums returns Σ_j N_cj for every class.
+func (s *SparseCounts) classSums() []float64 {
+	sums := make([]float64, s.Classes)
+	for p, c := range s.Class {
+		sums[c] += s.Count[p]
+	}
+	return sums
+}
+
+// cellSorter gathers (feature, class, value) entries into per-feature
+// buckets by a counting sort and then sums them per class. The caller puts
+// each bucket's size in ptr[j+1], calls alloc, puts the entries and calls
+// finish.
+type cellSorter struct {
+	ptr   []int // features+1; between alloc and finish ptr[j+1] is feature j's cursor
+	class []uint16
+	val   []float64
+}
+
+// alloc turns the bucket sizes into start positions and allocates the
+// entries.
+func (b *cellSorter) alloc() {
+	n := 0
+	for j := 1; j < len(b.ptr); j++ {
+		n, b.ptr[j] = n+b.ptr[j], n
+	}
+	b.class, b.val = make([]uint16, n), make([]float64, n)
+}
+
+// put appends an entry to feature j's bucket.
+func (b *cellSorter) put(j int, c uint16, v float64) {
+	p := b.ptr[j+1]
+	b.ptr[j+1]++
+	b.class[p], b.val[p] = c, v
+}
+
+// putCells appends feature j of s to bucket to.
+func (b *cellSorter) putCells(to int, s *SparseCounts, j int) {
+	for p := s.Ptr[j]; p < s.Ptr[j+1]; p++ {
+		b.put(to, s.Class[p], s.Count[p])
+	}
+}
+
+// finish sums every bucket per class, in the order the entries were put,
+// drops zero sums and returns the cells in exactly sized slices. After
+// alloc and all puts, ptr[j+1] is the end of bucket j.
+func (b *cellSorter) finish(classes int) (ptr []int, class []uint16, count []float64) {
+	acc := make([]float64, classes)
+	seen := make([]bool, classes)
+	var touched []uint16
+	w, lo := 0, 0
+	for j := 1; j < len(b.ptr); j++ {
+		hi := b.ptr[j]
+		touched = touched[:0]
+		for p := lo; p < hi; p++ {
+			c := b.class[p]
+			if !seen[c] {
+				seen[c] = true
+				touched = append(touched, c)
+			}
+			acc[c] += b.val[p]
+		}
+		slices.Sort(touched)
+		for _, c := range touched {
+			if acc[c] != 0 { // w ≤ lo: the bucket was read before this overwrites it
+				b.class[w], b.val[w] = c, acc[c]
+				w++
+			}
+			acc[c], seen[c] = 0, false
+		}
+		b.ptr[j], lo = w, hi
+	}
+	class, count = slices.Clone(b.class[:w]), slices.Clone(b.val[:w])
+	b.class, b.val = nil, nil
+	return b.ptr, class, count
+}

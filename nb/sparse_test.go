@@ -1,0 +1,449 @@
+package nb
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/textnb/textnb/vectorize"
+)
+
+// spSkewed returns rows of count data over cols columns in which a row of
+// class k mostly uses the class's own band of columns (many zero
+// class-feature cells); columns ≥ used never occur. Every non-empty row
+// also ends in an explicit zero.
+func spSkewed(r *rand.Rand, y []int, cols, used int) *vectorize.CSR {
+	X := vectorize.NewCSR(cols)
+	dense := make([]float64, cols)
+	for _, label := range y {
+		clear(dense)
+		for range 8 {
+			j := r.IntN(used)
+			if r.IntN(4) != 0 {
+				j = (label*used/5 + r.IntN(used/5)) % used
+			}
+			dense[j] += float64(1 + r.IntN(3))
+		}
+		txtAppendDense(X, dense)
+		if n := len(X.Data); n > 0 {
+			X.Data[n-1] = 0
+		}
+	}
+	return X
+}
+
+// spEqual fails unless s holds exactly the statistics of c.
+func spEqual(t *testing.T, what string, s *SparseCounts, c *Counts) {
+	t.Helper()
+	d := s.Dense()
+	if d == nil {
+		t.Fatalf("%s: malformed sparse counts: %v", what, s.check())
+	}
+	if d.Classes != c.Classes || d.Features != c.Features || d.Binary != c.Binary || d.Threshold != c.Threshold ||
+		!slices.Equal(d.ClassCount, c.ClassCount) || !slices.Equal(d.FeatureCount, c.FeatureCount) {
+		t.Fatalf("%s: sparse counts differ from dense counts", what)
+	}
+	nz := 0
+	for _, v := range c.FeatureCount {
+		if v != 0 {
+			nz++
+		}
+	}
+	if s.NNZ() != nz {
+		t.Fatalf("%s: %d cells stored, %d non-zero counts", what, s.NNZ(), nz)
+	}
+}
+
+func TestSparseCountsMatchCounts(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	y := txtLabels(r, 150, 5)
+	X := spSkewed(r, y, 120, 100)
+	for _, est := range []Estimator{&Multinomial{}, &Bernoulli{Binarize: 1.5}, &Bernoulli{}} {
+		c := NewCountsFor(est, 5, X.Cols)
+		if err := c.Add(X, y); err != nil {
+			t.Fatal(err)
+		}
+		s, err := NewSparseCountsFor(est, X, y, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spEqual(t, "NewSparseCounts", s, c)
+		back := c.Sparse()
+		if err := back.check(); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(back.Ptr, s.Ptr) || !slices.Equal(back.Class, s.Class) || !slices.Equal(back.Count, s.Count) {
+			t.Fatalf("%T: Counts.Sparse differs from NewSparseCounts", est)
+		}
+		spEqual(t, "Counts.Sparse", back, c)
+	}
+	if s := NewCounts(MaxSparseClasses+1, 1).Sparse(); s != nil {
+		t.Fatal("Sparse of 65536 classes succeeded")
+	}
+}
+
+func TestSparseCountsRejectBadInput(t *testing.T) {
+	X := vectorize.FromDense([][]float64{{1, 0, 2}, {0, 1, 0}, {0, 0, 1}, {5, 0, 0}})
+	y := []int{0, 1, 0, 1}
+	X.Data[4] = -1 // row 3 column 0
+	_, err := NewSparseCounts(X, y, 2, false, 0)
+	if !errors.Is(err, ErrNegative) || !strings.Contains(err.Error(), "row 3 column 0 has value -1") {
+		t.Fatalf("negative value: %v", err)
+	}
+	if _, err := NewSparseCounts(X, y, 2, true, 0); !errors.Is(err, ErrNegative) {
+		t.Fatalf("negative value in binary counts: %v, want ErrNegative", err)
+	}
+	X.Data[4] = math.NaN()
+	if _, err := NewSparseCounts(X, y, 2, false, 0); !errors.Is(err, ErrNotFinite) {
+		t.Fatalf("NaN value: %v, want ErrNotFinite", err)
+	}
+	X.Data[4] = 5
+	if _, err := NewSparseCounts(X, []int{0, 1, 2, 1}, 2, false, 0); !errors.Is(err, ErrLabel) ||
+		!strings.Contains(err.Error(), "row 2 has label 2") {
+		t.Fatalf("label 2 of 2 classes: %v", err)
+	}
+	if _, err := NewSparseCounts(X, y[:3], 2, false, 0); !errors.Is(err, ErrShape) {
+		t.Fatalf("too few labels: %v, want ErrShape", err)
+	}
+	for _, k := range []int{0, MaxSparseClasses + 1} {
+		if _, err := NewSparseCounts(X, y, k, false, 0); !errors.Is(err, ErrShape) {
+			t.Fatalf("%d classes: %v, want ErrShape", k, err)
+		}
+	}
+	if _, err := NewSparseCounts(nil, nil, 2, false, 0); !errors.Is(err, ErrShape) {
+		t.Fatalf("nil matrix: %v, want ErrShape", err)
+	}
+}
+
+// spCount counts X's rows [lo, hi) into 4 classes.
+func spCount(t *testing.T, X *vectorize.CSR, y []int, lo, hi int, binary bool, thr float64) *SparseCounts {
+	t.Helper()
+	s, err := NewSparseCounts(txtSlice(X, lo, hi), y[lo:hi], 4, binary, thr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSparseMergeEqualsUnion(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	y := txtLabels(r, 200, 4)
+	X := spSkewed(r, y, 90, 80)
+	a, b, all := spCount(t, X, y, 0, 70, false, 0), spCount(t, X, y, 70, 200, false, 0), spCount(t, X, y, 0, 200, false, 0)
+	m, err := a.Merge(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spEqual(t, "merged", m, all.Dense())
+	if a.NNZ() == m.NNZ() || b.NNZ() == m.NNZ() {
+		t.Fatal("one half holds every cell: the test proves nothing")
+	}
+	other, err := NewSparseCounts(vectorize.NewCSR(89), nil, 4, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.Merge(other)
+	if !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "4 classes × 89 features into 4 classes × 90 features") {
+		t.Fatalf("Merge of a different shape: %v", err)
+	}
+	bin := spCount(t, X, y, 0, 10, true, 0)
+	if _, err := a.Merge(bin); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), "binary=true") {
+		t.Fatalf("Merge of binary into raw counts: %v", err)
+	}
+	if _, err := bin.Merge(spCount(t, X, y, 0, 10, true, 1)); !errors.Is(err, ErrConfig) ||
+		!strings.Contains(err.Error(), "threshold=1") {
+		t.Fatalf("Merge at another threshold: %v", err)
+	}
+	broken := *b
+	broken.Class = slices.Clone(b.Class)
+	broken.Class[0] = 9
+	if _, err := a.Merge(&broken); !errors.Is(err, ErrShape) {
+		t.Fatalf("Merge of malformed counts: %v, want ErrShape", err)
+	}
+	if _, err := a.Merge(nil); !errors.Is(err, ErrShape) {
+		t.Fatalf("Merge of nil: %v, want ErrShape", err)
+	}
+}
+
+func TestSparseRemap(t *testing.T) {
+	c := NewCounts(2, 4)
+	copy(c.ClassCount, []float64{3, 4})
+	copy(c.FeatureCount, []float64{1, 2, 0, 4, 5, 0, 7, 8})
+	mapping := []int32{2, -1, 0, 2}
+	want, err := c.Remap(3, mapping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Sparse().Remap(3, mapping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spEqual(t, "remapped", got, want) // two cells sum into one
+	if got.NNZ() != 3 {
+		t.Fatalf("%d cells after remapping, want 3", got.NNZ())
+	}
+	if _, err := c.Sparse().Remap(3, []int32{0, 1}); !errors.Is(err, ErrShape) {
+		t.Fatalf("short mapping: %v, want ErrShape", err)
+	}
+	if _, err := c.Sparse().Remap(3, []int32{0, 1, 2, 3}); !errors.Is(err, ErrShape) {
+		t.Fatalf("mapping beyond the vocabulary: %v, want ErrShape", err)
+	}
+}
+
+// Counts over two vocabularies, remapped into their union and merged,
+// equal counting all documents in the union space.
+func TestSparseRemapThenMergeEqualsJointTraining(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	y := txtLabels(r, 120, 4)
+	X := spSkewed(r, y, 60, 60)
+	// Vocabulary A is columns 0..39 in order, B columns 20..59 reversed;
+	// each half of the documents is seen through one of them.
+	toA, toB := make([]int32, 60), make([]int32, 60)
+	fromA, fromB := make([]int32, 40), make([]int32, 40)
+	for j := range int32(60) {
+		toA[j], toB[j] = -1, -1
+		if j < 40 {
+			toA[j], fromA[j] = j, j
+		}
+		if j >= 20 {
+			toB[j], fromB[59-j] = 59-j, j
+		}
+	}
+	xa, err := txtSlice(X, 0, 60).RemapColumns(toA, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xb, err := txtSlice(X, 60, 120).RemapColumns(toB, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ua, err := spCount(t, xa, y[:60], 0, 60, false, 0).Remap(60, fromA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ub, err := spCount(t, xb, y[60:], 0, 60, false, 0).Remap(60, fromB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := ua.Merge(ub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joint := NewCounts(4, 60)
+	for i, part := range []*vectorize.CSR{xa, xb} {
+		from := [][]int32{fromA, fromB}[i]
+		back, err := part.RemapColumns(from, 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := joint.Add(back, y[60*i:60*i+60]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spEqual(t, "remap+merge", merged, joint)
+}
+
+func TestSparseCountsMalformed(t *testing.T) {
+	c := NewCounts(2, 3)
+	c.ClassCount[0], c.FeatureCount[1] = 1, 2
+	for name, bad := range map[string]func(*SparseCounts){
+		"ptr":      func(s *SparseCounts) { s.Ptr = s.Ptr[:2] },
+		"ptrOrder": func(s *SparseCounts) { s.Ptr[1] = 1; s.Ptr[2] = 0 },
+		"class":    func(s *SparseCounts) { s.Class[0] = 2 },
+		"classes":  func(s *SparseCounts) { s.Classes = 3 },
+		"negative": func(s *SparseCounts) { s.ClassCount[0] = -1 },
+		"cells":    func(s *SparseCounts) { s.Count = append(s.Count, 1) },
+	} {
+		s := c.Sparse()
+		bad(s)
+		if s.Dense() != nil {
+			t.Errorf("%s: Dense of malformed counts succeeded", name)
+		}
+		if _, err := s.Remap(3, []int32{0, 1, 2}); err == nil {
+			t.Errorf("%s: Remap of malformed counts succeeded", name)
+		}
+		if _, err := (&Multinomial{}).FitCompact(s); err == nil {
+			t.Errorf("%s: FitCompact of malformed counts succeeded", name)
+		}
+	}
+}
+
+// spRelClose fails unless got and want agree to tol relative to
+// max(|want|, scale); infinities must be equal.
+func spRelClose(t *testing.T, what string, got, want []float64, tol, scale float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: got %d values, want %d", what, len(got), len(want))
+	}
+	for i, w := range want {
+		if got[i] != w && !(math.Abs(got[i]-w) <= tol*max(math.Abs(w), scale)) {
+			t.Fatalf("%s[%d] = %.17g, want %.17g", what, i, got[i], w)
+		}
+	}
+}
+
+// spMaxAbs returns the largest magnitude in v.
+func spMaxAbs(v []float64) float64 {
+	var m float64
+	for _, x := range v {
+		m = max(m, math.Abs(x))
+	}
+	return m
+}
+
+// spFitCompact fits est from sparse counts of X.
+func spFitCompact(t *testing.T, est Estimator, X *vectorize.CSR, y []int, classes int) *CompactLinear {
+	t.Helper()
+	s, err := NewSparseCountsFor(est, X, y, classes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lin, err := est.(CompactEstimator).FitCompact(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lin
+}
+
+func TestCompactGolden(t *testing.T) {
+	g := txtLoadGolden(t)
+	seen := 0
+	for _, c := range g.Cases {
+		if !strings.HasPrefix(c.Name, "mnb_") && !strings.HasPrefix(c.Name, "cnb_") && !strings.HasPrefix(c.Name, "bnb_") {
+			continue
+		}
+		seen++
+		t.Run(c.Name, func(t *testing.T) {
+			est := txtEstimator(t, c)
+			lin := spFitCompact(t, est, vectorize.FromDense(c.XTrain), c.YTrain, len(c.Classes))
+			flp, clp := txtParams(est)
+			if flp != nil {
+				t.Fatal("FitCompact left a FeatureLogProb table")
+			}
+			txtClose(t, "class_log_prior_", clp, c.CLP, 1e-9)
+			Q := vectorize.FromDense(c.XQuery)
+			txtClose(t, "joint_log_likelihood", JointLogLikelihoodCSR(lin, Q), txtFlatten(c.JLL), 1e-9)
+			txtClose(t, "predict_log_proba", LogProbaCSR(lin, Q), txtFlatten(c.LogProba), 1e-9)
+			if c.Model == "BernoulliNB" {
+				return // its weights are transformed; TestCompactMatchesDense checks them
+			}
+			var want [][]float64
+			if err := json.Unmarshal(c.FLP, &want); err != nil {
+				t.Fatal(err)
+			}
+			dense, err := newTable(txtFlatten(want), lin.Bias)
+			if err != nil {
+				t.Fatal(err)
+			}
+			txtClose(t, "feature_log_prob_", lin.Dense().W, dense.W, 1e-9)
+		})
+	}
+	if seen != 9 {
+		t.Fatalf("ran %d text golden cases, want 9", seen)
+	}
+}
+
+// spLinearEstimator is a text model with a scoring form.
+type spLinearEstimator interface {
+	Estimator
+	CompactEstimator
+	Linear() *Linear
+}
+
+// The compact form of every model scores and expands like the dense fit, on
+// data with many zero cells and features never seen in training.
+func TestCompactMatchesDense(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 28))
+	const k, f = 5, 300
+	y := txtLabels(r, 400, k)
+	X := spSkewed(r, y, f, 260)
+	Q := spSkewed(r, txtLabels(r, 60, k), f, f) // queries use unseen features too
+	Q.AppendRow([]int32{3, f - 1}, []float64{2, 1})
+	Q.AppendRow(nil, nil)
+	for _, est := range []spLinearEstimator{
+		&Multinomial{Alpha: 0.5},
+		&Multinomial{UniformPrior: true},
+		&Multinomial{ClassPrior: []float64{0.1, 0.2, 0.3, 0.2, 0.2}, Alpha: 1e-12},
+		&Complement{Alpha: 0.3},
+		&Complement{Norm: true},
+		&Complement{Norm: true, Alpha: 0.01, UniformPrior: true},
+		&Bernoulli{Binarize: 1.5},
+		&Bernoulli{Alpha: 2, UniformPrior: true},
+	} {
+		what := fmt.Sprintf("%T%+v", est, est)
+		lin := spFitCompact(t, est, X, y, k)
+		_, prior := txtParams(est)
+		prior = slices.Clone(prior)
+		if est.Linear() != nil {
+			t.Fatalf("%s: FitCompact kept a dense scoring table", what)
+		}
+		txtFit(t, est, X, y, k)
+		_, want := txtParams(est)
+		spRelClose(t, what+" prior", prior, want, 0, 0)
+		spRelClose(t, what+" jll", JointLogLikelihoodCSR(lin, Q), JointLogLikelihoodCSR(est, Q), 1e-10, 0)
+		dense, got := est.Linear(), lin.Dense()
+		if got.K != k || got.NumFeatures() != f || got.Binary != dense.Binary || got.Threshold != dense.Threshold {
+			t.Fatalf("%s: expanded to %d×%d binary=%t at %g", what, got.K, got.NumFeatures(), got.Binary, got.Threshold)
+		}
+		spRelClose(t, what+" bias", got.Bias, dense.Bias, 1e-10, 0)
+		// Weights near zero (Bernoulli's log odds) are compared relative to
+		// the table's largest weight.
+		spRelClose(t, what+" weights", got.W, dense.W, 1e-10, spMaxAbs(dense.W))
+	}
+}
+
+// A single class: Complement adds the prior, as scikit-learn does, and
+// every seen feature has a cell in that class.
+func TestCompactOneClass(t *testing.T) {
+	X := vectorize.FromDense([][]float64{{1, 2, 0}, {3, 0, 0}})
+	y := []int{0, 0}
+	for _, est := range []spLinearEstimator{&Complement{}, &Complement{Norm: true}, &Multinomial{}, &Bernoulli{}} {
+		lin := spFitCompact(t, est, X, y, 1)
+		txtFit(t, est, X, y, 1)
+		for _, row := range [][]float64{{1, 1, 1}, {0, 2, 0}} {
+			idx, val := []int32{0, 1, 2}, row
+			spRelClose(t, fmt.Sprintf("%T", est), lin.JointLogLikelihood(nil, idx, val),
+				est.JointLogLikelihood(nil, idx, val), 1e-10, 0)
+		}
+	}
+}
+
+func TestFitCompactRejectsBadInput(t *testing.T) {
+	X := vectorize.FromDense([][]float64{{3, 0}, {0, 1}})
+	raw, err := NewSparseCounts(X, []int{0, 1}, 2, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Bernoulli{}
+	if _, err := m.FitCompact(raw); !errors.Is(err, ErrConfig) {
+		t.Fatalf("raw counts into a binarizing model: %v, want ErrConfig", err)
+	}
+	if _, err := (&Bernoulli{NoBinarize: true}).FitCompact(raw); !errors.Is(err, ErrConfig) ||
+		!strings.Contains(err.Error(), "not 0/1") {
+		t.Fatalf("non-binary data with NoBinarize: %v, want ErrConfig", err)
+	}
+	if m.ClassLogPrior != nil {
+		t.Fatal("a failed FitCompact changed the model")
+	}
+	if _, err := (&Multinomial{Alpha: -1}).FitCompact(raw); !errors.Is(err, ErrConfig) {
+		t.Fatalf("negative alpha: %v, want ErrConfig", err)
+	}
+	if _, err := (&Complement{ClassPrior: []float64{1}}).FitCompact(raw); !errors.Is(err, ErrShape) {
+		t.Fatalf("one prior for two classes: %v, want ErrShape", err)
+	}
+	if _, err := (&Multinomial{}).FitCompact(nil); !errors.Is(err, ErrShape) {
+		t.Fatalf("nil counts: %v, want ErrShape", err)
+	}
+	empty, err := NewSparseCounts(vectorize.NewCSR(2), nil, 2, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (&Complement{}).FitCompact(empty); !errors.Is(err, ErrEmpty) {
+		t.Fatalf("no documents: %v, want ErrEmpty", err)
+	}
+}

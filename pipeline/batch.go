@@ -1,0 +1,56 @@
+package pipeline
+
+import "sync"
+
+// Prediction is the result for one document of a Batch.
+type Prediction struct {
+	Source string // as given to Add
+	Truth  string // the label given to Add, if any
+	Class  int    // index into Model.Classes of the most probable class
+	Proba  []float64
+}
+
+// Label returns the name of the predicted class.
+func (p Prediction) Label(m *Model) string { return m.Classes[p.Class] }
+
+type batchItem struct{ source, truth, text string }
+
+// Batch classifies documents on GOMAXPROCS goroutines and hands the results
+// to a callback in the order the documents were added.
+type Batch struct {
+	run  *ordered[batchItem, []Prediction]
+	pool sync.Pool
+}
+
+// NewBatch returns a Batch that calls emit once per document, in order, from
+// a single goroutine.
+func (m *Model) NewBatch(emit func(Prediction)) *Batch {
+	b := &Batch{pool: sync.Pool{New: func() any { return m.NewPredictor() }}}
+	work := func(items []batchItem) []Prediction {
+		p := b.pool.Get().(*Predictor)
+		defer b.pool.Put(p)
+		out := make([]Prediction, len(items))
+		proba := make([]float64, 0, len(items)*len(m.Classes))
+		for i, it := range items {
+			n := len(proba)
+			var best int
+			proba, best = p.Proba(proba, it.text)
+			out[i] = Prediction{Source: it.source, Truth: it.truth, Class: best, Proba: proba[n:len(proba):len(proba)]}
+		}
+		return out
+	}
+	b.run = newOrdered(work, func(ps []Prediction) {
+		for _, p := range ps {
+			emit(p)
+		}
+	})
+	return b
+}
+
+// Add queues a document; truth may be empty.
+func (b *Batch) Add(source, truth, text string) {
+	b.run.Add(batchItem{source: source, truth: truth, text: text})
+}
+
+// Close waits until every queued document has been emitted.
+func (b *Batch) Close() { b.run.Close() }

@@ -1,0 +1,14 @@
+// Package pipeline composes the stages of textnb — tokenize, vectorize,
+// weighting and a naive Bayes model — into one trained Model that reads raw
+// text, and stores that Model in a single self-checking file.
+//
+// A Trainer takes labeled documents one at a time, tokenizes them on several
+// goroutines and builds the vocabulary in document order, so a run gives the
+// same model, bit for bit, whatever the number of cores.
+//
+// The model file is a magic header, a format version, a JSON description of
+// every stage's settings, the binary state (vocabulary, IDF weights, counts
+// and log-probability tables) and a CRC-32C checksum over all of it. Save
+// writes to a temporary file and renames it into place, so a failed write
+// never leaves a half-written model behind.
+package pipeline

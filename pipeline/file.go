@@ -1,0 +1,378 @@
+package pipeline
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/tokenize"
+	"github.com/textnb/textnb/vectorize"
+)
+
+// magic opens every model file. Like PNG's, it has a high byte and CR LF so
+// that text-mode transfers and 7-bit channels corrupt it visibly.
+const magic = "\x89TNB\r\n\x1a\n"
+
+// FormatVersion is the model file format this package writes.
+const FormatVersion = 1
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// header is the JSON part of a model file.
+type header struct {
+	Config   Config        `json:"config"`
+	Classes  []string      `json:"classes"`
+	Lang     tokenize.Lang `json:"lang"`
+	Features int           `json:"features"`
+	Terms    int           `json:"terms"` // vocabulary size; 0 with hashing
+	IDF      bool          `json:"idf"`
+}
+
+// WriteTo writes the model file to w, streaming: the checksum is computed
+// as the bytes go out, so no copy of the file is held in memory.
+func (m *Model) WriteTo(w io.Writer) (int64, error) {
+	cw := &crcWriter{w: bufio.NewWriterSize(w, 1<<16)}
+	le := binary.LittleEndian
+	cw.write([]byte(magic))
+	cw.write(le.AppendUint32(nil, FormatVersion))
+	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang, Features: m.lin.NumFeatures()}
+	var idf []float64
+	switch {
+	case m.tfidf != nil:
+		idf = m.tfidf.IDF
+	case m.rennie != nil:
+		idf = m.rennie.IDF
+	}
+	h.IDF = idf != nil
+	var terms []string
+	if m.vocab != nil {
+		terms = m.vocab.Terms()
+		h.Terms = len(terms)
+	}
+	js, err := json.Marshal(h)
+	if err != nil {
+		return 0, err
+	}
+	cw.write(le.AppendUint32(nil, uint32(len(js))))
+	cw.write(js)
+	writeStrings(cw, terms)
+	writeFloats(cw, idf)
+	writeFloats(cw, m.lin.Bias)
+	writeFloats(cw, m.lin.W)
+	counts, err := m.Counts()
+	if err != nil {
+		return cw.n, err
+	}
+	writeCounts(cw, counts)
+	sum := cw.crc
+	cw.write(le.AppendUint32(nil, sum))
+	if cw.err == nil {
+		cw.err = cw.w.Flush()
+	}
+	return cw.n, cw.err
+}
+
+// crcWriter writes through a buffer, keeping a running CRC-32C, a byte
+// count and the first error.
+type crcWriter struct {
+	w   *bufio.Writer
+	crc uint32
+	n   int64
+	err error
+}
+
+func (c *crcWriter) write(p []byte) {
+	if c.err != nil {
+		return
+	}
+	c.crc = crc32.Update(c.crc, castagnoli, p)
+	var k int
+	k, c.err = c.w.Write(p)
+	c.n += int64(k)
+}
+
+func (c *crcWriter) writeString(s string) { c.write([]byte(s)) }
+
+// Save writes m to path atomically: a temporary file in the same folder,
+// synced, then renamed over path. On error path is left as it was.
+func Save(path string, m *Model) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = m.WriteTo(f); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// Load reads a model file.
+func Load(path string) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// Decode reads a model from the bytes of a model file.
+func Decode(data []byte) (*Model, error) {
+	if len(data) < len(magic)+12 || string(data[:len(magic)]) != magic {
+		return nil, ErrFormat
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if v := binary.LittleEndian.Uint32(data[len(magic):]); v != FormatVersion {
+		return nil, fmt.Errorf("%w: version %d, this build reads %d", ErrVersion, v, FormatVersion)
+	}
+	if crc32.Checksum(body, castagnoli) != sum {
+		return nil, ErrChecksum
+	}
+	r := &reader{b: body[len(magic)+4:]}
+	var h header
+	if err := json.Unmarshal(r.bytes(int(r.u32())), &h); err != nil && r.err == nil {
+		r.err = err
+	}
+	m := &Model{Config: h.Config, Classes: h.Classes, Lang: h.Lang}
+	terms := r.strings(h.Terms)
+	idf := r.floats(boolInt(h.IDF) * h.Features)
+	k := len(h.Classes)
+	m.lin = &nb.Linear{K: k, Bias: r.floats(k), W: r.floats(k * h.Features)}
+	if m.Config.Classifier == Bernoulli {
+		m.lin.Binary = true
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, r.err)
+	}
+	// The counts, needed only to merge or retrain, are decoded on demand.
+	m.countsRaw = r.b
+	return m, m.restore(terms, idf)
+}
+
+// restore rebuilds the stages' state after decoding.
+func (m *Model) restore(terms []string, idf []float64) error {
+	if k := len(m.Classes); k < 2 {
+		return fmt.Errorf("%w: %d classes", ErrFormat, k)
+	}
+	m.an = tokenize.New(m.Config.tokenizeConfig(m.Lang))
+	if m.Config.Vectorizer == Hash {
+		m.hash = vectorize.Hashing{Features: m.lin.NumFeatures()}
+	} else {
+		v, err := vectorize.NewVocabulary(terms)
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrFormat, err)
+		}
+		m.vocab = v
+	}
+	switch {
+	case idf == nil:
+	case m.Config.Weighting == Rennie:
+		m.rennie = &vectorize.Rennie{IDF: idf}
+	default:
+		o := m.Config.TFIDFOptions
+		m.tfidf = &vectorize.TFIDF{SublinearTF: !o.LinearTF, NoSmoothIDF: o.NoSmooth, Norm: o.Norm, IDF: idf}
+	}
+	return nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func writeStrings(b *crcWriter, s []string) {
+	if len(s) == 0 {
+		return
+	}
+	le := binary.LittleEndian
+	off := make([]byte, 0, 4*(len(s)+1))
+	n := 0
+	off = le.AppendUint32(off, 0)
+	for _, t := range s {
+		n += len(t)
+		off = le.AppendUint32(off, uint32(n))
+	}
+	b.write(off)
+	for _, t := range s {
+		b.writeString(t)
+	}
+}
+
+// writeFloats writes v little-endian, 64 KiB at a time.
+func writeFloats(b *crcWriter, v []float64) {
+	var buf [8 << 10]byte
+	for len(v) > 0 {
+		n := min(len(v), len(buf)/8)
+		for i, x := range v[:n] {
+			binary.LittleEndian.PutUint64(buf[8*i:], math.Float64bits(x))
+		}
+		b.write(buf[:8*n])
+		v = v[n:]
+	}
+}
+
+// writeCounts stores the class counts and, per class, the non-zero feature
+// counts as (column, value) pairs: the tables are mostly zeros.
+func writeCounts(b *crcWriter, c *nb.Counts) {
+	le := binary.LittleEndian
+	writeFloats(b, c.ClassCount)
+	var idx []byte
+	var val []float64
+	for k := 0; k < c.Classes; k++ {
+		idx, val = idx[:0], val[:0]
+		for i, v := range c.FeatureCount[k*c.Features : (k+1)*c.Features] {
+			if v != 0 {
+				idx = le.AppendUint32(idx, uint32(i))
+				val = append(val, v)
+			}
+		}
+		b.write(le.AppendUint32(nil, uint32(len(val))))
+		b.write(idx)
+		writeFloats(b, val)
+	}
+}
+
+// reader decodes sections, remembering the first error.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(r.b) {
+		r.err = fmt.Errorf("truncated: need %d bytes, have %d", n, len(r.b))
+		return nil
+	}
+	out := r.b[:n]
+	r.b = r.b[n:]
+	return out
+}
+
+func (r *reader) u32() uint32 {
+	b := r.bytes(4)
+	if b == nil {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b)
+}
+
+func (r *reader) floats(n int) []float64 {
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	if n < 0 || n > len(r.b)/8 {
+		r.err = fmt.Errorf("truncated: need %d values, have %d bytes", n, len(r.b))
+		return nil
+	}
+	b := r.bytes(8 * n)
+	if b == nil {
+		return nil
+	}
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return v
+}
+
+func (r *reader) strings(n int) []string {
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	if n < 0 || n >= len(r.b)/4 {
+		r.err = fmt.Errorf("truncated: %d vocabulary terms in %d bytes", n, len(r.b))
+		return nil
+	}
+	off := r.bytes(4 * (n + 1))
+	if off == nil {
+		return nil
+	}
+	le := binary.LittleEndian
+	blob := string(r.bytes(int(le.Uint32(off[4*n:]))))
+	out := make([]string, n)
+	for i := range out {
+		lo, hi := le.Uint32(off[4*i:]), le.Uint32(off[4*i+4:])
+		if lo > hi || int(hi) > len(blob) {
+			r.err = fmt.Errorf("vocabulary offsets out of order at term %d", i)
+			return nil
+		}
+		out[i] = blob[lo:hi]
+	}
+	return out
+}
+
+func (r *reader) counts(k, f int) *nb.Counts {
+	if r.err != nil {
+		return nil
+	}
+	c := nb.NewCounts(k, f)
+	copy(c.ClassCount, r.floats(k))
+	le := binary.LittleEndian
+	for cl := 0; cl < k && r.err == nil; cl++ {
+		n := int(r.u32())
+		idx := r.bytes(4 * n)
+		val := r.floats(n)
+		for j := 0; j < n && r.err == nil; j++ {
+			i := int(le.Uint32(idx[4*j:]))
+			if i >= f {
+				r.err = fmt.Errorf("count column %d ≥ %d features", i, f)
+				break
+			}
+			c.FeatureCount[cl*f+i] = val[j]
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = fmt.Errorf("%d bytes after the last section", len(r.b))
+	}
+	return c
+}
+
+// Counts returns the class and feature counts the model was fitted from,
+// decoding them from the model file on first use.
+func (m *Model) Counts() (*nb.Counts, error) {
+	m.countsOnce.Do(func() {
+		if m.counts != nil {
+			return
+		}
+		r := &reader{b: m.countsRaw}
+		m.counts = r.counts(len(m.Classes), m.lin.NumFeatures())
+		if m.counts != nil && m.Config.Classifier == Bernoulli {
+			m.counts.Binary = true
+		}
+		if r.err != nil {
+			m.counts, m.countsErr = nil, fmt.Errorf("%w: counts: %v", ErrFormat, r.err)
+		}
+		m.countsRaw = nil
+	})
+	return m.counts, m.countsErr
+}

@@ -1,0 +1,131 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"sync"
+
+	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/tokenize"
+	"github.com/textnb/textnb/vectorize"
+)
+
+// Model is a trained pipeline: it turns raw text into class scores. A Model
+// is safe for concurrent use; each goroutine should use its own Predictor.
+type Model struct {
+	Config  Config
+	Classes []string
+	// Lang is the language the tokenizer was set up for (never Auto).
+	Lang tokenize.Lang
+
+	an     *tokenize.Analyzer
+	vocab  *vectorize.Vocabulary // nil with the hashing vectorizer
+	hash   vectorize.Hashing
+	tfidf  *vectorize.TFIDF
+	rennie *vectorize.Rennie
+	lin    *nb.Linear // the classifier's scoring form
+
+	counts     *nb.Counts
+	countsRaw  []byte // undecoded counts of a loaded model
+	countsOnce sync.Once
+	countsErr  error
+}
+
+// NumFeatures returns the number of columns of the model.
+func (m *Model) NumFeatures() int { return m.lin.NumFeatures() }
+
+func (m *Model) fitWeighting(X *vectorize.CSR) error {
+	switch m.Config.Weighting {
+	case TFIDF:
+		o := m.Config.TFIDFOptions
+		m.tfidf = &vectorize.TFIDF{SublinearTF: !o.LinearTF, NoSmoothIDF: o.NoSmooth, Norm: o.Norm}
+		if err := m.tfidf.Fit(X); err != nil {
+			return err
+		}
+		m.tfidf.Transform(X)
+	case Rennie:
+		m.rennie = &vectorize.Rennie{}
+		if err := m.rennie.Fit(X); err != nil {
+			return err
+		}
+		m.rennie.Transform(X)
+	}
+	return nil
+}
+
+// refit recomputes the classifier's tables from m.counts.
+func (m *Model) refit() error {
+	var est interface {
+		nb.Estimator
+		Linear() *nb.Linear
+	}
+	a := m.Config.alpha()
+	switch m.Config.Classifier {
+	case Complement:
+		est = &nb.Complement{Alpha: a, Norm: m.Config.Norm}
+	case Multinomial:
+		est = &nb.Multinomial{Alpha: a, UniformPrior: m.Config.UniformPrior}
+	case Bernoulli:
+		est = &nb.Bernoulli{Alpha: a}
+	default:
+		return fmt.Errorf("%w: classifier %v", ErrConfig, m.Config.Classifier)
+	}
+	if err := est.Fit(m.counts); err != nil {
+		return err
+	}
+	m.lin = est.Linear()
+	return nil
+}
+
+// A Predictor scores documents with a Model, reusing its buffers. It is not
+// safe for concurrent use; make one per goroutine.
+type Predictor struct {
+	m     *Model
+	terms []string
+	idx   []int32
+	val   []float64
+}
+
+// NewPredictor returns a Predictor for m.
+func (m *Model) NewPredictor() *Predictor { return &Predictor{m: m} }
+
+// Row appends text's weighted feature row to the Predictor's buffers and
+// returns it; the slices are valid until the next call.
+func (p *Predictor) Row(text string) (idx []int32, val []float64) {
+	m := p.m
+	p.terms = m.an.Terms(p.terms[:0], text)
+	if m.vocab != nil {
+		p.idx, p.val = m.vocab.Transform(p.idx[:0], p.val[:0], p.terms)
+	} else {
+		p.idx, p.val = m.hash.Transform(p.idx[:0], p.val[:0], p.terms)
+	}
+	switch {
+	case m.tfidf != nil:
+		m.tfidf.TransformRow(p.idx, p.val)
+	case m.rennie != nil:
+		m.rennie.TransformRow(p.idx, p.val)
+	}
+	return p.idx, p.val
+}
+
+// JointLogLikelihood appends one unnormalized log posterior per class.
+func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
+	idx, val := p.Row(text)
+	return p.m.lin.JointLogLikelihood(dst, idx, val)
+}
+
+// Proba appends the class probabilities of text and returns them with the
+// index of the most probable class (ties: the first class).
+func (p *Predictor) Proba(dst []float64, text string) ([]float64, int) {
+	n := len(dst)
+	dst = p.JointLogLikelihood(dst, text)
+	jll := dst[n:]
+	best := nb.Argmax(jll)
+	lse := floats.LogSumExp(jll)
+	for i, v := range jll {
+		jll[i] = math.Exp(v - lse)
+	}
+	return dst, best
+}

@@ -1,0 +1,255 @@
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/textnb/textnb/corpus"
+)
+
+const (
+	newsTrain = "../testdata/news/train"
+	newsTest  = "../testdata/news/test"
+)
+
+func train(t testing.TB, cfg Config, path string) (*Model, Summary) {
+	t.Helper()
+	tr, err := NewTrainer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+		tr.Add(d.Label, d.Text)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, s, err := tr.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, s
+}
+
+func evaluate(t testing.TB, m *Model, path string) Evaluation {
+	t.Helper()
+	ev := NewEvaluator(m.Classes)
+	b := m.NewBatch(func(p Prediction) { ev.Add(p.Truth, p.Label(m)) })
+	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+		b.Add(d.Source, d.Label, d.Text)
+		return nil
+	})
+	b.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev.Result()
+}
+
+func TestTrainEvaluateConfigs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"default", Config{}},
+		{"mnb counts unigrams", Config{Classifier: Multinomial, Weighting: Counts}},
+		{"bernoulli", Config{Classifier: Bernoulli}},
+		{"rennie norm", Config{Weighting: Rennie, Norm: true}},
+		{"hash", Config{Vectorizer: Hash}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, s := train(t, tc.cfg, newsTrain)
+			if s.Documents != 240 || s.Classes != 4 || s.Features == 0 {
+				t.Fatalf("summary %+v", s)
+			}
+			r := evaluate(t, m, newsTest)
+			if r.N != 80 {
+				t.Fatalf("evaluated %d documents, want 80", r.N)
+			}
+			// The fixture is easy but not trivial; every configuration
+			// should get most of it right.
+			if r.Accuracy < 0.8 {
+				t.Errorf("accuracy %.3f < 0.8", r.Accuracy)
+			}
+			t.Logf("accuracy %.4f macro-F1 %.4f features %d", r.Accuracy, r.MacroF1, s.Features)
+		})
+	}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	for _, cfg := range []Config{{}, {Vectorizer: Hash, Classifier: Bernoulli}, {Weighting: Rennie, Classifier: Multinomial}} {
+		m, _ := train(t, cfg, newsTrain)
+		path := filepath.Join(t.TempDir(), "news.model")
+		if err := Save(path, m); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := m.NewPredictor(), got.NewPredictor()
+		for _, text := range []string{"The striker scored twice", "Stocks fell on rate fears", "", "braise the short ribs"} {
+			pa, ia := a.Proba(nil, text)
+			pb, ib := b.Proba(nil, text)
+			if ia != ib || !equalFloats(pa, pb) {
+				t.Errorf("%+v %q: loaded model gives %v (%d), trained %v (%d)", cfg, text, pb, ib, pa, ia)
+			}
+		}
+		c1, err := m.Counts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c2, err := got.Counts()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equalFloats(c1.FeatureCount, c2.FeatureCount) || !equalFloats(c1.ClassCount, c2.ClassCount) {
+			t.Errorf("%+v: counts differ after a round trip", cfg)
+		}
+		// A second save of the loaded model writes the same bytes.
+		var w1, w2 bytes.Buffer
+		if _, err := m.WriteTo(&w1); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := got.WriteTo(&w2); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(w1.Bytes(), w2.Bytes()) {
+			t.Errorf("%+v: re-encoding a loaded model changed its bytes", cfg)
+		}
+	}
+}
+
+func equalFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestTrainingIsDeterministic(t *testing.T) {
+	encode := func(procs int) []byte {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		m, _ := train(t, Config{}, newsTrain)
+		var b bytes.Buffer
+		if _, err := m.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	if !bytes.Equal(encode(1), encode(4)) {
+		t.Error("model bytes depend on the number of goroutines")
+	}
+}
+
+func TestLoadRejectsBadFiles(t *testing.T) {
+	m, _ := train(t, Config{}, newsTrain)
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	good := b.Bytes()
+	flip := bytes.Clone(good)
+	flip[len(flip)/2] ^= 0x40
+	version := bytes.Clone(good)
+	version[len(magic)] = 99
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want error
+	}{
+		{"empty", nil, ErrFormat},
+		{"foreign", []byte("#!/bin/sh\necho this is not a model\n"), ErrFormat},
+		{"truncated", good[:len(good)/3], ErrChecksum},
+		{"magic only", []byte(magic), ErrFormat},
+		{"corrupted", flip, ErrChecksum},
+		{"future version", version, ErrVersion},
+	} {
+		path := filepath.Join(t.TempDir(), "bad.model")
+		if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load(path)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("%s: Load error %v, want %v", tc.name, err, tc.want)
+		}
+		if err != nil && !bytes.Contains([]byte(err.Error()), []byte(path)) {
+			t.Errorf("%s: error %q does not name the file", tc.name, err)
+		}
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.model")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestSaveIsAtomic(t *testing.T) {
+	m, _ := train(t, Config{}, newsTrain)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.model")
+	if err := os.WriteFile(path, []byte("previous contents"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(filepath.Join(dir, "no-such-dir", "m.model"), m); err == nil {
+		t.Fatal("Save into a missing folder succeeded")
+	}
+	if err := Save(path, m); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("folder holds %d entries after Save, want only the model", len(entries))
+	}
+	if _, err := Load(path); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestTrainerRejects(t *testing.T) {
+	tr, _ := NewTrainer(Config{})
+	if _, _, err := tr.Finish(); !errors.Is(err, ErrNoDocuments) {
+		t.Errorf("no documents: %v", err)
+	}
+	tr, _ = NewTrainer(Config{})
+	tr.Add("spam", "win a prize")
+	tr.Add("spam", "free money")
+	if _, _, err := tr.Finish(); !errors.Is(err, ErrOneClass) {
+		t.Errorf("one class: %v", err)
+	}
+	tr, _ = NewTrainer(Config{})
+	tr.Add("a", "!!!")
+	tr.Add("b", "???")
+	if _, _, err := tr.Finish(); err == nil {
+		t.Error("documents without any term trained a model")
+	}
+	if _, err := NewTrainer(Config{Alpha: -1}); !errors.Is(err, ErrConfig) {
+		t.Errorf("negative alpha: %v", err)
+	}
+}
+
+func TestEvaluator(t *testing.T) {
+	ev := NewEvaluator([]string{"a", "b"})
+	for _, p := range [][2]string{{"a", "a"}, {"a", "b"}, {"b", "b"}, {"b", "b"}, {"c", "a"}} {
+		ev.Add(p[0], p[1])
+	}
+	r := ev.Result()
+	if r.N != 5 || r.Accuracy != 0.6 {
+		t.Fatalf("n %d accuracy %g", r.N, r.Accuracy)
+	}
+	// a: P 1/2 R 1/2 F 1/2; b: P 2/3 R 1 F 0.8; c: F 0 → macro 1.3/3.
+	if d := r.MacroF1 - 1.3/3; d > 1e-12 || d < -1e-12 {
+		t.Errorf("macro-F1 %g", r.MacroF1)
+	}
+	if r.Confusion[2][0] != 1 || len(r.Labels) != 3 {
+		t.Errorf("confusion %v labels %v", r.Confusion, r.Labels)
+	}
+}
