@@ -95,6 +95,40 @@ type Config struct {
 	// MaxTableSize bounds classes × features when MinDF is automatic;
 	// 0 means DefaultMaxTableSize.
 	MaxTableSize int
+	// Semi is how documents given to Trainer.AddUnlabeled are used.
+	Semi Semi
+}
+
+// SemiMethod names a semi-supervised training method.
+type SemiMethod uint8
+
+// The semi-supervised methods. The zero value, NoSemi, refuses unlabeled
+// documents.
+const (
+	NoSemi SemiMethod = iota
+	NSNB              // self-training on the most confident documents (the source paper)
+	SNB               // classic self-training above a probability threshold
+	EM                // Nigam et al. 2000: unlabeled documents as weighted soft counts
+)
+
+var semiNames = [...]string{"none", "nsnb", "snb", "em"}
+
+func (s SemiMethod) String() string { return enumString(semiNames[:], int(s)) }
+
+// ParseSemiMethod reads "none", "nsnb", "snb" or "em".
+func ParseSemiMethod(s string) (SemiMethod, error) {
+	i, err := enumParse("semi-supervised method", semiNames[:], s)
+	return SemiMethod(i), err
+}
+
+// Semi configures semi-supervised training. Zero fields mean the defaults
+// of package nb (K 0.2, Threshold 0.9, Rounds 10, Lambda 0.1).
+type Semi struct {
+	Method    SemiMethod
+	K         float64 // NSNB: documents added per round, a count (≥ 1) or a fraction (< 1)
+	Threshold float64 // SNB: minimum top probability
+	Rounds    int     // NSNB, SNB: maximum rounds; EM: maximum iterations
+	Lambda    float64 // EM: weight of the unlabeled documents
 }
 
 // TFIDFOptions are the scikit-learn TfidfTransformer options. Each field is

@@ -14,6 +14,8 @@ var (
 	ErrFormat = errors.New("pipeline: not a textnb model file")
 	// ErrVersion: a model file has a format version this build cannot read.
 	ErrVersion = errors.New("pipeline: unsupported model file version")
+	// ErrKind: a model file holds another kind of model than asked for.
+	ErrKind = errors.New("pipeline: wrong kind of model")
 	// ErrChecksum: a model file's checksum does not match its contents.
 	ErrChecksum = errors.New("pipeline: model file checksum mismatch (file damaged)")
 )

@@ -23,6 +23,25 @@ const magic = "\x89TNB\r\n\x1a\n"
 // FormatVersion is the model file format this package writes.
 const FormatVersion = 1
 
+// Kind says what a model file holds.
+type Kind uint32
+
+// The kinds of model file.
+const (
+	TextModel  Kind = 1 // a Model: text pipeline and naive Bayes classifier
+	TableModel Kind = 2 // a Table: Gaussian or Categorical NB on numeric columns
+)
+
+func (k Kind) String() string {
+	switch k {
+	case TextModel:
+		return "text model"
+	case TableModel:
+		return "table model"
+	}
+	return fmt.Sprintf("kind %d", uint32(k))
+}
+
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // header is the JSON part of a model file.
@@ -33,16 +52,16 @@ type header struct {
 	Features int           `json:"features"`
 	Terms    int           `json:"terms"` // vocabulary size; 0 with hashing
 	IDF      bool          `json:"idf"`
+	// ClassCount is the (weighted) number of training documents per class.
+	ClassCount []float64 `json:"class_count"`
 }
 
 // WriteTo writes the model file to w, streaming: the checksum is computed
 // as the bytes go out, so no copy of the file is held in memory.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
-	cw := &crcWriter{w: bufio.NewWriterSize(w, 1<<16)}
+	cw := newContainer(w, TextModel)
 	le := binary.LittleEndian
-	cw.write([]byte(magic))
-	cw.write(le.AppendUint32(nil, FormatVersion))
-	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang, Features: m.lin.NumFeatures()}
+	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount}
 	var idf []float64
 	switch {
 	case m.tfidf != nil:
@@ -71,12 +90,25 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		return cw.n, err
 	}
 	writeCounts(cw, counts)
-	sum := cw.crc
-	cw.write(le.AppendUint32(nil, sum))
-	if cw.err == nil {
-		cw.err = cw.w.Flush()
+	return cw.close()
+}
+
+// newContainer starts a model file of kind k: magic, version, kind.
+func newContainer(w io.Writer, k Kind) *crcWriter {
+	cw := &crcWriter{w: bufio.NewWriterSize(w, 1<<16)}
+	cw.write([]byte(magic))
+	cw.write(binary.LittleEndian.AppendUint32(nil, FormatVersion))
+	cw.write(binary.LittleEndian.AppendUint32(nil, uint32(k)))
+	return cw
+}
+
+// close appends the checksum and flushes.
+func (c *crcWriter) close() (int64, error) {
+	c.write(binary.LittleEndian.AppendUint32(nil, c.crc))
+	if c.err == nil {
+		c.err = c.w.Flush()
 	}
-	return cw.n, cw.err
+	return c.n, c.err
 }
 
 // crcWriter writes through a buffer, keeping a running CRC-32C, a byte
@@ -102,7 +134,7 @@ func (c *crcWriter) writeString(s string) { c.write([]byte(s)) }
 
 // Save writes m to path atomically: a temporary file in the same folder,
 // synced, then renamed over path. On error path is left as it was.
-func Save(path string, m *Model) (err error) {
+func Save(path string, m io.WriterTo) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -128,7 +160,7 @@ func Save(path string, m *Model) (err error) {
 	return os.Rename(f.Name(), path)
 }
 
-// Load reads a model file.
+// Load reads a text model file.
 func Load(path string) (*Model, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -141,24 +173,56 @@ func Load(path string) (*Model, error) {
 	return m, nil
 }
 
-// Decode reads a model from the bytes of a model file.
-func Decode(data []byte) (*Model, error) {
-	if len(data) < len(magic)+12 || string(data[:len(magic)]) != magic {
-		return nil, ErrFormat
+// FileKind reports what the model file at path holds, after checking its
+// header and checksum.
+func FileKind(path string) (Kind, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
 	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if v := binary.LittleEndian.Uint32(data[len(magic):]); v != FormatVersion {
-		return nil, fmt.Errorf("%w: version %d, this build reads %d", ErrVersion, v, FormatVersion)
+	k, _, err := openContainer(data)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
 	}
+	return k, nil
+}
+
+// openContainer checks magic, version and checksum and returns the kind
+// and the payload.
+func openContainer(data []byte) (Kind, []byte, error) {
+	const head = len(magic) + 8
+	if len(data) < head+4 || string(data[:len(magic)]) != magic {
+		return 0, nil, ErrFormat
+	}
+	le := binary.LittleEndian
+	if v := le.Uint32(data[len(magic):]); v != FormatVersion {
+		return 0, nil, fmt.Errorf("%w: version %d, this build reads %d", ErrVersion, v, FormatVersion)
+	}
+	body, sum := data[:len(data)-4], le.Uint32(data[len(data)-4:])
 	if crc32.Checksum(body, castagnoli) != sum {
-		return nil, ErrChecksum
+		return 0, nil, ErrChecksum
 	}
-	r := &reader{b: body[len(magic)+4:]}
+	return Kind(le.Uint32(data[len(magic)+4:])), body[head:], nil
+}
+
+// Decode reads a text model from the bytes of a model file.
+func Decode(data []byte) (*Model, error) {
+	kind, payload, err := openContainer(data)
+	if err != nil {
+		return nil, err
+	}
+	if kind != TextModel {
+		return nil, fmt.Errorf("%w: the file holds a %v, not a text model", ErrKind, kind)
+	}
+	r := &reader{b: payload}
 	var h header
 	if err := json.Unmarshal(r.bytes(int(r.u32())), &h); err != nil && r.err == nil {
 		r.err = err
 	}
-	m := &Model{Config: h.Config, Classes: h.Classes, Lang: h.Lang}
+	m := &Model{Config: h.Config, Classes: h.Classes, Lang: h.Lang, classCount: h.ClassCount}
+	if len(h.ClassCount) != len(h.Classes) {
+		return nil, fmt.Errorf("%w: %d class counts for %d classes", ErrFormat, len(h.ClassCount), len(h.Classes))
+	}
 	terms := r.strings(h.Terms)
 	idf := r.floats(boolInt(h.IDF) * h.Features)
 	k := len(h.Classes)

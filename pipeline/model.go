@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -26,6 +25,8 @@ type Model struct {
 	tfidf  *vectorize.TFIDF
 	rennie *vectorize.Rennie
 	lin    *nb.Linear // the classifier's scoring form
+	// classCount is the number of training documents per class.
+	classCount []float64
 
 	counts     *nb.Counts
 	countsRaw  []byte // undecoded counts of a loaded model
@@ -57,26 +58,39 @@ func (m *Model) fitWeighting(X *vectorize.CSR) error {
 
 // refit recomputes the classifier's tables from m.counts.
 func (m *Model) refit() error {
-	var est interface {
-		nb.Estimator
-		Linear() *nb.Linear
-	}
-	a := m.Config.alpha()
-	switch m.Config.Classifier {
-	case Complement:
-		est = &nb.Complement{Alpha: a, Norm: m.Config.Norm}
-	case Multinomial:
-		est = &nb.Multinomial{Alpha: a, UniformPrior: m.Config.UniformPrior}
-	case Bernoulli:
-		est = &nb.Bernoulli{Alpha: a}
-	default:
-		return fmt.Errorf("%w: classifier %v", ErrConfig, m.Config.Classifier)
-	}
+	m.classCount = append([]float64(nil), m.counts.ClassCount...)
+	est := m.newEstimator()
 	if err := est.Fit(m.counts); err != nil {
 		return err
 	}
 	m.lin = est.Linear()
 	return nil
+}
+
+// TrainingPriors returns the class frequencies of the training data, the
+// priors that predictions assume (see nb.AdjustPriors to change them).
+func (m *Model) TrainingPriors() []float64 {
+	p := append([]float64(nil), m.classCount...)
+	floats.Scale(1/floats.Sum(p), p)
+	return p
+}
+
+// textEstimator is a text model that reduces to a Linear scorer.
+type textEstimator interface {
+	nb.Estimator
+	Linear() *nb.Linear
+}
+
+// newEstimator returns an unfitted classifier as configured.
+func (m *Model) newEstimator() textEstimator {
+	a := m.Config.alpha()
+	switch m.Config.Classifier {
+	case Multinomial:
+		return &nb.Multinomial{Alpha: a, UniformPrior: m.Config.UniformPrior}
+	case Bernoulli:
+		return &nb.Bernoulli{Alpha: a, UniformPrior: m.Config.UniformPrior}
+	}
+	return &nb.Complement{Alpha: a, Norm: m.Config.Norm, UniformPrior: m.Config.UniformPrior}
 }
 
 // A Predictor scores documents with a Model, reusing its buffers. It is not

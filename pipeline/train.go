@@ -17,10 +17,10 @@ const langSample = 64 << 10
 
 // Summary describes a finished training run.
 type Summary struct {
-	Documents, Empty, Classes, Features int
-	MinDF                               int
-	Lang                                tokenize.Lang
-	Elapsed                             time.Duration
+	Documents, Unlabeled, Empty, Classes, Features int
+	MinDF                                          int
+	Lang                                           tokenize.Lang
+	Elapsed                                        time.Duration
 }
 
 // A Trainer builds a Model from labeled documents given one at a time.
@@ -42,6 +42,8 @@ type Trainer struct {
 	shards  []*shard
 	batches int
 	wg      sync.WaitGroup
+	// unlabeled counts the documents given to AddUnlabeled.
+	unlabeled int
 }
 
 // shard is one goroutine's share of the training documents.
@@ -89,6 +91,18 @@ func (t *Trainer) Add(label, text string) {
 		t.names = append(t.names, label)
 	}
 	t.y = append(t.y, id)
+	t.batch = append(t.batch, text)
+	if len(t.batch) == batchSize {
+		t.flush()
+	}
+}
+
+// AddUnlabeled queues a document without a label, for semi-supervised
+// training (Config.Semi). It shares the vocabulary and weighting of the
+// labeled documents.
+func (t *Trainer) AddUnlabeled(text string) {
+	t.y = append(t.y, -1)
+	t.unlabeled++
 	t.batch = append(t.batch, text)
 	if len(t.batch) == batchSize {
 		t.flush()
@@ -186,11 +200,13 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 		close(s.in)
 	}
 	t.wg.Wait()
-	if len(t.y) == 0 {
+	switch {
+	case len(t.y) == t.unlabeled:
 		return nil, Summary{}, ErrNoDocuments
-	}
-	if len(t.names) < 2 {
+	case len(t.names) < 2:
 		return nil, Summary{}, fmt.Errorf("%w: every document is labeled %q", ErrOneClass, t.names[0])
+	case t.unlabeled > 0 && t.cfg.Semi.Method == NoSemi:
+		return nil, Summary{}, fmt.Errorf("%w: %d unlabeled documents but no semi-supervised method", ErrConfig, t.unlabeled)
 	}
 	m := &Model{Config: t.cfg, Classes: t.names, Lang: t.lang, an: t.an}
 	X, minDF, err := t.features(m)
@@ -200,7 +216,7 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	if err := m.fit(X, t.y); err != nil {
 		return nil, Summary{}, err
 	}
-	s := Summary{Documents: len(t.y), Classes: len(t.names), Features: X.Cols,
+	s := Summary{Documents: len(t.y) - t.unlabeled, Unlabeled: t.unlabeled, Classes: len(t.names), Features: X.Cols,
 		MinDF: minDF, Lang: t.lang, Elapsed: time.Since(t.start)}
 	for _, sh := range t.shards {
 		s.Empty += sh.empty
@@ -286,10 +302,15 @@ func (m *Model) fit(X *vectorize.CSR, y []int) error {
 	if err := m.fitWeighting(X); err != nil {
 		return err
 	}
-	m.counts = nb.NewCounts(len(m.Classes), X.Cols)
-	if m.Config.Classifier == Bernoulli {
-		m.counts = (&nb.Bernoulli{}).NewCounts(len(m.Classes), X.Cols)
+	if m.Config.Semi.Method != NoSemi {
+		c, err := m.fitSemi(X, y)
+		if err != nil {
+			return err
+		}
+		m.counts = c
+		return m.refit()
 	}
+	m.counts = nb.NewCountsFor(m.newEstimator(), len(m.Classes), X.Cols)
 	if err := m.counts.Add(X, y); err != nil {
 		return err
 	}
