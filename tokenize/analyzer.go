@@ -25,8 +25,11 @@ type Analyzer struct {
 	chains  [len(scriptNames)][]TokenFilter
 	hanStop func(string) bool // for Han character n-grams; nil for none
 	join    bool              // connectors join words (not SplitCompounds)
-	cache   *termCache
-	pool    sync.Pool // of *state
+	// direct is set when no filter needs the cache (no stemming): words are
+	// lowercased a document at a time and checked in place.
+	direct bool
+	cache  *termCache
+	pool   sync.Pool // of *state
 }
 
 // state is the scratch space of one Terms call.
@@ -52,7 +55,7 @@ func NewWithSegmenter(cfg Config, seg Segmenter) *Analyzer {
 	cfg = cfg.WithDefaults()
 	cfg.WordNGrams = cfg.WordNGrams.clamp()
 	cfg.HanChars = cfg.HanChars.clamp()
-	a := &Analyzer{cfg: cfg, cache: newTermCache(), join: !cfg.SplitCompounds}
+	a := &Analyzer{cfg: cfg, cache: newTermCache(), join: !cfg.SplitCompounds, direct: !cfg.Stem}
 	if !cfg.NoHanWords {
 		a.seg = seg
 	}
@@ -87,9 +90,17 @@ func (a *Analyzer) Config() Config { return a.cfg }
 func (a *Analyzer) Terms(dst []string, text string) []string {
 	st := a.pool.Get().(*state)
 	start := len(dst)
+	lower := a.direct && a.lower != nil
+	if lower {
+		text = lowerASCII(text)
+	}
 	dst, rest := a.asciiTerms(dst, st, text)
 	if rest != "" {
-		dst = a.unicodeTerms(dst, st, normalize(rest))
+		rest = normalize(rest)
+		if lower {
+			rest = strings.ToLower(rest)
+		}
+		dst = a.unicodeTerms(dst, st, rest)
 	}
 	dst = a.ngrams(dst, start, st)
 	st.reset()
@@ -146,6 +157,9 @@ func (a *Analyzer) word(dst []string, st *state, w string, s Script, lower bool)
 	if len(w) < a.cfg.MinLen { // a rune takes at least a byte
 		return dst
 	}
+	if a.direct {
+		return a.keep(dst, w, s)
+	}
 	if a.lower != nil && !lower {
 		st.key = a.lower.Filter(append(st.key[:0], w...))
 		if t, ok := a.cache.getBytes(st.key); ok {
@@ -173,8 +187,53 @@ func (a *Analyzer) han(dst []string, st *state, run string) []string {
 	return dst
 }
 
+// keep appends w, already lowercased, unless the length or stop word
+// filters of s drop it: the whole chain when there is no stemming.
+func (a *Analyzer) keep(dst []string, w string, s Script) []string {
+	n := a.cfg.MinLen
+	if s == Han {
+		n = a.cfg.HanMinLen
+	}
+	if len(w) < n || (len(w) < 4*n && utf8.RuneCountInString(w) < n) {
+		return dst
+	}
+	switch {
+	case s == Han && a.cfg.Stopwords&ChineseStopwords != 0 && zh.IsStopword(w):
+	case s == Latin && a.cfg.Stopwords&EnglishStopwords != 0 && IsEnglishStopword(w):
+	default:
+		dst = append(dst, w)
+	}
+	return dst
+}
+
+// lowerASCII lowercases the ASCII letters of s, allocating only if it has
+// an upper-case one.
+func lowerASCII(s string) string {
+	i := 0
+	for i < len(s) && !isUpper(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
 // lookup appends the term of key, from the cache when it is there.
 func (a *Analyzer) lookup(dst []string, key string, s Script) []string {
+	if a.direct {
+		return a.keep(dst, key, s)
+	}
 	if t, ok := a.cache.get(key); ok {
 		return appendTerm(dst, t)
 	}

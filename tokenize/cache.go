@@ -7,11 +7,11 @@ import (
 )
 
 // Cache bounds. A shard that reaches its share starts over: the cache never
-// holds more than cacheEntries words (about 20 MB of short words), and
+// holds more than cacheEntries words (about 60 MB of short words), and
 // frequent words come back at once.
 const (
 	cacheShards    = 64
-	cacheEntries   = 1 << 18
+	cacheEntries   = 1 << 20
 	shardEntries   = cacheEntries / cacheShards
 	minPending     = 32
 	maxCachedBytes = 64 // longer words (base64, long Han runs) skip the cache

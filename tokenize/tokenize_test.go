@@ -378,7 +378,7 @@ func TestDetectLang(t *testing.T) {
 }
 
 func TestCacheBounded(t *testing.T) {
-	a := NewWithSegmenter(Config{}, nil)
+	a := NewWithSegmenter(Config{Stem: true}, nil)
 	var b strings.Builder
 	for i := range cacheEntries + cacheEntries/4 {
 		b.Reset()
@@ -443,12 +443,17 @@ func TestNoAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop items")
 	}
-	for _, cfg := range []Config{{}, {Stem: true}, {Stopwords: EnglishStopwords}} {
-		a := NewWithSegmenter(cfg, nil)
+	// Without stemming the document is lowercased in one allocation and
+	// words are its substrings; with stemming they come from the cache.
+	for _, tc := range []struct {
+		cfg  Config
+		want float64
+	}{{Config{}, 1}, {Config{Stem: true}, 0}, {Config{Stopwords: EnglishStopwords}, 1}, {Config{Stem: true, Stopwords: EnglishStopwords}, 0}} {
+		a := NewWithSegmenter(tc.cfg, nil)
 		buf := a.Terms(nil, englishProse)
 		allocs := testing.AllocsPerRun(20, func() { buf = a.Terms(buf[:0], englishProse) })
-		if allocs != 0 {
-			t.Errorf("%+v: %v allocations per document with a warm cache", cfg, allocs)
+		if allocs > tc.want {
+			t.Errorf("%+v: %v allocations per document, want ≤ %v", tc.cfg, allocs, tc.want)
 		}
 	}
 }
