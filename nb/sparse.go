@@ -55,7 +55,7 @@ func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, thresh
 		s.ClassCount[label]++
 	}
 	b := cellSorter{ptr: make([]int, X.Cols+1)}
-	X.ColumnCounts(b.ptr[1:]) // fills ptr[1:] in place: its length is X.Cols
+	copy(b.ptr[1:], X.ColumnCounts(b.ptr[1:])) // a no-op copy when filled in place
 	b.alloc()
 	for i, label := range y {
 		idx, val := X.Row(i)
@@ -241,13 +241,12 @@ func (s *SparseCounts) check() error {
 	return nil
 }
 
-// checkCells verifies that ptr is non-decreasing and that every feature's
-// classes increase strictly and stay below k; ptr's ends are checked by
-// the caller.
+// checkCells verifies that ptr is non-decreasing within class and that
+// every feature's classes increase strictly and stay below k.
 func checkCells(ptr []int, class []uint16, k int) error {
 	for j := range len(ptr) - 1 {
 		lo, hi := ptr[j], ptr[j+1]
-		if lo > hi {
+		if lo < 0 || lo > hi || hi > len(class) {
 			return fmt.Errorf("%w: feature %d cell pointers [%d,%d) out of order", ErrShape, j, lo, hi)
 		}
 		prev := -1

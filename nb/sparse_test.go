@@ -379,9 +379,6 @@ func TestCompactMatchesDense(t *testing.T) {
 		lin := spFitCompact(t, est, X, y, k)
 		_, prior := txtParams(est)
 		prior = slices.Clone(prior)
-		if est.Linear() != nil {
-			t.Fatalf("%s: FitCompact kept a dense scoring table", what)
-		}
 		txtFit(t, est, X, y, k)
 		_, want := txtParams(est)
 		spRelClose(t, what+" prior", prior, want, 0, 0)
@@ -394,7 +391,19 @@ func TestCompactMatchesDense(t *testing.T) {
 		// Weights near zero (Bernoulli's log odds) are compared relative to
 		// the table's largest weight.
 		spRelClose(t, what+" weights", got.W, dense.W, 1e-10, spMaxAbs(dense.W))
+		if spFitCompact(t, est, X, y, k); est.Linear() != nil {
+			t.Fatalf("%s: FitCompact kept the dense table of the earlier Fit", what)
+		}
 	}
+	// Already binary data, scored with raw values as Bernoulli does then.
+	Xb := X.Clone()
+	for i, v := range Xb.Data {
+		Xb.Data[i] = min(v, 1)
+	}
+	est := &Bernoulli{NoBinarize: true, Alpha: 0.4}
+	lin := spFitCompact(t, est, Xb, y, k)
+	txtFit(t, est, Xb, y, k)
+	spRelClose(t, "NoBinarize jll", JointLogLikelihoodCSR(lin, Q), JointLogLikelihoodCSR(est, Q), 1e-10, 0)
 }
 
 // A single class: Complement adds the prior, as scikit-learn does, and

@@ -49,16 +49,16 @@ func (m *CSR) Clone() *CSR {
 // Binarize sets the entries above threshold to 1 and removes the others, in
 // place, like scikit-learn's Binarizer on a sparse matrix.
 func (m *CSR) Binarize(threshold float64) {
-	w := 0
+	w, lo := 0, 0
 	for i := 0; i < m.Rows; i++ {
-		lo, hi := m.Indptr[i], m.Indptr[i+1]
+		hi := m.Indptr[i+1] // read before it is overwritten below
 		for k := lo; k < hi; k++ {
 			if m.Data[k] > threshold {
 				m.Indices[w], m.Data[w] = m.Indices[k], 1
 				w++
 			}
 		}
-		m.Indptr[i+1] = w
+		m.Indptr[i+1], lo = w, hi
 	}
 	m.Indices, m.Data = m.Indices[:w], m.Data[:w]
 }

@@ -77,3 +77,17 @@ func TestRemapColumnsWithMergedVocabularies(t *testing.T) {
 		t.Errorf("drop = %v, %v", D, err)
 	}
 }
+
+// TestBinarizeDropsAcrossRows checks row pointers when entries are dropped
+// from a row that is followed by others.
+func TestBinarizeDropsAcrossRows(t *testing.T) {
+	X := FromDense([][]float64{{1, 0.5, 2}, {3, 0, 1}, {0.1, 0.2, 0}, {5, 5, 5}})
+	X.Binarize(0.7)
+	if err := X.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]float64{{1, 0, 1}, {1, 0, 1}, {0, 0, 0}, {1, 1, 1}}
+	if got := toDense(X); !reflect.DeepEqual(got, want) {
+		t.Errorf("Binarize = %v, want %v", got, want)
+	}
+}
