@@ -83,8 +83,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	cw.write(js)
 	writeStrings(cw, terms)
 	writeFloats(cw, idf)
-	writeFloats(cw, m.lin.Bias)
-	writeFloats(cw, m.lin.W)
+	writeLinear(cw, m.lin)
 	counts, err := m.Counts()
 	if err != nil {
 		return cw.n, err
@@ -225,10 +224,9 @@ func Decode(data []byte) (*Model, error) {
 	}
 	terms := r.strings(h.Terms)
 	idf := r.floats(boolInt(h.IDF) * h.Features)
-	k := len(h.Classes)
-	m.lin = &nb.Linear{K: k, Bias: r.floats(k), W: r.floats(k * h.Features)}
-	if m.Config.Classifier == Bernoulli {
-		m.lin.Binary = true
+	m.lin = r.linear(len(h.Classes), h.Features)
+	if r.err == nil {
+		r.err = m.lin.Validate()
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, r.err)
@@ -302,25 +300,43 @@ func writeFloats(b *crcWriter, v []float64) {
 	}
 }
 
-// writeCounts stores the class counts and, per class, the non-zero feature
-// counts as (column, value) pairs: the tables are mostly zeros.
-func writeCounts(b *crcWriter, c *nb.Counts) {
+// writeSparse writes the per-feature cells shared by counts and the
+// compact scorer: pointers, class ids, values.
+func writeSparse(b *crcWriter, ptr []int, class []uint16, val []float64) {
 	le := binary.LittleEndian
-	writeFloats(b, c.ClassCount)
-	var idx []byte
-	var val []float64
-	for k := 0; k < c.Classes; k++ {
-		idx, val = idx[:0], val[:0]
-		for i, v := range c.FeatureCount[k*c.Features : (k+1)*c.Features] {
-			if v != 0 {
-				idx = le.AppendUint32(idx, uint32(i))
-				val = append(val, v)
-			}
-		}
-		b.write(le.AppendUint32(nil, uint32(len(val))))
-		b.write(idx)
-		writeFloats(b, val)
+	buf := make([]byte, 0, 4*len(ptr))
+	for _, p := range ptr {
+		buf = le.AppendUint32(buf, uint32(p))
 	}
+	b.write(buf)
+	buf = buf[:0]
+	for _, c := range class {
+		buf = le.AppendUint16(buf, c)
+	}
+	b.write(buf)
+	writeFloats(b, val)
+}
+
+// writeLinear stores a compact scorer; Base may be empty.
+func writeLinear(b *crcWriter, l *nb.CompactLinear) {
+	le := binary.LittleEndian
+	b.write(le.AppendUint32(nil, uint32(len(l.Delta))))
+	b.write(le.AppendUint32(nil, uint32(len(l.Base))))
+	b.write(le.AppendUint32(nil, uint32(boolInt(l.Binary))))
+	b.write(le.AppendUint64(nil, math.Float64bits(l.Threshold)))
+	writeFloats(b, l.Bias)
+	writeFloats(b, l.P)
+	writeFloats(b, l.Q)
+	writeFloats(b, l.Base)
+	writeSparse(b, l.Ptr, l.Class, l.Delta)
+}
+
+// writeCounts stores the sparse class-feature counts.
+func writeCounts(b *crcWriter, c *nb.SparseCounts) {
+	le := binary.LittleEndian
+	b.write(le.AppendUint32(nil, uint32(len(c.Count))))
+	writeFloats(b, c.ClassCount)
+	writeSparse(b, c.Ptr, c.Class, c.Count)
 }
 
 // reader decodes sections, remembering the first error.
@@ -395,26 +411,47 @@ func (r *reader) strings(n int) []string {
 	return out
 }
 
-func (r *reader) counts(k, f int) *nb.Counts {
-	if r.err != nil {
-		return nil
+func (r *reader) u64() uint64 {
+	b := r.bytes(8)
+	if b == nil {
+		return 0
 	}
-	c := nb.NewCounts(k, f)
-	copy(c.ClassCount, r.floats(k))
+	return binary.LittleEndian.Uint64(b)
+}
+
+// sparse reads what writeSparse wrote for f features and nnz cells.
+func (r *reader) sparse(f, nnz int) (ptr []int, class []uint16, val []float64) {
 	le := binary.LittleEndian
-	for cl := 0; cl < k && r.err == nil; cl++ {
-		n := int(r.u32())
-		idx := r.bytes(4 * n)
-		val := r.floats(n)
-		for j := 0; j < n && r.err == nil; j++ {
-			i := int(le.Uint32(idx[4*j:]))
-			if i >= f {
-				r.err = fmt.Errorf("count column %d ≥ %d features", i, f)
-				break
-			}
-			c.FeatureCount[cl*f+i] = val[j]
-		}
+	pb := r.bytes(4 * (f + 1))
+	cb := r.bytes(2 * nnz)
+	val = r.floats(nnz)
+	if r.err != nil {
+		return nil, nil, nil
 	}
+	ptr = make([]int, f+1)
+	for i := range ptr {
+		ptr[i] = int(le.Uint32(pb[4*i:]))
+	}
+	class = make([]uint16, nnz)
+	for i := range class {
+		class[i] = le.Uint16(cb[2*i:])
+	}
+	return ptr, class, val
+}
+
+func (r *reader) linear(k, f int) *nb.CompactLinear {
+	nnz, nbase, binary := int(r.u32()), int(r.u32()), r.u32() != 0
+	l := &nb.CompactLinear{K: k, Features: f, Binary: binary, Threshold: math.Float64frombits(r.u64())}
+	l.Bias, l.P, l.Q = r.floats(k), r.floats(k), r.floats(k)
+	l.Base = r.floats(nbase)
+	l.Ptr, l.Class, l.Delta = r.sparse(f, nnz)
+	return l
+}
+
+func (r *reader) counts(k, f int) *nb.SparseCounts {
+	nnz := int(r.u32())
+	c := &nb.SparseCounts{Classes: k, Features: f, ClassCount: r.floats(k)}
+	c.Ptr, c.Class, c.Count = r.sparse(f, nnz)
 	if r.err == nil && len(r.b) != 0 {
 		r.err = fmt.Errorf("%d bytes after the last section", len(r.b))
 	}
@@ -423,16 +460,14 @@ func (r *reader) counts(k, f int) *nb.Counts {
 
 // Counts returns the class and feature counts the model was fitted from,
 // decoding them from the model file on first use.
-func (m *Model) Counts() (*nb.Counts, error) {
+func (m *Model) Counts() (*nb.SparseCounts, error) {
 	m.countsOnce.Do(func() {
 		if m.counts != nil {
 			return
 		}
 		r := &reader{b: m.countsRaw}
 		m.counts = r.counts(len(m.Classes), m.lin.NumFeatures())
-		if m.counts != nil && m.Config.Classifier == Bernoulli {
-			m.counts.Binary = true
-		}
+		m.counts.Binary, m.counts.Threshold = m.lin.Binary, m.lin.Threshold
 		if r.err != nil {
 			m.counts, m.countsErr = nil, fmt.Errorf("%w: counts: %v", ErrFormat, r.err)
 		}

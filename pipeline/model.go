@@ -24,11 +24,11 @@ type Model struct {
 	hash   vectorize.Hashing
 	tfidf  *vectorize.TFIDF
 	rennie *vectorize.Rennie
-	lin    *nb.Linear // the classifier's scoring form
+	lin    *nb.CompactLinear // the classifier's scoring form
 	// classCount is the number of training documents per class.
 	classCount []float64
 
-	counts     *nb.Counts
+	counts     *nb.SparseCounts
 	countsRaw  []byte // undecoded counts of a loaded model
 	countsOnce sync.Once
 	countsErr  error
@@ -59,11 +59,11 @@ func (m *Model) fitWeighting(X *vectorize.CSR) error {
 // refit recomputes the classifier's tables from m.counts.
 func (m *Model) refit() error {
 	m.classCount = append([]float64(nil), m.counts.ClassCount...)
-	est := m.newEstimator()
-	if err := est.Fit(m.counts); err != nil {
+	lin, err := m.newEstimator().FitCompact(m.counts)
+	if err != nil {
 		return err
 	}
-	m.lin = est.Linear()
+	m.lin = lin
 	return nil
 }
 
@@ -75,10 +75,11 @@ func (m *Model) TrainingPriors() []float64 {
 	return p
 }
 
-// textEstimator is a text model that reduces to a Linear scorer.
+// textEstimator is a text model that fits a compact scorer from sparse
+// counts: O(features + non-zero counts) memory instead of classes × features.
 type textEstimator interface {
 	nb.Estimator
-	Linear() *nb.Linear
+	nb.CompactEstimator
 }
 
 // newEstimator returns an unfitted classifier as configured.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
@@ -108,7 +109,8 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !equalFloats(c1.FeatureCount, c2.FeatureCount) || !equalFloats(c1.ClassCount, c2.ClassCount) {
+		if !equalFloats(c1.Count, c2.Count) || !equalFloats(c1.ClassCount, c2.ClassCount) ||
+			!slices.Equal(c1.Ptr, c2.Ptr) || !slices.Equal(c1.Class, c2.Class) || c1.Binary != c2.Binary {
 			t.Errorf("%+v: counts differ after a round trip", cfg)
 		}
 		// A second save of the loaded model writes the same bytes.

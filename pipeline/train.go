@@ -307,12 +307,15 @@ func (m *Model) fit(X *vectorize.CSR, y []int) error {
 		if err != nil {
 			return err
 		}
-		m.counts = c
+		if m.counts = c.Sparse(); m.counts == nil {
+			return fmt.Errorf("%w: semi-supervised counts do not fit the sparse form", ErrConfig)
+		}
 		return m.refit()
 	}
-	m.counts = nb.NewCountsFor(m.newEstimator(), len(m.Classes), X.Cols)
-	if err := m.counts.Add(X, y); err != nil {
+	c, err := nb.NewSparseCountsFor(m.newEstimator(), X, y, len(m.Classes))
+	if err != nil {
 		return err
 	}
+	m.counts = c
 	return m.refit()
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 )
 
@@ -36,8 +37,13 @@ func main() {
 	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
 }
 
-// profiled runs f, writing a CPU profile to $TEXTNB_CPUPROFILE if set.
+// profiled runs f, writing a CPU profile to $TEXTNB_CPUPROFILE and an
+// allocation profile to $TEXTNB_MEMPROFILE if they are set.
 func profiled(f func() int) int {
+	if mem := os.Getenv("TEXTNB_MEMPROFILE"); mem != "" {
+		runtime.MemProfileRate = 64 << 10
+		defer writeProfile(mem, pprof.Lookup("allocs"))
+	}
 	path := os.Getenv("TEXTNB_CPUPROFILE")
 	if path == "" {
 		return f()
@@ -53,6 +59,13 @@ func profiled(f func() int) int {
 	defer out.Close()
 	defer pprof.StopCPUProfile()
 	return f()
+}
+
+func writeProfile(path string, p *pprof.Profile) {
+	if f, err := os.Create(path); err == nil {
+		p.WriteTo(f, 0)
+		f.Close()
+	}
 }
 
 // run executes one command line and returns the exit code: 0 on success,
