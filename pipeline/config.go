@@ -97,6 +97,9 @@ type Config struct {
 	MaxTableSize int
 	// Semi is how documents given to Trainer.AddUnlabeled are used.
 	Semi Semi
+	// NoHanChars keeps Chinese models from adding DefaultHanChars when
+	// Tokenize.HanChars is zero.
+	NoHanChars bool
 }
 
 // SemiMethod names a semi-supervised training method.

@@ -23,7 +23,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	minDF := fs.Int("min-df", 0, "drop terms in fewer than N training documents (default automatic: 1, raised only to bound model size)")
 	maxDF := fs.Float64("max-df", 0, "drop terms in more than this fraction of documents (default 1.0: keep)")
 	ngrams := fs.String("ngrams", "1,2", "word n-gram range `MIN,MAX`")
-	charNgrams := fs.String("char-ngrams", "", "Han character n-gram range `MIN,MAX` (default none for English, automatic for Chinese)")
+	charNgrams := fs.String("char-ngrams", "", "Han character n-gram range `MIN,MAX`, or none (default: 2,3 for Chinese models, none otherwise)")
 	stem := fs.Bool("stem", false, "stem English words (Snowball)")
 	noStem := fs.Bool("no-stem", false, "do not stem English words (the default)")
 	stopwords := fs.String("stopwords", "none", "stopword list: none, en, zh, all")
@@ -59,6 +59,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := tokenFlags(&cfg.Tokenize, *ngrams, *charNgrams, *stopwords, *lang, *stem); err != nil {
 		return usageErr(err)
 	}
+	cfg.NoHanChars = *charNgrams == "none"
 	tr, err := pipeline.NewTrainer(cfg)
 	if err != nil {
 		return usageErr(err)
@@ -89,7 +90,7 @@ func tokenFlags(t *tokenize.Config, ngrams, charNgrams, stopwords, lang string, 
 	if t.WordNGrams, err = parseRange("--ngrams", ngrams); err != nil {
 		return err
 	}
-	if charNgrams != "" {
+	if charNgrams != "" && charNgrams != "none" {
 		if t.HanChars, err = parseRange("--char-ngrams", charNgrams); err != nil {
 			return err
 		}
