@@ -38,6 +38,9 @@ type Model struct {
 func (m *Model) NumFeatures() int { return m.lin.NumFeatures() }
 
 func (m *Model) fitWeighting(X *vectorize.CSR) error {
+	if m.Config.Classifier == Bernoulli {
+		return nil // Bernoulli sees only presence, which weighting keeps
+	}
 	switch m.Config.Weighting {
 	case TFIDF:
 		o := m.Config.TFIDFOptions

@@ -209,6 +209,7 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 		return nil, Summary{}, fmt.Errorf("%w: %d unlabeled documents but no semi-supervised method", ErrConfig, t.unlabeled)
 	}
 	m := &Model{Config: t.cfg, Classes: t.names, Lang: t.lang, an: t.an}
+	m.Config.Alpha = t.cfg.alpha()
 	X, minDF, err := t.features(m)
 	if err != nil {
 		return nil, Summary{}, err
@@ -280,6 +281,7 @@ func (t *Trainer) shardMatrix(m *Model) (*vectorize.CSR, int, error) {
 		return nil, 0, err
 	}
 	m.vocab = vocab
+	m.Config.Vocab.MinDF = vc.MinDF // the model records what was applied
 	return X, vc.MinDF, nil
 }
 

@@ -3,6 +3,7 @@
 //	textnb train CORPUS -o MODEL [flags]
 //	textnb predict -m MODEL [--json] [--top K] PATH…|-
 //	textnb eval -m MODEL [--json] CORPUS
+//	textnb merge -o OUT MODEL MODEL…
 //
 // Run "textnb COMMAND --help" for the flags of each command.
 package main
@@ -30,6 +31,7 @@ func commands() []command {
 		{"train", "train a model from a labeled corpus", runTrain},
 		{"predict", "classify documents with a model", runPredict},
 		{"eval", "score a model on a labeled corpus", runEval},
+		{"merge", "merge models trained on parts of a corpus", runMerge},
 	}
 }
 

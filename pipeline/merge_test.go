@@ -1,0 +1,106 @@
+package pipeline
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/vectorize"
+)
+
+// trainDocs trains on the given documents.
+func trainDocs(t *testing.T, cfg Config, docs []corpus.Document) *Model {
+	t.Helper()
+	tr, err := NewTrainer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		tr.Add(d.Label, d.Text)
+	}
+	m, _, err := tr.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestMergeEqualsUnion(t *testing.T) {
+	docs, err := corpus.ReadAll(newsTrain, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Disjoint parts; the last lacks a class, so classes are remapped too.
+	var a, b, c []corpus.Document
+	for i, d := range docs {
+		switch {
+		case d.Label == "tech" || i%3 == 0:
+			a = append(a, d)
+		case i%3 == 1:
+			b = append(b, d)
+		default:
+			c = append(c, d)
+		}
+	}
+	queries, err := corpus.ReadAll(newsTest, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cfg := range []Config{
+		{Weighting: Counts},
+		{Weighting: Counts, Classifier: Multinomial, Vectorizer: Hash},
+		{Classifier: Bernoulli},
+		{Weighting: Counts, Norm: true},
+	} {
+		union := trainDocs(t, cfg, append(append(slices.Clone(b), a...), c...))
+		merged, err := Merge(trainDocs(t, cfg, b), trainDocs(t, cfg, a), trainDocs(t, cfg, c))
+		if err != nil {
+			t.Fatalf("%+v: %v", cfg, err)
+		}
+		if !slices.Equal(merged.Classes, union.Classes) {
+			t.Fatalf("classes %v, union %v", merged.Classes, union.Classes)
+		}
+		cm, _ := merged.Counts()
+		cu, _ := union.Counts()
+		if !equalFloats(cm.Count, cu.Count) || !slices.Equal(cm.Ptr, cu.Ptr) || !equalFloats(cm.ClassCount, cu.ClassCount) {
+			t.Errorf("%+v: merged counts differ from the union's", cfg)
+		}
+		pm, pu := merged.NewPredictor(), union.NewPredictor()
+		for _, q := range queries {
+			x, _ := pm.Proba(nil, q.Text)
+			y, _ := pu.Proba(nil, q.Text)
+			for k := range x {
+				if math.Abs(x[k]-y[k]) > 1e-12 {
+					t.Fatalf("%+v: %s: merged %v, union %v", cfg, q.Source, x, y)
+				}
+			}
+		}
+	}
+}
+
+func TestMergeRefuses(t *testing.T) {
+	docs, err := corpus.ReadAll(newsTrain, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := trainDocs(t, Config{Weighting: Counts}, docs)
+	for _, tc := range []struct {
+		other *Model
+		want  string
+	}{
+		{trainDocs(t, Config{Weighting: Counts, Alpha: 0.5}, docs), "Alpha"},
+		{trainDocs(t, Config{Weighting: Counts, Classifier: Multinomial}, docs), "Classifier"},
+		{trainDocs(t, Config{}, docs), "IDF"},
+		{trainDocs(t, Config{Weighting: Counts, Vocab: vocabMinDF(2)}, docs), "pruned"},
+	} {
+		_, err := Merge(counts, tc.other)
+		if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("merge error %v, want ErrMerge naming %q", err, tc.want)
+		}
+	}
+}
+
+func vocabMinDF(n int) vectorize.VocabConfig { return vectorize.VocabConfig{MinDF: n} }
