@@ -222,7 +222,14 @@ func Decode(data []byte) (*Model, error) {
 	if len(h.ClassCount) != len(h.Classes) {
 		return nil, fmt.Errorf("%w: %d class counts for %d classes", ErrFormat, len(h.ClassCount), len(h.Classes))
 	}
-	terms := r.strings(h.Terms)
+	if h.Terms > 0 {
+		blob, ends := r.packed(h.Terms)
+		if r.err == nil {
+			if m.vocab, r.err = vectorize.NewVocabularyPacked(blob, ends); r.err == nil {
+				go m.vocab.Prepare() // overlaps the index build with decoding
+			}
+		}
+	}
 	idf := r.floats(boolInt(h.IDF) * h.Features)
 	m.lin = r.linear(len(h.Classes), h.Features)
 	if r.err == nil {
@@ -233,23 +240,20 @@ func Decode(data []byte) (*Model, error) {
 	}
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
-	return m, m.restore(terms, idf)
+	return m, m.restore(idf)
 }
 
 // restore rebuilds the stages' state after decoding.
-func (m *Model) restore(terms []string, idf []float64) error {
+func (m *Model) restore(idf []float64) error {
 	if k := len(m.Classes); k < 2 {
 		return fmt.Errorf("%w: %d classes", ErrFormat, k)
 	}
 	m.an = tokenize.New(m.Config.tokenizeConfig(m.Lang))
-	if m.Config.Vectorizer == Hash {
+	switch {
+	case m.Config.Vectorizer == Hash:
 		m.hash = vectorize.Hashing{Features: m.lin.NumFeatures()}
-	} else {
-		v, err := vectorize.NewVocabulary(terms)
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrFormat, err)
-		}
-		m.vocab = v
+	case m.vocab == nil || m.vocab.Len() != m.lin.NumFeatures():
+		return fmt.Errorf("%w: vocabulary does not match %d features", ErrFormat, m.lin.NumFeatures())
 	}
 	switch {
 	case idf == nil:
@@ -385,30 +389,23 @@ func (r *reader) floats(n int) []float64 {
 	return v
 }
 
-func (r *reader) strings(n int) []string {
-	if n == 0 || r.err != nil {
-		return nil
-	}
+// packed reads what writeStrings wrote for n terms: the terms' bytes and
+// their end offsets.
+func (r *reader) packed(n int) ([]byte, []int) {
 	if n < 0 || n >= len(r.b)/4 {
 		r.err = fmt.Errorf("truncated: %d vocabulary terms in %d bytes", n, len(r.b))
-		return nil
+		return nil, nil
 	}
 	off := r.bytes(4 * (n + 1))
 	if off == nil {
-		return nil
+		return nil, nil
 	}
 	le := binary.LittleEndian
-	blob := string(r.bytes(int(le.Uint32(off[4*n:]))))
-	out := make([]string, n)
-	for i := range out {
-		lo, hi := le.Uint32(off[4*i:]), le.Uint32(off[4*i+4:])
-		if lo > hi || int(hi) > len(blob) {
-			r.err = fmt.Errorf("vocabulary offsets out of order at term %d", i)
-			return nil
-		}
-		out[i] = blob[lo:hi]
+	ends := make([]int, n)
+	for i := range ends {
+		ends[i] = int(le.Uint32(off[4*i+4:]))
 	}
-	return out
+	return r.bytes(ends[n-1]), ends
 }
 
 func (r *reader) u64() uint64 {

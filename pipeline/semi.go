@@ -2,13 +2,152 @@ package pipeline
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
 )
 
-// fitSemi trains on the labeled rows of X (y ≥ 0) and the unlabeled ones
-// (y < 0) with Config.Semi, and returns the counts of the final model.
-func (m *Model) fitSemi(X *vectorize.CSR, y []int) (*nb.Counts, error) {
-	return nil, fmt.Errorf("%w: semi-supervised method %v is not wired in yet", ErrConfig, m.Config.Semi.Method)
+// SemiReport describes what semi-supervised training did.
+type SemiReport struct {
+	Method    SemiMethod
+	Unlabeled int // unlabeled documents given
+	// Rounds is the number of self-training rounds or EM iterations that
+	// refitted the model.
+	Rounds int
+	// Added is the number of unlabeled documents in the final counts:
+	// pseudo-labeled ones for NSNB and SNB, all of them (as λ-weighted soft
+	// counts) for EM.
+	Added int
+	// Converged reports that training stopped before the round limit: no
+	// document left or qualifying (NSNB, SNB), or the objective settled (EM).
+	Converged bool
+	// LogLikelihood is EM's final λ-weighted objective; 0 otherwise.
+	LogLikelihood float64
 }
+
+// String summarizes r in one line, for logs and the command line.
+func (r SemiReport) String() string {
+	switch r.Method {
+	case NoSemi:
+		return "no semi-supervised training"
+	case EM:
+		return fmt.Sprintf("em: %d unlabeled documents as soft counts, %d iterations%s",
+			r.Added, r.Rounds, converged(r.Converged))
+	}
+	return fmt.Sprintf("%v: %d of %d unlabeled documents pseudo-labeled in %d rounds%s",
+		r.Method, r.Added, r.Unlabeled, r.Rounds, converged(r.Converged))
+}
+
+func converged(ok bool) string {
+	if ok {
+		return " (converged)"
+	}
+	return ""
+}
+
+// SemiReport returns what semi-supervised training did when m was trained
+// (the zero SemiReport for a model trained without it, or loaded from a file).
+func (m *Model) SemiReport() SemiReport { return m.semi }
+
+// validate checks the fields the method uses (zero means nb's default),
+// so that a bad setting can fail before any document is read; package nb
+// checks them again when it fits.
+func (s Semi) validate() error {
+	bad := func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) || v < 0 }
+	switch {
+	case s.Method > EM:
+		return fmt.Errorf("%w: unknown semi-supervised method %v", ErrConfig, s.Method)
+	case bad(s.K):
+		return fmt.Errorf("%w: semi-supervised K %g, want a finite value ≥ 0", ErrConfig, s.K)
+	case bad(s.Threshold) || s.Threshold >= 1:
+		return fmt.Errorf("%w: semi-supervised threshold %g, want in [0, 1)", ErrConfig, s.Threshold)
+	case s.Rounds < 0:
+		return fmt.Errorf("%w: semi-supervised rounds %d, want ≥ 0", ErrConfig, s.Rounds)
+	case bad(s.Lambda):
+		return fmt.Errorf("%w: semi-supervised lambda %g, want a finite value ≥ 0", ErrConfig, s.Lambda)
+	}
+	return nil
+}
+
+// fitSemi trains on the labeled rows of X (y ≥ 0) and the unlabeled ones
+// (y < 0) with Config.Semi, records a SemiReport in m.semi, and returns the
+// counts the final classifier was fitted on.
+func (m *Model) fitSemi(X *vectorize.CSR, y []int) (*nb.Counts, error) {
+	s := m.Config.Semi
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	labeled, yl, unlabeled := splitLabeled(X, y)
+	rec := &recorder{est: m.newEstimator()}
+	var res nb.Result
+	var err error
+	switch s.Method {
+	case NSNB, SNB:
+		mode := nb.NSNB
+		if s.Method == SNB {
+			mode = nb.SNB
+		}
+		st := nb.SelfTraining{Mode: mode, K: s.K, Threshold: s.Threshold, Rounds: s.Rounds}
+		res, err = st.Fit(rec, labeled, yl, unlabeled, len(m.Classes))
+	case EM:
+		res, err = nb.EM{Lambda: s.Lambda, MaxIter: s.Rounds}.Fit(rec, labeled, yl, unlabeled, len(m.Classes))
+	default:
+		err = fmt.Errorf("%w: no semi-supervised method", ErrConfig)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%v: %w", s.Method, err)
+	}
+	m.semi = SemiReport{Method: s.Method, Unlabeled: unlabeled.Rows, Rounds: res.Rounds, Added: res.Added,
+		Converged: res.Converged, LogLikelihood: res.LogLikelihood}
+	return rec.last, nil
+}
+
+// splitLabeled returns the rows of X with y ≥ 0 and their labels, and the
+// rows with y < 0, each in their original order.
+func splitLabeled(X *vectorize.CSR, y []int) (labeled *vectorize.CSR, yl []int, unlabeled *vectorize.CSR) {
+	labeled, unlabeled = vectorize.NewCSR(X.Cols), vectorize.NewCSR(X.Cols)
+	for i, label := range y {
+		if label < 0 {
+			unlabeled.AppendRow(X.Row(i))
+			continue
+		}
+		labeled.AppendRow(X.Row(i))
+		yl = append(yl, label)
+	}
+	return labeled, yl, unlabeled
+}
+
+// recorder is an estimator that remembers the counts it was last fitted
+// on. nb's semi-supervised fits leave the final counts untouched after
+// their last Fit, so they are the final model's counts exactly, without
+// rebuilding them from pseudo-labels or posteriors (and without the
+// floating-point drift of summing them in another order).
+type recorder struct {
+	est  textEstimator
+	last *nb.Counts
+}
+
+func (r *recorder) NumClasses() int { return r.est.NumClasses() }
+
+func (r *recorder) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
+	return r.est.JointLogLikelihood(dst, idx, val)
+}
+
+func (r *recorder) Fit(c *nb.Counts) error {
+	if err := r.est.Fit(c); err != nil {
+		return err
+	}
+	r.last = c
+	return nil
+}
+
+// NewCounts keeps the estimator's way of counting (Bernoulli binarizes).
+func (r *recorder) NewCounts(classes, features int) *nb.Counts {
+	return nb.NewCountsFor(r.est, classes, features)
+}
+
+var _ interface {
+	nb.Estimator
+	nb.CountsMaker
+} = (*recorder)(nil)

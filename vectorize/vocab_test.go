@@ -400,3 +400,34 @@ func TestVocabCountsReuse(t *testing.T) {
 		t.Errorf("nil shard: %v", err)
 	}
 }
+
+func TestNewVocabularyPacked(t *testing.T) {
+	terms := []string{"a b", "apple", "banana", "café"}
+	var blob []byte
+	var ends []int
+	for _, s := range terms {
+		blob = append(blob, s...)
+		ends = append(ends, len(blob))
+	}
+	v, err := NewVocabularyPacked(blob, ends)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go v.Prepare()
+	for i, s := range terms {
+		if id, ok := v.ID(s); !ok || int(id) != i || v.Term(i) != s {
+			t.Errorf("term %q: id %d %v, Term(%d) = %q", s, id, ok, i, v.Term(i))
+		}
+	}
+	if _, ok := v.ID("apples"); ok {
+		t.Error("found a term that is not there")
+	}
+	for _, bad := range [][]int{{5, 3, 9, 14}, {3, 8, 8, 14}, {3, 8, 14, 99}} {
+		if _, err := NewVocabularyPacked(blob, bad); !errors.Is(err, ErrVocabularyOrder) {
+			t.Errorf("ends %v: error %v", bad, err)
+		}
+	}
+	if _, err := NewVocabularyPacked(nil, nil); !errors.Is(err, ErrEmptyVocabulary) {
+		t.Errorf("empty: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package vectorize
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"sync"
@@ -27,6 +28,33 @@ func NewVocabulary(terms []string) (*Vocabulary, error) {
 	}
 	return packTerms(terms), nil
 }
+
+// NewVocabularyPacked returns the vocabulary whose term i is
+// blob[ends[i-1]:ends[i]] (ends[-1] taken as 0), without copying blob; the
+// terms must be sorted and unique. It is how a model file is read fast.
+func NewVocabularyPacked(blob []byte, ends []int) (*Vocabulary, error) {
+	if len(ends) == 0 {
+		return nil, fmt.Errorf("%w: no terms", ErrEmptyVocabulary)
+	}
+	prev, lo := []byte(nil), 0
+	for i, hi := range ends {
+		if hi < lo || hi > len(blob) {
+			return nil, fmt.Errorf("%w: term %d ends at %d, outside [%d, %d]", ErrVocabularyOrder, i, hi, lo, len(blob))
+		}
+		t := blob[lo:hi]
+		if i > 0 && bytes.Compare(prev, t) >= 0 {
+			return nil, fmt.Errorf("%w: term %d %q does not sort after %q", ErrVocabularyOrder, i, t, prev)
+		}
+		prev, lo = t, hi
+	}
+	v := &Vocabulary{}
+	v.tab.bytes, v.tab.ends = blob[:lo:lo], ends
+	return v, nil
+}
+
+// Prepare builds the look-up index now; otherwise the first look-up does.
+// Calling it on another goroutine overlaps that work with other set-up.
+func (v *Vocabulary) Prepare() { v.once.Do(v.tab.index) }
 
 // packTerms copies terms into one pointer-free block, so that the vocabulary
 // pins nothing else and the garbage collector need not scan it.

@@ -1,0 +1,348 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/nb"
+)
+
+// ErrColumns: a table lacks a column the model was trained on.
+var ErrColumns = errors.New("pipeline: missing feature column")
+
+// TableKind names a naive Bayes model for numeric tables.
+type TableKind uint8
+
+// The table models. The zero value, Gaussian, models every column as normal
+// within a class; Categorical counts category ids.
+const (
+	Gaussian TableKind = iota
+	Categorical
+)
+
+var tableKindNames = [...]string{"gaussian", "categorical"}
+
+func (k TableKind) String() string { return enumString(tableKindNames[:], int(k)) }
+
+// ParseTableKind reads "gaussian" or "categorical".
+func ParseTableKind(s string) (TableKind, error) {
+	i, err := enumParse("table model", tableKindNames[:], s)
+	return TableKind(i), err
+}
+
+// MarshalText writes the kind's name, so model files stay readable.
+func (k TableKind) MarshalText() ([]byte, error) {
+	if int(k) >= len(tableKindNames) {
+		return nil, fmt.Errorf("%w: table kind %d", ErrConfig, k)
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText reads a kind's name.
+func (k *TableKind) UnmarshalText(b []byte) error {
+	var err error
+	*k, err = ParseTableKind(string(b))
+	return err
+}
+
+// maxDirect bounds the category ids a Categorical column may use as they
+// are, so that one large integer cannot blow up the count table.
+const maxDirect = 1024
+
+// TableConfig holds the settings of a table model. Its zero value is
+// Gaussian NB with scikit-learn's defaults.
+type TableConfig struct {
+	Kind TableKind
+	// Bins is the number of quantile bins per continuous column of a
+	// Categorical model; 0 means nb.DefaultBins (5).
+	Bins int
+	// Alpha is Categorical's additive smoothing; 0 means 1.
+	Alpha float64
+	// VarSmoothing is Gaussian's variance floor; 0 means
+	// nb.DefaultVarSmoothing.
+	VarSmoothing float64
+}
+
+// Table is a trained naive Bayes model over the numeric columns of a table.
+//
+// A Categorical model uses a column as category ids as they are when its
+// training values are non-negative integers below 1024 with no more distinct
+// values than Bins (a coded category such as 0/1/2 must not be merged by
+// binning); every other column is cut into quantile bins fitted on the
+// training table. At prediction a value of a direct column that is not one
+// of its ids scores as an unseen category; a value outside a binned
+// column's training range falls into its first or last bin.
+type Table struct {
+	Kind        TableKind       `json:"kind"`
+	Features    []string        `json:"features"` // column names, in model order
+	Classes     []string        `json:"classes"`
+	Gaussian    *nb.Gaussian    `json:"gaussian,omitempty"`
+	Categorical *nb.Categorical `json:"categorical,omitempty"`
+	Discretizer *nb.Discretizer `json:"discretizer,omitempty"`
+	// Direct marks the Categorical columns used as category ids unbinned.
+	Direct []bool `json:"direct,omitempty"`
+}
+
+// TrainTable fits a table model on every row of t. Classes are numbered in
+// the order they first appear.
+func TrainTable(t corpus.Table, cfg TableConfig) (*Table, error) {
+	if len(t.Labels) == 0 || len(t.Features) != len(t.Labels) {
+		return nil, ErrNoDocuments
+	}
+	if len(t.Header) == 0 {
+		return nil, fmt.Errorf("%w: the table has no feature columns besides the label", ErrConfig)
+	}
+	m := &Table{Kind: cfg.Kind, Features: append([]string(nil), t.Header...)}
+	index := map[string]int{}
+	y := make([]int, len(t.Labels))
+	for i, l := range t.Labels {
+		c, ok := index[l]
+		if !ok {
+			c = len(m.Classes)
+			index[l] = c
+			m.Classes = append(m.Classes, l)
+		}
+		y[i] = c
+	}
+	if len(m.Classes) < 2 {
+		return nil, fmt.Errorf("%w: every row is labeled %q", ErrOneClass, m.Classes[0])
+	}
+	var err error
+	switch cfg.Kind {
+	case Gaussian:
+		m.Gaussian = &nb.Gaussian{VarSmoothing: cfg.VarSmoothing}
+		err = m.Gaussian.Fit(t.Features, y, len(m.Classes))
+	case Categorical:
+		err = m.fitCategorical(t.Features, y, cfg)
+	default:
+		err = fmt.Errorf("%w: unknown table model %v", ErrConfig, cfg.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (m *Table) fitCategorical(X [][]float64, y []int, cfg TableConfig) error {
+	m.Discretizer = &nb.Discretizer{Bins: cfg.Bins}
+	if err := m.Discretizer.Fit(X); err != nil {
+		return err
+	}
+	m.Direct = directColumns(X, m.Discretizer.Bins)
+	minCat := make([]int, len(m.Features))
+	for j, direct := range m.Direct {
+		if !direct {
+			minCat[j] = m.Discretizer.NBins[j]
+		}
+	}
+	ids := make([][]int, len(X))
+	flat := make([]int, 0, len(X)*len(m.Features))
+	for i, x := range X {
+		n := len(flat)
+		flat = m.categories(flat, x)
+		ids[i] = flat[n:len(flat):len(flat)]
+	}
+	m.Categorical = &nb.Categorical{Alpha: cfg.Alpha, MinCategories: minCat}
+	return m.Categorical.Fit(ids, y, len(m.Classes))
+}
+
+// directColumns reports which columns hold few small non-negative integers.
+func directColumns(X [][]float64, bins int) []bool {
+	if bins == 0 {
+		bins = nb.DefaultBins
+	}
+	direct := make([]bool, len(X[0]))
+	seen := map[float64]bool{}
+	for j := range direct {
+		clear(seen)
+		direct[j] = true
+		for _, x := range X {
+			v := x[j]
+			if v < 0 || v >= maxDirect || v != math.Trunc(v) {
+				direct[j] = false
+				break
+			}
+			if seen[v] = true; len(seen) > bins {
+				direct[j] = false
+				break
+			}
+		}
+	}
+	return direct
+}
+
+// categories appends the Categorical ids of row x to dst. A direct
+// column's value that is not a known id maps to the unseen category.
+func (m *Table) categories(dst []int, x []float64) []int {
+	n := len(dst)
+	dst = m.Discretizer.Transform(dst, x)
+	for j, direct := range m.Direct {
+		if !direct {
+			continue
+		}
+		v := x[j]
+		unseen := maxDirect
+		if m.Categorical != nil && j < len(m.Categorical.NCategories) {
+			unseen = m.Categorical.NCategories[j]
+		}
+		if v >= 0 && v < float64(unseen) && v == math.Trunc(v) {
+			dst[n+j] = int(v)
+		} else {
+			dst[n+j] = unseen
+		}
+	}
+	return dst
+}
+
+// Proba appends the class probabilities of the row x (one value per
+// Features column, in that order) to dst and returns them with the index of
+// the most probable class (ties: the first class).
+func (m *Table) Proba(dst, x []float64) ([]float64, int, error) {
+	if len(x) != len(m.Features) {
+		return dst, 0, fmt.Errorf("%w: a row of %d values for a model of %d columns", ErrConfig, len(x), len(m.Features))
+	}
+	n := len(dst)
+	switch {
+	case m.Gaussian != nil:
+		dst = m.Gaussian.JointLogLikelihoodDense(dst, x)
+	case m.Categorical != nil:
+		var buf [32]int
+		dst = m.Categorical.JointLogLikelihoodInt(dst, m.categories(buf[:0], x))
+	}
+	jll := dst[n:]
+	if len(jll) != len(m.Classes) {
+		return dst[:n], 0, fmt.Errorf("%w: the model has no classifier", ErrFormat)
+	}
+	best := nb.Argmax(jll)
+	lse := floats.LogSumExp(jll)
+	for i, v := range jll {
+		jll[i] = math.Exp(v - lse)
+	}
+	return dst, best, nil
+}
+
+// TrainingPriors returns the class frequencies of the training rows, the
+// priors that the posteriors assume.
+func (m *Table) TrainingPriors() []float64 {
+	if m.Gaussian != nil {
+		return append([]float64(nil), m.Gaussian.ClassPrior...)
+	}
+	p := make([]float64, len(m.Classes))
+	if m.Categorical != nil && len(m.Categorical.ClassLogPrior) == len(p) {
+		for c, lp := range m.Categorical.ClassLogPrior {
+			p[c] = math.Exp(lp)
+		}
+	}
+	return p
+}
+
+// WriteTo writes the model file to w: the container header, the model as
+// JSON and the checksum.
+func (m *Table) WriteTo(w io.Writer) (int64, error) {
+	js, err := json.Marshal(m)
+	if err != nil {
+		return 0, err
+	}
+	cw := newContainer(w, TableModel)
+	cw.write(js)
+	return cw.close()
+}
+
+// LoadTable reads a table model file.
+func LoadTable(path string) (*Table, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := DecodeTable(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// DecodeTable reads a table model from the bytes of a model file.
+func DecodeTable(data []byte) (*Table, error) {
+	kind, payload, err := openContainer(data)
+	if err != nil {
+		return nil, err
+	}
+	if kind != TableModel {
+		return nil, fmt.Errorf("%w: the file holds a %v, not a table model", ErrKind, kind)
+	}
+	m := new(Table)
+	if err := json.Unmarshal(payload, m); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	if err := m.prepare(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+	}
+	return m, nil
+}
+
+// prepare checks a decoded model and builds its scoring tables.
+func (m *Table) prepare() error {
+	k, f := len(m.Classes), len(m.Features)
+	if k < 2 || f == 0 {
+		return fmt.Errorf("%d classes, %d features", k, f)
+	}
+	switch m.Kind {
+	case Gaussian:
+		if m.Gaussian == nil || m.Gaussian.NumClasses() != k || len(m.Gaussian.Theta) != k*f {
+			return fmt.Errorf("the Gaussian model does not fit %d classes × %d features", k, f)
+		}
+		return m.Gaussian.Prepare()
+	case Categorical:
+		c, d := m.Categorical, m.Discretizer
+		if c == nil || d == nil || c.NumClasses() != k || len(c.NCategories) != f || len(d.Edges) != f || len(m.Direct) != f {
+			return fmt.Errorf("the Categorical model does not fit %d classes × %d features", k, f)
+		}
+		return c.Prepare()
+	}
+	return fmt.Errorf("unknown table model %v", m.Kind)
+}
+
+// Columns appends to dst, for every feature of m, its index in header, and
+// reports the features that header lacks.
+func (m *Table) Columns(dst []int, header []string) ([]int, error) {
+	at := make(map[string]int, len(header))
+	for i, h := range header {
+		if _, dup := at[h]; !dup {
+			at[h] = i
+		}
+	}
+	var missing []string
+	for _, f := range m.Features {
+		i, ok := at[f]
+		if !ok {
+			missing = append(missing, fmt.Sprintf("%q", f))
+		}
+		dst = append(dst, i)
+	}
+	if missing != nil {
+		return dst, fmt.Errorf("%w: no column %s, which the model needs", ErrColumns, joinList(missing))
+	}
+	return dst, nil
+}
+
+// joinList joins a, b and c as "a, b and c".
+func joinList(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	out := s[0]
+	for _, v := range s[1 : len(s)-1] {
+		out += ", " + v
+	}
+	return out + " and " + s[len(s)-1]
+}
