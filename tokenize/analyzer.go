@@ -55,7 +55,7 @@ func NewWithSegmenter(cfg Config, seg Segmenter) *Analyzer {
 	cfg = cfg.WithDefaults()
 	cfg.WordNGrams = cfg.WordNGrams.clamp()
 	cfg.HanChars = cfg.HanChars.clamp()
-	a := &Analyzer{cfg: cfg, cache: newTermCache(), join: !cfg.SplitCompounds, direct: !cfg.Stem}
+	a := &Analyzer{cfg: cfg, cache: newTermCache(cacheEntries), join: !cfg.SplitCompounds, direct: !cfg.Stem}
 	if !cfg.NoHanWords {
 		a.seg = seg
 	}

@@ -7,12 +7,12 @@ import (
 )
 
 // Cache bounds. A shard that reaches its share starts over: the cache never
-// holds more than cacheEntries words (about 60 MB of short words), and
-// frequent words come back at once.
+// publishes more than cacheEntries words (about 60 MB of short words; words
+// waiting to be published add at most a quarter), and frequent words come
+// back at once.
 const (
 	cacheShards    = 64
 	cacheEntries   = 1 << 20
-	shardEntries   = cacheEntries / cacheShards
 	minPending     = 32
 	maxCachedBytes = 64 // longer words (base64, long Han runs) skip the cache
 )
@@ -27,8 +27,9 @@ const (
 // up often enough, to publish a new snapshot (as sync.Map promotes its
 // dirty map). Snapshots grow geometrically, so copying costs O(1) per word.
 type termCache struct {
-	seed   maphash.Seed
-	shards [cacheShards]cacheShard
+	seed     maphash.Seed
+	perShard int // bound on the words of one shard
+	shards   [cacheShards]cacheShard
 }
 
 type cacheShard struct {
@@ -38,8 +39,9 @@ type cacheShard struct {
 	hits    int               // look-ups answered by pending
 }
 
-func newTermCache() *termCache {
-	c := &termCache{seed: maphash.MakeSeed()}
+// newTermCache returns a cache that holds at most entries words.
+func newTermCache(entries int) *termCache {
+	c := &termCache{seed: maphash.MakeSeed(), perShard: max(1, entries/cacheShards)}
 	for i := range c.shards {
 		c.shards[i].read.Store(&map[string]string{})
 		c.shards[i].pending = map[string]string{}
@@ -54,7 +56,7 @@ func (c *termCache) get(key string) (string, bool) {
 	}
 	s.mu.Lock()
 	t, ok := s.pending[key]
-	s.hit(ok)
+	s.hit(ok, c.perShard)
 	s.mu.Unlock()
 	return t, ok
 }
@@ -67,7 +69,7 @@ func (c *termCache) getBytes(key []byte) (string, bool) {
 	}
 	s.mu.Lock()
 	t, ok := s.pending[string(key)]
-	s.hit(ok)
+	s.hit(ok, c.perShard)
 	s.mu.Unlock()
 	return t, ok
 }
@@ -77,7 +79,7 @@ func (c *termCache) put(key, term string) {
 	s.mu.Lock()
 	s.pending[key] = term
 	if len(s.pending) >= max(minPending, len(*s.read.Load())/4) {
-		s.publish()
+		s.publish(c.perShard)
 	}
 	s.mu.Unlock()
 }
@@ -85,20 +87,20 @@ func (c *termCache) put(key, term string) {
 // hit counts a look-up in pending; once pending has answered as many
 // look-ups as it holds words, the words are worth publishing. The caller
 // holds s.mu.
-func (s *cacheShard) hit(ok bool) {
+func (s *cacheShard) hit(ok bool, limit int) {
 	if !ok {
 		return
 	}
 	if s.hits++; s.hits >= len(s.pending) {
-		s.publish()
+		s.publish(limit)
 	}
 }
 
 // publish merges pending into a new read snapshot, starting over when the
 // shard is full. The caller holds s.mu.
-func (s *cacheShard) publish() {
+func (s *cacheShard) publish(limit int) {
 	next, read := s.pending, *s.read.Load()
-	if len(read)+len(next) <= shardEntries {
+	if len(read)+len(next) <= limit {
 		for k, v := range read {
 			next[k] = v
 		}
