@@ -1,0 +1,129 @@
+package pipeline_test
+
+import (
+	"bytes"
+	"fmt"
+	"log"
+
+	"github.com/textnb/textnb/pipeline"
+)
+
+var spam = [][2]string{
+	{"spam", "WIN a free prize now, call 0800 123"},
+	{"spam", "Free entry: claim your cash prize today"},
+	{"spam", "URGENT: your prize is waiting, reply WIN"},
+	{"ham", "Are we still meeting for lunch today?"},
+	{"ham", "I'll call you when I get home"},
+	{"ham", "Can you send me the notes from class"},
+}
+
+func trainSpam(cfg pipeline.Config) *pipeline.Model {
+	tr, err := pipeline.NewTrainer(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range spam {
+		tr.Add(d[0], d[1])
+	}
+	m, _, err := tr.Finish()
+	if err != nil {
+		log.Fatal(err)
+	}
+	return m
+}
+
+func ExampleTrainer() {
+	tr, err := pipeline.NewTrainer(pipeline.Config{}) // the defaults
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range spam {
+		tr.Add(d[0], d[1])
+	}
+	m, sum, err := tr.Finish()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.Classes, sum.Documents, sum.Lang)
+	// Output: [spam ham] 6 en
+}
+
+func ExampleModel() {
+	m := trainSpam(pipeline.Config{})
+	var file bytes.Buffer // a file on disk: pipeline.Save and pipeline.Load
+	if _, err := m.WriteTo(&file); err != nil {
+		log.Fatal(err)
+	}
+	loaded, err := pipeline.Decode(file.Bytes())
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, best := loaded.NewPredictor().Proba(nil, "claim your free prize")
+	fmt.Println(loaded.Classes[best])
+	// Output: spam
+}
+
+func ExamplePredictor() {
+	m := trainSpam(pipeline.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.Counts})
+	p := m.NewPredictor() // one per goroutine
+	proba, best := p.Proba(nil, "see you at lunch")
+	fmt.Printf("%s %.2f\n", m.Classes[best], proba[best])
+	// Output: ham 0.97
+}
+
+func ExampleBatch() {
+	m := trainSpam(pipeline.Config{})
+	ev := pipeline.NewEvaluator(m.Classes)
+	b := m.NewBatch(func(p pipeline.Prediction) {
+		fmt.Println(p.Source, p.Label(m))
+		ev.Add(p.Truth, p.Label(m))
+	})
+	b.Add("msg1", "spam", "WIN cash now")
+	b.Add("msg2", "ham", "lunch today?")
+	b.Close()
+	fmt.Printf("accuracy %.2f\n", ev.Result().Accuracy)
+	// Output:
+	// msg1 spam
+	// msg2 ham
+	// accuracy 1.00
+}
+
+func ExampleEvaluator() {
+	ev := pipeline.NewEvaluator([]string{"spam", "ham"})
+	ev.Add("spam", "spam")
+	ev.Add("ham", "spam")
+	ev.Add("ham", "ham")
+	r := ev.Result()
+	fmt.Printf("%.3f %.3f %v\n", r.Accuracy, r.PerClass["spam"].Precision, r.Confusion)
+	// Output: 0.667 0.500 [[1 0] [1 1]]
+}
+
+func ExampleMerge() {
+	cfg := pipeline.Config{Weighting: pipeline.Counts} // raw counts add up exactly
+	a, b := trainSpam(cfg), trainSpam(cfg)
+	m, err := pipeline.Merge(a, b)
+	if err != nil {
+		log.Fatal(err)
+	}
+	c, _ := m.Counts()
+	fmt.Println(m.Classes, c.ClassCount)
+	// Output: [spam ham] [6 6]
+}
+
+func ExampleConfig() {
+	cfg := pipeline.Config{Classifier: pipeline.Complement, Weighting: pipeline.Rennie, Norm: true, Alpha: 0.1}
+	cfg.Tokenize.Stem = true
+	m := trainSpam(cfg)
+	fmt.Println(m.Config.Classifier, m.Config.Weighting, m.Config.Tokenize.WordNGrams)
+	// Output: cnb rennie [1,2]
+}
+
+func ExampleParseClassifier() {
+	c, err := pipeline.ParseClassifier("mnb")
+	fmt.Println(c, err)
+	_, err = pipeline.ParseClassifier("svm")
+	fmt.Println(err)
+	// Output:
+	// mnb <nil>
+	// pipeline: bad configuration: model "svm" is not one of cnb, mnb, bnb
+}
