@@ -9,7 +9,6 @@ package main
 import (
 	"fmt"
 	"log"
-	"os"
 	"path/filepath"
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
@@ -26,15 +25,8 @@ var configs = []struct {
 
 func main() {
 	log.SetFlags(0)
-	tmp, err := os.MkdirTemp("", "textnb-chn-")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(tmp)
-	bin, err := bench.BuildTextnb(tmp)
-	if err != nil {
-		log.Fatal(err)
-	}
+	tmp, bin, cleanup := bench.Workdir("textnb-chn-")
+	defer cleanup()
 	dir := filepath.Join(bench.Shared(), "data", "chnsenticorp")
 	train, test := filepath.Join(dir, "train.tsv"), filepath.Join(dir, "test_labeled.tsv")
 	model := filepath.Join(tmp, "zh.model")

@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -33,30 +32,18 @@ var configs = []config{
 	{"stem", []string{"--stem"}},
 }
 
-type evalJSON struct {
-	Accuracy float64 `json:"accuracy"`
-	MacroF1  float64 `json:"macro_f1"`
-}
-
 func main() {
 	only := flag.String("configs", "", "comma-separated config names to run (default: all)")
 	flag.Parse()
 	log.SetFlags(0)
-	tmp, err := os.MkdirTemp("", "textnb-20news-")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(tmp)
+	tmp, bin, cleanup := bench.Workdir("textnb-20news-")
+	defer cleanup()
 	archive := filepath.Join(bench.Shared(), "data", "20news-bydate.tar.gz")
 	start := time.Now()
 	if err := bench.Untar(archive, tmp); err != nil {
 		log.Fatalf("unpack %s: %v", archive, err)
 	}
 	log.Printf("unpacked %s in %.1fs", archive, time.Since(start).Seconds())
-	bin, err := bench.BuildTextnb(tmp)
-	if err != nil {
-		log.Fatal(err)
-	}
 	train, test := filepath.Join(tmp, "20news-bydate-train"), filepath.Join(tmp, "20news-bydate-test")
 	model := filepath.Join(tmp, "m.model")
 
@@ -66,7 +53,7 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		var e evalJSON
+		var e bench.Eval
 		if err := json.Unmarshal([]byte(r.Stdout), &e); err != nil {
 			log.Fatalf("sklearn output %q: %v", r.Stdout, err)
 		}
@@ -80,16 +67,8 @@ func main() {
 		if *only != "" && !strings.Contains(","+*only+",", ","+strings.Fields(c.name)[0]+",") {
 			continue
 		}
-		tr, err := bench.Run(nil, bin, append([]string{"train", train, "-o", model}, c.args...)...)
+		e, tr, ev, err := bench.TrainEval(bin, model, train, test, c.args)
 		if err != nil {
-			log.Fatal(err)
-		}
-		ev, err := bench.Run(nil, bin, "eval", "-m", model, "--json", test)
-		if err != nil {
-			log.Fatal(err)
-		}
-		var e evalJSON
-		if err := json.Unmarshal([]byte(ev.Stdout), &e); err != nil {
 			log.Fatal(err)
 		}
 		r := row{name: c.name, eval: e, train: tr.Wall, evalT: ev.Wall, total: tr.Wall + ev.Wall, peakKB: max(tr.PeakKB, ev.PeakKB)}
@@ -102,7 +81,7 @@ func main() {
 
 type row struct {
 	name                string
-	eval                evalJSON
+	eval                bench.Eval
 	train, evalT, total time.Duration
 	peakKB              int64
 }

@@ -31,15 +31,8 @@ func main() {
 	seeds := flag.Int("seeds", 5, "number of seeds (the table shows the first seed and the mean)")
 	flag.Parse()
 	log.SetFlags(0)
-	tmp, err := os.MkdirTemp("", "textnb-sms-")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(tmp)
-	bin, err := bench.BuildTextnb(tmp)
-	if err != nil {
-		log.Fatal(err)
-	}
+	tmp, bin, cleanup := bench.Workdir("textnb-sms-")
+	defer cleanup()
 	docs, err := readSMS()
 	if err != nil {
 		log.Fatal(err)

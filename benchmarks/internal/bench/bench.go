@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +29,21 @@ func Shared() string {
 		return "../shared"
 	}
 	return filepath.Join(filepath.Dir(strings.TrimSpace(string(root))), "..", "shared")
+}
+
+// Workdir makes a temporary folder and builds textnb into it; cleanup
+// removes the folder. Errors end the program: this is for benchmarks.
+func Workdir(prefix string) (dir, bin string, cleanup func()) {
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	if bin, err = BuildTextnb(dir); err != nil {
+		cleanup()
+		log.Fatal(err)
+	}
+	return dir, bin, cleanup
 }
 
 // BuildTextnb builds cmd/textnb into dir and returns the binary's path.
