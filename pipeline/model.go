@@ -72,8 +72,9 @@ func (m *Model) refit() error {
 	return nil
 }
 
-// TrainingPriors returns the class frequencies of the training data, the
-// priors that predictions assume (see nb.AdjustPriors to change them).
+// TrainingPriors returns the class frequencies of the training data. The
+// priors that the model's probabilities assume are PosteriorPriors: Complement
+// NB, like scikit-learn's, leaves the class prior out of its scores.
 func (m *Model) TrainingPriors() []float64 {
 	p := append([]float64(nil), m.classCount...)
 	floats.Scale(1/floats.Sum(p), p)

@@ -31,7 +31,7 @@ func ParsePriors(s string, classes []string) ([]float64, error) {
 	given := make([]bool, len(classes))
 	var sum float64
 	for item := range strings.SplitSeq(s, ",") {
-		c, v, err := priorItem(item, index)
+		c, v, err := priorItem(item, index, classes)
 		if err != nil {
 			return nil, err
 		}
@@ -60,7 +60,10 @@ func ParsePriors(s string, classes []string) ([]float64, error) {
 }
 
 // priorItem parses one "class=p" item.
-func priorItem(item string, index map[string]int) (int, float64, error) {
+func priorItem(item string, index map[string]int, classes []string) (int, float64, error) {
+	if strings.TrimSpace(item) == "" {
+		return 0, 0, fmt.Errorf("%w: empty item (two commas in a row, or one at an end)", ErrPriors)
+	}
 	eq := strings.LastIndexByte(item, '=')
 	if eq < 0 {
 		return 0, 0, fmt.Errorf("%w: %q is not CLASS=PRIOR", ErrPriors, item)
@@ -68,7 +71,7 @@ func priorItem(item string, index map[string]int) (int, float64, error) {
 	name, val := strings.TrimSpace(item[:eq]), strings.TrimSpace(item[eq+1:])
 	c, ok := index[name]
 	if !ok {
-		return 0, 0, fmt.Errorf("%w: %q names no class of the model", ErrPriors, name)
+		return 0, 0, fmt.Errorf("%w: %q names no class of the model (%s)", ErrPriors, name, strings.Join(classes, ", "))
 	}
 	v, err := strconv.ParseFloat(val, 64)
 	switch {

@@ -14,8 +14,13 @@ import (
 	"github.com/textnb/textnb/nb"
 )
 
-// ErrColumns: a table lacks a column the model was trained on.
-var ErrColumns = errors.New("pipeline: missing feature column")
+var (
+	// ErrColumns: a table lacks a column the model was trained on.
+	ErrColumns = errors.New("pipeline: missing feature column")
+	// ErrOverflow: a row is so far from the training data (|x| near 1e154
+	// for Gaussian NB) that every class scores −Inf.
+	ErrOverflow = errors.New("pipeline: the row's scores overflow")
+)
 
 // TableKind names a naive Bayes model for numeric tables.
 type TableKind uint8
@@ -222,6 +227,9 @@ func (m *Table) Proba(dst, x []float64) ([]float64, int, error) {
 	}
 	best := nb.Argmax(jll)
 	lse := floats.LogSumExp(jll)
+	if math.IsInf(lse, 0) || math.IsNaN(lse) {
+		return dst[:n], 0, fmt.Errorf("%w: %v", ErrOverflow, x)
+	}
 	for i, v := range jll {
 		jll[i] = math.Exp(v - lse)
 	}
@@ -327,7 +335,11 @@ func (m *Table) Columns(dst []int, header []string) ([]int, error) {
 		dst = append(dst, i)
 	}
 	if missing != nil {
-		return dst, fmt.Errorf("%w: no column %s, which the model needs", ErrColumns, joinList(missing))
+		s := ""
+		if len(missing) > 1 {
+			s = "s"
+		}
+		return dst, fmt.Errorf("%w: no column%s %s, which the model needs", ErrColumns, s, joinList(missing))
 	}
 	return dst, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,10 +12,12 @@ import (
 )
 
 func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval -m MODEL [--json] CORPUS", stderr)
+	fs := newFlags("eval", "eval -m MODEL [--json] [--priors C=P,…|--estimate-priors] CORPUS\n\n"+
+		"With a table model CORPUS is a .csv or .tsv table with the model's feature columns and --label-field", stderr)
 	modelPath := fs.String("m", "", "model `file` (required)")
 	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")
 	fields := corpusFlags(fs)
+	pf := newPriorFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -23,11 +26,18 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
 	}
 	m, err := pipeline.Load(*modelPath)
+	if errors.Is(err, pipeline.ErrKind) {
+		return evalTable(*modelPath, pos[0], *fields.label, pf, *asJSON, stdout, stderr)
+	}
 	if err != nil {
 		return err
 	}
 	ev := pipeline.NewEvaluator(m.Classes)
-	b := m.NewBatch(func(p pipeline.Prediction) { ev.Add(p.Truth, p.Label(m)) })
+	sh, err := pf.shift(m.Classes, m.PosteriorPriors(), func(p pipeline.Prediction) { ev.Add(p.Truth, p.Label(m)) })
+	if err != nil {
+		return err
+	}
+	b := m.NewBatch(sh.add)
 	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
 		b.Add(d.Source, d.Label, d.Text)
 		return nil
@@ -36,8 +46,15 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r := ev.Result()
-	if *asJSON {
+	if err := sh.finish(stdout, stderr, *asJSON); err != nil {
+		return err
+	}
+	return writeEvaluation(stdout, ev.Result(), *asJSON)
+}
+
+// writeEvaluation prints r as a report, or as one JSON object.
+func writeEvaluation(stdout io.Writer, r pipeline.Evaluation, asJSON bool) error {
+	if asJSON {
 		out, err := json.Marshal(r)
 		if err != nil {
 			return err

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,10 +15,14 @@ import (
 )
 
 func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("predict", "predict -m MODEL [--json] [--top K] PATH…|-", stderr)
+	fs := newFlags("predict", "predict -m MODEL [--json] [--top K] [--priors C=P,…|--estimate-priors] PATH…|-\n\n"+
+		"With a table model (train --model gaussian|categorical) every PATH is a .csv or .tsv table whose\n"+
+		"header names the model's feature columns (in any order; other columns, such as the label, are\n"+
+		"ignored); each row prints as FILE:LINE", stderr)
 	modelPath := fs.String("m", "", "model `file` (required)")
 	asJSON := fs.Bool("json", false, "print one JSON object per document with every class's probability")
 	top := fs.Int("top", 1, "print the K most probable classes")
+	pf := newPriorFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -29,20 +34,30 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return fmt.Errorf("%w: --top %d: want K ≥ 1", errUsage, *top)
 	}
 	m, err := pipeline.Load(*modelPath)
+	if errors.Is(err, pipeline.ErrKind) {
+		return predictTable(*modelPath, pos, pf, printer{w: stdout, json: *asJSON, top: *top}, stderr)
+	}
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	p := printer{m: m, w: w, json: *asJSON, top: min(*top, len(m.Classes))}
-	b := m.NewBatch(p.print)
-	defer b.Close()
+	p := printer{classes: m.Classes, w: w, json: *asJSON, top: min(*top, len(m.Classes))}
+	sh, err := pf.shift(m.Classes, m.PosteriorPriors(), p.print)
+	if err != nil {
+		return err
+	}
+	b := m.NewBatch(sh.add)
 	for _, path := range pos {
-		if err := addInput(b, path, stdin); err != nil {
-			return err
+		if err = addInput(b, path, stdin); err != nil {
+			break
 		}
 	}
-	return nil
+	b.Close()
+	if err != nil {
+		return err
+	}
+	return sh.finish(w, stderr, *asJSON)
 }
 
 // addInput queues one command-line input: "-" is standard input with one
@@ -77,10 +92,10 @@ func addInput(b *pipeline.Batch, path string, stdin io.Reader) error {
 }
 
 type printer struct {
-	m    *pipeline.Model
-	w    io.Writer
-	json bool
-	top  int
+	classes []string
+	w       io.Writer
+	json    bool
+	top     int
 }
 
 type jsonPrediction struct {
@@ -98,13 +113,13 @@ type jsonClass struct {
 func (p printer) print(r pipeline.Prediction) {
 	order := p.ranked(r.Proba)
 	if p.json {
-		j := jsonPrediction{Source: r.Source, Label: r.Label(p.m), Proba: map[string]float64{}}
+		j := jsonPrediction{Source: r.Source, Label: p.classes[r.Class], Proba: map[string]float64{}}
 		for c, v := range r.Proba {
-			j.Proba[p.m.Classes[c]] = v
+			j.Proba[p.classes[c]] = v
 		}
 		if p.top > 1 {
 			for _, c := range order {
-				j.Top = append(j.Top, jsonClass{p.m.Classes[c], r.Proba[c]})
+				j.Top = append(j.Top, jsonClass{p.classes[c], r.Proba[c]})
 			}
 		}
 		b, _ := json.Marshal(j)
@@ -113,7 +128,7 @@ func (p printer) print(r pipeline.Prediction) {
 	}
 	fmt.Fprint(p.w, r.Source)
 	for _, c := range order {
-		fmt.Fprintf(p.w, "\t%s\t%.6g", p.m.Classes[c], r.Proba[c])
+		fmt.Fprintf(p.w, "\t%s\t%.6g", p.classes[c], r.Proba[c])
 	}
 	fmt.Fprintln(p.w)
 }

@@ -14,7 +14,8 @@ import (
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "train CORPUS -o MODEL [flags]", stderr)
 	out := fs.String("o", "", "write the model to this `file` (required)")
-	model := fs.String("model", "cnb", "classifier: cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli)")
+	model := fs.String("model", "cnb", "classifier: cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
+		"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)")
 	alpha := fs.Float64("alpha", pipeline.DefaultAlpha, "additive smoothing")
 	weighting := fs.String("weighting", "tfidf", "feature weighting: tfidf (sublinear, L2), counts, rennie")
 	norm := fs.Bool("norm", false, "Complement NB weight normalization (Rennie et al. 2003)")
@@ -29,12 +30,16 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	stopwords := fs.String("stopwords", "none", "stopword list: none, en, zh, all")
 	lang := fs.String("lang", "auto", "language: auto (decide from the corpus), en, zh")
 	fields := corpusFlags(fs)
+	newTableFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 || *out == "" {
 		return fmt.Errorf("%w: need one CORPUS and -o MODEL (see --help)", errUsage)
+	}
+	if done, err := trainTableIf(fs, *model, pos[0], *out, stdout); done {
+		return err
 	}
 	if *stem && *noStem {
 		return fmt.Errorf("%w: --stem and --no-stem contradict each other", errUsage)

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/pipeline"
+)
+
+// priorFlags are the prior-correction flags of predict and eval.
+type priorFlags struct {
+	list     *string
+	estimate *bool
+}
+
+func newPriorFlags(fs *flag.FlagSet) priorFlags {
+	return priorFlags{
+		list: fs.String("priors", "", "correct the probabilities for the class priors `CLASS=P,…` of the input "+
+			"(Saerens et al. 2002): every class once, each P > 0 (a class with prior 0 could never be predicted); "+
+			"a sum off 1 by at most 0.01 is rescaled, a larger one is an error. The model's own priors are its training "+
+			"class frequencies, or uniform for cnb (its scores leave the prior out)"),
+		estimate: fs.Bool("estimate-priors", false, "estimate the class priors of the input by EM (Saerens et al. 2002), "+
+			"print them first (\"# prior\" lines, or a first JSON object), then use them as --priors would; "+
+			"holds every document's probabilities until the end"),
+	}
+}
+
+// shift applies the prior correction asked for to predictions on their way
+// to emit. When estimating, it holds them until finish.
+type shift struct {
+	classes  []string
+	assumed  []float64 // the priors the model's probabilities assume
+	target   []float64 // nil: leave the probabilities alone
+	estimate bool
+	held     []pipeline.Prediction
+	emit     func(pipeline.Prediction)
+}
+
+// shift returns the correction for a model with classes whose probabilities
+// assume the priors assumed.
+func (f priorFlags) shift(classes []string, assumed []float64, emit func(pipeline.Prediction)) (*shift, error) {
+	s := &shift{classes: classes, assumed: assumed, estimate: *f.estimate, emit: emit}
+	if *f.list == "" {
+		return s, nil
+	}
+	if s.estimate {
+		return nil, fmt.Errorf("%w: --priors and --estimate-priors exclude each other", errUsage)
+	}
+	var err error
+	if s.target, err = pipeline.ParsePriors(*f.list, classes); err != nil {
+		return nil, fmt.Errorf("%w: --priors: %v", errUsage, err)
+	}
+	return s, nil
+}
+
+// add takes one prediction, in input order.
+func (s *shift) add(p pipeline.Prediction) {
+	switch {
+	case s.estimate:
+		s.held = append(s.held, p)
+	case s.target != nil:
+		s.adjust(&p)
+		s.emit(p)
+	default:
+		s.emit(p)
+	}
+}
+
+// adjust rescales p's probabilities in place for the target priors.
+func (s *shift) adjust(p *pipeline.Prediction) {
+	if q, err := nb.AdjustPriors(p.Proba[:0], p.Proba, s.assumed, s.target); err == nil {
+		p.Proba, p.Class = q, nb.Argmax(q)
+	}
+}
+
+// finish estimates the priors, prints them to w and emits the held
+// predictions, when estimating; otherwise it does nothing.
+func (s *shift) finish(w, stderr io.Writer, asJSON bool) error {
+	if !s.estimate {
+		return nil
+	}
+	if len(s.held) == 0 {
+		return errors.New("--estimate-priors: no documents to estimate the priors from")
+	}
+	flat := make([]float64, 0, len(s.held)*len(s.classes))
+	for _, p := range s.held {
+		flat = append(flat, p.Proba...)
+	}
+	q, iter, err := nb.PriorEM{}.Estimate(flat, s.assumed)
+	switch {
+	case errors.Is(err, nb.ErrNotConverged):
+		fmt.Fprintf(stderr, "textnb: warning: %v; using the last estimate\n", err)
+	case err != nil:
+		return fmt.Errorf("--estimate-priors: %w", err)
+	}
+	if err := printPriors(w, s.classes, q, iter, asJSON); err != nil {
+		return err
+	}
+	s.target, s.estimate = q, false
+	for _, p := range s.held {
+		s.add(p)
+	}
+	s.held = nil
+	return nil
+}
+
+// printPriors writes estimated priors: "# prior<TAB>class<TAB>p" lines and
+// "# iterations<TAB>n", or one JSON object.
+func printPriors(w io.Writer, classes []string, q []float64, iter int, asJSON bool) error {
+	if asJSON {
+		obj := struct {
+			Priors     map[string]float64 `json:"priors"`
+			Iterations int                `json:"iterations"`
+		}{map[string]float64{}, iter}
+		for c, name := range classes {
+			obj.Priors[name] = q[c]
+		}
+		b, err := json.Marshal(obj)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", b)
+		return err
+	}
+	for c, name := range classes {
+		fmt.Fprintf(w, "# prior\t%s\t%.6g\n", name, q[c])
+	}
+	_, err := fmt.Fprintf(w, "# iterations\t%d\n", iter)
+	return err
+}
