@@ -124,8 +124,9 @@ func ParseSemiMethod(s string) (SemiMethod, error) {
 	return SemiMethod(i), err
 }
 
-// Semi configures semi-supervised training. Zero fields mean the defaults
-// of package nb (K 0.2, Threshold 0.9, Rounds 10, Lambda 0.1).
+// Semi configures semi-supervised training. Zero fields mean the defaults:
+// K DefaultSemiK, Lambda DefaultSemiLambda, and package nb's Threshold 0.9
+// and Rounds 10.
 type Semi struct {
 	Method    SemiMethod
 	K         float64 // NSNB: documents added per round, a count (≥ 1) or a fraction (< 1)

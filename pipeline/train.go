@@ -79,6 +79,9 @@ func (c Config) validate() error {
 		return fmt.Errorf("%w: min_df %d, max_df %g, max_features %d out of range",
 			ErrConfig, c.Vocab.MinDF, c.Vocab.MaxDF, c.Vocab.MaxFeatures)
 	}
+	if err := c.Semi.validate(); err != nil {
+		return err
+	}
 	return c.Tokenize.Validate()
 }
 

@@ -30,6 +30,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	stopwords := fs.String("stopwords", "none", "stopword list: none, en, zh, all")
 	lang := fs.String("lang", "auto", "language: auto (decide from the corpus), en, zh")
 	fields := corpusFlags(fs)
+	semi := newSemiFlags(fs)
 	newTableFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -65,6 +66,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return usageErr(err)
 	}
 	cfg.NoHanChars = *charNgrams == "none"
+	if cfg.Semi, err = semi.config(); err != nil {
+		return err
+	}
 	tr, err := pipeline.NewTrainer(cfg)
 	if err != nil {
 		return usageErr(err)
@@ -76,6 +80,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := semi.addUnlabeled(tr, fields, stderr); err != nil {
+		return err
+	}
 	m, sum, err := tr.Finish()
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
@@ -85,6 +92,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "trained %s on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\nwrote %s\n",
 		cfg.Classifier, sum.Documents, sum.Empty, sum.Classes, sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds(), *out)
+	semi.report(stdout, m, sum)
 	return nil
 }
 

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/pipeline"
+)
+
+// semiFlags are train's semi-supervised flags.
+type semiFlags struct {
+	unlabeled, method    *string
+	k, threshold, lambda *float64
+	rounds               *int
+}
+
+func newSemiFlags(fs *flag.FlagSet) semiFlags {
+	return semiFlags{
+		unlabeled: fs.String("unlabeled", "", "also learn from the unlabeled documents at `PATH` (a folder of files or a line file; needs --semi)"),
+		method:    fs.String("semi", "", "semi-supervised method for --unlabeled: nsnb (confident self-training), snb (threshold self-training), em (Nigam et al.)"),
+		k:         fs.Float64("k", pipeline.DefaultSemiK, "nsnb: documents pseudo-labeled per round, a count (≥ 1) or a fraction of those left (< 1)"),
+		threshold: fs.Float64("threshold", 0, "snb: minimum top probability to pseudo-label a document (default 0.9)"),
+		rounds:    fs.Int("rounds", 0, "nsnb, snb: maximum rounds (default 10); em: maximum iterations (default 50)"),
+		lambda:    fs.Float64("lambda", pipeline.DefaultSemiLambda, "em: weight of the unlabeled documents' soft counts"),
+	}
+}
+
+// config checks that --unlabeled and --semi come together and returns the
+// settings.
+func (f semiFlags) config() (pipeline.Semi, error) {
+	s := pipeline.Semi{K: *f.k, Threshold: *f.threshold, Rounds: *f.rounds, Lambda: *f.lambda}
+	if *f.method != "" {
+		var err error
+		if s.Method, err = pipeline.ParseSemiMethod(*f.method); err != nil {
+			return s, usageErr(err)
+		}
+	}
+	switch {
+	case *f.unlabeled != "" && s.Method == pipeline.NoSemi:
+		return s, fmt.Errorf("%w: --unlabeled needs --semi nsnb, snb or em", errUsage)
+	case *f.unlabeled == "" && s.Method != pipeline.NoSemi:
+		return s, fmt.Errorf("%w: --semi %v needs --unlabeled PATH", errUsage, s.Method)
+	}
+	return s, nil
+}
+
+// addUnlabeled gives tr the documents of --unlabeled, if any.
+func (f semiFlags) addUnlabeled(tr *pipeline.Trainer, fields fieldFlags, stderr io.Writer) error {
+	path := *f.unlabeled
+	if path == "" {
+		return nil
+	}
+	st, err := corpus.WalkStats(path, fields.options(true), func(d corpus.Document) error {
+		tr.AddUnlabeled(d.Text)
+		return nil
+	})
+	if st.LabelsIgnored {
+		fmt.Fprintf(stderr, "textnb train: %s has labels; --unlabeled ignores them\n", path)
+	}
+	return err
+}
+
+// report prints what semi-supervised training did.
+func (f semiFlags) report(w io.Writer, m *pipeline.Model, sum pipeline.Summary) {
+	if *f.unlabeled != "" {
+		fmt.Fprintf(w, "used %d unlabeled documents from %s; %v\n", sum.Unlabeled, *f.unlabeled, m.SemiReport())
+	}
+}
