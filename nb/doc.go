@@ -1,6 +1,8 @@
-// Package nb implements naive Bayes classifiers over sparse document-term
-// matrices (vectorize.CSR): multinomial, complement and Bernoulli models for
-// text, plus prior-shift correction and semi-supervised training.
+// Package nb implements naive Bayes classifiers: multinomial, complement and
+// Bernoulli models for text over sparse document-term matrices
+// (vectorize.CSR); Gaussian and categorical models over dense numeric rows,
+// with a Discretizer for continuous columns; prior-shift correction and
+// semi-supervised training.
 //
 // # Conventions
 //
@@ -37,10 +39,19 @@
 // PredictCSR / LogProbaCSR (and their Parallel variants) apply them to a
 // whole matrix.
 //
-// Fit precomputes a class-interleaved weight table so a document is scored
-// as one sparse dot product. A model whose exported fields were set directly
-// (for example decoded from a file) should call Prepare once; it still
-// scores correctly without it, only slower.
+// Fit precomputes a class-interleaved weight table (Linear) so a document is
+// scored as one sparse dot product. A model whose exported fields were set
+// directly should call Prepare once; it still scores correctly without it,
+// only slower.
+//
+// # Large vocabularies
+//
+// Dense tables cost classes × features floats each. SparseCounts keeps only
+// the non-zero class-feature counts, and FitCompact (CompactEstimator) fits
+// a CompactLinear from them: every weight whose count is zero has the closed
+// form P[c]·Base[i] + Q[c], so only the non-zero cells are stored. It scores
+// exactly like the dense model (to rounding) in O(features + non-zeros)
+// memory; this is what textnb's model files hold.
 //
 // # Prior shift and semi-supervised learning
 //
