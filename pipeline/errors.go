@@ -8,6 +8,8 @@ var (
 	ErrConfig = errors.New("pipeline: bad configuration")
 	// ErrNoDocuments: training saw no documents.
 	ErrNoDocuments = errors.New("pipeline: no training documents")
+	// ErrFinished: a Trainer was used after Finish.
+	ErrFinished = errors.New("pipeline: trainer already finished")
 	// ErrOneClass: training saw a single class; a classifier needs two.
 	ErrOneClass = errors.New("pipeline: only one class")
 	// ErrFormat: a model file is not one textnb wrote, or is damaged.

@@ -233,6 +233,16 @@ func TestTrainerRejects(t *testing.T) {
 	if _, _, err := tr.Finish(); err == nil {
 		t.Error("documents without any term trained a model")
 	}
+	tr, _ = NewTrainer(Config{})
+	tr.Add("a", "first document")
+	tr.Add("b", "second document")
+	if _, _, err := tr.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	tr.Add("a", "too late")
+	if _, _, err := tr.Finish(); !errors.Is(err, ErrFinished) {
+		t.Errorf("second Finish: %v", err)
+	}
 	if _, err := NewTrainer(Config{Alpha: -1}); !errors.Is(err, ErrConfig) {
 		t.Errorf("negative alpha: %v", err)
 	}

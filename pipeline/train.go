@@ -44,6 +44,7 @@ type Trainer struct {
 	wg      sync.WaitGroup
 	// unlabeled counts the documents given to AddUnlabeled.
 	unlabeled int
+	finished  bool
 }
 
 // shard is one goroutine's share of the training documents.
@@ -93,19 +94,23 @@ func (t *Trainer) Add(label, text string) {
 		t.classes[label] = id
 		t.names = append(t.names, label)
 	}
-	t.y = append(t.y, id)
-	t.batch = append(t.batch, text)
-	if len(t.batch) == batchSize {
-		t.flush()
-	}
+	t.queue(id, text)
 }
 
 // AddUnlabeled queues a document without a label, for semi-supervised
 // training (Config.Semi). It shares the vocabulary and weighting of the
 // labeled documents.
 func (t *Trainer) AddUnlabeled(text string) {
-	t.y = append(t.y, -1)
 	t.unlabeled++
+	t.queue(-1, text)
+}
+
+// queue records a document's class (−1: unlabeled) and batches its text.
+func (t *Trainer) queue(class int, text string) {
+	if t.finished {
+		return // Finish reports it
+	}
+	t.y = append(t.y, class)
 	t.batch = append(t.batch, text)
 	if len(t.batch) == batchSize {
 		t.flush()
@@ -193,8 +198,13 @@ func (s *shard) run(an *tokenize.Analyzer) {
 	}
 }
 
-// Finish trains the model on everything added.
+// Finish trains the model on everything added. A Trainer finishes once;
+// later calls, and documents added after the first, get ErrFinished.
 func (t *Trainer) Finish() (*Model, Summary, error) {
+	if t.finished {
+		return nil, Summary{}, ErrFinished
+	}
+	t.finished = true
 	t.flush()
 	if t.shards == nil {
 		t.begin()
