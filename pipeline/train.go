@@ -3,8 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 	"time"
 
 	"github.com/textnb/textnb/nb"
@@ -24,38 +22,30 @@ type Summary struct {
 }
 
 // A Trainer builds a Model from labeled documents given one at a time.
-// Batches of documents go round-robin to one goroutine per core, each
-// tokenizing into its own vocabulary shard; Finish puts the rows back in
-// document order, so the model does not depend on the number of cores.
-// A Trainer is not safe for concurrent calls to Add.
+// Batches of documents are tokenized on one goroutine per core; one more
+// goroutine counts their terms in document order, so the model does not
+// depend on the number of cores. A Trainer is not safe for concurrent calls
+// to Add.
 type Trainer struct {
 	cfg     Config
 	start   time.Time
 	classes map[string]int
 	names   []string
 	y       []int
-	batch   []string
-	pending [][]string // batches held back until Lang Auto has decided
+	pending []string // texts held back until Lang Auto has decided
 	sampled int
 	lang    tokenize.Lang
 	an      *tokenize.Analyzer
-	shards  []*shard
-	batches int
-	wg      sync.WaitGroup
+	run     *ordered[string, [][]string]
+	vocab   *vectorize.VocabBuilder
+	hashed  *vectorize.CSR
+	hash    vectorize.Hashing
+	idx     []int32
+	val     []float64
+	empty   int
 	// unlabeled counts the documents given to AddUnlabeled.
 	unlabeled int
 	finished  bool
-}
-
-// shard is one goroutine's share of the training documents.
-type shard struct {
-	in     chan []string
-	vocab  *vectorize.VocabBuilder
-	hashed *vectorize.CSR
-	hash   vectorize.Hashing
-	empty  int
-	idx    []int32
-	val    []float64
 }
 
 // NewTrainer returns a Trainer for cfg.
@@ -105,96 +95,66 @@ func (t *Trainer) AddUnlabeled(text string) {
 	t.queue(-1, text)
 }
 
-// queue records a document's class (−1: unlabeled) and batches its text.
+// queue records a document's class (−1: unlabeled) and its text.
 func (t *Trainer) queue(class int, text string) {
 	if t.finished {
 		return // Finish reports it
 	}
 	t.y = append(t.y, class)
-	t.batch = append(t.batch, text)
-	if len(t.batch) == batchSize {
-		t.flush()
+	if t.run != nil {
+		t.run.Add(text)
+		return
+	}
+	t.pending = append(t.pending, text)
+	if t.sampled += len(text); t.sampled >= langSample {
+		t.begin()
 	}
 }
 
-// flush hands the current batch to its shard, or holds it while the
-// language is still undecided.
-func (t *Trainer) flush() {
-	if len(t.batch) == 0 {
-		return
-	}
-	b := t.batch
-	t.batch = make([]string, 0, batchSize)
-	if t.shards == nil {
-		t.pending = append(t.pending, b)
-		for _, s := range b {
-			t.sampled += len(s)
-		}
-		if t.sampled >= langSample {
-			t.begin()
-		}
-		return
-	}
-	t.shards[t.batches%len(t.shards)].in <- b
-	t.batches++
-}
-
-// begin fixes the language and starts the shards.
+// begin fixes the language and starts tokenizing.
 func (t *Trainer) begin() {
 	if t.lang == tokenize.Auto {
-		t.lang = detectLang(t.pending)
+		var d tokenize.LangDetector
+		for _, s := range t.pending {
+			d.Add(s)
+		}
+		t.lang = d.Lang()
 	}
 	t.cfg.Tokenize = t.cfg.tokenizeConfig(t.lang)
 	t.an = tokenize.New(t.cfg.Tokenize)
-	t.shards = make([]*shard, runtime.GOMAXPROCS(0))
-	for i := range t.shards {
-		s := &shard{in: make(chan []string, 2)}
-		if t.cfg.Vectorizer == Hash {
-			s.hash = vectorize.Hashing{Features: t.cfg.hashFeatures()}
-			s.hashed = vectorize.NewCSR(s.hash.Features)
-		} else {
-			s.vocab = vectorize.NewVocabBuilder()
-		}
-		t.shards[i] = s
-		t.wg.Add(1)
-		go func() {
-			defer t.wg.Done()
-			s.run(t.an)
-		}()
+	if t.cfg.Vectorizer == Hash {
+		t.hash = vectorize.Hashing{Features: t.cfg.hashFeatures()}
+		t.hashed = vectorize.NewCSR(t.hash.Features)
+	} else {
+		t.vocab = vectorize.NewVocabBuilder()
 	}
-	pending := t.pending
+	t.run = newOrdered(t.tokenize, t.count)
+	for _, s := range t.pending {
+		t.run.Add(s)
+	}
 	t.pending = nil
-	for _, b := range pending {
-		t.shards[t.batches%len(t.shards)].in <- b
-		t.batches++
-	}
 }
 
-func detectLang(batches [][]string) tokenize.Lang {
-	var d tokenize.LangDetector
-	for _, b := range batches {
-		for _, s := range b {
-			d.Add(s)
-		}
+func (t *Trainer) tokenize(texts []string) [][]string {
+	out := make([][]string, len(texts))
+	for i, s := range texts {
+		out[i] = t.an.Terms(nil, s)
 	}
-	return d.Lang()
+	return out
 }
 
-func (s *shard) run(an *tokenize.Analyzer) {
-	var terms []string
-	for b := range s.in {
-		for _, text := range b {
-			terms = an.Terms(terms[:0], text)
-			if len(terms) == 0 {
-				s.empty++
-			}
-			if s.vocab != nil {
-				s.vocab.Add(terms)
-				continue
-			}
-			s.idx, s.val = s.hash.Transform(s.idx[:0], s.val[:0], terms)
-			s.hashed.AppendRow(s.idx, s.val)
+// count runs on one goroutine, in document order.
+func (t *Trainer) count(docs [][]string) {
+	for _, terms := range docs {
+		if len(terms) == 0 {
+			t.empty++
 		}
+		if t.vocab != nil {
+			t.vocab.Add(terms)
+			continue
+		}
+		t.idx, t.val = t.hash.Transform(t.idx[:0], t.val[:0], terms)
+		t.hashed.AppendRow(t.idx, t.val)
 	}
 }
 
@@ -205,14 +165,10 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 		return nil, Summary{}, ErrFinished
 	}
 	t.finished = true
-	t.flush()
-	if t.shards == nil {
+	if t.run == nil {
 		t.begin()
 	}
-	for _, s := range t.shards {
-		close(s.in)
-	}
-	t.wg.Wait()
+	t.run.Close()
 	switch {
 	case len(t.y) == t.unlabeled:
 		return nil, Summary{}, ErrNoDocuments
@@ -232,59 +188,21 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	}
 	s := Summary{Documents: len(t.y) - t.unlabeled, Unlabeled: t.unlabeled, Classes: len(t.names), Features: X.Cols,
 		MinDF: minDF, Lang: t.lang, Elapsed: time.Since(t.start)}
-	for _, sh := range t.shards {
-		s.Empty += sh.empty
-	}
+	s.Empty = t.empty
 	return m, s, nil
 }
 
-// documentOrder returns, for each row of the shard-ordered matrix, the
-// document it holds: batch b went to shard b mod S as its (b div S)-th batch.
-func (t *Trainer) documentOrder() []int {
-	n, S := len(t.y), len(t.shards)
-	order := make([]int, 0, n)
-	for s := 0; s < S; s++ {
-		for b := s; b*batchSize < n; b += S {
-			for i := b * batchSize; i < min((b+1)*batchSize, n); i++ {
-				order = append(order, i)
-			}
-		}
-	}
-	return order
-}
-
-// features finishes the vectorizer and returns the count matrix, its
-// rows in document order.
+// features finishes the vectorizer and returns the count matrix.
 func (t *Trainer) features(m *Model) (*vectorize.CSR, int, error) {
-	X, minDF, err := t.shardMatrix(m)
+	if t.vocab == nil {
+		m.hash = t.hash
+		return t.hashed, 0, nil
+	}
+	merged, err := vectorize.MergeVocab(t.vocab)
 	if err != nil {
 		return nil, 0, err
 	}
-	return permuteRows(X, t.documentOrder()), minDF, nil
-}
-
-// shardMatrix returns the count matrix with the rows in shard order.
-func (t *Trainer) shardMatrix(m *Model) (*vectorize.CSR, int, error) {
-	if t.cfg.Vectorizer == Hash {
-		m.hash = t.shards[0].hash
-		X := vectorize.NewCSR(m.hash.Features)
-		for _, s := range t.shards {
-			for i := 0; i < s.hashed.Rows; i++ {
-				X.AppendRow(s.hashed.Row(i))
-			}
-			s.hashed = nil
-		}
-		return X, 0, nil
-	}
-	builders := make([]*vectorize.VocabBuilder, len(t.shards))
-	for i, s := range t.shards {
-		builders[i] = s.vocab
-		s.vocab = nil
-	}
-	merged, err := vectorize.MergeVocab(builders...)
-	if err != nil {
-		return nil, 0, err
-	}
+	t.vocab = nil
 	vc := t.cfg.Vocab
 	if vc.MinDF == 0 {
 		vc.MinDF = merged.MinDFFor(t.cfg.maxTableSize()/len(t.names), vc.MaxFeatures)
@@ -296,20 +214,6 @@ func (t *Trainer) shardMatrix(m *Model) (*vectorize.CSR, int, error) {
 	m.vocab = vocab
 	m.Config.Vocab.MinDF = vc.MinDF // the model records what was applied
 	return X, vc.MinDF, nil
-}
-
-// permuteRows returns X with row r moved to row order[r].
-func permuteRows(X *vectorize.CSR, order []int) *vectorize.CSR {
-	start := make([]int, X.Rows)
-	for r, d := range order {
-		start[d] = r
-	}
-	out := &vectorize.CSR{Cols: X.Cols, Indptr: make([]int, 1, X.Rows+1),
-		Indices: make([]int32, 0, X.NNZ()), Data: make([]float64, 0, X.NNZ())}
-	for d := 0; d < X.Rows; d++ {
-		out.AppendRow(X.Row(start[d]))
-	}
-	return out
 }
 
 // fit weights X in place and fits the classifier.
