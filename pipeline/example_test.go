@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"log"
+	"os"
+	"path/filepath"
 
 	"github.com/textnb/textnb/pipeline"
 )
@@ -126,4 +128,114 @@ func ExampleParseClassifier() {
 	// Output:
 	// mnb <nil>
 	// pipeline: bad configuration: model "svm" is not one of cnb, mnb, bnb
+}
+
+func ExamplePrediction() {
+	m := trainSpam(pipeline.Config{})
+	b := m.NewBatch(func(p pipeline.Prediction) {
+		fmt.Printf("%s %s %s %.2f\n", p.Source, p.Truth, p.Label(m), p.Proba[p.Class])
+	})
+	b.Add("sms-1", "spam", "claim your cash prize")
+	b.Close()
+	// Output: sms-1 spam spam 0.88
+}
+
+func ExampleClassifier() {
+	for _, c := range []pipeline.Classifier{pipeline.Complement, pipeline.Multinomial, pipeline.Bernoulli} {
+		m := trainSpam(pipeline.Config{Classifier: c})
+		_, best := m.NewPredictor().Proba(nil, "free prize")
+		fmt.Println(c, m.Classes[best])
+	}
+	// Output:
+	// cnb spam
+	// mnb spam
+	// bnb spam
+}
+
+func ExampleWeighting() {
+	w, _ := pipeline.ParseWeighting("rennie")
+	fmt.Println(w, pipeline.TFIDF, pipeline.Counts)
+	// Output: rennie tfidf counts
+}
+
+func ExampleVectorizer() {
+	m := trainSpam(pipeline.Config{Vectorizer: pipeline.Hash, HashFeatures: 1 << 10})
+	fmt.Println(m.Config.Vectorizer, m.NumFeatures())
+	// Output: hash 1024
+}
+
+func ExampleTFIDFOptions() {
+	cfg := pipeline.Config{TFIDFOptions: pipeline.TFIDFOptions{LinearTF: true, NoSmooth: true}}
+	m := trainSpam(cfg)
+	fmt.Println(m.Config.Weighting, m.Config.TFIDFOptions.LinearTF)
+	// Output: tfidf true
+}
+
+func ExampleSemi() {
+	cfg := pipeline.Config{Semi: pipeline.Semi{Method: pipeline.NSNB, K: 0.5}}
+	tr, err := pipeline.NewTrainer(cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range spam {
+		tr.Add(d[0], d[1])
+	}
+	tr.AddUnlabeled("WIN free cash, reply now")
+	tr.AddUnlabeled("see you at home tonight")
+	m, sum, err := tr.Finish()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(sum.Documents, sum.Unlabeled, m.SemiReport().Added)
+	// Output: 6 2 2
+}
+
+func ExampleSemiMethod() {
+	m, err := pipeline.ParseSemiMethod("em")
+	fmt.Println(m, err)
+	// Output: em <nil>
+}
+
+func ExampleEvaluation() {
+	ev := pipeline.NewEvaluator([]string{"a", "b"})
+	ev.Add("a", "a")
+	ev.Add("b", "a")
+	r := ev.Result()
+	fmt.Printf("n=%d accuracy=%.2f macro-F1=%.3f b.recall=%.1f\n", r.N, r.Accuracy, r.MacroF1, r.PerClass["b"].Recall)
+	// Output: n=2 accuracy=0.50 macro-F1=0.333 b.recall=0.0
+}
+
+func ExampleClassScores() {
+	ev := pipeline.NewEvaluator([]string{"spam", "ham"})
+	ev.Add("spam", "spam")
+	ev.Add("spam", "ham")
+	s := ev.Result().PerClass["spam"]
+	fmt.Printf("%+v\n", s)
+	// Output: {Precision:1 Recall:0.5 F1:0.6666666666666666 Support:2}
+}
+
+func ExampleKind() {
+	m := trainSpam(pipeline.Config{})
+	path := filepath.Join(os.TempDir(), "textnb-example.model")
+	defer os.Remove(path)
+	if err := pipeline.Save(path, m); err != nil {
+		log.Fatal(err)
+	}
+	k, err := pipeline.FileKind(path)
+	fmt.Println(k, err)
+	// Output: text model <nil>
+}
+
+func ExampleSummary() {
+	tr, _ := pipeline.NewTrainer(pipeline.Config{})
+	for _, d := range spam {
+		tr.Add(d[0], d[1])
+	}
+	tr.Add("ham", "!!!") // no terms: counted as empty
+	_, sum, err := tr.Finish()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(sum.Documents, sum.Empty, sum.Classes, sum.MinDF)
+	// Output: 7 1 2 1
 }
