@@ -145,14 +145,6 @@ func (c *VocabCounts) MinDFFor(maxCols, maxFeatures int) int {
 	return 1
 }
 
-// MinDFFor is MergeVocab(shards...).MinDFFor(maxCols, maxFeatures), ignoring
-// nil shards. To prune afterwards, keep the VocabCounts rather than merge
-// twice.
-func MinDFFor(maxCols, maxFeatures int, shards ...*VocabBuilder) int {
-	c, _ := MergeVocab(slices.DeleteFunc(slices.Clone(shards), func(b *VocabBuilder) bool { return b == nil })...)
-	return c.MinDFFor(maxCols, maxFeatures)
-}
-
 // FinishVocab merges the shards, in document order, into one vocabulary
 // whose ids follow sorted term order, prunes it by cfg and returns it with
 // the document-term matrix. The shards are only read.
