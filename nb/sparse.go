@@ -201,6 +201,41 @@ func (s *SparseCounts) Remap(features int, oldToNew []int32) (*SparseCounts, err
 	return d, nil
 }
 
+// RemapClasses returns s over classes classes: old class k becomes class
+// to[k]. Classes mapped to one class add up; classes nothing maps to are
+// empty. It is how models with different class lists are merged.
+func (s *SparseCounts) RemapClasses(classes int, to []int) (*SparseCounts, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	if len(to) != s.Classes {
+		return nil, fmt.Errorf("%w: mapping has %d entries for %d classes", ErrShape, len(to), s.Classes)
+	}
+	if classes < 1 || classes > MaxSparseClasses {
+		return nil, fmt.Errorf("%w: %d classes, want 1 to %d", ErrShape, classes, MaxSparseClasses)
+	}
+	d := &SparseCounts{Classes: classes, Features: s.Features, ClassCount: make([]float64, classes),
+		Binary: s.Binary, Threshold: s.Threshold}
+	for k, c := range to {
+		if c < 0 || c >= classes {
+			return nil, fmt.Errorf("%w: class %d maps to %d of %d", ErrShape, k, c, classes)
+		}
+		d.ClassCount[c] += s.ClassCount[k]
+	}
+	b := cellSorter{ptr: make([]int, s.Features+1)}
+	for j := range s.Features {
+		b.ptr[j+1] = s.Ptr[j+1] - s.Ptr[j]
+	}
+	b.alloc()
+	for j := range s.Features {
+		for p := s.Ptr[j]; p < s.Ptr[j+1]; p++ {
+			b.put(j, uint16(to[s.Class[p]]), s.Count[p])
+		}
+	}
+	d.Ptr, d.Class, d.Count = b.finish(classes)
+	return d, nil
+}
+
 // withClassCounts returns a copy of s's header and class counts, without
 // cells.
 func (s *SparseCounts) withClassCounts() *SparseCounts {

@@ -195,6 +195,35 @@ func TestSparseRemap(t *testing.T) {
 	}
 }
 
+func TestSparseRemapClasses(t *testing.T) {
+	c := NewCounts(3, 3)
+	copy(c.ClassCount, []float64{3, 4, 5})
+	copy(c.FeatureCount, []float64{1, 0, 2, 0, 6, 0, 7, 8, 0})
+	// Classes 0 and 2 swap places in four classes; class 3 stays empty.
+	got, err := c.Sparse().RemapClasses(4, []int{2, 1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := NewCounts(4, 3)
+	copy(want.ClassCount, []float64{5, 4, 3, 0})
+	copy(want.FeatureCount, []float64{7, 8, 0, 0, 6, 0, 1, 0, 2, 0, 0, 0})
+	spEqual(t, "reordered", got, want)
+	// Two classes mapped to one add up.
+	merged, err := c.Sparse().RemapClasses(2, []int{0, 1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = NewCounts(2, 3)
+	copy(want.ClassCount, []float64{8, 4})
+	copy(want.FeatureCount, []float64{8, 8, 2, 0, 6, 0})
+	spEqual(t, "joined", merged, want)
+	for _, bad := range [][]int{{0, 1}, {0, 1, 4}, {0, -1, 1}} {
+		if _, err := c.Sparse().RemapClasses(4, bad); !errors.Is(err, ErrShape) {
+			t.Errorf("mapping %v: %v, want ErrShape", bad, err)
+		}
+	}
+}
+
 // Counts over two vocabularies, remapped into their union and merged,
 // equal counting all documents in the union space.
 func TestSparseRemapThenMergeEqualsJointTraining(t *testing.T) {

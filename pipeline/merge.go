@@ -93,7 +93,10 @@ func (out *Model) add(m *Model) (*nb.SparseCounts, error) {
 	for i, name := range m.Classes {
 		classMap[i] = slices.Index(out.Classes, name)
 	}
-	if c = remapClasses(c, classMap, len(out.Classes)); out.counts == nil && m.vocab == nil {
+	if c, err = c.RemapClasses(len(out.Classes), classMap); err != nil {
+		return nil, err
+	}
+	if out.counts == nil && m.vocab == nil {
 		return c, nil
 	}
 	if m.vocab == nil {
@@ -114,30 +117,4 @@ func (out *Model) add(m *Model) (*nb.SparseCounts, error) {
 	}
 	out.vocab = union
 	return mine.Merge(theirs)
-}
-
-// remapClasses renumbers the classes of c: old class k becomes to[k].
-func remapClasses(c *nb.SparseCounts, to []int, classes int) *nb.SparseCounts {
-	out := &nb.SparseCounts{Classes: classes, Features: c.Features, ClassCount: make([]float64, classes),
-		Ptr: slices.Clone(c.Ptr), Class: make([]uint16, len(c.Class)), Count: make([]float64, len(c.Count)),
-		Binary: c.Binary, Threshold: c.Threshold}
-	for k, n := range c.ClassCount {
-		out.ClassCount[to[k]] = n
-	}
-	type cell struct {
-		class uint16
-		count float64
-	}
-	var cells []cell
-	for i := 0; i < c.Features; i++ {
-		cells = cells[:0]
-		for j := c.Ptr[i]; j < c.Ptr[i+1]; j++ {
-			cells = append(cells, cell{uint16(to[c.Class[j]]), c.Count[j]})
-		}
-		slices.SortFunc(cells, func(a, b cell) int { return int(a.class) - int(b.class) })
-		for k, x := range cells {
-			out.Class[c.Ptr[i]+k], out.Count[c.Ptr[i]+k] = x.class, x.count
-		}
-	}
-	return out
 }
