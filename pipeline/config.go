@@ -143,6 +143,12 @@ type TFIDFOptions struct {
 	Norm     vectorize.Norm
 }
 
+// transformer returns the TF-IDF transform these options describe, with
+// idf already fitted or nil to be fitted.
+func (o TFIDFOptions) transformer(idf []float64) *vectorize.TFIDF {
+	return &vectorize.TFIDF{SublinearTF: !o.LinearTF, NoSmoothIDF: o.NoSmooth, Norm: o.Norm, IDF: idf}
+}
+
 // Defaults, chosen on 20 Newsgroups and checked on SMS spam and ChnSentiCorp
 // (see README).
 const (

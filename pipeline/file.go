@@ -260,8 +260,7 @@ func (m *Model) restore(idf []float64) error {
 	case m.Config.Weighting == Rennie:
 		m.rennie = &vectorize.Rennie{IDF: idf}
 	default:
-		o := m.Config.TFIDFOptions
-		m.tfidf = &vectorize.TFIDF{SublinearTF: !o.LinearTF, NoSmoothIDF: o.NoSmooth, Norm: o.Norm, IDF: idf}
+		m.tfidf = m.Config.TFIDFOptions.transformer(idf)
 	}
 	return nil
 }

@@ -45,8 +45,7 @@ func (m *Model) fitWeighting(X *vectorize.CSR) error {
 	}
 	switch m.Config.Weighting {
 	case TFIDF:
-		o := m.Config.TFIDFOptions
-		m.tfidf = &vectorize.TFIDF{SublinearTF: !o.LinearTF, NoSmoothIDF: o.NoSmooth, Norm: o.Norm}
+		m.tfidf = m.Config.TFIDFOptions.transformer(nil)
 		if err := m.tfidf.Fit(X); err != nil {
 			return err
 		}

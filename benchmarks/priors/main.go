@@ -20,8 +20,6 @@ import (
 	"fmt"
 	"log"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
@@ -51,7 +49,7 @@ func main() {
 	seeds := flag.Int("seeds", 5, "number of seeds")
 	flag.Parse()
 	log.SetFlags(0)
-	docs, err := readSMS()
+	docs, err := bench.ReadSMS()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -260,23 +258,4 @@ func pickLabels(labels []string, idx []int) []string {
 		out[i] = labels[j]
 	}
 	return out
-}
-
-// readSMS reads the collection, which has no file extension, as TSV
-// through a symbolic link.
-func readSMS() ([]corpus.Document, error) {
-	src, err := filepath.Abs(filepath.Join(bench.Shared(), "data", "smsspamcollection", "SMSSpamCollection"))
-	if err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp("", "textnb-priors-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	link := filepath.Join(tmp, "sms.tsv")
-	if err := os.Symlink(src, link); err != nil {
-		return nil, err
-	}
-	return corpus.ReadAll(link, corpus.Options{})
 }

@@ -33,7 +33,7 @@ func main() {
 	log.SetFlags(0)
 	tmp, bin, cleanup := bench.Workdir("textnb-sms-")
 	defer cleanup()
-	docs, err := readSMS()
+	docs, err := bench.ReadSMS()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -56,25 +56,6 @@ func main() {
 		}
 		fmt.Printf("| %s | %.4f | %.4f | %.4f | %.4f |\n", c.name, first.Accuracy, first.MacroF1, sum/float64(*seeds), lo)
 	}
-}
-
-// readSMS reads the collection, which has no file extension, as TSV.
-func readSMS() ([]corpus.Document, error) {
-	src := filepath.Join(bench.Shared(), "data", "smsspamcollection", "SMSSpamCollection")
-	tmp, err := os.MkdirTemp("", "textnb-smsraw-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return nil, err
-	}
-	p := filepath.Join(tmp, "sms.tsv")
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		return nil, err
-	}
-	return corpus.ReadAll(p, corpus.Options{})
 }
 
 // split writes a seeded 80/20 split as two TSV files.

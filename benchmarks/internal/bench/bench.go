@@ -16,6 +16,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/textnb/textnb/corpus"
 )
 
 // Shared returns the path of the shared data folder, ../shared from the
@@ -44,6 +46,25 @@ func Workdir(prefix string) (dir, bin string, cleanup func()) {
 		log.Fatal(err)
 	}
 	return dir, bin, cleanup
+}
+
+// ReadSMS reads the SMS Spam Collection. Its file has no extension, so it
+// is read as TSV through a symbolic link that has one.
+func ReadSMS() ([]corpus.Document, error) {
+	src, err := filepath.Abs(filepath.Join(Shared(), "data", "smsspamcollection", "SMSSpamCollection"))
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "textnb-sms-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	link := filepath.Join(tmp, "sms.tsv")
+	if err := os.Symlink(src, link); err != nil {
+		return nil, err
+	}
+	return corpus.ReadAll(link, corpus.Options{})
 }
 
 // BuildTextnb builds cmd/textnb into dir and returns the binary's path.
