@@ -248,12 +248,17 @@ func (m *Model) restore(idf []float64) error {
 	if k := len(m.Classes); k < 2 {
 		return fmt.Errorf("%w: %d classes", ErrFormat, k)
 	}
-	m.an = tokenize.New(m.Config.tokenizeConfig(m.Lang))
+	m.an = tokenize.New(m.Config.Tokenize) // resolved when the model was trained
 	switch {
 	case m.Config.Vectorizer == Hash:
 		m.hash = vectorize.Hashing{Features: m.lin.NumFeatures()}
 	case m.vocab == nil || m.vocab.Len() != m.lin.NumFeatures():
 		return fmt.Errorf("%w: vocabulary does not match %d features", ErrFormat, m.lin.NumFeatures())
+	}
+	// IDF weights are stored exactly when the weighting has them: Bernoulli
+	// NB and raw counts use none.
+	if want := m.Config.Weighting != Counts && m.Config.Classifier != Bernoulli; want != (idf != nil) {
+		return fmt.Errorf("%w: %v weighting with %d IDF weights", ErrFormat, m.Config.Weighting, len(idf))
 	}
 	switch {
 	case idf == nil:

@@ -121,11 +121,13 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 	} else {
 		p.idx, p.val = m.hash.Transform(p.idx[:0], p.val[:0], p.terms)
 	}
+	// The weightings cannot fail here: the ids come from m's own vocabulary
+	// or hashing, and loading checked that the IDF covers every column.
 	switch {
 	case m.tfidf != nil:
-		m.tfidf.TransformRow(p.idx, p.val)
+		_ = m.tfidf.TransformRow(p.idx, p.val)
 	case m.rennie != nil:
-		m.rennie.TransformRow(p.idx, p.val)
+		_ = m.rennie.TransformRow(p.idx, p.val)
 	}
 	return p.idx, p.val
 }

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/tokenize"
 )
 
 const (
@@ -263,5 +265,30 @@ func TestEvaluator(t *testing.T) {
 	}
 	if r.Confusion[2][0] != 1 || len(r.Labels) != 3 {
 		t.Errorf("confusion %v labels %v", r.Confusion, r.Labels)
+	}
+}
+
+// TestLoadChecksWeighting writes a model whose settings ask for TF-IDF but
+// whose file holds no IDF weights: loading must refuse it, not predict
+// unweighted.
+func TestLoadChecksWeighting(t *testing.T) {
+	m, _ := train(t, Config{Weighting: Counts}, newsTrain)
+	m.Config.Weighting = TFIDF
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decode(b.Bytes()); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "IDF") {
+		t.Errorf("Decode: %v, want ErrFormat about the IDF", err)
+	}
+}
+
+// TestModelRecordsTokenizer checks that a model stores every tokenizer
+// setting, defaults included, so later defaults cannot change it.
+func TestModelRecordsTokenizer(t *testing.T) {
+	m, _ := train(t, Config{}, newsTrain)
+	got := m.Config.Tokenize
+	if got.MinLen != 2 || got.HanMinLen != 1 || got.WordNGrams != DefaultWordNGrams || got.Lang != tokenize.English {
+		t.Errorf("stored tokenizer config %+v has unresolved defaults", got)
 	}
 }

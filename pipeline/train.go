@@ -120,8 +120,8 @@ func (t *Trainer) begin() {
 		}
 		t.lang = d.Lang()
 	}
-	t.cfg.Tokenize = t.cfg.tokenizeConfig(t.lang)
-	t.an = tokenize.New(t.cfg.Tokenize)
+	t.an = tokenize.New(t.cfg.tokenizeConfig(t.lang))
+	t.cfg.Tokenize = t.an.Config() // every default spelled out, for the model file
 	if t.cfg.Vectorizer == Hash {
 		t.hash = vectorize.Hashing{Features: t.cfg.hashFeatures()}
 		t.hashed = vectorize.NewCSR(t.hash.Features)
