@@ -93,7 +93,9 @@ type Config struct {
 	// UniformPrior ignores the class frequencies of the training data.
 	UniformPrior bool
 	// MaxTableSize bounds classes × features when MinDF is automatic;
-	// 0 means DefaultMaxTableSize.
+	// 0 means DefaultMaxTableSize. Model memory grows with the non-zero
+	// counts, not with this product; the bound caps the vocabulary, and with
+	// it the file size and load time, as classes multiply the terms kept.
 	MaxTableSize int
 	// Semi is how documents given to Trainer.AddUnlabeled are used.
 	Semi Semi
