@@ -99,13 +99,20 @@ func (m *Model) newEstimator() textEstimator {
 	return &nb.Complement{Alpha: a, Norm: m.Config.Norm, UniformPrior: m.Config.UniformPrior}
 }
 
+// ngrams returns the word n-gram range of m's analyzer, for the vectorizer.
+func (m *Model) ngrams() vectorize.NGrams {
+	r := m.an.Config().WordNGrams
+	return vectorize.NGrams{Min: r.Min, Max: r.Max}
+}
+
 // A Predictor scores documents with a Model, reusing its buffers. It is not
 // safe for concurrent use; make one per goroutine.
 type Predictor struct {
-	m     *Model
-	terms []string
-	idx   []int32
-	val   []float64
+	m            *Model
+	terms, extra []string
+	nodes        []int32
+	idx          []int32
+	val          []float64
 }
 
 // NewPredictor returns a Predictor for m.
@@ -115,10 +122,11 @@ func (m *Model) NewPredictor() *Predictor { return &Predictor{m: m} }
 // returns it; the slices are valid until the next call.
 func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 	m := p.m
-	p.terms = m.an.Terms(p.terms[:0], text)
 	if m.vocab != nil {
-		p.idx, p.val = m.vocab.Transform(p.idx[:0], p.val[:0], p.terms)
+		p.terms, p.extra = m.an.Words(p.terms[:0], p.extra[:0], text)
+		p.idx, p.val, p.nodes = m.vocab.TransformWords(p.idx[:0], p.val[:0], p.nodes, p.terms, m.ngrams(), p.extra)
 	} else {
+		p.terms = m.an.Terms(p.terms[:0], text)
 		p.idx, p.val = m.hash.Transform(p.idx[:0], p.val[:0], p.terms)
 	}
 	// The weightings cannot fail here: the ids come from m's own vocabulary

@@ -36,7 +36,7 @@ type Trainer struct {
 	sampled int
 	lang    tokenize.Lang
 	an      *tokenize.Analyzer
-	run     *ordered[string, [][]string]
+	run     *ordered[string, []analyzed]
 	vocab   *vectorize.VocabBuilder
 	hashed  *vectorize.CSR
 	hash    vectorize.Hashing
@@ -135,27 +135,42 @@ func (t *Trainer) begin() {
 	t.pending = nil
 }
 
-func (t *Trainer) tokenize(texts []string) [][]string {
-	out := make([][]string, len(texts))
+// analyzed is one tokenized document: the words the vocabulary forms
+// n-grams from and the extra terms, or for hashing all terms in words.
+type analyzed struct{ words, extra []string }
+
+func (t *Trainer) tokenize(texts []string) []analyzed {
+	out := make([]analyzed, len(texts))
 	for i, s := range texts {
-		out[i] = t.an.Terms(nil, s)
+		if t.vocab != nil {
+			out[i].words, out[i].extra = t.an.Words(nil, nil, s)
+		} else {
+			out[i].words = t.an.Terms(nil, s)
+		}
 	}
 	return out
 }
 
 // count runs on one goroutine, in document order.
-func (t *Trainer) count(docs [][]string) {
-	for _, terms := range docs {
-		if len(terms) == 0 {
-			t.empty++
-		}
-		if t.vocab != nil {
-			t.vocab.Add(terms)
+func (t *Trainer) count(docs []analyzed) {
+	r := t.an.Config().WordNGrams
+	for _, d := range docs {
+		if t.vocab == nil {
+			t.empty += b2i(len(d.words) == 0)
+			t.idx, t.val = t.hash.Transform(t.idx[:0], t.val[:0], d.words)
+			t.hashed.AppendRow(t.idx, t.val)
 			continue
 		}
-		t.idx, t.val = t.hash.Transform(t.idx[:0], t.val[:0], terms)
-		t.hashed.AppendRow(t.idx, t.val)
+		t.empty += b2i(len(d.extra) == 0 && len(d.words) < r.Min)
+		t.vocab.AddWords(d.words, vectorize.NGrams{Min: r.Min, Max: r.Max}, d.extra)
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Finish trains the model on everything added. A Trainer finishes once;

@@ -90,6 +90,33 @@ func (a *Analyzer) Config() Config { return a.cfg }
 func (a *Analyzer) Terms(dst []string, text string) []string {
 	st := a.pool.Get().(*state)
 	start := len(dst)
+	dst = a.unigrams(dst, st, text)
+	dst = a.ngrams(dst, start, st)
+	st.reset()
+	a.pool.Put(st)
+	return dst
+}
+
+// Words appends to words the terms that word n-grams are formed from, in
+// order, and to extra the character n-grams of the Han runs: Terms is the
+// WordNGrams of words followed by extra. A vectorizer that forms n-grams
+// itself (vectorize.VocabBuilder.AddWords) is spared building their
+// strings. Words are shared, cached strings; the extra terms of one call
+// share one allocation.
+func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string) {
+	st := a.pool.Get().(*state)
+	words = a.unigrams(words, st, text)
+	for _, run := range st.runs {
+		a.charGrams(&st.grams, st, run)
+	}
+	extra = st.grams.appendTo(extra)
+	st.reset()
+	a.pool.Put(st)
+	return words, extra
+}
+
+// unigrams appends the words of text to dst and keeps its Han runs in st.
+func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 	lower := a.direct && a.lower != nil
 	if lower {
 		text = lowerASCII(text)
@@ -102,9 +129,6 @@ func (a *Analyzer) Terms(dst []string, text string) []string {
 		}
 		dst = a.unicodeTerms(dst, st, rest)
 	}
-	dst = a.ngrams(dst, start, st)
-	st.reset()
-	a.pool.Put(st)
 	return dst
 }
 

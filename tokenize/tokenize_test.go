@@ -576,3 +576,30 @@ func TestNormalizeSkip(t *testing.T) {
 		}
 	}
 }
+
+// TestWordsMakeTerms checks that Terms is the word n-grams of Words
+// followed by its extra terms, for every stage that shapes the stream.
+func TestWordsMakeTerms(t *testing.T) {
+	texts := []string{"", "The quick brown fox, the QUICK dog.", "e-mail me@example.com at 3.14 o'clock",
+		"用Go处理自然语言 and Ünïcödé text", "一二三四五 six 七八", "a b c d e f g"}
+	configs := []Config{{}, {WordNGrams: NGramRange{1, 2}}, {WordNGrams: NGramRange{2, 3}},
+		{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{2, 3}}, {Stem: true, Stopwords: EnglishStopwords,
+			WordNGrams: NGramRange{1, 3}}, {HanChars: NGramRange{1, 2}, NoHanWords: true}}
+	for _, cfg := range configs {
+		a := NewWithSegmenter(cfg, &pairSegmenter{})
+		r := a.Config().WordNGrams
+		for _, text := range texts {
+			words, extra := a.Words(nil, nil, text)
+			var want []string
+			for n := r.Min; n <= r.Max; n++ {
+				for i := 0; i+n <= len(words); i++ {
+					want = append(want, strings.Join(words[i:i+n], " "))
+				}
+			}
+			want = append(want, extra...)
+			if got := a.Terms(nil, text); !slices.Equal(got, want) {
+				t.Errorf("%+v %q: Terms %q, n-grams of Words %q + %q", cfg, text, got, words, extra)
+			}
+		}
+	}
+}

@@ -94,24 +94,6 @@ func (t *termTable) resize(size int) {
 	}
 }
 
-// index builds the slots of a table whose bytes and ends were filled
-// directly, as a Vocabulary's are.
-func (t *termTable) index() {
-	size := 1 << 10
-	for 3*size < 4*len(t.ends) {
-		size *= 2
-	}
-	t.resize(size)
-	for id := range t.ends {
-		s := t.term(int32(id))
-		sl, tag, key, _ := t.probe(s)
-		if len(s) > maxInline {
-			key |= uint64(t.ends[id] - len(s))
-		}
-		*sl = slot{tag: tag, id: int32(id), key: key}
-	}
-}
-
 // match compares s with the term of a slot whose tag (hash bits and length
 // up to 255) already agrees.
 func (t *termTable) match(sl *slot, key uint64, s string) bool {

@@ -40,11 +40,16 @@ func (c VocabConfig) validate() error {
 // contiguous shard of documents and pass them, in document order, to
 // FinishVocab.
 type VocabBuilder struct {
-	tab    termTable
-	cur    []int32 // per provisional id: its count in the document being added, else 0
+	g      gramTable
+	cur    []int32 // per node: its count in the document being added, else 0
+	nodes  []int32 // scratch: the word nodes of the document being added
 	indptr []int
-	idx    []int32 // provisional column ids, in first-seen order per row
+	idx    []int32 // nodes, in first-seen order per row
 	cnt    []int32 // counts, parallel to idx
+	// seen marks the nodes ever counted (others are only n-gram prefixes);
+	// distinct is how many.
+	seen     []uint64
+	distinct int
 }
 
 // NewVocabBuilder returns an empty builder.
@@ -52,26 +57,79 @@ func NewVocabBuilder() *VocabBuilder {
 	return &VocabBuilder{}
 }
 
-// Add appends one document. Repeated terms are summed; provisional rows are
-// left unsorted because FinishVocab renumbers and sorts them anyway.
+// Add appends one document given as its terms. Repeated terms are summed;
+// provisional rows are left unsorted because FinishVocab renumbers and
+// sorts them anyway.
 func (b *VocabBuilder) Add(terms []string) {
+	start := b.begin(len(terms))
+	for _, t := range terms {
+		b.count(b.g.term(t))
+	}
+	b.end(start)
+}
+
+// AddWords appends one document given as its words, from which it counts
+// the n-grams of the lengths in r, and extra terms counted as they are.
+// It counts the same terms as Add of the joined n-grams and extra, without
+// building the n-gram strings.
+func (b *VocabBuilder) AddWords(words []string, r NGrams, extra []string) {
+	lo, hi := r.bounds()
+	start := b.begin(len(words)*(hi-lo+1) + len(extra))
+	b.nodes = b.nodes[:0]
+	for _, w := range words {
+		b.nodes = append(b.nodes, b.g.term(w))
+	}
+	for i, node := range b.nodes {
+		for n := 1; n <= hi && i+n <= len(b.nodes); n++ {
+			if n > 1 {
+				node = b.g.extend(node, b.nodes[i+n-1])
+			}
+			if n >= lo {
+				b.count(node)
+			}
+		}
+	}
+	for _, t := range extra {
+		b.count(b.g.term(t))
+	}
+	b.end(start)
+}
+
+// begin opens a row of up to n entries and returns where it starts.
+func (b *VocabBuilder) begin(n int) int {
 	if b.indptr == nil {
 		b.indptr = append(b.indptr, 0)
 	}
 	b.indptr = reserve(b.indptr, 1)
-	start := len(b.idx)
-	b.idx = reserve(b.idx, len(terms))
-	b.cnt = reserve(b.cnt, len(terms))
-	for _, t := range terms {
-		id := b.tab.intern(t)
-		if int(id) == len(b.cur) {
-			b.cur = append(reserve(b.cur, 1), 0)
-		}
-		if b.cur[id] == 0 {
-			b.idx = append(b.idx, id)
-		}
-		b.cur[id]++
+	b.idx = reserve(b.idx, n)
+	b.cnt = reserve(b.cnt, n)
+	return len(b.idx)
+}
+
+func (b *VocabBuilder) count(node int32) {
+	if int(node) >= len(b.cur) {
+		b.grow()
 	}
+	if b.cur[node] == 0 {
+		b.idx = append(b.idx, node)
+		if w, bit := node>>6, uint64(1)<<(node&63); b.seen[w]&bit == 0 {
+			b.seen[w] |= bit
+			b.distinct++
+		}
+	}
+	b.cur[node]++
+}
+
+// grow extends the per-node arrays to every node of the table.
+func (b *VocabBuilder) grow() {
+	n := b.g.len()
+	b.cur = append(reserve(b.cur, n-len(b.cur)), make([]int32, n-len(b.cur))...)
+	words := (n + 63) / 64
+	b.seen = append(reserve(b.seen, words-len(b.seen)), make([]uint64, words-len(b.seen))...)
+}
+
+// end closes the row that begin opened at start.
+func (b *VocabBuilder) end(start int) {
 	for _, id := range b.idx[start:] {
 		b.cnt = append(b.cnt, b.cur[id])
 		b.cur[id] = 0
@@ -88,12 +146,12 @@ func (b *VocabBuilder) Rows() int {
 }
 
 // Len returns the number of distinct terms seen.
-func (b *VocabBuilder) Len() int { return b.tab.len() }
+func (b *VocabBuilder) Len() int { return b.distinct }
 
 // termCounts returns each provisional term's document frequency and total
 // count.
 func (b *VocabBuilder) termCounts() (df, tf []int64) {
-	df, tf = make([]int64, b.Len()), make([]int64, b.Len())
+	df, tf = make([]int64, b.g.len()), make([]int64, b.g.len())
 	for k, id := range b.idx {
 		df[id]++
 		tf[id] += int64(b.cnt[k])
@@ -119,7 +177,7 @@ func MergeVocab(shards ...*VocabBuilder) (*VocabCounts, error) {
 }
 
 // Len returns the number of distinct terms.
-func (c *VocabCounts) Len() int { return len(c.u.terms) }
+func (c *VocabCounts) Len() int { return c.u.distinct }
 
 // Rows returns the number of documents.
 func (c *VocabCounts) Rows() int { return c.u.rows }
@@ -166,21 +224,19 @@ func (c *VocabCounts) Finish(cfg VocabConfig) (*Vocabulary, *CSR, error) {
 		return nil, nil, err
 	}
 	u := c.u
-	if len(u.terms) == 0 {
+	if u.distinct == 0 {
 		return nil, nil, fmt.Errorf("%w: no terms in %d documents", ErrEmptyVocabulary, u.rows)
 	}
-	keep, err := u.prune(cfg)
+	keep, terms, err := u.prune(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	final := make([]int32, len(u.terms))
+	final := make([]int32, len(u.df))
 	for g := range final {
 		final[g] = -1
 	}
-	terms := make([]string, len(keep))
 	for i, g := range keep {
 		final[g] = int32(i)
-		terms[i] = u.terms[g]
 	}
 	X := u.matrix(c.shards, final, len(keep), cfg.Binary)
 	return packTerms(terms), X, nil
@@ -189,11 +245,25 @@ func (c *VocabCounts) Finish(cfg VocabConfig) (*Vocabulary, *CSR, error) {
 // union is the union of the shards' terms. With one shard its ids are the
 // provisional ids; with several they follow sorted term order.
 type union struct {
-	rows   int
-	terms  []string  // per union id, views of the shards' tables
-	sorted bool      // union ids follow term order
-	df, tf []int64   // per union id
-	local  [][]int32 // per shard: provisional id → union id; nil: the same
+	rows     int
+	distinct int        // union ids with df > 0 (others are only n-gram prefixes)
+	terms    []string   // per union id, views of the shards' tables; nil with one shard
+	one      *gramTable // the one shard's table
+	sorted   bool       // union ids follow term order
+	df, tf   []int64    // per union id
+	local    [][]int32  // per shard: provisional id → union id; nil: the same
+}
+
+// termsOf returns the terms of union ids.
+func (u *union) termsOf(ids []int32) []string {
+	if u.terms == nil {
+		return u.one.terms(ids)
+	}
+	out := make([]string, len(ids))
+	for i, g := range ids {
+		out[i] = u.terms[g]
+	}
+	return out
 }
 
 func unite(shards []*VocabBuilder) *union {
@@ -202,13 +272,18 @@ func unite(shards []*VocabBuilder) *union {
 		u.rows += s.Rows()
 	}
 	if len(shards) == 1 {
-		u.terms = shards[0].tab.strings()
+		u.one = &shards[0].g
 		u.df, u.tf = shards[0].termCounts()
-		return u
+	} else {
+		sh := make([]shardTerms, len(shards))
+		parallel(len(shards), func(k int) { sh[k].load(shards[k]) })
+		u.merge(sh)
 	}
-	sh := make([]shardTerms, len(shards))
-	parallel(len(shards), func(k int) { sh[k].load(shards[k]) })
-	u.merge(sh)
+	for _, d := range u.df {
+		if d > 0 {
+			u.distinct++
+		}
+	}
 	return u
 }
 
@@ -222,12 +297,12 @@ type shardTerms struct {
 }
 
 func (s *shardTerms) load(b *VocabBuilder) {
-	byID := b.tab.strings()
-	df, tf := b.termCounts()
-	ids := make([]int32, len(byID))
+	ids := make([]int32, b.g.len())
 	for i := range ids {
 		ids[i] = int32(i)
 	}
+	byID := b.g.terms(ids)
+	df, tf := b.termCounts()
 	s.keys = sortKeys(byID, ids)
 	s.terms = make([]string, len(ids))
 	s.df, s.tf = make([]int64, len(ids)), make([]int64, len(ids))
@@ -296,8 +371,9 @@ func (u *union) merge(sh []shardTerms) {
 	})
 }
 
-// prune applies cfg and returns the kept union ids in sorted term order.
-func (u *union) prune(cfg VocabConfig) ([]int32, error) {
+// prune applies cfg and returns the kept union ids in sorted term order,
+// with their terms.
+func (u *union) prune(cfg VocabConfig) ([]int32, []string, error) {
 	maxDF := cfg.MaxDF
 	if maxDF == 0 {
 		maxDF = 1
@@ -305,13 +381,14 @@ func (u *union) prune(cfg VocabConfig) ([]int32, error) {
 	minCount := max(cfg.MinDF, 1)
 	maxCount := maxDF * float64(u.rows)
 	if maxCount < float64(minCount) {
-		return nil, fmt.Errorf("%w: max_df %g is %g of %d documents, fewer than min_df %d",
+		return nil, nil, fmt.Errorf("%w: max_df %g is %g of %d documents, fewer than min_df %d",
 			ErrConfig, maxDF, maxCount, u.rows, minCount)
 	}
 	keep := make([]int32, 0, len(u.df))
 	rare, common := 0, 0
 	for g, df := range u.df {
 		switch {
+		case df == 0: // an n-gram prefix, not a term
 		case df < int64(minCount):
 			rare++
 		case float64(df) > maxCount:
@@ -321,31 +398,49 @@ func (u *union) prune(cfg VocabConfig) ([]int32, error) {
 		}
 	}
 	if len(keep) == 0 {
-		return nil, fmt.Errorf("%w: after pruning %d terms of %d documents none remain: %d in fewer than min_df %d documents, %d in more than max_df %g (%g documents)",
-			ErrEmptyVocabulary, len(u.df), u.rows, rare, minCount, common, maxDF, maxCount)
+		return nil, nil, fmt.Errorf("%w: after pruning %d terms of %d documents none remain: %d in fewer than min_df %d documents, %d in more than max_df %g (%g documents)",
+			ErrEmptyVocabulary, u.distinct, u.rows, rare, minCount, common, maxDF, maxCount)
 	}
+	terms := u.termsOf(keep)
 	if !u.sorted {
-		sortByTerm(u.terms, keep)
+		pos := positions(len(keep))
+		sortByTerm(terms, pos)
+		keep, terms = permute(keep, pos), permute(terms, pos)
 	}
 	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures {
 		total := u.tf
 		if cfg.Binary {
 			total = u.df
 		}
-		keep = mostFrequent(keep, total, cfg.MaxFeatures)
+		pos := mostFrequent(keep, total, cfg.MaxFeatures)
+		keep, terms = permute(keep, pos), permute(terms, pos)
 	}
-	return keep, nil
+	return keep, terms, nil
 }
 
-// mostFrequent returns the n ids of sorted with the largest total (ties to
-// the earlier one, i.e. sorted term order), keeping their order.
-// scikit-learn uses numpy's unstable argsort here; term order makes the
-// choice deterministic.
-func mostFrequent(sorted []int32, total []int64, n int) []int32 {
-	pos := make([]int32, len(sorted))
+func positions(n int) []int32 {
+	pos := make([]int32, n)
 	for i := range pos {
 		pos[i] = int32(i)
 	}
+	return pos
+}
+
+// permute returns s[pos[0]], s[pos[1]], ….
+func permute[T any](s []T, pos []int32) []T {
+	out := make([]T, len(pos))
+	for i, p := range pos {
+		out[i] = s[p]
+	}
+	return out
+}
+
+// mostFrequent returns the increasing positions of the n ids of sorted with
+// the largest total (ties to the earlier one, i.e. sorted term order).
+// scikit-learn uses numpy's unstable argsort here; term order makes the
+// choice deterministic.
+func mostFrequent(sorted []int32, total []int64, n int) []int32 {
+	pos := positions(len(sorted))
 	slices.SortFunc(pos, func(a, b int32) int {
 		if c := cmp.Compare(total[sorted[b]], total[sorted[a]]); c != 0 {
 			return c
@@ -354,11 +449,7 @@ func mostFrequent(sorted []int32, total []int64, n int) []int32 {
 	})
 	pos = pos[:n]
 	slices.Sort(pos)
-	out := make([]int32, n)
-	for i, p := range pos {
-		out[i] = sorted[p]
-	}
-	return out
+	return pos
 }
 
 // matrix renumbers the shards' rows into one CSR matrix, sorting each row.

@@ -11,8 +11,12 @@ import (
 // (byte order, which is code point order, as Python sorts str). It is
 // immutable and safe for concurrent use.
 type Vocabulary struct {
-	tab  termTable // bytes and ends hold the terms; slots are built on first lookup
-	once sync.Once
+	tab termTable // bytes and ends hold the terms; its slots are not used
+	// g and feature, built on first lookup, map terms to nodes and nodes
+	// to ids (−1: only a prefix of n-gram terms).
+	g       gramTable
+	feature []int32
+	once    sync.Once
 }
 
 // NewVocabulary returns the vocabulary of terms, which must be sorted and
@@ -54,7 +58,28 @@ func NewVocabularyPacked(blob []byte, ends []int) (*Vocabulary, error) {
 
 // Prepare builds the look-up index now; otherwise the first look-up does.
 // Calling it on another goroutine overlaps that work with other set-up.
-func (v *Vocabulary) Prepare() { v.once.Do(v.tab.index) }
+func (v *Vocabulary) Prepare() { v.once.Do(v.index) }
+
+func (v *Vocabulary) index() {
+	for id := range v.tab.len() {
+		node := int(v.g.term(v.tab.term(int32(id))))
+		for len(v.feature) <= node {
+			v.feature = append(v.feature, -1)
+		}
+		v.feature[node] = int32(id)
+	}
+	for len(v.feature) < v.g.len() {
+		v.feature = append(v.feature, -1)
+	}
+}
+
+// lookup returns the id of a node, or −1.
+func (v *Vocabulary) lookup(node int32) int32 {
+	if node < 0 {
+		return -1
+	}
+	return v.feature[node]
+}
 
 // packTerms copies terms into one pointer-free block, so that the vocabulary
 // pins nothing else and the garbage collector need not scan it.
@@ -89,22 +114,53 @@ func (v *Vocabulary) Terms() []string { return v.tab.strings() }
 
 // ID returns the id of term.
 func (v *Vocabulary) ID(term string) (int32, bool) {
-	v.once.Do(v.tab.index)
-	return v.tab.find(term)
+	v.Prepare()
+	id := v.lookup(v.g.findTerm(term))
+	return id, id >= 0
 }
 
 // Transform appends one document's row to idx and val: the sorted ids of its
 // known terms and their counts. Unknown terms are dropped. It uses no shared
 // scratch, so concurrent calls are safe.
 func (v *Vocabulary) Transform(idx []int32, val []float64, terms []string) ([]int32, []float64) {
-	v.once.Do(v.tab.index)
+	v.Prepare()
 	start := len(idx)
 	for _, t := range terms {
-		if id, ok := v.tab.find(t); ok {
+		if id := v.lookup(v.g.findTerm(t)); id >= 0 {
 			idx = append(idx, id)
 		}
 	}
 	return countRuns(idx, val, start)
+}
+
+// TransformWords is Transform of the n-grams of words with lengths in r
+// followed by extra (see VocabBuilder.AddWords), without building the
+// n-gram strings. nodes is scratch space, returned for reuse.
+func (v *Vocabulary) TransformWords(idx []int32, val []float64, nodes []int32, words []string, r NGrams, extra []string) ([]int32, []float64, []int32) {
+	v.Prepare()
+	lo, hi := r.bounds()
+	start := len(idx)
+	nodes = nodes[:0]
+	for _, w := range words {
+		nodes = append(nodes, v.g.findTerm(w))
+	}
+	for i, node := range nodes {
+		for n := 1; n <= hi && i+n <= len(nodes) && node >= 0; n++ {
+			if n > 1 {
+				node = v.g.findExtend(node, nodes[i+n-1])
+			}
+			if id := v.lookup(node); n >= lo && id >= 0 {
+				idx = append(idx, id)
+			}
+		}
+	}
+	for _, t := range extra {
+		if id := v.lookup(v.g.findTerm(t)); id >= 0 {
+			idx = append(idx, id)
+		}
+	}
+	idx, val = countRuns(idx, val, start)
+	return idx, val, nodes
 }
 
 // countRuns sorts idx[start:] and replaces each run of equal ids by one id,

@@ -1,0 +1,214 @@
+package vectorize
+
+import (
+	"math/rand/v2"
+	"strings"
+)
+
+// NGrams is the range of word n-gram lengths formed from a document's
+// words, as scikit-learn's ngram_range: an n-gram is n consecutive words
+// joined by single spaces. The zero value means words only (1, 1).
+type NGrams struct{ Min, Max int }
+
+// bounds returns the range with defaults: Min at least 1, Max at least Min.
+func (r NGrams) bounds() (lo, hi int) {
+	lo = max(r.Min, 1)
+	return lo, max(r.Max, lo)
+}
+
+// gramTable interns terms as nodes of a trie: a word (a term without
+// spaces) by its bytes, and "w1 … wn" as the pair (node of "w1 … wn-1",
+// node of wn). Counting word n-grams thus builds no strings and hashes no
+// bytes beyond each word's once; a term's string is rebuilt only for the
+// few terms that are kept. Node ids are dense, in first-seen order.
+type gramTable struct {
+	words    termTable
+	wordNode []int32  // word id → node
+	pairs    pairTable
+	link     []uint64 // node → isWord|word id, or prefix node<<32 | last word node
+}
+
+const isWord = 1 << 63
+
+// word returns the node of a term without spaces, adding it if it is new.
+func (g *gramTable) word(s string) int32 {
+	id := g.words.intern(s)
+	if int(id) == len(g.wordNode) {
+		g.wordNode = append(reserve(g.wordNode, 1), g.add(isWord|uint64(id)))
+	}
+	return g.wordNode[id]
+}
+
+// findWord returns the node of a term without spaces, or −1.
+func (g *gramTable) findWord(s string) int32 {
+	id, ok := g.words.find(s)
+	if !ok {
+		return -1
+	}
+	return g.wordNode[id]
+}
+
+// extend returns the node of prefix's term, a space and w's term, adding
+// it if it is new. A w holding spaces (only from callers that pass such
+// "words") is taken apart so that every string keeps one node.
+func (g *gramTable) extend(prefix, w int32) int32 {
+	if l := g.link[w]; l&isWord == 0 {
+		prefix, w = g.extend(prefix, int32(l>>32)), int32(uint32(l))
+	}
+	key := uint64(prefix)<<32 | uint64(uint32(w))
+	sl, found := g.pairs.probe(key)
+	if found {
+		return sl.node - 1
+	}
+	node := g.add(key)
+	g.pairs.insert(sl, key, node)
+	return node
+}
+
+// findExtend is extend without adding: −1 if the n-gram is unknown.
+func (g *gramTable) findExtend(prefix, w int32) int32 {
+	if prefix < 0 || w < 0 {
+		return -1
+	}
+	if l := g.link[w]; l&isWord == 0 {
+		prefix, w = g.findExtend(prefix, int32(l>>32)), int32(uint32(l))
+		if prefix < 0 {
+			return -1
+		}
+	}
+	if len(g.pairs.slots) == 0 {
+		return -1
+	}
+	sl, found := g.pairs.probe(uint64(prefix)<<32 | uint64(uint32(w)))
+	if !found {
+		return -1
+	}
+	return sl.node - 1
+}
+
+func (g *gramTable) add(link uint64) int32 {
+	g.link = append(reserve(g.link, 1), link)
+	return int32(len(g.link) - 1)
+}
+
+// term returns the node of any term, splitting it at single spaces.
+func (g *gramTable) term(s string) int32 {
+	i := strings.IndexByte(s, ' ')
+	if i < 0 {
+		return g.word(s)
+	}
+	node := g.word(s[:i])
+	for s = s[i+1:]; ; s = s[i+1:] {
+		if i = strings.IndexByte(s, ' '); i < 0 {
+			return g.extend(node, g.word(s))
+		}
+		node = g.extend(node, g.word(s[:i]))
+	}
+}
+
+// findTerm returns the node of any term, or −1.
+func (g *gramTable) findTerm(s string) int32 {
+	i := strings.IndexByte(s, ' ')
+	if i < 0 {
+		return g.findWord(s)
+	}
+	node := g.findWord(s[:i])
+	for s = s[i+1:]; node >= 0; s = s[i+1:] {
+		if i = strings.IndexByte(s, ' '); i < 0 {
+			return g.findExtend(node, g.findWord(s))
+		}
+		node = g.findExtend(node, g.findWord(s[:i]))
+	}
+	return -1
+}
+
+func (g *gramTable) len() int { return len(g.link) }
+
+// appendTerm appends the string of node to dst.
+func (g *gramTable) appendTerm(dst []byte, node int32) []byte {
+	l := g.link[node]
+	if l&isWord != 0 {
+		return append(dst, g.words.term(int32(uint32(l)))...)
+	}
+	dst = g.appendTerm(dst, int32(l>>32))
+	dst = append(dst, ' ')
+	return g.appendTerm(dst, int32(uint32(l)))
+}
+
+// terms returns the strings of nodes, as views of one new block.
+func (g *gramTable) terms(nodes []int32) []string {
+	var blob []byte
+	ends := make([]int, len(nodes))
+	for i, n := range nodes {
+		blob = g.appendTerm(blob, n)
+		ends[i] = len(blob)
+	}
+	s := string(blob)
+	out := make([]string, len(nodes))
+	prev := 0
+	for i, e := range ends {
+		out[i], prev = s[prev:e], e
+	}
+	return out
+}
+
+// pairTable maps 64-bit keys to nodes by open addressing (linear probing).
+// Its slots hold no pointers, so the garbage collector never scans them.
+type pairTable struct {
+	slots []pairSlot
+	shift uint
+	n     int
+	seed  uint64
+}
+
+type pairSlot struct {
+	key  uint64
+	node int32 // node + 1; 0 marks an empty slot
+}
+
+func (t *pairTable) probe(key uint64) (*pairSlot, bool) {
+	if t.slots == nil {
+		t.seed = rand.Uint64()
+		t.slots, t.shift = make([]pairSlot, 1<<10), 64-10
+	}
+	mask := len(t.slots) - 1
+	for i := int(mix64(key^t.seed) >> t.shift); ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.node == 0 || sl.key == key {
+			return sl, sl.node != 0
+		}
+	}
+}
+
+// insert fills the empty slot sl that probe returned for key.
+func (t *pairTable) insert(sl *pairSlot, key uint64, node int32) {
+	*sl = pairSlot{key: key, node: node + 1}
+	if t.n++; 4*t.n > 3*len(t.slots) {
+		t.grow()
+	}
+}
+
+func (t *pairTable) grow() {
+	old := t.slots
+	t.slots, t.shift = make([]pairSlot, 2*len(old)), t.shift-1
+	mask := len(t.slots) - 1
+	for _, sl := range old {
+		if sl.node == 0 {
+			continue
+		}
+		i := int(mix64(sl.key^t.seed) >> t.shift)
+		for t.slots[i].node != 0 {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = sl
+	}
+}
+
+// mix64 is murmur3's 64-bit finalizer.
+func mix64(h uint64) uint64 {
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	return h ^ h>>33
+}

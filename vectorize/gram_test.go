@@ -1,0 +1,152 @@
+package vectorize
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// joinGrams is how scikit-learn forms word n-grams: n consecutive words
+// joined by single spaces, every n in r, then the extra terms.
+func joinGrams(words []string, r NGrams, extra []string) []string {
+	lo, hi := r.bounds()
+	var out []string
+	for n := lo; n <= hi; n++ {
+		for i := 0; i+n <= len(words); i++ {
+			out = append(out, strings.Join(words[i:i+n], " "))
+		}
+	}
+	return append(out, extra...)
+}
+
+// gramDocs returns random documents over a small alphabet of words,
+// including the empty word and words that hold spaces, so that n-grams
+// collide with words and extra terms.
+func gramDocs(seed uint64) (words, extra [][]string) {
+	alphabet := []string{"a", "b", "c", "ab", "a b", "", "b a", "naïve", "自然"}
+	r := rand.New(rand.NewPCG(seed, 7))
+	for range 30 {
+		var w, e []string
+		for range r.IntN(12) {
+			w = append(w, alphabet[r.IntN(len(alphabet))])
+		}
+		for range r.IntN(3) {
+			e = append(e, alphabet[r.IntN(len(alphabet))]+" "+alphabet[r.IntN(len(alphabet))])
+		}
+		words, extra = append(words, w), append(extra, e)
+	}
+	return words, extra
+}
+
+func TestAddWordsEqualsJoinedTerms(t *testing.T) {
+	words, extra := gramDocs(1)
+	for _, r := range []NGrams{{}, {1, 2}, {2, 2}, {1, 3}, {2, 4}, {3, 1}} {
+		joined := make([][]string, len(words))
+		b := NewVocabBuilder()
+		for i := range words {
+			joined[i] = joinGrams(words[i], r, extra[i])
+			b.AddWords(words[i], r, extra[i])
+		}
+		for _, cfg := range []VocabConfig{{}, {MinDF: 2}, {MaxFeatures: 7}} {
+			wantTerms, wantDense := naiveVocab(cfg, joined)
+			vocab, X, err := FinishVocab(cfg, b)
+			if err != nil {
+				t.Fatalf("%v %+v: %v", r, cfg, err)
+			}
+			if !slices.Equal(vocab.Terms(), wantTerms) {
+				t.Fatalf("%v %+v: terms %q, want %q", r, cfg, vocab.Terms(), wantTerms)
+			}
+			checkDense(t, X, wantDense)
+			// The vocabulary finds the same n-grams from the words alone.
+			var nodes []int32
+			for i := range words {
+				idx, val, n := vocab.TransformWords(nil, nil, nodes, words[i], r, extra[i])
+				nodes = n
+				wantIdx, wantVal := vocab.Transform(nil, nil, joined[i])
+				if !slices.Equal(idx, wantIdx) || !slices.Equal(val, wantVal) {
+					t.Fatalf("%v doc %d: TransformWords %v %v, Transform %v %v", r, i, idx, val, wantIdx, wantVal)
+				}
+				gotIdx, gotVal := X.Row(i)
+				if !slices.Equal(idx, gotIdx) || !slices.Equal(val, gotVal) {
+					t.Fatalf("%v doc %d: TransformWords %v %v, training row %v %v", r, i, idx, val, gotIdx, gotVal)
+				}
+			}
+		}
+	}
+}
+
+// A builder fed both ways, and in several shards, still gives every
+// string one column.
+func TestAddWordsMixedWithAdd(t *testing.T) {
+	words, extra := gramDocs(2)
+	r := NGrams{1, 3}
+	joined := make([][]string, len(words))
+	shards := []*VocabBuilder{NewVocabBuilder(), NewVocabBuilder()}
+	for i := range words {
+		joined[i] = joinGrams(words[i], r, extra[i])
+		b := shards[i*2/len(words)]
+		if i%2 == 0 {
+			b.Add(joined[i])
+		} else {
+			b.AddWords(words[i], r, extra[i])
+		}
+	}
+	wantTerms, wantDense := naiveVocab(VocabConfig{}, joined)
+	for _, sh := range [][]*VocabBuilder{shards, shards[:1]} {
+		n := len(joined)
+		if len(sh) == 1 {
+			n = len(joined) / 2
+			wantTerms, wantDense = naiveVocab(VocabConfig{}, joined[:n])
+		}
+		vocab, X, err := FinishVocab(VocabConfig{}, sh...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(vocab.Terms(), wantTerms) || X.Rows != n {
+			t.Fatalf("%d shards: terms %q, want %q", len(sh), vocab.Terms(), wantTerms)
+		}
+		checkDense(t, X, wantDense)
+	}
+}
+
+func TestNGramPrefixesAreNotTerms(t *testing.T) {
+	b := NewVocabBuilder()
+	b.AddWords([]string{"x", "y", "z"}, NGrams{3, 3}, nil)
+	if b.Len() != 1 {
+		t.Errorf("Len %d, want 1: the trigram (its prefixes are not terms)", b.Len())
+	}
+	c, err := MergeVocab(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vocab, X, err := c.Finish(VocabConfig{})
+	if err != nil || !slices.Equal(vocab.Terms(), []string{"x y z"}) || X.Cols != 1 {
+		t.Fatalf("terms %q, %v", vocab.Terms(), err)
+	}
+	if _, ok := vocab.ID("x y"); ok {
+		t.Error(`ID("x y") found a prefix`)
+	}
+	empty := NewVocabBuilder()
+	empty.AddWords([]string{"x"}, NGrams{2, 2}, nil)
+	if _, _, err := FinishVocab(VocabConfig{}, empty); err == nil {
+		t.Error("a document without bigrams gave a vocabulary")
+	}
+}
+
+func checkDense(t *testing.T, X *CSR, want [][]float64) {
+	t.Helper()
+	if X.Rows != len(want) {
+		t.Fatalf("%d rows, want %d", X.Rows, len(want))
+	}
+	for i, row := range want {
+		got := make([]float64, X.Cols)
+		idx, val := X.Row(i)
+		for k, j := range idx {
+			got[j] = val[k]
+		}
+		if !slices.Equal(got, row) {
+			t.Fatalf("row %d: %v, want %v", i, got, row)
+		}
+	}
+}
