@@ -23,7 +23,7 @@ func (r NGrams) bounds() (lo, hi int) {
 // few terms that are kept. Node ids are dense, in first-seen order.
 type gramTable struct {
 	words    termTable
-	wordNode []int32  // word id → node
+	wordNode []int32 // word id → node
 	pairs    pairTable
 	link     []uint64 // node → isWord|word id, or prefix node<<32 | last word node
 }
