@@ -222,7 +222,7 @@ func (t *Trainer) features(m *Model) (*vectorize.CSR, int, error) {
 	if vc.MinDF == 0 {
 		vc.MinDF = merged.MinDFFor(t.cfg.maxTableSize()/len(t.names), vc.MaxFeatures)
 	}
-	vocab, X, err := merged.Finish(vc)
+	vocab, X, err := merged.Consume(vc)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -34,7 +34,7 @@ const isWord = 1 << 63
 func (g *gramTable) word(s string) int32 {
 	id := g.words.intern(s)
 	if int(id) == len(g.wordNode) {
-		g.wordNode = append(reserve(g.wordNode, 1), g.add(isWord|uint64(id)))
+		g.wordNode = append(g.wordNode, g.add(isWord|uint64(id)))
 	}
 	return g.wordNode[id]
 }
@@ -87,7 +87,7 @@ func (g *gramTable) findExtend(prefix, w int32) int32 {
 }
 
 func (g *gramTable) add(link uint64) int32 {
-	g.link = append(reserve(g.link, 1), link)
+	g.link = append(g.link, link)
 	return int32(len(g.link) - 1)
 }
 
@@ -161,10 +161,13 @@ type pairTable struct {
 	seed  uint64
 }
 
+// pairSlot is 12 bytes, not the 16 of a uint64 key and an int32.
 type pairSlot struct {
-	key  uint64
-	node int32 // node + 1; 0 marks an empty slot
+	hi, lo uint32 // the key
+	node   int32  // node + 1; 0 marks an empty slot
 }
+
+func (sl *pairSlot) key() uint64 { return uint64(sl.hi)<<32 | uint64(sl.lo) }
 
 func (t *pairTable) probe(key uint64) (*pairSlot, bool) {
 	if t.slots == nil {
@@ -172,9 +175,10 @@ func (t *pairTable) probe(key uint64) (*pairSlot, bool) {
 		t.slots, t.shift = make([]pairSlot, 1<<10), 64-10
 	}
 	mask := len(t.slots) - 1
+	hi, lo := uint32(key>>32), uint32(key)
 	for i := int(mix64(key^t.seed) >> t.shift); ; i = (i + 1) & mask {
 		sl := &t.slots[i]
-		if sl.node == 0 || sl.key == key {
+		if sl.node == 0 || sl.lo == lo && sl.hi == hi {
 			return sl, sl.node != 0
 		}
 	}
@@ -182,7 +186,7 @@ func (t *pairTable) probe(key uint64) (*pairSlot, bool) {
 
 // insert fills the empty slot sl that probe returned for key.
 func (t *pairTable) insert(sl *pairSlot, key uint64, node int32) {
-	*sl = pairSlot{key: key, node: node + 1}
+	*sl = pairSlot{hi: uint32(key >> 32), lo: uint32(key), node: node + 1}
 	if t.n++; 4*t.n > 3*len(t.slots) {
 		t.grow()
 	}
@@ -196,7 +200,7 @@ func (t *pairTable) grow() {
 		if sl.node == 0 {
 			continue
 		}
-		i := int(mix64(sl.key^t.seed) >> t.shift)
+		i := int(mix64(sl.key()^t.seed) >> t.shift)
 		for t.slots[i].node != 0 {
 			i = (i + 1) & mask
 		}

@@ -150,3 +150,43 @@ func checkDense(t *testing.T, X *CSR, want [][]float64) {
 		}
 	}
 }
+
+func TestConsumeEqualsFinish(t *testing.T) {
+	words, extra := gramDocs(3)
+	r := NGrams{1, 2}
+	build := func() []*VocabBuilder {
+		shards := []*VocabBuilder{NewVocabBuilder(), NewVocabBuilder()}
+		for i := range words {
+			shards[i*2/len(words)].AddWords(words[i], r, extra[i])
+		}
+		return shards
+	}
+	cfg := VocabConfig{MinDF: 2}
+	for _, n := range []int{1, 2} {
+		want, wantX, err := FinishVocab(cfg, build()[:n]...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shards := build()[:n]
+		c, err := MergeVocab(shards...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gotX, err := c.Consume(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Terms(), want.Terms()) || !slices.Equal(gotX.Indices, wantX.Indices) ||
+			!slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indptr, wantX.Indptr) {
+			t.Fatalf("%d shards: Consume differs from Finish", n)
+		}
+		for k, b := range shards {
+			if b.Rows() != 0 || b.Len() != 0 || b.g.len() != 0 {
+				t.Errorf("%d shards: shard %d not emptied: %d rows, %d terms", n, k, b.Rows(), b.Len())
+			}
+		}
+		if _, _, err := c.Finish(cfg); err == nil {
+			t.Errorf("%d shards: Finish after Consume gave a vocabulary", n)
+		}
+	}
+}

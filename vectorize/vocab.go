@@ -40,16 +40,32 @@ func (c VocabConfig) validate() error {
 // contiguous shard of documents and pass them, in document order, to
 // FinishVocab.
 type VocabBuilder struct {
-	g      gramTable
-	cur    []int32 // per node: its count in the document being added, else 0
-	nodes  []int32 // scratch: the word nodes of the document being added
-	indptr []int
-	idx    []int32 // nodes, in first-seen order per row
-	cnt    []int32 // counts, parallel to idx
+	g     gramTable
+	cur   []int32 // per node: its count in the document being added, else 0
+	nodes []int32 // scratch: the word nodes of the document being added
+	rows  rowStore
+	open  []uint64 // the page the open row goes in
 	// seen marks the nodes ever counted (others are only n-gram prefixes);
 	// distinct is how many.
 	seen     []uint64
 	distinct int
+}
+
+// rowStore holds rows of (node<<32 | count) entries in pages that are never
+// copied and never split a row: a doubling slice would copy everything at
+// each growth and leave up to half its capacity unused.
+type rowStore struct {
+	pages [][]uint64
+	rows  []rowRef
+}
+
+type rowRef struct{ page, lo, hi int32 }
+
+const rowPage = 1 << 16
+
+func (s *rowStore) row(r int) []uint64 {
+	ref := s.rows[r]
+	return s.pages[ref.page][ref.lo:ref.hi]
 }
 
 // NewVocabBuilder returns an empty builder.
@@ -97,13 +113,12 @@ func (b *VocabBuilder) AddWords(words []string, r NGrams, extra []string) {
 
 // begin opens a row of up to n entries and returns where it starts.
 func (b *VocabBuilder) begin(n int) int {
-	if b.indptr == nil {
-		b.indptr = append(b.indptr, 0)
+	p := b.rows.pages
+	if len(p) == 0 || cap(p[len(p)-1])-len(p[len(p)-1]) < n {
+		b.rows.pages = append(p, make([]uint64, 0, max(rowPage, n)))
 	}
-	b.indptr = reserve(b.indptr, 1)
-	b.idx = reserve(b.idx, n)
-	b.cnt = reserve(b.cnt, n)
-	return len(b.idx)
+	b.open = b.rows.pages[len(b.rows.pages)-1]
+	return len(b.open)
 }
 
 func (b *VocabBuilder) count(node int32) {
@@ -111,7 +126,7 @@ func (b *VocabBuilder) count(node int32) {
 		b.grow()
 	}
 	if b.cur[node] == 0 {
-		b.idx = append(b.idx, node)
+		b.open = append(b.open, uint64(node)<<32)
 		if w, bit := node>>6, uint64(1)<<(node&63); b.seen[w]&bit == 0 {
 			b.seen[w] |= bit
 			b.distinct++
@@ -123,38 +138,42 @@ func (b *VocabBuilder) count(node int32) {
 // grow extends the per-node arrays to every node of the table.
 func (b *VocabBuilder) grow() {
 	n := b.g.len()
-	b.cur = append(reserve(b.cur, n-len(b.cur)), make([]int32, n-len(b.cur))...)
-	words := (n + 63) / 64
-	b.seen = append(reserve(b.seen, words-len(b.seen)), make([]uint64, words-len(b.seen))...)
+	b.cur = append(b.cur, make([]int32, n-len(b.cur))...)
+	b.seen = append(b.seen, make([]uint64, (n+63)/64-len(b.seen))...)
 }
 
 // end closes the row that begin opened at start.
 func (b *VocabBuilder) end(start int) {
-	for _, id := range b.idx[start:] {
-		b.cnt = append(b.cnt, b.cur[id])
-		b.cur[id] = 0
+	row := b.open[start:]
+	for k, e := range row {
+		node := int32(e >> 32)
+		row[k] |= uint64(uint32(b.cur[node]))
+		b.cur[node] = 0
 	}
-	b.indptr = append(b.indptr, len(b.idx))
+	b.rows.pages[len(b.rows.pages)-1] = b.open
+	b.rows.rows = append(b.rows.rows, rowRef{int32(len(b.rows.pages) - 1), int32(start), int32(len(b.open))})
 }
 
 // Rows returns the number of documents added.
-func (b *VocabBuilder) Rows() int {
-	if len(b.indptr) == 0 {
-		return 0
-	}
-	return len(b.indptr) - 1
-}
+func (b *VocabBuilder) Rows() int { return len(b.rows.rows) }
 
 // Len returns the number of distinct terms seen.
 func (b *VocabBuilder) Len() int { return b.distinct }
 
-// termCounts returns each provisional term's document frequency and total
-// count.
-func (b *VocabBuilder) termCounts() (df, tf []int64) {
-	df, tf = make([]int64, b.g.len()), make([]int64, b.g.len())
-	for k, id := range b.idx {
-		df[id]++
-		tf[id] += int64(b.cnt[k])
+// termCounts returns each provisional term's document frequency and, if
+// withTotals, its total count.
+func (b *VocabBuilder) termCounts(withTotals bool) (df, tf []int64) {
+	df = make([]int64, b.g.len())
+	if withTotals {
+		tf = make([]int64, b.g.len())
+	}
+	for _, page := range b.rows.pages {
+		for _, e := range page {
+			df[e>>32]++
+			if withTotals {
+				tf[e>>32] += int64(uint32(e))
+			}
+		}
 	}
 	return df, tf
 }
@@ -220,6 +239,17 @@ func FinishVocab(cfg VocabConfig, shards ...*VocabBuilder) (*Vocabulary, *CSR, e
 // Finish prunes the merged vocabulary by cfg and returns it, with ids in
 // sorted term order, and the document-term matrix.
 func (c *VocabCounts) Finish(cfg VocabConfig) (*Vocabulary, *CSR, error) {
+	return c.finish(cfg, false)
+}
+
+// Consume is Finish for the last use of the builders: it empties them
+// (and c) as it goes, freeing their term tables before it builds the
+// matrix, so that memory peaks lower.
+func (c *VocabCounts) Consume(cfg VocabConfig) (*Vocabulary, *CSR, error) {
+	return c.finish(cfg, true)
+}
+
+func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, nil, err
 	}
@@ -238,7 +268,22 @@ func (c *VocabCounts) Finish(cfg VocabConfig) (*Vocabulary, *CSR, error) {
 	for i, g := range keep {
 		final[g] = int32(i)
 	}
+	if consume {
+		for _, b := range c.shards {
+			b.g, b.cur, b.seen, b.nodes, b.distinct = gramTable{}, nil, nil, nil, 0
+		}
+		*u = union{rows: u.rows, local: u.local}
+		// The matrix takes about as much memory as the tables did: collect
+		// them now so that it reuses theirs instead of adding to it.
+		runtime.GC()
+	}
 	X := u.matrix(c.shards, final, len(keep), cfg.Binary)
+	if consume {
+		for _, b := range c.shards {
+			b.rows, b.open = rowStore{}, nil
+		}
+		c.u, c.shards = &union{}, nil
+	}
 	return packTerms(terms), X, nil
 }
 
@@ -246,18 +291,18 @@ func (c *VocabCounts) Finish(cfg VocabConfig) (*Vocabulary, *CSR, error) {
 // provisional ids; with several they follow sorted term order.
 type union struct {
 	rows     int
-	distinct int        // union ids with df > 0 (others are only n-gram prefixes)
-	terms    []string   // per union id, views of the shards' tables; nil with one shard
-	one      *gramTable // the one shard's table
-	sorted   bool       // union ids follow term order
-	df, tf   []int64    // per union id
-	local    [][]int32  // per shard: provisional id → union id; nil: the same
+	distinct int           // union ids with df > 0 (others are only n-gram prefixes)
+	terms    []string      // per union id, views of the shards' tables; nil with one shard
+	one      *VocabBuilder // the one shard
+	sorted   bool          // union ids follow term order
+	df, tf   []int64       // per union id
+	local    [][]int32     // per shard: provisional id → union id; nil: the same
 }
 
 // termsOf returns the terms of union ids.
 func (u *union) termsOf(ids []int32) []string {
 	if u.terms == nil {
-		return u.one.terms(ids)
+		return u.one.g.terms(ids)
 	}
 	out := make([]string, len(ids))
 	for i, g := range ids {
@@ -272,8 +317,8 @@ func unite(shards []*VocabBuilder) *union {
 		u.rows += s.Rows()
 	}
 	if len(shards) == 1 {
-		u.one = &shards[0].g
-		u.df, u.tf = shards[0].termCounts()
+		u.one = shards[0]
+		u.df, _ = shards[0].termCounts(false) // totals only if MaxFeatures asks
 	} else {
 		sh := make([]shardTerms, len(shards))
 		parallel(len(shards), func(k int) { sh[k].load(shards[k]) })
@@ -302,7 +347,7 @@ func (s *shardTerms) load(b *VocabBuilder) {
 		ids[i] = int32(i)
 	}
 	byID := b.g.terms(ids)
-	df, tf := b.termCounts()
+	df, tf := b.termCounts(true)
 	s.keys = sortKeys(byID, ids)
 	s.terms = make([]string, len(ids))
 	s.df, s.tf = make([]int64, len(ids)), make([]int64, len(ids))
@@ -408,6 +453,9 @@ func (u *union) prune(cfg VocabConfig) ([]int32, []string, error) {
 		keep, terms = permute(keep, pos), permute(terms, pos)
 	}
 	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures {
+		if u.tf == nil && !cfg.Binary {
+			_, u.tf = u.one.termCounts(true)
+		}
 		total := u.tf
 		if cfg.Binary {
 			total = u.df
@@ -503,14 +551,16 @@ func rowTasks(shards []*VocabBuilder) []rowTask {
 }
 
 func (t *rowTask) count(b *VocabBuilder, m []int32, all bool) {
-	lo, hi := b.indptr[t.lo], b.indptr[t.hi]
-	if all {
-		t.nnz = hi - lo
-		return
-	}
-	for _, id := range b.idx[lo:hi] {
-		if m[id] >= 0 {
-			t.nnz++
+	for r := t.lo; r < t.hi; r++ {
+		row := b.rows.row(r)
+		if all {
+			t.nnz += len(row)
+			continue
+		}
+		for _, e := range row {
+			if m[e>>32] >= 0 {
+				t.nnz++
+			}
 		}
 	}
 }
@@ -522,10 +572,9 @@ func (t *rowTask) fill(X *CSR, b *VocabBuilder, m []int32, binary bool) {
 	off := t.off
 	for r := t.lo; r < t.hi; r++ {
 		keys = keys[:0]
-		lo, hi := b.indptr[r], b.indptr[r+1]
-		for j, id := range b.idx[lo:hi] {
-			if c := m[id]; c >= 0 {
-				keys = append(keys, uint64(c)<<32|uint64(uint32(b.cnt[lo+j])))
+		for _, e := range b.rows.row(r) {
+			if c := m[e>>32]; c >= 0 {
+				keys = append(keys, uint64(c)<<32|e&(1<<32-1))
 			}
 		}
 		tmp = slices.Grow(tmp[:0], len(keys))[:len(keys)]

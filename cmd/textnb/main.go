@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 )
 
@@ -36,8 +37,18 @@ func commands() []command {
 }
 
 func main() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
 }
+
+// gcPercent replaces Go's default of 100, which lets the heap grow to twice
+// the live data before collecting. Training's live data is mostly large
+// pointer-free tables that a collection does not scan, so collecting at
+// 1.35× costs next to nothing and keeps the peak near the live size (20
+// Newsgroups: 184 instead of 240 MiB). $GOGC still overrides it.
+const gcPercent = 35
 
 // profiled runs f, writing a CPU profile to $TEXTNB_CPUPROFILE and an
 // allocation profile to $TEXTNB_MEMPROFILE if they are set.
