@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/textnb/textnb/tokenize/zh"
 )
@@ -240,18 +241,24 @@ func lowerASCII(s string) string {
 	if i == len(s) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:i])
+	b := make([]byte, len(s))
+	copy(b, s[:i])
 	for ; i < len(s); i++ {
-		c := s[i]
-		if isUpper(c) {
-			c += 'a' - 'A'
-		}
-		b.WriteByte(c)
+		b[i] = lowerTable[s[i]]
 	}
-	return b.String()
+	return unsafe.String(&b[0], len(b)) // b is never written again
 }
+
+// lowerTable maps each byte to itself, ASCII upper-case letters to lower.
+var lowerTable = func() (t [256]byte) {
+	for c := range t {
+		t[c] = byte(c)
+		if isUpper(byte(c)) {
+			t[c] += 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // lookup appends the term of key, from the cache when it is there.
 func (a *Analyzer) lookup(dst []string, key string, s Script) []string {

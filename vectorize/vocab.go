@@ -45,10 +45,6 @@ type VocabBuilder struct {
 	nodes []int32 // scratch: the word nodes of the document being added
 	rows  rowStore
 	open  []uint64 // the page the open row goes in
-	// seen marks the nodes ever counted (others are only n-gram prefixes);
-	// distinct is how many.
-	seen     []uint64
-	distinct int
 }
 
 // rowStore holds rows of (node<<32 | count) entries in pages that are never
@@ -127,10 +123,6 @@ func (b *VocabBuilder) count(node int32) {
 	}
 	if b.cur[node] == 0 {
 		b.open = append(b.open, uint64(node)<<32)
-		if w, bit := node>>6, uint64(1)<<(node&63); b.seen[w]&bit == 0 {
-			b.seen[w] |= bit
-			b.distinct++
-		}
 	}
 	b.cur[node]++
 }
@@ -139,7 +131,6 @@ func (b *VocabBuilder) count(node int32) {
 func (b *VocabBuilder) grow() {
 	n := b.g.len()
 	b.cur = append(b.cur, make([]int32, n-len(b.cur))...)
-	b.seen = append(b.seen, make([]uint64, (n+63)/64-len(b.seen))...)
 }
 
 // end closes the row that begin opened at start.
@@ -157,8 +148,17 @@ func (b *VocabBuilder) end(start int) {
 // Rows returns the number of documents added.
 func (b *VocabBuilder) Rows() int { return len(b.rows.rows) }
 
-// Len returns the number of distinct terms seen.
-func (b *VocabBuilder) Len() int { return b.distinct }
+// Len returns the number of distinct terms seen. It counts them: O(entries).
+func (b *VocabBuilder) Len() int {
+	df, _ := b.termCounts(false)
+	n := 0
+	for _, d := range df {
+		if d > 0 {
+			n++
+		}
+	}
+	return n
+}
 
 // termCounts returns each provisional term's document frequency and, if
 // withTotals, its total count.
@@ -270,7 +270,7 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 	}
 	if consume {
 		for _, b := range c.shards {
-			b.g, b.cur, b.seen, b.nodes, b.distinct = gramTable{}, nil, nil, nil, 0
+			b.g, b.cur, b.nodes = gramTable{}, nil, nil
 		}
 		*u = union{rows: u.rows, local: u.local}
 		// The matrix takes about as much memory as the tables did: collect

@@ -126,11 +126,28 @@ func (t *TFIDF) transform(idx []int32, val []float64) {
 	for k, j := range idx {
 		v := val[k]
 		if t.SublinearTF && v > 0 {
-			v = 1 + math.Log(v)
+			v = 1 + logCount(v)
 		}
 		val[k] = v * t.IDF[j]
 	}
 	NormalizeRow(val, t.Norm)
+}
+
+// logSmall[k] is math.Log(k): counts are mostly small integers, and a
+// table look-up is several times faster than the logarithm.
+var logSmall = func() (t [256]float64) {
+	for k := range t {
+		t[k] = math.Log(float64(k))
+	}
+	return t
+}()
+
+// logCount is math.Log(v), from logSmall when v is a small integer.
+func logCount(v float64) float64 {
+	if k := int(v); float64(k) == v && k >= 0 && k < len(logSmall) {
+		return logSmall[k]
+	}
+	return math.Log(v)
 }
 
 // Rennie is the transform of Rennie et al. 2003 (TWCNB steps 1–3):

@@ -146,3 +146,11 @@ func TestWeightErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestLogCountIsLog(t *testing.T) {
+	for _, v := range []float64{0, 1, 2, 3, 7.5, 100, 255, 256, 1000, 0.25, 1e9} {
+		if got, want := logCount(v), math.Log(v); got != want {
+			t.Errorf("logCount(%g) = %v, want %v", v, got, want)
+		}
+	}
+}
