@@ -110,7 +110,7 @@ func (m *Model) ngrams() vectorize.NGrams {
 type Predictor struct {
 	m            *Model
 	terms, extra []string
-	nodes        []int32
+	hashes       []uint64
 	idx          []int32
 	val          []float64
 }
@@ -124,7 +124,7 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 	m := p.m
 	if m.vocab != nil {
 		p.terms, p.extra = m.an.Words(p.terms[:0], p.extra[:0], text)
-		p.idx, p.val, p.nodes = m.vocab.TransformWords(p.idx[:0], p.val[:0], p.nodes, p.terms, m.ngrams(), p.extra)
+		p.idx, p.val, p.hashes = m.vocab.TransformWords(p.idx[:0], p.val[:0], p.hashes, p.terms, m.ngrams(), p.extra)
 	} else {
 		p.terms = m.an.Terms(p.terms[:0], text)
 		p.idx, p.val = m.hash.Transform(p.idx[:0], p.val[:0], p.terms)

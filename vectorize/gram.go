@@ -1,6 +1,7 @@
 package vectorize
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 )
@@ -39,15 +40,6 @@ func (g *gramTable) word(s string) int32 {
 	return g.wordNode[id]
 }
 
-// findWord returns the node of a term without spaces, or −1.
-func (g *gramTable) findWord(s string) int32 {
-	id, ok := g.words.find(s)
-	if !ok {
-		return -1
-	}
-	return g.wordNode[id]
-}
-
 // extend returns the node of prefix's term, a space and w's term, adding
 // it if it is new. A w holding spaces (only from callers that pass such
 // "words") is taken apart so that every string keeps one node.
@@ -65,27 +57,6 @@ func (g *gramTable) extend(prefix, w int32) int32 {
 	return node
 }
 
-// findExtend is extend without adding: −1 if the n-gram is unknown.
-func (g *gramTable) findExtend(prefix, w int32) int32 {
-	if prefix < 0 || w < 0 {
-		return -1
-	}
-	if l := g.link[w]; l&isWord == 0 {
-		prefix, w = g.findExtend(prefix, int32(l>>32)), int32(uint32(l))
-		if prefix < 0 {
-			return -1
-		}
-	}
-	if len(g.pairs.slots) == 0 {
-		return -1
-	}
-	sl, found := g.pairs.probe(uint64(prefix)<<32 | uint64(uint32(w)))
-	if !found {
-		return -1
-	}
-	return sl.node - 1
-}
-
 func (g *gramTable) add(link uint64) int32 {
 	g.link = append(g.link, link)
 	return int32(len(g.link) - 1)
@@ -97,29 +68,18 @@ func (g *gramTable) term(s string) int32 {
 	if i < 0 {
 		return g.word(s)
 	}
-	node := g.word(s[:i])
-	for s = s[i+1:]; ; s = s[i+1:] {
-		if i = strings.IndexByte(s, ' '); i < 0 {
-			return g.extend(node, g.word(s))
-		}
-		node = g.extend(node, g.word(s[:i]))
-	}
+	return g.extendTerm(g.word(s[:i]), s[i+1:])
 }
 
-// findTerm returns the node of any term, or −1.
-func (g *gramTable) findTerm(s string) int32 {
-	i := strings.IndexByte(s, ' ')
-	if i < 0 {
-		return g.findWord(s)
-	}
-	node := g.findWord(s[:i])
-	for s = s[i+1:]; node >= 0; s = s[i+1:] {
-		if i = strings.IndexByte(s, ' '); i < 0 {
-			return g.findExtend(node, g.findWord(s))
+// extendTerm returns the node of prefix's term, a space and s.
+func (g *gramTable) extendTerm(prefix int32, s string) int32 {
+	for {
+		i := strings.IndexByte(s, ' ')
+		if i < 0 {
+			return g.extend(prefix, g.word(s))
 		}
-		node = g.findExtend(node, g.findWord(s[:i]))
+		prefix, s = g.extend(prefix, g.word(s[:i])), s[i+1:]
 	}
-	return -1
 }
 
 func (g *gramTable) len() int { return len(g.link) }
@@ -169,10 +129,17 @@ type pairSlot struct {
 
 func (sl *pairSlot) key() uint64 { return uint64(sl.hi)<<32 | uint64(sl.lo) }
 
+// resize empties the table to size slots, a power of two.
+func (t *pairTable) resize(size int) {
+	if t.seed == 0 {
+		t.seed = rand.Uint64() | 1
+	}
+	t.slots, t.shift, t.n = make([]pairSlot, size), uint(64-bits.Len(uint(size))+1), 0
+}
+
 func (t *pairTable) probe(key uint64) (*pairSlot, bool) {
 	if t.slots == nil {
-		t.seed = rand.Uint64()
-		t.slots, t.shift = make([]pairSlot, 1<<10), 64-10
+		t.resize(1 << 10)
 	}
 	mask := len(t.slots) - 1
 	hi, lo := uint32(key>>32), uint32(key)

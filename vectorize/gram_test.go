@@ -59,10 +59,10 @@ func TestAddWordsEqualsJoinedTerms(t *testing.T) {
 			}
 			checkDense(t, X, wantDense)
 			// The vocabulary finds the same n-grams from the words alone.
-			var nodes []int32
+			var hashes []uint64
 			for i := range words {
-				idx, val, n := vocab.TransformWords(nil, nil, nodes, words[i], r, extra[i])
-				nodes = n
+				idx, val, h := vocab.TransformWords(nil, nil, hashes, words[i], r, extra[i])
+				hashes = h
 				wantIdx, wantVal := vocab.Transform(nil, nil, joined[i])
 				if !slices.Equal(idx, wantIdx) || !slices.Equal(val, wantVal) {
 					t.Fatalf("%v doc %d: TransformWords %v %v, Transform %v %v", r, i, idx, val, wantIdx, wantVal)
@@ -188,5 +188,40 @@ func TestConsumeEqualsFinish(t *testing.T) {
 		if _, _, err := c.Finish(cfg); err == nil {
 			t.Errorf("%d shards: Finish after Consume gave a vocabulary", n)
 		}
+	}
+}
+
+func TestJoins(t *testing.T) {
+	for _, c := range []struct {
+		t     string
+		words []string
+		want  bool
+	}{
+		{"a b", []string{"a", "b"}, true}, {"a b", []string{"a b"}, true}, {"ab", []string{"a", "b"}, false},
+		{"a  b", []string{"a", "", "b"}, true}, {"a b c", []string{"a", "b"}, false}, {"", []string{""}, true},
+		{"a b", []string{"a", "b", ""}, false}, {"a", []string{"a", ""}, false},
+	} {
+		if got := joins(c.t, c.words); got != c.want {
+			t.Errorf("joins(%q, %q) = %v", c.t, c.words, got)
+		}
+	}
+}
+
+// A hash that matches a slot is confirmed against the term's bytes.
+func TestVocabIndexConfirmsMatches(t *testing.T) {
+	v, err := NewVocabulary([]string{"a b", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Prepare()
+	h := v.ix.termHash("a b")
+	if id := v.ix.findWords(&v.tab, h, []string{"a", "b"}); id != 0 {
+		t.Fatalf("findWords(a, b) = %d", id)
+	}
+	if id := v.ix.findWords(&v.tab, h, []string{"a", "x"}); id != -1 {
+		t.Errorf("a forged hash for (a, x) found term %d", id)
+	}
+	if id := v.ix.findTerm(&v.tab, h, "a x"); id != -1 {
+		t.Errorf("a forged hash for \"a x\" found term %d", id)
 	}
 }

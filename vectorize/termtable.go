@@ -175,7 +175,10 @@ func (t *termTable) strings() []string {
 
 // hash returns the hash of s and key, a word that with len(s) determines s
 // when it has at most 8 bytes. Overlapping loads avoid byte loops.
-func (t *termTable) hash(s string) (h, key uint64) {
+func (t *termTable) hash(s string) (h, key uint64) { return hashString(t.seed, s) }
+
+// hashString is termTable.hash with a given seed.
+func hashString(seed uint64, s string) (h, key uint64) {
 	n := len(s)
 	switch {
 	case n >= 8:
@@ -185,7 +188,7 @@ func (t *termTable) hash(s string) (h, key uint64) {
 	case n > 0:
 		key = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
 	}
-	h = t.seed ^ uint64(n)*0x9e3779b97f4a7c15 ^ key
+	h = seed ^ uint64(n)*0x9e3779b97f4a7c15 ^ key
 	if n > 8 {
 		for i := 8; i < n-8; i += 8 {
 			h = (bits.RotateLeft64(h, 29) ^ le64(s, i)) * 0xbf58476d1ce4e5b9

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -11,12 +12,9 @@ import (
 // (byte order, which is code point order, as Python sorts str). It is
 // immutable and safe for concurrent use.
 type Vocabulary struct {
-	tab termTable // bytes and ends hold the terms; its slots are not used
-	// g and feature, built on first lookup, map terms to nodes and nodes
-	// to ids (−1: only a prefix of n-gram terms).
-	g       gramTable
-	feature []int32
-	once    sync.Once
+	tab  termTable // bytes and ends hold the terms; its slots are not used
+	ix   vocabIndex
+	once sync.Once
 }
 
 // NewVocabulary returns the vocabulary of terms, which must be sorted and
@@ -58,27 +56,11 @@ func NewVocabularyPacked(blob []byte, ends []int) (*Vocabulary, error) {
 
 // Prepare builds the look-up index now; otherwise the first look-up does.
 // Calling it on another goroutine overlaps that work with other set-up.
-func (v *Vocabulary) Prepare() { v.once.Do(v.index) }
+func (v *Vocabulary) Prepare() { v.once.Do(func() { v.ix.build(&v.tab) }) }
 
-func (v *Vocabulary) index() {
-	for id := range v.tab.len() {
-		node := int(v.g.term(v.tab.term(int32(id))))
-		for len(v.feature) <= node {
-			v.feature = append(v.feature, -1)
-		}
-		v.feature[node] = int32(id)
-	}
-	for len(v.feature) < v.g.len() {
-		v.feature = append(v.feature, -1)
-	}
-}
-
-// lookup returns the id of a node, or −1.
-func (v *Vocabulary) lookup(node int32) int32 {
-	if node < 0 {
-		return -1
-	}
-	return v.feature[node]
+// find returns the id of term t, or −1.
+func (v *Vocabulary) find(t string) int32 {
+	return v.ix.findTerm(&v.tab, v.ix.termHash(t), t)
 }
 
 // packTerms copies terms into one pointer-free block, so that the vocabulary
@@ -115,7 +97,7 @@ func (v *Vocabulary) Terms() []string { return v.tab.strings() }
 // ID returns the id of term.
 func (v *Vocabulary) ID(term string) (int32, bool) {
 	v.Prepare()
-	id := v.lookup(v.g.findTerm(term))
+	id := v.find(term)
 	return id, id >= 0
 }
 
@@ -126,7 +108,7 @@ func (v *Vocabulary) Transform(idx []int32, val []float64, terms []string) ([]in
 	v.Prepare()
 	start := len(idx)
 	for _, t := range terms {
-		if id := v.lookup(v.g.findTerm(t)); id >= 0 {
+		if id := v.find(t); id >= 0 {
 			idx = append(idx, id)
 		}
 	}
@@ -135,32 +117,50 @@ func (v *Vocabulary) Transform(idx []int32, val []float64, terms []string) ([]in
 
 // TransformWords is Transform of the n-grams of words with lengths in r
 // followed by extra (see VocabBuilder.AddWords), without building the
-// n-gram strings. nodes is scratch space, returned for reuse.
-func (v *Vocabulary) TransformWords(idx []int32, val []float64, nodes []int32, words []string, r NGrams, extra []string) ([]int32, []float64, []int32) {
+// n-gram strings. hashes is scratch space, returned for reuse.
+func (v *Vocabulary) TransformWords(idx []int32, val []float64, hashes []uint64, words []string, r NGrams, extra []string) ([]int32, []float64, []uint64) {
 	v.Prepare()
 	lo, hi := r.bounds()
 	start := len(idx)
-	nodes = nodes[:0]
+	hashes = hashes[:0]
 	for _, w := range words {
-		nodes = append(nodes, v.g.findTerm(w))
+		if strings.IndexByte(w, ' ') >= 0 { // a "word" that is several: join the n-grams
+			idx, val = v.Transform(idx, val, joinNGrams(words, lo, hi, extra))
+			return idx, val, hashes
+		}
+		hashes = append(hashes, v.ix.wordHash(w))
 	}
-	for i, node := range nodes {
-		for n := 1; n <= hi && i+n <= len(nodes) && node >= 0; n++ {
+	for i, h := range hashes {
+		for n := 1; n <= hi && i+n <= len(hashes); n++ {
 			if n > 1 {
-				node = v.g.findExtend(node, nodes[i+n-1])
+				h = fold(h, hashes[i+n-1])
 			}
-			if id := v.lookup(node); n >= lo && id >= 0 {
+			if n < lo {
+				continue
+			}
+			if id := v.ix.findWords(&v.tab, h, words[i:i+n]); id >= 0 {
 				idx = append(idx, id)
 			}
 		}
 	}
 	for _, t := range extra {
-		if id := v.lookup(v.g.findTerm(t)); id >= 0 {
+		if id := v.find(t); id >= 0 {
 			idx = append(idx, id)
 		}
 	}
 	idx, val = countRuns(idx, val, start)
-	return idx, val, nodes
+	return idx, val, hashes
+}
+
+// joinNGrams returns the n-grams of words, n from lo to hi, then extra.
+func joinNGrams(words []string, lo, hi int, extra []string) []string {
+	var out []string
+	for n := lo; n <= hi; n++ {
+		for i := 0; i+n <= len(words); i++ {
+			out = append(out, strings.Join(words[i:i+n], " "))
+		}
+	}
+	return append(out, extra...)
 }
 
 // countRuns sorts idx[start:] and replaces each run of equal ids by one id,
