@@ -7,7 +7,9 @@
 // length and stop words, and Snowball-stemmed; words of other scripts
 // (kana, Hangul, Cyrillic, Arabic, …) are lowercased and length-filtered.
 // Word n-grams span the whole mixed stream and are joined with a single
-// space, as scikit-learn's CountVectorizer joins them.
+// space, as scikit-learn's CountVectorizer joins them (Analyzer.Terms);
+// Analyzer.Words hands over the stream itself, for a vectorizer that forms
+// the n-grams without building their strings.
 //
 // Words follow scikit-learn's default token pattern \b\w\w+\b: a word is a
 // run of letters, digits, marks and underscores, so apostrophes and hyphens

@@ -147,3 +147,13 @@ func ExampleStemmer() {
 	fmt.Println()
 	// Output: classif classifi Running
 }
+
+func ExampleAnalyzer_Words() {
+	a := tokenize.New(tokenize.Config{WordNGrams: tokenize.NGramRange{Min: 1, Max: 2}})
+	words, extra := a.Words(nil, nil, "Naive Bayes, naive!")
+	fmt.Println(words, len(extra))
+	fmt.Println(a.Terms(nil, "Naive Bayes, naive!"))
+	// Output:
+	// [naive bayes naive] 0
+	// [naive bayes naive naive bayes bayes naive]
+}

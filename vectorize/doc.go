@@ -6,8 +6,13 @@
 //   - a learned vocabulary (CountVectorizer): VocabBuilder collects rows in a
 //     single streaming pass, several builders may run in parallel over
 //     contiguous shards, and FinishVocab (or MergeVocab, then
-//     VocabCounts.Finish) prunes by document frequency and total count and
-//     renumbers the columns in sorted term order;
+//     VocabCounts.Finish or Consume) prunes by document frequency and total
+//     count and renumbers the columns in sorted term order. Given a
+//     document's words (AddWords, Vocabulary.TransformWords) it forms the
+//     word n-grams itself: the builder keys an n-gram by the pair (node of
+//     its first n−1 words, node of its last word) and the vocabulary by
+//     folded word hashes, so no n-gram string is built except for the terms
+//     kept;
 //   - the hashing trick (HashingVectorizer): Hashing maps a term to the
 //     column |murmurhash3_32(term)| mod Features without any shared state.
 //

@@ -181,3 +181,23 @@ func ExampleVocabCounts() {
 	fmt.Println(counts.Len(), counts.Rows(), minDF, vocab.Terms(), X.Data, err)
 	// Output: 4 3 2 [b c] [2 1 1 1] <nil>
 }
+
+func ExampleNGrams() {
+	var b vectorize.VocabBuilder
+	b.AddWords([]string{"not", "good", "at", "all"}, vectorize.NGrams{Min: 1, Max: 2}, nil)
+	b.AddWords([]string{"good", "at", "last"}, vectorize.NGrams{Min: 1, Max: 2}, []string{"extra"})
+	c, err := vectorize.MergeVocab(&b)
+	if err != nil {
+		panic(err)
+	}
+	vocab, X, err := c.Consume(vectorize.VocabConfig{MinDF: 2})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(vocab.Terms(), X.Rows, b.Rows())
+	idx, val, _ := vocab.TransformWords(nil, nil, nil, []string{"good", "at", "good"}, vectorize.NGrams{Min: 1, Max: 2}, nil)
+	fmt.Println(idx, val)
+	// Output:
+	// [at good good at] 2 0
+	// [0 1 2] [1 2 1]
+}
