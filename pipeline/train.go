@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/textnb/textnb/nb"
@@ -38,6 +39,7 @@ type Trainer struct {
 	an      *tokenize.Analyzer
 	run     *ordered[string, []analyzed]
 	vocab   *vectorize.VocabBuilder
+	coders  sync.Pool // of *vectorize.WordCoder, for the tokenizing goroutines
 	hashed  *vectorize.CSR
 	hash    vectorize.Hashing
 	idx     []int32
@@ -135,34 +137,53 @@ func (t *Trainer) begin() {
 	t.pending = nil
 }
 
-// analyzed is one tokenized document: the words the vocabulary forms
-// n-grams from and the extra terms, or for hashing all terms in words.
-type analyzed struct{ words, extra []string }
+// analyzed is one tokenized document: coded for the vocabulary, or its
+// terms for hashing.
+type analyzed struct {
+	coded vectorize.CodedDoc
+	terms []string
+}
+
+// maxCoderTerms bounds the terms a WordCoder numbers before it is replaced,
+// since every tokenizing goroutine keeps one.
+const maxCoderTerms = 1 << 20
 
 func (t *Trainer) tokenize(texts []string) []analyzed {
 	out := make([]analyzed, len(texts))
-	for i, s := range texts {
-		if t.vocab != nil {
-			out[i].words, out[i].extra = t.an.Words(nil, nil, s)
-		} else {
-			out[i].words = t.an.Terms(nil, s)
+	if t.vocab == nil {
+		for i, s := range texts {
+			out[i].terms = t.an.Terms(nil, s)
 		}
+		return out
+	}
+	c, _ := t.coders.Get().(*vectorize.WordCoder)
+	if c == nil {
+		c = new(vectorize.WordCoder)
+	}
+	r := t.an.Config().WordNGrams
+	var words, extra []string
+	for i, s := range texts {
+		words, extra = t.an.Words(words[:0], extra[:0], s)
+		c.Code(&out[i].coded, words, vectorize.NGrams{Min: r.Min, Max: r.Max}, extra)
+	}
+	if c.Len() <= maxCoderTerms {
+		t.coders.Put(c)
 	}
 	return out
 }
 
 // count runs on one goroutine, in document order.
 func (t *Trainer) count(docs []analyzed) {
-	r := t.an.Config().WordNGrams
-	for _, d := range docs {
-		if t.vocab == nil {
-			t.empty += b2i(len(d.words) == 0)
-			t.idx, t.val = t.hash.Transform(t.idx[:0], t.val[:0], d.words)
-			t.hashed.AppendRow(t.idx, t.val)
+	for i := range docs {
+		d := &docs[i]
+		if t.vocab != nil {
+			t.empty += b2i(d.coded.Len() == 0)
+			t.vocab.AddCoded(&d.coded)
 			continue
 		}
-		t.empty += b2i(len(d.extra) == 0 && len(d.words) < r.Min)
-		t.vocab.AddWords(d.words, vectorize.NGrams{Min: r.Min, Max: r.Max}, d.extra)
+		t.empty += b2i(len(d.terms) == 0)
+		t.idx, t.val = t.hash.Transform(t.idx[:0], t.val[:0], d.terms)
+		t.hashed.AppendRow(t.idx, t.val)
 	}
 }
 

@@ -225,3 +225,65 @@ func TestVocabIndexConfirmsMatches(t *testing.T) {
 		t.Errorf("a forged hash for \"a x\" found term %d", id)
 	}
 }
+
+func TestAddCodedEqualsAddWords(t *testing.T) {
+	words, extra := gramDocs(4)
+	for _, r := range []NGrams{{}, {1, 2}, {2, 2}, {1, 3}, {2, 4}, {3, 1}} {
+		want, coded := NewVocabBuilder(), NewVocabBuilder()
+		coders := []*WordCoder{{}, {}}
+		var d CodedDoc
+		for i := range words {
+			want.AddWords(words[i], r, extra[i])
+			coders[i%3%2].Code(&d, words[i], r, extra[i])
+			if d.Len() == 0 != (len(joinGrams(words[i], r, extra[i])) == 0) {
+				t.Fatalf("%v doc %d: coded %d entries for %d terms", r, i, d.Len(), len(joinGrams(words[i], r, extra[i])))
+			}
+			coded.AddCoded(&d)
+		}
+		wantVocab, wantX, err := FinishVocab(VocabConfig{}, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotVocab, gotX, err := FinishVocab(VocabConfig{}, coded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(gotVocab.Terms(), wantVocab.Terms()) || !slices.Equal(gotX.Indptr, wantX.Indptr) ||
+			!slices.Equal(gotX.Indices, wantX.Indices) || !slices.Equal(gotX.Data, wantX.Data) {
+			t.Fatalf("%v: AddCoded differs from AddWords", r)
+		}
+	}
+}
+
+// A coder whose documents go to two builders, before and after Consume,
+// keeps its numbers apart.
+func TestWordCoderSharedByBuilders(t *testing.T) {
+	var c WordCoder
+	var d CodedDoc
+	a, b := NewVocabBuilder(), NewVocabBuilder()
+	docs := [][]string{{"x", "y"}, {"y", "z"}, {"z", "x", "w"}}
+	for round := range 2 {
+		for i, words := range docs {
+			c.Code(&d, words, NGrams{1, 2}, nil)
+			[]*VocabBuilder{a, b}[(i+round)%2].AddCoded(&d)
+		}
+		for _, v := range []*VocabBuilder{a, b} {
+			want := NewVocabBuilder()
+			// The documents v got, added directly.
+			for i, words := range docs {
+				if v == []*VocabBuilder{a, b}[(i+round)%2] {
+					want.AddWords(words, NGrams{1, 2}, nil)
+				}
+			}
+			c1, _ := MergeVocab(v)
+			got, gotX, err := c1.Consume(VocabConfig{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantVocab, wantX, _ := FinishVocab(VocabConfig{}, want)
+			if !slices.Equal(got.Terms(), wantVocab.Terms()) || !slices.Equal(gotX.Indices, wantX.Indices) {
+				t.Fatalf("round %d: terms %q, want %q", round, got.Terms(), wantVocab.Terms())
+			}
+		}
+	}
+}

@@ -45,6 +45,7 @@ type VocabBuilder struct {
 	nodes []int32 // scratch: the word nodes of the document being added
 	rows  rowStore
 	open  []uint64 // the page the open row goes in
+	gen   int      // counts the times Consume emptied the builder
 }
 
 // rowStore holds rows of (node<<32 | count) entries in pages that are never
@@ -117,14 +118,17 @@ func (b *VocabBuilder) begin(n int) int {
 	return len(b.open)
 }
 
-func (b *VocabBuilder) count(node int32) {
+func (b *VocabBuilder) count(node int32) { b.countN(node, 1) }
+
+// countN adds n occurrences of node to the open row.
+func (b *VocabBuilder) countN(node, n int32) {
 	if int(node) >= len(b.cur) {
 		b.grow()
 	}
 	if b.cur[node] == 0 {
 		b.open = append(b.open, uint64(node)<<32)
 	}
-	b.cur[node]++
+	b.cur[node] += n
 }
 
 // grow extends the per-node arrays to every node of the table.
@@ -270,7 +274,7 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 	}
 	if consume {
 		for _, b := range c.shards {
-			b.g, b.cur, b.nodes = gramTable{}, nil, nil
+			b.g, b.cur, b.nodes, b.gen = gramTable{}, nil, nil, b.gen+1
 		}
 		*u = union{rows: u.rows, local: u.local}
 		// The matrix takes about as much memory as the tables did: collect

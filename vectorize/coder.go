@@ -1,0 +1,174 @@
+package vectorize
+
+// A WordCoder prepares documents for a VocabBuilder on another goroutine:
+// it numbers their words in a table of its own and lists each document's
+// distinct unigrams and bigrams with their counts (CodedDoc). The builder,
+// which must run on one goroutine, then only maps the coder's numbers to
+// its own (an array look-up once a word is known) and counts each distinct
+// n-gram once, instead of hashing every word of every document; the
+// hashing, de-duplication and sorting happen on the coders' goroutines, in
+// parallel.
+//
+// A coder serves one goroutine at a time, and a CodedDoc refers to its
+// coder until the builder has added it. The builder keeps its map from the
+// coder's numbers to its own inside the coder, touching nothing that Code
+// writes, so a coder may code the next documents while the builder adds
+// the last ones. The map serves one builder: a coder whose documents go to
+// several builders in turn starts it afresh at each switch. The zero value
+// is ready to use.
+type WordCoder struct {
+	terms termTable
+	// builder maps the coder's term ids to the builder's nodes (−1: not yet);
+	// only VocabBuilder.AddCoded reads or writes it.
+	builder []int32
+	owner   *VocabBuilder // the builder that builder's nodes belong to
+	gen     int           // owner's generation (see VocabCounts.Consume)
+	// scratch of Code: per term id, 1 + its position in the document's
+	// distinct terms, else 0; the words' positions, the terms' counts and
+	// the bigram keys
+	pos, at, counts []int32
+	keys, tmp       []uint64
+}
+
+// Len returns the number of distinct terms the coder has numbered; a
+// caller may drop a coder that has grown too large and start a new one.
+func (c *WordCoder) Len() int { return c.terms.len() }
+
+// A CodedDoc is one document coded by a WordCoder. The zero value is ready
+// to be filled by WordCoder.Code; it can be reused once added.
+type CodedDoc struct {
+	coder *WordCoder
+	terms []string // the document's distinct terms
+	ids   []int32  // their ids in the coder
+	grams []codedGram
+	long  []int32 // positions into terms of the n-grams with n ≥ 3
+}
+
+// codedGram is a distinct unigram or bigram (positions a and b into the
+// document's terms; b < 0 for a unigram) or one occurrence of a longer
+// n-gram (a: where its n positions start in long; b: −n).
+type codedGram struct {
+	a, b, count int32
+}
+
+// Len returns the number of n-gram entries: 0 for a document without terms.
+func (d *CodedDoc) Len() int { return len(d.grams) }
+
+// Code fills d with the n-grams of words with lengths in r and the extra
+// terms, as VocabBuilder.AddWords would count them.
+func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) {
+	lo, hi := r.bounds()
+	*d = CodedDoc{coder: c, terms: d.terms[:0], ids: d.ids[:0], grams: d.grams[:0], long: d.long[:0]}
+	at := c.at[:0] // positions in d.terms of the words, then of the extra terms
+	for _, w := range words {
+		at = append(at, c.position(d, w))
+	}
+	for _, t := range extra {
+		at = append(at, c.position(d, t))
+	}
+	counts := append(c.counts[:0], make([]int32, len(d.terms))...)
+	counted := at[len(words):]
+	if lo == 1 {
+		counted = at
+	}
+	for _, k := range counted {
+		counts[k]++
+	}
+	c.at, c.counts = at, counts
+	at = at[:len(words)]
+	for k, n := range counts {
+		if n > 0 {
+			d.grams = append(d.grams, codedGram{a: int32(k), b: -1, count: n})
+		}
+	}
+	if lo <= 2 && hi >= 2 {
+		c.bigrams(d, at)
+	}
+	for n := max(lo, 3); n <= hi; n++ {
+		for i := 0; i+n <= len(at); i++ {
+			d.grams = append(d.grams, codedGram{a: int32(len(d.long)), b: int32(-n), count: 1})
+			d.long = append(d.long, at[i:i+n]...)
+		}
+	}
+	for _, id := range d.ids {
+		c.pos[id] = 0
+	}
+}
+
+// position returns where t is in d's distinct terms, adding it.
+func (c *WordCoder) position(d *CodedDoc, t string) int32 {
+	id := c.terms.intern(t)
+	if int(id) >= len(c.pos) {
+		c.pos = append(c.pos, make([]int32, int(id)+1-len(c.pos))...)
+	}
+	if c.pos[id] == 0 {
+		d.terms = append(d.terms, t)
+		d.ids = append(d.ids, id)
+		c.pos[id] = int32(len(d.terms))
+	}
+	return c.pos[id] - 1
+}
+
+// bigrams adds the distinct bigrams of the word positions at, with counts.
+func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
+	if len(at) < 2 {
+		return
+	}
+	width := uint64(len(d.terms))
+	c.keys = c.keys[:0]
+	for i := 1; i < len(at); i++ {
+		c.keys = append(c.keys, uint64(at[i-1])*width+uint64(at[i]))
+	}
+	if cap(c.tmp) < len(c.keys) {
+		c.tmp = make([]uint64, len(c.keys))
+	}
+	radixSort8(c.keys, c.tmp[:len(c.keys)], 0)
+	for i := 0; i < len(c.keys); {
+		j := i + 1
+		for j < len(c.keys) && c.keys[j] == c.keys[i] {
+			j++
+		}
+		k := c.keys[i]
+		d.grams = append(d.grams, codedGram{a: int32(k / width), b: int32(k % width), count: int32(j - i)})
+		i = j
+	}
+}
+
+// AddCoded appends one document that a WordCoder coded. It counts the same
+// terms as AddWords of the same words, n-gram range and extra terms.
+func (b *VocabBuilder) AddCoded(d *CodedDoc) {
+	c := d.coder
+	if c.owner != b || c.gen != b.gen { // the map belongs to another builder
+		c.owner, c.gen, c.builder = b, b.gen, c.builder[:0]
+	}
+	start := b.begin(len(d.grams))
+	b.nodes = b.nodes[:0]
+	for k, id := range d.ids {
+		if int(id) >= len(c.builder) {
+			c.builder = append(c.builder, make([]int32, int(id)+1-len(c.builder))...)
+		}
+		node := c.builder[id] - 1 // stored + 1, so that the zero value means unknown
+		if node < 0 {
+			node = b.g.term(d.terms[k])
+			c.builder[id] = node + 1
+		}
+		b.nodes = append(b.nodes, node)
+	}
+	for _, gm := range d.grams {
+		var node int32
+		switch {
+		case gm.b >= 0:
+			node = b.g.extend(b.nodes[gm.a], b.nodes[gm.b])
+		case gm.b == -1:
+			node = b.nodes[gm.a]
+		default:
+			seq := d.long[gm.a : gm.a-gm.b]
+			node = b.nodes[seq[0]]
+			for _, k := range seq[1:] {
+				node = b.g.extend(node, b.nodes[k])
+			}
+		}
+		b.countN(node, gm.count)
+	}
+	b.end(start)
+}
