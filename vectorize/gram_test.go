@@ -161,7 +161,12 @@ func TestConsumeEqualsFinish(t *testing.T) {
 		}
 		return shards
 	}
-	cfg := VocabConfig{MinDF: 2}
+	for _, cfg := range []VocabConfig{{MinDF: 2}, {MaxFeatures: 5}, {MaxFeatures: 5, Binary: true}} {
+		consumeEqualsFinish(t, build, cfg)
+	}
+}
+
+func consumeEqualsFinish(t *testing.T, build func() []*VocabBuilder, cfg VocabConfig) {
 	for _, n := range []int{1, 2} {
 		want, wantX, err := FinishVocab(cfg, build()[:n]...)
 		if err != nil {

@@ -261,7 +261,20 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 	if u.distinct == 0 {
 		return nil, nil, fmt.Errorf("%w: no terms in %d documents", ErrEmptyVocabulary, u.rows)
 	}
-	keep, terms, err := u.prune(cfg)
+	var release func()
+	if consume {
+		release = func() {
+			for _, b := range c.shards {
+				b.g, b.cur, b.nodes, b.gen = gramTable{}, nil, nil, b.gen+1
+			}
+			u.terms, u.one = nil, nil
+			// Sorting the terms and building the matrix take about as much
+			// memory as the tables did: collect them now so that it is
+			// reused instead of added to.
+			runtime.GC()
+		}
+	}
+	keep, terms, err := u.prune(cfg, release)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -273,13 +286,7 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 		final[g] = int32(i)
 	}
 	if consume {
-		for _, b := range c.shards {
-			b.g, b.cur, b.nodes, b.gen = gramTable{}, nil, nil, b.gen+1
-		}
 		*u = union{rows: u.rows, local: u.local}
-		// The matrix takes about as much memory as the tables did: collect
-		// them now so that it reuses theirs instead of adding to it.
-		runtime.GC()
 	}
 	X := u.matrix(c.shards, final, len(keep), cfg.Binary)
 	if consume {
@@ -421,8 +428,9 @@ func (u *union) merge(sh []shardTerms) {
 }
 
 // prune applies cfg and returns the kept union ids in sorted term order,
-// with their terms.
-func (u *union) prune(cfg VocabConfig) ([]int32, []string, error) {
+// with their terms. It calls release, if not nil, once it no longer needs
+// the shards' term tables.
+func (u *union) prune(cfg VocabConfig, release func()) ([]int32, []string, error) {
 	maxDF := cfg.MaxDF
 	if maxDF == 0 {
 		maxDF = 1
@@ -450,16 +458,19 @@ func (u *union) prune(cfg VocabConfig) ([]int32, []string, error) {
 		return nil, nil, fmt.Errorf("%w: after pruning %d terms of %d documents none remain: %d in fewer than min_df %d documents, %d in more than max_df %g (%g documents)",
 			ErrEmptyVocabulary, u.distinct, u.rows, rare, minCount, common, maxDF, maxCount)
 	}
+	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures && u.tf == nil && !cfg.Binary {
+		_, u.tf = u.one.termCounts(true)
+	}
 	terms := u.termsOf(keep)
+	if release != nil {
+		release()
+	}
 	if !u.sorted {
 		pos := positions(len(keep))
 		sortByTerm(terms, pos)
 		keep, terms = permute(keep, pos), permute(terms, pos)
 	}
 	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures {
-		if u.tf == nil && !cfg.Binary {
-			_, u.tf = u.one.termCounts(true)
-		}
 		total := u.tf
 		if cfg.Binary {
 			total = u.df
