@@ -196,38 +196,22 @@ func consumeEqualsFinish(t *testing.T, build func() []*VocabBuilder, cfg VocabCo
 	}
 }
 
-func TestJoins(t *testing.T) {
-	for _, c := range []struct {
-		t     string
-		words []string
-		want  bool
-	}{
-		{"a b", []string{"a", "b"}, true}, {"a b", []string{"a b"}, true}, {"ab", []string{"a", "b"}, false},
-		{"a  b", []string{"a", "", "b"}, true}, {"a b c", []string{"a", "b"}, false}, {"", []string{""}, true},
-		{"a b", []string{"a", "b", ""}, false}, {"a", []string{"a", ""}, false},
-	} {
-		if got := joins(c.t, c.words); got != c.want {
-			t.Errorf("joins(%q, %q) = %v", c.t, c.words, got)
-		}
-	}
-}
-
-// A hash that matches a slot is confirmed against the term's bytes.
-func TestVocabIndexConfirmsMatches(t *testing.T) {
+// A look-up needs the term's hash and its length.
+func TestVocabIndexChecksLength(t *testing.T) {
 	v, err := NewVocabulary([]string{"a b", "c"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	v.Prepare()
 	h := v.ix.termHash("a b")
-	if id := v.ix.findWords(&v.tab, h, []string{"a", "b"}); id != 0 {
-		t.Fatalf("findWords(a, b) = %d", id)
+	if id := v.ix.find(h, 3); id != 0 {
+		t.Fatalf("find(hash of \"a b\", 3) = %d", id)
 	}
-	if id := v.ix.findWords(&v.tab, h, []string{"a", "x"}); id != -1 {
-		t.Errorf("a forged hash for (a, x) found term %d", id)
+	if id := v.ix.find(h, 4); id != -1 {
+		t.Errorf("a forged hash of another length found term %d", id)
 	}
-	if id := v.ix.findTerm(&v.tab, h, "a x"); id != -1 {
-		t.Errorf("a forged hash for \"a x\" found term %d", id)
+	if id := v.ix.find(v.ix.termHash("a x"), 3); id != -1 {
+		t.Errorf("\"a x\" found term %d", id)
 	}
 }
 

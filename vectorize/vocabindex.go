@@ -9,7 +9,10 @@ import (
 // vocabIndex finds the terms of a Vocabulary by a hash that folds together
 // the hashes of their space-separated words, so that a word n-gram is found
 // from its words without joining them, and building the index costs one
-// insertion per term. A hash match is confirmed by comparing the bytes.
+// insertion per term. A match of the 64-bit hash and the length is taken
+// as a match of the term: comparing the bytes too would cost two more cache
+// misses per look-up, and with a seed drawn per process a false match has
+// a chance of about 2⁻⁶⁴ per look-up (10⁻¹² over all 20 Newsgroups tests).
 type vocabIndex struct {
 	slots []indexSlot
 	shift uint
@@ -19,7 +22,10 @@ type vocabIndex struct {
 type indexSlot struct {
 	hash uint64
 	id   int32 // term id + 1; 0 marks an empty slot
+	n    int32 // the term's length in bytes (saturated)
 }
+
+func lenKey(n int) int32 { return int32(min(n, 1<<31-1)) }
 
 // wordHash is the hash of a word without spaces.
 func (x *vocabIndex) wordHash(w string) uint64 {
@@ -54,59 +60,28 @@ func (x *vocabIndex) build(tab *termTable) {
 	x.slots, x.shift = make([]indexSlot, size), uint(64-bits.Len(uint(size))+1)
 	mask := size - 1
 	for id := range n {
-		h := x.termHash(tab.term(int32(id)))
+		t := tab.term(int32(id))
+		h := x.termHash(t)
 		i := int(h >> x.shift)
 		for x.slots[i].id != 0 {
 			i = (i + 1) & mask
 		}
-		x.slots[i] = indexSlot{hash: h, id: int32(id) + 1}
+		x.slots[i] = indexSlot{hash: h, id: int32(id) + 1, n: lenKey(len(t))}
 	}
 }
 
-// findTerm returns the id of term t, whose hash is h, or −1.
-func (x *vocabIndex) findTerm(tab *termTable, h uint64, t string) int32 {
-	mask := len(x.slots) - 1
+// find returns the id of the term with hash h and length n, or −1.
+func (x *vocabIndex) find(h uint64, n int) int32 {
+	mask, key := len(x.slots)-1, lenKey(n)
 	for i := int(h >> x.shift); ; i = (i + 1) & mask {
 		sl := &x.slots[i]
 		if sl.id == 0 {
 			return -1
 		}
-		if sl.hash == h && tab.term(sl.id-1) == t {
+		if sl.hash == h && sl.n == key {
 			return sl.id - 1
 		}
 	}
-}
-
-// findWords returns the id of the term that joins words with spaces,
-// whose hash is h, or −1.
-func (x *vocabIndex) findWords(tab *termTable, h uint64, words []string) int32 {
-	mask := len(x.slots) - 1
-	for i := int(h >> x.shift); ; i = (i + 1) & mask {
-		sl := &x.slots[i]
-		if sl.id == 0 {
-			return -1
-		}
-		if sl.hash == h && joins(tab.term(sl.id-1), words) {
-			return sl.id - 1
-		}
-	}
-}
-
-// joins reports whether t is words joined by single spaces.
-func joins(t string, words []string) bool {
-	for k, w := range words {
-		if k > 0 {
-			if t == "" || t[0] != ' ' {
-				return false
-			}
-			t = t[1:]
-		}
-		if !strings.HasPrefix(t, w) {
-			return false
-		}
-		t = t[len(w):]
-	}
-	return t == ""
 }
 
 // tableSize returns the power of two of slots that holds n entries below

@@ -60,7 +60,7 @@ func (v *Vocabulary) Prepare() { v.once.Do(func() { v.ix.build(&v.tab) }) }
 
 // find returns the id of term t, or −1.
 func (v *Vocabulary) find(t string) int32 {
-	return v.ix.findTerm(&v.tab, v.ix.termHash(t), t)
+	return v.ix.find(v.ix.termHash(t), len(t))
 }
 
 // packTerms copies terms into one pointer-free block, so that the vocabulary
@@ -131,14 +131,16 @@ func (v *Vocabulary) TransformWords(idx []int32, val []float64, hashes []uint64,
 		hashes = append(hashes, v.ix.wordHash(w))
 	}
 	for i, h := range hashes {
+		size := len(words[i])
 		for n := 1; n <= hi && i+n <= len(hashes); n++ {
 			if n > 1 {
 				h = fold(h, hashes[i+n-1])
+				size += 1 + len(words[i+n-1])
 			}
 			if n < lo {
 				continue
 			}
-			if id := v.ix.findWords(&v.tab, h, words[i:i+n]); id >= 0 {
+			if id := v.ix.find(h, size); id >= 0 {
 				idx = append(idx, id)
 			}
 		}
