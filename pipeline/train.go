@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -40,6 +41,7 @@ type Trainer struct {
 	run     *ordered[string, []analyzed]
 	vocab   *vectorize.VocabBuilder
 	coders  sync.Pool // of *vectorize.WordCoder, for the tokenizing goroutines
+	batches sync.Pool // of []analyzed that count is done with
 	hashed  *vectorize.CSR
 	hash    vectorize.Hashing
 	idx     []int32
@@ -149,7 +151,8 @@ type analyzed struct {
 const maxCoderTerms = 1 << 20
 
 func (t *Trainer) tokenize(texts []string) []analyzed {
-	out := make([]analyzed, len(texts))
+	out, _ := t.batches.Get().([]analyzed) // reused, so coded documents keep their capacity
+	out = slices.Grow(out[:0], len(texts))[:len(texts)]
 	if t.vocab == nil {
 		for i, s := range texts {
 			out[i].terms = t.an.Terms(nil, s)
@@ -185,6 +188,7 @@ func (t *Trainer) count(docs []analyzed) {
 		t.idx, t.val = t.hash.Transform(t.idx[:0], t.val[:0], d.terms)
 		t.hashed.AppendRow(t.idx, t.val)
 	}
+	t.batches.Put(docs)
 }
 
 func b2i(b bool) int {
