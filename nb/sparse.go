@@ -2,7 +2,10 @@ package nb
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/textnb/textnb/vectorize"
 )
@@ -54,21 +57,102 @@ func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, thresh
 		}
 		s.ClassCount[label]++
 	}
-	b := cellSorter{ptr: make([]int, X.Cols+1)}
-	copy(b.ptr[1:], X.ColumnCounts(b.ptr[1:])) // a no-op copy when filled in place
-	b.alloc()
+	rows := make([][]int32, classes)
 	for i, label := range y {
-		idx, val := X.Row(i)
+		rows[label] = append(rows[label], int32(i))
+	}
+	cells := make([][]classCell, classes)
+	next := atomic.Int32{}
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), classes) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			acc := classSum{sum: make([]float64, X.Cols), seen: make([]bool, X.Cols)}
+			for c := int(next.Add(1) - 1); c < classes; c = int(next.Add(1) - 1) {
+				cells[c] = acc.rows(X, rows[c], binary, threshold)
+			}
+		}()
+	}
+	wg.Wait()
+	s.Ptr, s.Class, s.Count = featureMajor(cells, X.Cols)
+	return s, nil
+}
+
+// classCell is one class's non-zero sum for feature j.
+type classCell struct {
+	j int32
+	v float64
+}
+
+// classSum adds up the rows of one class in a dense accumulator.
+type classSum struct {
+	sum     []float64
+	seen    []bool
+	touched []int32
+}
+
+// rows returns the non-zero feature sums of rows of X, by feature. Each sum
+// adds the rows' values in row order, as summing per cell would.
+func (a *classSum) rows(X *vectorize.CSR, rows []int32, binary bool, threshold float64) []classCell {
+	a.touched = a.touched[:0]
+	for _, i := range rows {
+		idx, val := X.Row(int(i))
 		for p, j := range idx {
 			v := val[p]
 			if binary {
 				v = presence(v, threshold) // an absent value sums to a zero cell, dropped
 			}
-			b.put(int(j), uint16(label), v)
+			if !a.seen[j] {
+				a.seen[j] = true
+				a.touched = append(a.touched, j)
+			}
+			a.sum[j] += v
 		}
 	}
-	s.Ptr, s.Class, s.Count = b.finish(classes)
-	return s, nil
+	out := make([]classCell, 0, len(a.touched))
+	if 16*len(a.touched) < len(a.sum) {
+		slices.Sort(a.touched)
+	} else { // a scan in feature order beats sorting
+		a.touched = a.touched[:0]
+		for j, ok := range a.seen {
+			if ok {
+				a.touched = append(a.touched, int32(j))
+			}
+		}
+	}
+	for _, j := range a.touched {
+		if a.sum[j] != 0 {
+			out = append(out, classCell{j, a.sum[j]})
+		}
+		a.sum[j], a.seen[j] = 0, false
+	}
+	return out
+}
+
+// featureMajor lays the classes' cells out by feature, classes increasing.
+func featureMajor(cells [][]classCell, features int) (ptr []int, class []uint16, count []float64) {
+	ptr = make([]int, features+1)
+	n := 0
+	for _, cs := range cells {
+		n += len(cs)
+		for _, cell := range cs {
+			ptr[cell.j+1]++
+		}
+	}
+	for j := range features {
+		ptr[j+1] += ptr[j]
+	}
+	class, count = make([]uint16, n), make([]float64, n)
+	next := slices.Clone(ptr[:features])
+	for c, cs := range cells {
+		for _, cell := range cs {
+			p := next[cell.j]
+			next[cell.j]++
+			class[p], count[p] = uint16(c), cell.v
+		}
+	}
+	return ptr, class, count
 }
 
 // NewSparseCountsFor counts X for est, binarizing like NewCountsFor would

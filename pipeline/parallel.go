@@ -79,3 +79,27 @@ func (o *ordered[T, R]) Close() {
 	o.wg.Wait()
 	<-o.done
 }
+
+// freeList keeps values for reuse by several goroutines. Unlike a
+// sync.Pool it lets go of them exactly when its owner drops it, not a
+// collection or two later, which matters when they are large.
+type freeList[T any] struct {
+	mu    sync.Mutex
+	items []T
+}
+
+func (f *freeList[T]) get() (v T, ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n := len(f.items); n > 0 {
+		v, f.items = f.items[n-1], f.items[:n-1]
+		return v, true
+	}
+	return v, false
+}
+
+func (f *freeList[T]) put(v T) {
+	f.mu.Lock()
+	f.items = append(f.items, v)
+	f.mu.Unlock()
+}

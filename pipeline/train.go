@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/textnb/textnb/nb"
@@ -40,8 +39,8 @@ type Trainer struct {
 	an      *tokenize.Analyzer
 	run     *ordered[string, []analyzed]
 	vocab   *vectorize.VocabBuilder
-	coders  sync.Pool // of *vectorize.WordCoder, for the tokenizing goroutines
-	batches sync.Pool // of []analyzed that count is done with
+	coders  *freeList[*vectorize.WordCoder] // for the tokenizing goroutines
+	batches *freeList[[]analyzed]           // that count is done with
 	hashed  *vectorize.CSR
 	hash    vectorize.Hashing
 	idx     []int32
@@ -132,6 +131,7 @@ func (t *Trainer) begin() {
 	} else {
 		t.vocab = vectorize.NewVocabBuilder()
 	}
+	t.coders, t.batches = new(freeList[*vectorize.WordCoder]), new(freeList[[]analyzed])
 	t.run = newOrdered(t.tokenize, t.count)
 	for _, s := range t.pending {
 		t.run.Add(s)
@@ -151,7 +151,7 @@ type analyzed struct {
 const maxCoderTerms = 1 << 20
 
 func (t *Trainer) tokenize(texts []string) []analyzed {
-	out, _ := t.batches.Get().([]analyzed) // reused, so coded documents keep their capacity
+	out, _ := t.batches.get() // reused, so coded documents keep their capacity
 	out = slices.Grow(out[:0], len(texts))[:len(texts)]
 	if t.vocab == nil {
 		for i, s := range texts {
@@ -159,8 +159,8 @@ func (t *Trainer) tokenize(texts []string) []analyzed {
 		}
 		return out
 	}
-	c, _ := t.coders.Get().(*vectorize.WordCoder)
-	if c == nil {
+	c, ok := t.coders.get()
+	if !ok {
 		c = new(vectorize.WordCoder)
 	}
 	r := t.an.Config().WordNGrams
@@ -170,7 +170,7 @@ func (t *Trainer) tokenize(texts []string) []analyzed {
 		c.Code(&out[i].coded, words, vectorize.NGrams{Min: r.Min, Max: r.Max}, extra)
 	}
 	if c.Len() <= maxCoderTerms {
-		t.coders.Put(c)
+		t.coders.put(c)
 	}
 	return out
 }
@@ -188,7 +188,7 @@ func (t *Trainer) count(docs []analyzed) {
 		t.idx, t.val = t.hash.Transform(t.idx[:0], t.val[:0], d.terms)
 		t.hashed.AppendRow(t.idx, t.val)
 	}
-	t.batches.Put(docs)
+	t.batches.put(docs)
 }
 
 func b2i(b bool) int {
@@ -209,6 +209,7 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 		t.begin()
 	}
 	t.run.Close()
+	t.coders, t.batches = nil, nil
 	switch {
 	case len(t.y) == t.unlabeled:
 		return nil, Summary{}, ErrNoDocuments

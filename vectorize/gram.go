@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"strings"
+	"unsafe"
 )
 
 // NGrams is the range of word n-gram lengths formed from a document's
@@ -95,21 +96,32 @@ func (g *gramTable) appendTerm(dst []byte, node int32) []byte {
 	return g.appendTerm(dst, int32(uint32(l)))
 }
 
-// terms returns the strings of nodes, as views of one new block.
+// terms returns the strings of nodes, as views of one new block of exactly
+// their size.
 func (g *gramTable) terms(nodes []int32) []string {
-	var blob []byte
-	ends := make([]int, len(nodes))
-	for i, n := range nodes {
-		blob = g.appendTerm(blob, n)
-		ends[i] = len(blob)
+	size := 0
+	for _, n := range nodes {
+		size += g.termLen(n)
 	}
-	s := string(blob)
+	blob := make([]byte, 0, size)
 	out := make([]string, len(nodes))
-	prev := 0
-	for i, e := range ends {
-		out[i], prev = s[prev:e], e
+	for i, n := range nodes {
+		start := len(blob)
+		blob = g.appendTerm(blob, n)
+		if len(blob) > start {
+			out[i] = unsafe.String(&blob[start], len(blob)-start) // blob is never written again
+		}
 	}
 	return out
+}
+
+// termLen returns the length of node's term.
+func (g *gramTable) termLen(node int32) int {
+	l := g.link[node]
+	if l&isWord != 0 {
+		return len(g.words.term(int32(uint32(l))))
+	}
+	return g.termLen(int32(l>>32)) + 1 + g.termLen(int32(uint32(l)))
 }
 
 // pairTable maps 64-bit keys to nodes by open addressing (linear probing).

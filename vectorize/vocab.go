@@ -441,17 +441,24 @@ func (u *union) prune(cfg VocabConfig, release func()) ([]int32, []string, error
 		return nil, nil, fmt.Errorf("%w: max_df %g is %g of %d documents, fewer than min_df %d",
 			ErrConfig, maxDF, maxCount, u.rows, minCount)
 	}
-	keep := make([]int32, 0, len(u.df))
+	kept := func(df int64) bool { return df >= int64(minCount) && float64(df) <= maxCount }
+	n := 0
+	for _, df := range u.df {
+		if kept(df) {
+			n++
+		}
+	}
+	keep := make([]int32, 0, n)
 	rare, common := 0, 0
 	for g, df := range u.df {
 		switch {
+		case kept(df):
+			keep = append(keep, int32(g))
 		case df == 0: // an n-gram prefix, not a term
 		case df < int64(minCount):
 			rare++
-		case float64(df) > maxCount:
-			common++
 		default:
-			keep = append(keep, int32(g))
+			common++
 		}
 	}
 	if len(keep) == 0 {
