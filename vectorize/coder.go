@@ -1,5 +1,10 @@
 package vectorize
 
+import (
+	"math/bits"
+	"strings"
+)
+
 // A WordCoder prepares documents for a VocabBuilder on another goroutine:
 // it numbers their words in a table of its own and lists each document's
 // distinct unigrams and bigrams with their counts (CodedDoc). The builder,
@@ -27,7 +32,7 @@ type WordCoder struct {
 	// distinct terms, else 0; the words' positions, the terms' counts and
 	// the bigram keys
 	pos, at, counts []int32
-	keys, tmp       []uint64
+	slots           []bigramSlot
 }
 
 // Len returns the number of distinct terms the coder has numbered; a
@@ -42,6 +47,9 @@ type CodedDoc struct {
 	ids   []int32  // their ids in the coder
 	grams []codedGram
 	long  []int32 // positions into terms of the n-grams with n ≥ 3
+	// spaced reports a term holding a space, which may be the same term as
+	// a bigram of others.
+	spaced bool
 }
 
 // codedGram is a distinct unigram or bigram (positions a and b into the
@@ -102,6 +110,7 @@ func (c *WordCoder) position(d *CodedDoc, t string) int32 {
 		c.pos = append(c.pos, make([]int32, int(id)+1-len(c.pos))...)
 	}
 	if c.pos[id] == 0 {
+		d.spaced = d.spaced || strings.IndexByte(t, ' ') >= 0
 		d.terms = append(d.terms, t)
 		d.ids = append(d.ids, id)
 		c.pos[id] = int32(len(d.terms))
@@ -109,29 +118,39 @@ func (c *WordCoder) position(d *CodedDoc, t string) int32 {
 	return c.pos[id] - 1
 }
 
-// bigrams adds the distinct bigrams of the word positions at, with counts.
+// bigrams adds the distinct bigrams of the word positions at, with counts,
+// de-duplicating them in a small hash table sized to the document.
 func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 	if len(at) < 2 {
 		return
 	}
-	width := uint64(len(d.terms))
-	c.keys = c.keys[:0]
+	size := 16
+	for size < 2*len(at) {
+		size *= 2
+	}
+	c.slots = append(c.slots[:0], make([]bigramSlot, size)...)
+	mask, shift := uint64(size-1), 64-uint(bits.Len(uint(size))-1)
 	for i := 1; i < len(at); i++ {
-		c.keys = append(c.keys, uint64(at[i-1])*width+uint64(at[i]))
-	}
-	if cap(c.tmp) < len(c.keys) {
-		c.tmp = make([]uint64, len(c.keys))
-	}
-	radixSort8(c.keys, c.tmp[:len(c.keys)], 0)
-	for i := 0; i < len(c.keys); {
-		j := i + 1
-		for j < len(c.keys) && c.keys[j] == c.keys[i] {
-			j++
+		key := uint64(at[i-1])<<32 | uint64(at[i])
+		for h := mix64(key) >> shift; ; h = (h + 1) & mask {
+			sl := &c.slots[h]
+			if sl.gram == 0 {
+				sl.key, sl.gram = key, int32(len(d.grams)+1)
+				d.grams = append(d.grams, codedGram{a: at[i-1], b: at[i], count: 1})
+				break
+			}
+			if sl.key == key {
+				d.grams[sl.gram-1].count++
+				break
+			}
 		}
-		k := c.keys[i]
-		d.grams = append(d.grams, codedGram{a: int32(k / width), b: int32(k % width), count: int32(j - i)})
-		i = j
 	}
+}
+
+// bigramSlot maps a bigram's positions to its entry in grams (+1; 0: empty).
+type bigramSlot struct {
+	key  uint64
+	gram int32
 }
 
 // AddCoded appends one document that a WordCoder coded. It counts the same
@@ -153,6 +172,19 @@ func (b *VocabBuilder) AddCoded(d *CodedDoc) {
 			c.builder[id] = node + 1
 		}
 		b.nodes = append(b.nodes, node)
+	}
+	if !d.spaced && len(d.long) == 0 {
+		// Distinct coder terms have distinct nodes, so the grams are
+		// distinct terms: no need to merge repeats.
+		for _, gm := range d.grams {
+			node := b.nodes[gm.a]
+			if gm.b >= 0 {
+				node = b.g.extend(node, b.nodes[gm.b])
+			}
+			b.open = append(b.open, uint64(node)<<32|uint64(uint32(gm.count)))
+		}
+		b.close(start)
+		return
 	}
 	for _, gm := range d.grams {
 		var node int32

@@ -217,6 +217,20 @@ func TestVocabIndexChecksLength(t *testing.T) {
 
 func TestAddCodedEqualsAddWords(t *testing.T) {
 	words, extra := gramDocs(4)
+	addCodedEqualsAddWords(t, words, extra)
+	// Without spaces in any term and with n ≤ 2, AddCoded takes its fast path.
+	plain := make([][]string, len(words))
+	for i, ws := range words {
+		for _, w := range ws {
+			if !strings.Contains(w, " ") {
+				plain[i] = append(plain[i], w, w)
+			}
+		}
+	}
+	addCodedEqualsAddWords(t, plain, make([][]string, len(words)))
+}
+
+func addCodedEqualsAddWords(t *testing.T, words, extra [][]string) {
 	for _, r := range []NGrams{{}, {1, 2}, {2, 2}, {1, 3}, {2, 4}, {3, 1}} {
 		want, coded := NewVocabBuilder(), NewVocabBuilder()
 		coders := []*WordCoder{{}, {}}

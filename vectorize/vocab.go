@@ -145,6 +145,11 @@ func (b *VocabBuilder) end(start int) {
 		row[k] |= uint64(uint32(b.cur[node]))
 		b.cur[node] = 0
 	}
+	b.close(start)
+}
+
+// close records the row that begin opened at start, its entries complete.
+func (b *VocabBuilder) close(start int) {
 	b.rows.pages[len(b.rows.pages)-1] = b.open
 	b.rows.rows = append(b.rows.rows, rowRef{int32(len(b.rows.pages) - 1), int32(start), int32(len(b.open))})
 }
