@@ -53,6 +53,14 @@ type SelfTraining struct {
 	Threshold float64
 	Rounds    int // 0 means 10
 	Workers   int // scoring goroutines; 0 means GOMAXPROCS
+	// Standardize selects and pseudo-labels with the posteriors
+	// softmax_c((jll_c − μ_c)/σ_c), where μ_c and σ_c are the mean and
+	// standard deviation of class c's score over all unlabeled documents
+	// under the current model, instead of softmax_c(jll_c). It is for
+	// scores that are not log-likelihoods and whose offset and spread
+	// differ by class, such as Complement NB's: there the raw margins
+	// favour some classes, which then take most pseudo-labels.
+	Standardize bool
 }
 
 // Fit trains est on the labeled rows (labels y in [0, classes)), then runs
@@ -71,13 +79,18 @@ func (s SelfTraining) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabe
 	for i := range remaining {
 		remaining[i] = i
 	}
-	var logp, conf []float64
+	var logp, conf, all []float64
 	for round := 1; round <= s.Rounds; round++ {
 		if len(remaining) == 0 {
 			res.Converged = true
 			break
 		}
-		logp = scoreRows(est, unlabeled, remaining, s.Workers, logp, nil)
+		if s.Standardize {
+			all = jointRows(est, unlabeled, nil, s.Workers, all)
+			logp = standardized(logp, all, remaining, classes)
+		} else {
+			logp = scoreRows(est, unlabeled, remaining, s.Workers, logp, nil)
+		}
 		if s.Mode == NSNB {
 			conf = confidence(conf, logp, classes)
 		}
@@ -171,6 +184,39 @@ func confidence(dst, logp []float64, k int) []float64 {
 			top -= (sum - top) / float64(k-1)
 		}
 		dst = append(dst, top)
+	}
+	return dst
+}
+
+// standardized sets dst to the log posteriors of the given rows of jll
+// (K per row) after each class's column is standardized over all rows of
+// jll. A class whose scores do not vary is only centred.
+func standardized(dst, jll []float64, rows []int, k int) []float64 {
+	n := len(jll) / k
+	mean, scale := make([]float64, k), make([]float64, k)
+	for p := range n {
+		floats.Add(mean, jll[p*k:(p+1)*k])
+	}
+	floats.Scale(1/float64(n), mean)
+	for p := range n {
+		for c, v := range jll[p*k : (p+1)*k] {
+			scale[c] += (v - mean[c]) * (v - mean[c])
+		}
+	}
+	for c, ss := range scale {
+		scale[c] = 1
+		if sd := math.Sqrt(ss / float64(n)); sd > 0 {
+			scale[c] = 1 / sd
+		}
+	}
+	dst = slices.Grow(dst[:0], len(rows)*k)
+	for _, r := range rows {
+		row := dst[len(dst) : len(dst)+k]
+		for c, v := range jll[r*k : (r+1)*k] {
+			row[c] = (v - mean[c]) * scale[c]
+		}
+		floats.AddConst(-floats.LogSumExp(row), row)
+		dst = dst[:len(dst)+k]
 	}
 	return dst
 }
@@ -318,10 +364,9 @@ func fitLabeled(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vecto
 	return counts, unlabeled, nil
 }
 
-// scoreRows fills dst with the log posteriors of the given rows of X (all
-// rows if rows is nil), K per row; if lse is non-nil it receives each row's
-// logsumexp of the joint log-likelihoods.
-func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64, lse *[]float64) []float64 {
+// jointRows fills dst with the joint log-likelihoods of the given rows of X
+// (all rows if rows is nil), K per row.
+func jointRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64) []float64 {
 	n, k := X.Rows, m.NumClasses()
 	if rows != nil {
 		n = len(rows)
@@ -330,9 +375,6 @@ func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64
 		n = 0
 	}
 	dst = slices.Grow(dst[:0], n*k)[:n*k]
-	if lse != nil {
-		*lse = slices.Grow((*lse)[:0], n)[:n]
-	}
 	parallelChunks(n, workers, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			r := p
@@ -344,10 +386,29 @@ func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64
 			// into the next row.
 			row := dst[p*k : p*k+k]
 			copy(row, m.JointLogLikelihood(row[:0:k], idx, val))
+		}
+	})
+	return dst
+}
+
+// scoreRows fills dst with the log posteriors of the given rows of X (all
+// rows if rows is nil), K per row; if lse is non-nil it receives each row's
+// logsumexp of the joint log-likelihoods.
+func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64, lse *[]float64) []float64 {
+	dst = jointRows(m, X, rows, workers, dst)
+	k := m.NumClasses()
+	n := 0
+	if k > 0 {
+		n = len(dst) / k
+	}
+	if lse != nil {
+		*lse = slices.Grow((*lse)[:0], n)[:n]
+	}
+	parallelChunks(n, workers, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			row := dst[p*k : p*k+k]
 			s := floats.LogSumExp(row)
-			for c := range row {
-				row[c] -= s
-			}
+			floats.AddConst(-s, row)
 			if lse != nil {
 				(*lse)[p] = s
 			}

@@ -105,7 +105,8 @@ func TestEMConverges(t *testing.T) {
 
 func TestSemiDeterministic(t *testing.T) {
 	p := txtNewSemiProblem(5)
-	for _, method := range []txtSemiMethod{SelfTraining{K: 37}, SelfTraining{Mode: SNB, Threshold: 0.99}, EM{MaxIter: 4}} {
+	for _, method := range []txtSemiMethod{SelfTraining{K: 37}, SelfTraining{K: 37, Standardize: true},
+		SelfTraining{Mode: SNB, Threshold: 0.99}, EM{MaxIter: 4}} {
 		var first []float64
 		var firstLabels []int
 		for _, workers := range []int{1, 3, 1} {
@@ -196,6 +197,92 @@ func TestConfidenceAndChoice(t *testing.T) {
 	pick := SelfTraining{K: 2}.choose([]float64{0.4, 0.5, 0.4, 0.4}, logp, 3)
 	if !slices.Equal(pick, []int{0, 1}) {
 		t.Fatalf("picked %v, want [0 1]", pick)
+	}
+}
+
+func TestStandardized(t *testing.T) {
+	// Class 0 scores −1, 0, 1 (mean 0, sd √(2/3)); class 1 scores 10, 14,
+	// 18 (mean 14, sd 4√(2/3)); class 2 is constant, so only centred.
+	jll := []float64{-1, 10, 5, 0, 14, 5, 1, 18, 5}
+	got := standardized(nil, jll, []int{2, 0}, 3)
+	z := 1 / math.Sqrt(2.0/3)
+	want := []float64{z, z, 0, -z, -z, 0}
+	for p := range 2 {
+		row := want[p*3 : p*3+3]
+		lse := math.Log(math.Exp(row[0]) + math.Exp(row[1]) + math.Exp(row[2]))
+		for c := range row {
+			row[c] -= lse
+		}
+	}
+	txtClose(t, "standardized", got, want, 1e-12)
+}
+
+// offsetModel adds a per-class affine change a_c·jll_c + b_c to a model's
+// scores: the kind of class-dependent offset and spread Complement NB's
+// scores have.
+type offsetModel struct {
+	*Multinomial
+	scale, shift []float64
+}
+
+func (m offsetModel) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
+	n := len(dst)
+	dst = m.Multinomial.JointLogLikelihood(dst, idx, val)
+	for c := range dst[n:] {
+		dst[n+c] = m.scale[c]*dst[n+c] + m.shift[c]
+	}
+	return dst
+}
+
+// With a class whose scores are shifted up, raw NSNB gives it nearly every
+// pseudo-label; standardized NSNB picks as it does without the shift.
+func TestStandardizeOffsetScores(t *testing.T) {
+	p := txtNewSemiProblem(9)
+	perClass := func(s SelfTraining, scale, shift []float64) ([]int, []int) {
+		t.Helper()
+		est := offsetModel{&Multinomial{}, scale, shift}
+		res, err := s.Fit(est, p.XL, p.yL, p.XU, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := make([]int, 3)
+		for _, l := range res.Labels {
+			if l >= 0 {
+				n[l]++
+			}
+		}
+		return n, res.Labels
+	}
+	ones, zeros := []float64{1, 1, 1}, []float64{0, 0, 0}
+	scale, shift := []float64{1, 2, 1}, []float64{60, -10, 0}
+	one := SelfTraining{K: 300, Rounds: 1}
+	if n, _ := perClass(one, scale, shift); n[0] < 290 {
+		t.Fatalf("raw scores with class 0 shifted: pseudo-labels per class %v, want nearly all in class 0", n)
+	}
+	one.Standardize = true
+	n, _ := perClass(one, ones, zeros)
+	for c, v := range n {
+		if v < 60 {
+			t.Errorf("standardized: class %d has %d of the pseudo-labels %v", c, v, n)
+		}
+	}
+	for _, s := range []SelfTraining{{K: 0.5, Standardize: true}, {Mode: SNB, Threshold: 0.6, Standardize: true}} {
+		_, plain := perClass(s, ones, zeros)
+		_, moved := perClass(s, scale, shift)
+		same, added := 0, 0
+		for i := range plain {
+			if plain[i] == moved[i] {
+				same++
+			}
+			if plain[i] >= 0 {
+				added++
+			}
+		}
+		t.Logf("%v: %d added, %d of %d pseudo-labels unchanged", s.Mode, added, same, len(plain))
+		if added < 100 || same < len(plain)*99/100 {
+			t.Errorf("%v: %d added, %d of %d pseudo-labels unchanged by a per-class affine change of the scores",
+				s.Mode, added, same, len(plain))
+		}
 	}
 }
 

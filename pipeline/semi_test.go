@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,6 +150,39 @@ func TestSemiCountsRefit(t *testing.T) {
 				}
 				sameScores(t, want, XT, refit, m.lin)
 			})
+		}
+	}
+}
+
+// NSNB selects with standardized scores, SNB with the classifier's
+// posteriors.
+func TestSemiSelection(t *testing.T) {
+	_, X, y, _, _ := newsRows(t, Config{})
+	for i := range y {
+		if i%20 != 0 {
+			y[i] = -1
+		}
+	}
+	L, yl, U := splitLabeled(X, y)
+	m := &Model{Classes: []string{"a", "b", "c", "d"}}
+	for _, tc := range []struct {
+		semi Semi
+		want nb.SelfTraining
+	}{
+		{Semi{Method: NSNB}, nb.SelfTraining{K: DefaultSemiK, Standardize: true}},
+		{Semi{Method: NSNB, K: 7, Rounds: 2}, nb.SelfTraining{K: 7, Rounds: 2, Standardize: true}},
+		{Semi{Method: SNB, Threshold: 0.3}, nb.SelfTraining{Mode: nb.SNB, Threshold: 0.3}},
+	} {
+		got, err := tc.semi.fit(m.newEstimator(), L, yl, U, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := tc.want.Fit(m.newEstimator(), L, yl, U, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Labels, want.Labels) || got.Added == 0 {
+			t.Errorf("%+v: %d added, pseudo-labels differ from nb's %+v", tc.semi, got.Added, tc.want)
 		}
 	}
 }
