@@ -135,6 +135,10 @@ type Semi struct {
 	Threshold float64 // SNB: minimum top probability
 	Rounds    int     // NSNB, SNB: maximum rounds; EM: maximum iterations
 	Lambda    float64 // EM: weight of the unlabeled documents
+	// RawPosteriors makes NSNB rank and pseudo-label by the classifier's
+	// own posteriors, as the NSNB paper does, instead of the posteriors of
+	// per-class standardized scores (see DefaultSemiK).
+	RawPosteriors bool `json:",omitempty"`
 }
 
 // TFIDFOptions are the scikit-learn TfidfTransformer options. Each field is

@@ -127,7 +127,7 @@ func (s Semi) fit(est nb.Estimator, labeled *vectorize.CSR, y []int, unlabeled *
 	case NSNB, SNB:
 		// NSNB ranks by standardized scores (see DefaultSemiK); SNB keeps
 		// the classifier's posteriors, which its threshold is about.
-		st := nb.SelfTraining{Mode: nb.NSNB, K: s.K, Threshold: s.Threshold, Rounds: s.Rounds, Standardize: true}
+		st := nb.SelfTraining{Mode: nb.NSNB, K: s.K, Threshold: s.Threshold, Rounds: s.Rounds, Standardize: !s.RawPosteriors}
 		if s.Method == SNB {
 			st.Mode, st.Standardize = nb.SNB, false
 		}

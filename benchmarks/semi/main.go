@@ -42,6 +42,7 @@ func main() {
 	flag.Float64Var(&semi.Threshold, "threshold", 0, "SNB threshold (0: default)")
 	flag.IntVar(&semi.Rounds, "rounds", 0, "rounds / EM iterations (0: default)")
 	flag.Float64Var(&semi.Lambda, "lambda", 0, "EM weight of unlabeled documents (0: default)")
+	flag.BoolVar(&semi.RawPosteriors, "raw-posteriors", false, "NSNB ranks by the classifier's own posteriors (the paper's rule)")
 	flag.Parse()
 	log.SetFlags(0)
 

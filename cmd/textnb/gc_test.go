@@ -30,7 +30,7 @@ func TestTuneGCFollowsCollections(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		runtime.GC()
-		time.Sleep(time.Millisecond) // the finalizer runs on its own goroutine
+		time.Sleep(time.Millisecond)  // the finalizer runs on its own goroutine
 		got := debug.SetGCPercent(-1) // reads the percent
 		debug.SetGCPercent(got)
 		if got == want {

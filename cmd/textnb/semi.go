@@ -14,6 +14,7 @@ type semiFlags struct {
 	unlabeled, method    *string
 	k, threshold, lambda *float64
 	rounds               *int
+	raw                  *bool
 }
 
 func newSemiFlags(fs *flag.FlagSet) semiFlags {
@@ -24,13 +25,14 @@ func newSemiFlags(fs *flag.FlagSet) semiFlags {
 		threshold: fs.Float64("threshold", 0, "snb: minimum top probability to pseudo-label a document (default 0.9)"),
 		rounds:    fs.Int("rounds", 0, "nsnb, snb: maximum rounds (default 10); em: maximum iterations (default 50)"),
 		lambda:    fs.Float64("lambda", pipeline.DefaultSemiLambda, "em: weight of the unlabeled documents' soft counts"),
+		raw:       fs.Bool("raw-posteriors", false, "nsnb: rank and pseudo-label by the classifier's own posteriors, as the NSNB paper does, not by per-class standardized scores"),
 	}
 }
 
 // config checks that --unlabeled and --semi come together and returns the
 // settings.
 func (f semiFlags) config() (pipeline.Semi, error) {
-	s := pipeline.Semi{K: *f.k, Threshold: *f.threshold, Rounds: *f.rounds, Lambda: *f.lambda}
+	s := pipeline.Semi{K: *f.k, Threshold: *f.threshold, Rounds: *f.rounds, Lambda: *f.lambda, RawPosteriors: *f.raw}
 	if *f.method != "" {
 		var err error
 		if s.Method, err = pipeline.ParseSemiMethod(*f.method); err != nil {

@@ -58,6 +58,7 @@ func TestCLISemi(t *testing.T) {
 	}{
 		{[]string{"--semi", "nsnb"}, "nsnb: 240 of 240 unlabeled documents pseudo-labeled"},
 		{[]string{"--semi", "NSNB", "--k", "40", "--rounds", "2"}, "nsnb: 80 of 240 unlabeled documents pseudo-labeled in 2 rounds\n"},
+		{[]string{"--semi", "nsnb", "--raw-posteriors"}, "nsnb: 240 of 240 unlabeled documents pseudo-labeled"},
 		{[]string{"--semi", "snb", "--threshold", "0.3"}, "snb: "},
 		{[]string{"--semi", "em", "--lambda", "1"}, "em: 240 unlabeled documents as soft counts, 1 iteration"},
 	} {
