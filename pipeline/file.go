@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
@@ -70,10 +71,11 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		idf = m.rennie.IDF
 	}
 	h.IDF = idf != nil
-	var terms []string
+	var blob []byte
+	var ends []int
 	if m.vocab != nil {
-		terms = m.vocab.Terms()
-		h.Terms = len(terms)
+		blob, ends = m.vocab.Packed()
+		h.Terms = len(ends)
 	}
 	js, err := json.Marshal(h)
 	if err != nil {
@@ -81,7 +83,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	}
 	cw.write(le.AppendUint32(nil, uint32(len(js))))
 	cw.write(js)
-	writeStrings(cw, terms)
+	writePacked(cw, blob, ends)
 	writeFloats(cw, idf)
 	writeLinear(cw, m.lin)
 	counts, err := m.Counts()
@@ -277,26 +279,31 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func writeStrings(b *crcWriter, s []string) {
-	if len(s) == 0 {
+// littleEndian reports whether this machine stores numbers as model files
+// do.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// writePacked writes the vocabulary: n+1 offsets, then the terms' bytes.
+func writePacked(b *crcWriter, blob []byte, ends []int) {
+	if len(ends) == 0 {
 		return
 	}
 	le := binary.LittleEndian
-	off := make([]byte, 0, 4*(len(s)+1))
-	n := 0
+	off := make([]byte, 0, 4*(len(ends)+1))
 	off = le.AppendUint32(off, 0)
-	for _, t := range s {
-		n += len(t)
-		off = le.AppendUint32(off, uint32(n))
+	for _, end := range ends {
+		off = le.AppendUint32(off, uint32(end))
 	}
 	b.write(off)
-	for _, t := range s {
-		b.writeString(t)
-	}
+	b.write(blob[:ends[len(ends)-1]])
 }
 
 // writeFloats writes v little-endian, 64 KiB at a time.
 func writeFloats(b *crcWriter, v []float64) {
+	if littleEndian && len(v) > 0 { // the file's layout is the memory's
+		b.write(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v)))
+		return
+	}
 	var buf [8 << 10]byte
 	for len(v) > 0 {
 		n := min(len(v), len(buf)/8)
@@ -387,13 +394,17 @@ func (r *reader) floats(n int) []float64 {
 		return nil
 	}
 	v := make([]float64, n)
+	if littleEndian {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*n), b)
+		return v
+	}
 	for i := range v {
 		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
 	}
 	return v
 }
 
-// packed reads what writeStrings wrote for n terms: the terms' bytes and
+// packed reads what writePacked wrote for n terms: the terms' bytes and
 // their end offsets.
 func (r *reader) packed(n int) ([]byte, []int) {
 	if n < 0 || n >= len(r.b)/4 {

@@ -91,6 +91,10 @@ func (v *Vocabulary) Term(id int) string {
 	return v.tab.term(int32(id))
 }
 
+// Packed returns the terms as NewVocabularyPacked takes them: term i is
+// blob[ends[i-1]:ends[i]]. The slices are v's own; do not modify them.
+func (v *Vocabulary) Packed() (blob []byte, ends []int) { return v.tab.bytes, v.tab.ends }
+
 // Terms returns all terms in id order.
 func (v *Vocabulary) Terms() []string { return v.tab.strings() }
 
