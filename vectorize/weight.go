@@ -204,9 +204,13 @@ func transformMatrix(w rowWeighting, X *CSR) error {
 	if X.Cols != len(idf) {
 		return fmt.Errorf("%w: matrix has %d columns, weights %d", ErrShape, X.Cols, len(idf))
 	}
-	for i := 0; i < X.Rows; i++ {
-		w.transform(X.Row(i))
-	}
+	// Rows are independent: weight blocks of them in parallel.
+	const block = 256
+	parallel((X.Rows+block-1)/block, func(b int) {
+		for i := b * block; i < min(X.Rows, (b+1)*block); i++ {
+			w.transform(X.Row(i))
+		}
+	})
 	return nil
 }
 
