@@ -147,8 +147,8 @@ type analyzed struct {
 }
 
 // maxCoderTerms bounds the terms a WordCoder numbers before it is replaced,
-// since every tokenizing goroutine keeps one.
-const maxCoderTerms = 1 << 20
+// since every tokenizing goroutine keeps one (about 40 bytes a term).
+const maxCoderTerms = 1 << 18
 
 func (t *Trainer) tokenize(texts []string) []analyzed {
 	out, _ := t.batches.get() // reused, so coded documents keep their capacity

@@ -33,6 +33,7 @@ type WordCoder struct {
 	// the bigram keys
 	pos, at, counts []int32
 	slots           []bigramSlot
+	shift           uint // of slots' hash
 }
 
 // Len returns the number of distinct terms the coder has numbered; a
@@ -101,7 +102,13 @@ func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) 
 	for _, id := range d.ids {
 		c.pos[id] = 0
 	}
+	if cap(c.at) > maxScratch { // one huge document need not pin its buffers
+		c.at, c.counts = nil, nil
+	}
 }
+
+// maxScratch bounds the per-document scratch a WordCoder keeps.
+const maxScratch = 1 << 20
 
 // position returns where t is in d's distinct terms, adding it.
 func (c *WordCoder) position(d *CodedDoc, t string) int32 {
@@ -119,35 +126,58 @@ func (c *WordCoder) position(d *CodedDoc, t string) int32 {
 }
 
 // bigrams adds the distinct bigrams of the word positions at, with counts,
-// de-duplicating them in a small hash table sized to the document.
+// de-duplicating them in a small hash table that grows with the document's
+// distinct bigrams.
 func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 	if len(at) < 2 {
 		return
 	}
-	size := 16
-	for size < 2*len(at) {
-		size *= 2
-	}
-	c.slots = append(c.slots[:0], make([]bigramSlot, size)...)
-	mask, shift := uint64(size-1), 64-uint(bits.Len(uint(size))-1)
+	first := len(d.grams)
+	c.resizeSlots(64, d.grams[first:])
 	for i := 1; i < len(at); i++ {
 		key := uint64(at[i-1])<<32 | uint64(at[i])
-		for h := mix64(key) >> shift; ; h = (h + 1) & mask {
-			sl := &c.slots[h]
-			if sl.gram == 0 {
-				sl.key, sl.gram = key, int32(len(d.grams)+1)
-				d.grams = append(d.grams, codedGram{a: at[i-1], b: at[i], count: 1})
-				break
-			}
-			if sl.key == key {
-				d.grams[sl.gram-1].count++
-				break
-			}
+		sl := c.slot(key)
+		if sl.gram != 0 {
+			d.grams[first+int(sl.gram)-1].count++
+			continue
+		}
+		d.grams = append(d.grams, codedGram{a: at[i-1], b: at[i], count: 1})
+		*sl = bigramSlot{key: key, gram: int32(len(d.grams) - first)}
+		if n := len(d.grams) - first; 2*n > len(c.slots) {
+			c.resizeSlots(4*len(c.slots), d.grams[first:])
 		}
 	}
 }
 
-// bigramSlot maps a bigram's positions to its entry in grams (+1; 0: empty).
+// slot returns the slot of key in c.slots: its own or the empty one where
+// it belongs.
+func (c *WordCoder) slot(key uint64) *bigramSlot {
+	mask := uint64(len(c.slots) - 1)
+	for h := mix64(key) >> c.shift; ; h = (h + 1) & mask {
+		if sl := &c.slots[h]; sl.gram == 0 || sl.key == key {
+			return sl
+		}
+	}
+}
+
+// resizeSlots empties c.slots to size (a power of two) and re-inserts
+// grams, the bigrams found so far.
+func (c *WordCoder) resizeSlots(size int, grams []codedGram) {
+	if cap(c.slots) >= size && cap(c.slots) <= 4*size {
+		c.slots = c.slots[:size]
+		clear(c.slots)
+	} else {
+		c.slots = make([]bigramSlot, size)
+	}
+	c.shift = 64 - uint(bits.Len(uint(size))-1)
+	for k, g := range grams {
+		key := uint64(g.a)<<32 | uint64(g.b)
+		*c.slot(key) = bigramSlot{key: key, gram: int32(k + 1)}
+	}
+}
+
+// bigramSlot maps a bigram's positions to its entry among the document's
+// bigrams (+1; 0: empty).
 type bigramSlot struct {
 	key  uint64
 	gram int32

@@ -290,3 +290,54 @@ func TestWordCoderSharedByBuilders(t *testing.T) {
 		}
 	}
 }
+
+// Coders code the next documents while the builder adds the last ones, as
+// the pipeline runs them; run with -race.
+func TestWordCoderConcurrentWithBuilder(t *testing.T) {
+	words, extra := gramDocs(5)
+	r := NGrams{1, 2}
+	want := NewVocabBuilder()
+	for i := range words {
+		want.AddWords(words[i], r, extra[i])
+	}
+	coders := []*WordCoder{{}, {}}
+	docs := make(chan *CodedDoc, 4)
+	go func() {
+		for i := range words {
+			d := new(CodedDoc)
+			coders[i%2].Code(d, words[i], r, extra[i])
+			docs <- d
+		}
+		close(docs)
+	}()
+	got := NewVocabBuilder()
+	for d := range docs {
+		got.AddCoded(d)
+	}
+	wantVocab, wantX, _ := FinishVocab(VocabConfig{}, want)
+	gotVocab, gotX, err := FinishVocab(VocabConfig{}, got)
+	if err != nil || !slices.Equal(gotVocab.Terms(), wantVocab.Terms()) || !slices.Equal(gotX.Indices, wantX.Indices) ||
+		!slices.Equal(gotX.Data, wantX.Data) {
+		t.Fatalf("concurrent coding differs: %v", err)
+	}
+}
+
+// A document with many distinct bigrams grows the coder's table.
+func TestWordCoderLongDocument(t *testing.T) {
+	var words []string
+	for i := range 5000 {
+		words = append(words, strings.Repeat("w", 1+i%97), strings.Repeat("v", 1+i%89))
+	}
+	var c WordCoder
+	var d CodedDoc
+	c.Code(&d, words, NGrams{2, 2}, nil)
+	b := NewVocabBuilder()
+	b.AddCoded(&d)
+	want := NewVocabBuilder()
+	want.AddWords(words, NGrams{2, 2}, nil)
+	_, gotX, _ := FinishVocab(VocabConfig{}, b)
+	_, wantX, _ := FinishVocab(VocabConfig{}, want)
+	if !slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indices, wantX.Indices) {
+		t.Fatal("long document counted differently")
+	}
+}
