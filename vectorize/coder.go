@@ -133,7 +133,11 @@ func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 		return
 	}
 	first := len(d.grams)
-	c.resizeSlots(64, d.grams[first:])
+	size := 64 // room for all the bigrams of a document of usual length
+	for size < 2*min(len(at), 1<<14) {
+		size *= 2
+	}
+	c.resizeSlots(size, d.grams[first:])
 	for i := 1; i < len(at); i++ {
 		key := uint64(at[i-1])<<32 | uint64(at[i])
 		sl := c.slot(key)
@@ -163,7 +167,7 @@ func (c *WordCoder) slot(key uint64) *bigramSlot {
 // resizeSlots empties c.slots to size (a power of two) and re-inserts
 // grams, the bigrams found so far.
 func (c *WordCoder) resizeSlots(size int, grams []codedGram) {
-	if cap(c.slots) >= size && cap(c.slots) <= 4*size {
+	if cap(c.slots) >= size && cap(c.slots) <= max(4*size, maxScratch) {
 		c.slots = c.slots[:size]
 		clear(c.slots)
 	} else {
