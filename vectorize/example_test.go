@@ -201,3 +201,37 @@ func ExampleNGrams() {
 	// [at good good at] 2 0
 	// [0 1 2] [1 2 1]
 }
+
+func ExampleWordCoder() {
+	// Code runs where the documents are tokenized, on any goroutine; the
+	// builder adds the coded documents in order on one goroutine.
+	var coder vectorize.WordCoder
+	var b vectorize.VocabBuilder
+	r := vectorize.NGrams{Min: 1, Max: 2}
+	for _, words := range [][]string{{"to", "be", "or", "not", "to", "be"}, {"not", "now"}} {
+		var d vectorize.CodedDoc
+		coder.Code(&d, words, r, nil)
+		b.AddCoded(&d)
+	}
+	vocab, X, err := vectorize.FinishVocab(vectorize.VocabConfig{}, &b)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(vocab.Terms())
+	fmt.Println(X.Row(0))
+	// Output:
+	// [be be or not not now not to now or or not to to be]
+	// [0 1 2 4 6 7 8 9] [2 1 1 1 1 1 2 2]
+}
+
+func ExampleCodedDoc() {
+	var coder vectorize.WordCoder
+	var d vectorize.CodedDoc
+	coder.Code(&d, []string{"spam", "spam", "spam"}, vectorize.NGrams{Min: 1, Max: 2}, nil)
+	fmt.Println(d.Len()) // "spam" three times and "spam spam" twice: two distinct terms
+	coder.Code(&d, nil, vectorize.NGrams{}, nil)
+	fmt.Println(d.Len()) // a document without terms
+	// Output:
+	// 2
+	// 0
+}
