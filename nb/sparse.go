@@ -36,9 +36,10 @@ type SparseCounts struct {
 
 // NewSparseCounts counts the rows of X with labels y in [0, classes), as
 // Counts.Add would into NewCounts(classes, X.Cols), without a dense table:
-// X's entries are bucketed by column with a counting sort, which needs
-// temporary memory in proportion to X.NNZ(). Invalid input is rejected
-// with the errors of Counts.Add.
+// each class's rows are summed, in row order, into a dense accumulator of
+// X.Cols values, one per goroutine (as many as fit in accumulatorBudget),
+// and only the non-zero sums are kept. Invalid input is rejected with the
+// errors of Counts.Add.
 func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, threshold float64) (*SparseCounts, error) {
 	if classes < 1 || classes > MaxSparseClasses {
 		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
@@ -64,7 +65,8 @@ func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, thresh
 	cells := make([][]classCell, classes)
 	next := atomic.Int32{}
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), classes) {
+	workers := min(runtime.GOMAXPROCS(0), classes, max(1, accumulatorBudget/(9*max(1, X.Cols))))
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -78,6 +80,10 @@ func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, thresh
 	s.Ptr, s.Class, s.Count = featureMajor(cells, X.Cols)
 	return s, nil
 }
+
+// accumulatorBudget bounds the bytes of NewSparseCounts' accumulators (9
+// per column and goroutine), which limits its goroutines for wide matrices.
+const accumulatorBudget = 256 << 20
 
 // classCell is one class's non-zero sum for feature j.
 type classCell struct {

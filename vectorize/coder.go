@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"math/bits"
+	"math/rand/v2"
 	"strings"
 )
 
@@ -26,14 +27,14 @@ type WordCoder struct {
 	// builder maps the coder's term ids to the builder's nodes (−1: not yet);
 	// only VocabBuilder.AddCoded reads or writes it.
 	builder []int32
-	owner   *VocabBuilder // the builder that builder's nodes belong to
-	gen     int           // owner's generation (see VocabCounts.Consume)
+	owner   uint64 // the tables id of the builder whose nodes builder holds
 	// scratch of Code: per term id, 1 + its position in the document's
 	// distinct terms, else 0; the words' positions, the terms' counts and
 	// the bigram keys
 	pos, at, counts []int32
 	slots           []bigramSlot
-	shift           uint // of slots' hash
+	shift           uint   // of slots' hash
+	seed            uint64 // of slots' hash, so that no word order can be crafted to collide
 }
 
 // Len returns the number of distinct terms the coder has numbered; a
@@ -47,27 +48,37 @@ type CodedDoc struct {
 	terms []string // the document's distinct terms
 	ids   []int32  // their ids in the coder
 	grams []codedGram
-	long  []int32 // positions into terms of the n-grams with n ≥ 3
+	// words holds the positions in terms of the words, in order, when
+	// n-grams from longLo to longHi words (n ≥ 3) are to be counted: the
+	// builder forms those from the words, in memory linear in them.
+	words          []int32
+	longLo, longHi int
 	// spaced reports a term holding a space, which may be the same term as
 	// a bigram of others.
 	spaced bool
 }
 
-// codedGram is a distinct unigram or bigram (positions a and b into the
-// document's terms; b < 0 for a unigram) or one occurrence of a longer
-// n-gram (a: where its n positions start in long; b: −n).
+// codedGram is a distinct unigram or bigram: positions a and b into the
+// document's terms, b < 0 for a unigram.
 type codedGram struct {
 	a, b, count int32
 }
 
-// Len returns the number of n-gram entries: 0 for a document without terms.
-func (d *CodedDoc) Len() int { return len(d.grams) }
+// Len returns the number of n-gram entries (a long n-gram counts once per
+// occurrence), 0 for a document without terms.
+func (d *CodedDoc) Len() int {
+	n := len(d.grams)
+	for m := d.longLo; m <= d.longHi && m > 0; m++ {
+		n += max(0, len(d.words)-m+1)
+	}
+	return n
+}
 
 // Code fills d with the n-grams of words with lengths in r and the extra
 // terms, as VocabBuilder.AddWords would count them.
 func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) {
 	lo, hi := r.bounds()
-	*d = CodedDoc{coder: c, terms: d.terms[:0], ids: d.ids[:0], grams: d.grams[:0], long: d.long[:0]}
+	*d = CodedDoc{coder: c, terms: d.terms[:0], ids: d.ids[:0], grams: d.grams[:0], words: d.words[:0]}
 	at := c.at[:0] // positions in d.terms of the words, then of the extra terms
 	for _, w := range words {
 		at = append(at, c.position(d, w))
@@ -93,11 +104,8 @@ func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) 
 	if lo <= 2 && hi >= 2 {
 		c.bigrams(d, at)
 	}
-	for n := max(lo, 3); n <= hi; n++ {
-		for i := 0; i+n <= len(at); i++ {
-			d.grams = append(d.grams, codedGram{a: int32(len(d.long)), b: int32(-n), count: 1})
-			d.long = append(d.long, at[i:i+n]...)
-		}
+	if hi >= 3 {
+		d.words, d.longLo, d.longHi = append(d.words, at...), max(lo, 3), hi
 	}
 	for _, id := range d.ids {
 		c.pos[id] = 0
@@ -157,7 +165,7 @@ func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 // it belongs.
 func (c *WordCoder) slot(key uint64) *bigramSlot {
 	mask := uint64(len(c.slots) - 1)
-	for h := mix64(key) >> c.shift; ; h = (h + 1) & mask {
+	for h := mix64(key^c.seed) >> c.shift; ; h = (h + 1) & mask {
 		if sl := &c.slots[h]; sl.gram == 0 || sl.key == key {
 			return sl
 		}
@@ -174,6 +182,9 @@ func (c *WordCoder) resizeSlots(size int, grams []codedGram) {
 		c.slots = make([]bigramSlot, size)
 	}
 	c.shift = 64 - uint(bits.Len(uint(size))-1)
+	if c.seed == 0 {
+		c.seed = rand.Uint64() | 1
+	}
 	for k, g := range grams {
 		key := uint64(g.a)<<32 | uint64(g.b)
 		*c.slot(key) = bigramSlot{key: key, gram: int32(k + 1)}
@@ -191,10 +202,10 @@ type bigramSlot struct {
 // terms as AddWords of the same words, n-gram range and extra terms.
 func (b *VocabBuilder) AddCoded(d *CodedDoc) {
 	c := d.coder
-	if c.owner != b || c.gen != b.gen { // the map belongs to another builder
-		c.owner, c.gen, c.builder = b, b.gen, c.builder[:0]
+	if id := b.tablesID(); c.owner != id { // the map belongs to other tables
+		c.owner, c.builder = id, c.builder[:0]
 	}
-	start := b.begin(len(d.grams))
+	start := b.begin(d.Len())
 	b.nodes = b.nodes[:0]
 	for k, id := range d.ids {
 		if int(id) >= len(c.builder) {
@@ -207,7 +218,7 @@ func (b *VocabBuilder) AddCoded(d *CodedDoc) {
 		}
 		b.nodes = append(b.nodes, node)
 	}
-	if !d.spaced && len(d.long) == 0 {
+	if !d.spaced && d.longHi == 0 {
 		// Distinct coder terms have distinct nodes, so the grams are
 		// distinct terms: no need to merge repeats.
 		for _, gm := range d.grams {
@@ -221,20 +232,20 @@ func (b *VocabBuilder) AddCoded(d *CodedDoc) {
 		return
 	}
 	for _, gm := range d.grams {
-		var node int32
-		switch {
-		case gm.b >= 0:
-			node = b.g.extend(b.nodes[gm.a], b.nodes[gm.b])
-		case gm.b == -1:
-			node = b.nodes[gm.a]
-		default:
-			seq := d.long[gm.a : gm.a-gm.b]
-			node = b.nodes[seq[0]]
-			for _, k := range seq[1:] {
-				node = b.g.extend(node, b.nodes[k])
-			}
+		node := b.nodes[gm.a]
+		if gm.b >= 0 {
+			node = b.g.extend(node, b.nodes[gm.b])
 		}
 		b.countN(node, gm.count)
+	}
+	for i, k := range d.words {
+		node := b.nodes[k]
+		for n := 2; n <= d.longHi && i+n <= len(d.words); n++ {
+			node = b.g.extend(node, b.nodes[d.words[i+n-1]])
+			if n >= d.longLo {
+				b.count(node)
+			}
+		}
 	}
 	b.end(start)
 }

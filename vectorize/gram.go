@@ -3,6 +3,7 @@ package vectorize
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unsafe"
 )
@@ -42,12 +43,22 @@ func (g *gramTable) word(s string) int32 {
 }
 
 // extend returns the node of prefix's term, a space and w's term, adding
-// it if it is new. A w holding spaces (only from callers that pass such
-// "words") is taken apart so that every string keeps one node.
+// it if it is new. A chain's second node is always a word, so every
+// string has one node: a w that is itself a chain (from callers that pass
+// "words" holding spaces) is extended by word by word.
 func (g *gramTable) extend(prefix, w int32) int32 {
-	if l := g.link[w]; l&isWord == 0 {
-		prefix, w = g.extend(prefix, int32(l>>32)), int32(uint32(l))
+	if g.link[w]&isWord == 0 {
+		var buf [16]int32
+		for _, wn := range g.wordNodes(buf[:0], w) {
+			prefix = g.pair(prefix, wn)
+		}
+		return prefix
 	}
+	return g.pair(prefix, w)
+}
+
+// pair returns the node of the pair (prefix, word node w), adding it.
+func (g *gramTable) pair(prefix, w int32) int32 {
 	key := uint64(prefix)<<32 | uint64(uint32(w))
 	sl, found := g.pairs.probe(key)
 	if found {
@@ -56,6 +67,23 @@ func (g *gramTable) extend(prefix, w int32) int32 {
 	node := g.add(key)
 	g.pairs.insert(sl, key, node)
 	return node
+}
+
+// wordNodes appends the word nodes of node's term to dst, first to last.
+// It loops rather than recurses: a term may hold millions of words.
+func (g *gramTable) wordNodes(dst []int32, node int32) []int32 {
+	start := len(dst)
+	for {
+		l := g.link[node]
+		if l&isWord != 0 {
+			dst = append(dst, node)
+			break
+		}
+		dst = append(dst, int32(uint32(l)))
+		node = int32(l >> 32)
+	}
+	slices.Reverse(dst[start:])
+	return dst
 }
 
 func (g *gramTable) add(link uint64) int32 {
@@ -85,43 +113,40 @@ func (g *gramTable) extendTerm(prefix int32, s string) int32 {
 
 func (g *gramTable) len() int { return len(g.link) }
 
-// appendTerm appends the string of node to dst.
-func (g *gramTable) appendTerm(dst []byte, node int32) []byte {
-	l := g.link[node]
-	if l&isWord != 0 {
-		return append(dst, g.words.term(int32(uint32(l)))...)
+// appendTerm appends the string of node to dst; nodes is scratch space.
+func (g *gramTable) appendTerm(dst []byte, nodes []int32, node int32) ([]byte, []int32) {
+	nodes = g.wordNodes(nodes[:0], node)
+	for i, wn := range nodes {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = append(dst, g.words.term(int32(uint32(g.link[wn])))...)
 	}
-	dst = g.appendTerm(dst, int32(l>>32))
-	dst = append(dst, ' ')
-	return g.appendTerm(dst, int32(uint32(l)))
+	return dst, nodes
 }
 
 // terms returns the strings of nodes, as views of one new block of exactly
 // their size.
 func (g *gramTable) terms(nodes []int32) []string {
+	var scratch []int32
 	size := 0
 	for _, n := range nodes {
-		size += g.termLen(n)
+		scratch = g.wordNodes(scratch[:0], n)
+		size += len(scratch) - 1
+		for _, wn := range scratch {
+			size += len(g.words.term(int32(uint32(g.link[wn]))))
+		}
 	}
 	blob := make([]byte, 0, size)
 	out := make([]string, len(nodes))
 	for i, n := range nodes {
 		start := len(blob)
-		blob = g.appendTerm(blob, n)
+		blob, scratch = g.appendTerm(blob, scratch, n)
 		if len(blob) > start {
 			out[i] = unsafe.String(&blob[start], len(blob)-start) // blob is never written again
 		}
 	}
 	return out
-}
-
-// termLen returns the length of node's term.
-func (g *gramTable) termLen(node int32) int {
-	l := g.link[node]
-	if l&isWord != 0 {
-		return len(g.words.term(int32(uint32(l))))
-	}
-	return g.termLen(int32(l>>32)) + 1 + g.termLen(int32(uint32(l)))
 }
 
 // pairTable maps 64-bit keys to nodes by open addressing (linear probing).

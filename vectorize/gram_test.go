@@ -341,3 +341,114 @@ func TestWordCoderLongDocument(t *testing.T) {
 		t.Fatal("long document counted differently")
 	}
 }
+
+// craftedWords returns 256 distinct 16-byte words that collided under any
+// seed with the hash this package used before maphash (a linear
+// rotate-and-xor): flipping bit 3 of byte k and bit 0 of byte 8+(k+4)%8
+// cancelled out.
+func craftedWords() []string {
+	var out []string
+	for mask := range 256 {
+		w := []byte("aaaaaaaadddddddd")
+		for k := range 8 {
+			if mask&(1<<k) != 0 {
+				w[k] ^= 0x08
+				w[8+(k+4)%8] ^= 0x01
+			}
+		}
+		out = append(out, string(w))
+	}
+	return out
+}
+
+func TestCraftedWordsDoNotCollide(t *testing.T) {
+	words := craftedWords()
+	v, err := NewVocabulary([]string{words[0], "zebra"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range words[1:] {
+		if id, ok := v.ID(w); ok {
+			t.Fatalf("ID(%q) found term %d, %q", w, id, v.Term(int(id)))
+		}
+	}
+	// Interning them leaves short probe runs.
+	var tab termTable
+	for _, w := range words {
+		tab.intern(w)
+	}
+	longest, run := 0, 0
+	for _, sl := range append(tab.slots, tab.slots...) { // runs may wrap around
+		if sl.tag == 0 {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	if longest > 64 {
+		t.Errorf("a probe run of %d slots for %d crafted words", longest, len(words))
+	}
+}
+
+// Emptying a builder by assigning its zero value also makes coders forget
+// their numbers for it.
+func TestWordCoderAfterBuilderReset(t *testing.T) {
+	var c WordCoder
+	var d CodedDoc
+	b := NewVocabBuilder()
+	c.Code(&d, []string{"x", "y", "z"}, NGrams{}, nil)
+	b.AddCoded(&d)
+	*b = VocabBuilder{}
+	b.AddWords([]string{"p", "q", "r"}, NGrams{}, nil)
+	c.Code(&d, []string{"z", "y"}, NGrams{}, nil)
+	b.AddCoded(&d)
+	vocab, X, err := FinishVocab(VocabConfig{}, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, _ := X.Row(1)
+	var got []string
+	for _, j := range idx {
+		got = append(got, vocab.Term(int(j)))
+	}
+	if !slices.Equal(got, []string{"y", "z"}) {
+		t.Errorf("second document counted as %q, want [y z]", got)
+	}
+}
+
+// Rows of huge documents with few distinct terms do not strand the room
+// reserved for them.
+func TestHugeRowsReleaseReservedPages(t *testing.T) {
+	words := slices.Repeat([]string{"a"}, 200000)
+	b := NewVocabBuilder()
+	for range 20 {
+		b.AddWords(words, NGrams{1, 2}, nil)
+	}
+	reserved := 0
+	for _, p := range b.rows.pages {
+		reserved += cap(p)
+	}
+	if limit := 2*len(words)*2 + rowPage; reserved > limit {
+		t.Errorf("20 rows of 2 entries keep room for %d entries, want ≤ %d", reserved, limit)
+	}
+	if _, X, err := FinishVocab(VocabConfig{}, b); err != nil || X.Rows != 20 || X.Data[0] != 200000 {
+		t.Fatalf("counts wrong: %v", err)
+	}
+}
+
+// A term of millions of words is handled without deep recursion.
+func TestVeryLongTerm(t *testing.T) {
+	long := strings.Repeat("a ", 1<<20) + "b"
+	b := NewVocabBuilder()
+	b.Add([]string{long, "a a"})
+	b.AddWords([]string{"a", long}, NGrams{2, 2}, nil)
+	vocab, X, err := FinishVocab(VocabConfig{}, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a a", "a " + long, long}
+	if !slices.Equal(vocab.Terms(), want) || X.Rows != 2 {
+		t.Fatalf("got %d terms", vocab.Len())
+	}
+}

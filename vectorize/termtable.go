@@ -1,8 +1,8 @@
 package vectorize
 
 import (
+	"hash/maphash"
 	"math/bits"
-	"math/rand/v2"
 	"unsafe"
 )
 
@@ -12,13 +12,16 @@ import (
 // term's bytes inline and a long term's offset, so a lookup costs one cache
 // miss for a short term and two for a long one; a Go map costs about as
 // much for the lookup but twice as much memory, all of it scanned by the
-// garbage collector. The hash seed is random, but ids do not depend on it.
+// garbage collector. The hash is Go's seeded maphash (AES-based where the
+// processor has it), so crafted terms cannot pile into one probe run; the
+// seed is random, but ids do not depend on it.
 type termTable struct {
-	slots []slot
-	shift uint // 64 − log2(len(slots)): the slot of hash h is h >> shift
-	seed  uint64
-	bytes []byte // all terms, concatenated; never modified in place
-	ends  []int  // ends[id] is where term id ends in bytes
+	slots  []slot
+	shift  uint // 64 − log2(len(slots)): the slot of hash h is h >> shift
+	seed   maphash.Seed
+	seeded bool
+	bytes  []byte // all terms, concatenated; never modified in place
+	ends   []int  // ends[id] is where term id ends in bytes
 }
 
 type slot struct {
@@ -89,8 +92,8 @@ func (t *termTable) probe(s string) (sl *slot, tag uint32, key uint64, found boo
 // hash seed the first time.
 func (t *termTable) resize(size int) {
 	t.slots, t.shift = make([]slot, size), uint(64-bits.Len(uint(size))+1)
-	if t.seed == 0 {
-		t.seed = rand.Uint64() | 1
+	if !t.seeded {
+		t.seed, t.seeded = maphash.MakeSeed(), true
 	}
 }
 
@@ -175,10 +178,7 @@ func (t *termTable) strings() []string {
 
 // hash returns the hash of s and key, a word that with len(s) determines s
 // when it has at most 8 bytes. Overlapping loads avoid byte loops.
-func (t *termTable) hash(s string) (h, key uint64) { return hashString(t.seed, s) }
-
-// hashString is termTable.hash with a given seed.
-func hashString(seed uint64, s string) (h, key uint64) {
+func (t *termTable) hash(s string) (h, key uint64) {
 	n := len(s)
 	switch {
 	case n >= 8:
@@ -188,20 +188,7 @@ func hashString(seed uint64, s string) (h, key uint64) {
 	case n > 0:
 		key = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
 	}
-	h = seed ^ uint64(n)*0x9e3779b97f4a7c15 ^ key
-	if n > 8 {
-		for i := 8; i < n-8; i += 8 {
-			h = (bits.RotateLeft64(h, 29) ^ le64(s, i)) * 0xbf58476d1ce4e5b9
-		}
-		h = (bits.RotateLeft64(h, 29) ^ le64(s, n-8)) * 0xbf58476d1ce4e5b9
-	}
-	// murmur3's 64-bit finalizer
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	h ^= h >> 33
-	return h, key
+	return maphash.String(t.seed, s), key
 }
 
 func le64(s string, i int) uint64 {

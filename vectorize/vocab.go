@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // VocabConfig prunes a learned vocabulary like scikit-learn's
@@ -45,7 +46,10 @@ type VocabBuilder struct {
 	nodes []int32 // scratch: the word nodes of the document being added
 	rows  rowStore
 	open  []uint64 // the page the open row goes in
-	gen   int      // counts the times Consume emptied the builder
+	// id names the builder's current term tables (0: not named yet), so
+	// that a WordCoder can tell its map to them from one to tables since
+	// emptied (by Consume or by assigning a zero VocabBuilder).
+	id uint64
 }
 
 // rowStore holds rows of (node<<32 | count) entries in pages that are never
@@ -63,6 +67,17 @@ const rowPage = 1 << 16
 func (s *rowStore) row(r int) []uint64 {
 	ref := s.rows[r]
 	return s.pages[ref.page][ref.lo:ref.hi]
+}
+
+// tablesIDs numbers term tables across all builders.
+var tablesIDs atomic.Uint64
+
+// tablesID returns the id of b's current term tables.
+func (b *VocabBuilder) tablesID() uint64 {
+	if b.id == 0 {
+		b.id = tablesIDs.Add(1)
+	}
+	return b.id
 }
 
 // NewVocabBuilder returns an empty builder.
@@ -109,9 +124,15 @@ func (b *VocabBuilder) AddWords(words []string, r NGrams, extra []string) {
 }
 
 // begin opens a row of up to n entries and returns where it starts.
+// It reserves n, the most the row can hold (the fast path of AddCoded
+// appends without checking), so a page that is left for a new one may be
+// mostly empty; it is then trimmed.
 func (b *VocabBuilder) begin(n int) int {
 	p := b.rows.pages
 	if len(p) == 0 || cap(p[len(p)-1])-len(p[len(p)-1]) < n {
+		if k := len(p) - 1; k >= 0 && 4*len(p[k]) < 3*cap(p[k]) {
+			p[k] = slices.Clone(p[k])
+		}
 		b.rows.pages = append(p, make([]uint64, 0, max(rowPage, n)))
 	}
 	b.open = b.rows.pages[len(b.rows.pages)-1]
@@ -270,7 +291,7 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 	if consume {
 		release = func() {
 			for _, b := range c.shards {
-				b.g, b.cur, b.nodes, b.gen = gramTable{}, nil, nil, b.gen+1
+				b.g, b.cur, b.nodes, b.id = gramTable{}, nil, nil, 0
 			}
 			u.terms, u.one = nil, nil
 			// Sorting the terms and building the matrix take about as much
