@@ -11,9 +11,10 @@ import (
 // distinct unigrams and bigrams with their counts (CodedDoc). The builder,
 // which must run on one goroutine, then only maps the coder's numbers to
 // its own (an array look-up once a word is known) and counts each distinct
-// n-gram once, instead of hashing every word of every document; the
-// hashing, de-duplication and sorting happen on the coders' goroutines, in
-// parallel.
+// unigram and bigram once, instead of hashing every word of every
+// document: the hashing and de-duplication happen on the coders'
+// goroutines, in parallel. Longer n-grams the builder forms from the
+// document's words.
 //
 // A coder serves one goroutine at a time, and a CodedDoc refers to its
 // coder until the builder has added it. The builder keeps its map from the
