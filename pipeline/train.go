@@ -218,7 +218,10 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	case t.unlabeled > 0 && t.cfg.Semi.Method == NoSemi:
 		return nil, Summary{}, fmt.Errorf("%w: %d unlabeled documents but no semi-supervised method", ErrConfig, t.unlabeled)
 	}
-	m := &Model{Config: t.cfg, Classes: t.names, Lang: t.lang, an: t.an}
+	// The model gets an analyzer of its own, as a loaded model does, so
+	// that the training analyzer's word cache is garbage from here on.
+	m := &Model{Config: t.cfg, Classes: t.names, Lang: t.lang, an: tokenize.New(t.cfg.Tokenize)}
+	t.an = nil
 	m.Config.Alpha = t.cfg.alpha()
 	X, minDF, err := t.features(m)
 	if err != nil {
