@@ -25,13 +25,13 @@ import (
 // is ready to use.
 type WordCoder struct {
 	terms termTable
-	// builder maps the coder's term ids to the builder's nodes (−1: not yet);
-	// only VocabBuilder.AddCoded reads or writes it.
+	// builder maps the coder's term ids to the builder's nodes, plus one
+	// (0: not known yet); only VocabBuilder.AddCoded reads or writes it.
 	builder []int32
 	owner   uint64 // the tables id of the builder whose nodes builder holds
 	// scratch of Code: per term id, 1 + its position in the document's
-	// distinct terms, else 0; the words' positions, the terms' counts and
-	// the bigram keys
+	// distinct terms, else 0; the words' positions, the terms' counts, and
+	// the table that finds repeated bigrams
 	pos, at, counts []int32
 	slots           []bigramSlot
 	shift           uint   // of slots' hash
