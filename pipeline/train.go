@@ -43,8 +43,6 @@ type Trainer struct {
 	batches *freeList[[]analyzed]           // that count is done with
 	hashed  *vectorize.CSR
 	hash    vectorize.Hashing
-	idx     []int32
-	val     []float64
 	empty   int
 	// unlabeled counts the documents given to AddUnlabeled.
 	unlabeled int
@@ -139,11 +137,13 @@ func (t *Trainer) begin() {
 	t.pending = nil
 }
 
-// analyzed is one tokenized document: coded for the vocabulary, or its
-// terms for hashing.
+// analyzed is one tokenized document: coded for the vocabulary, or hashed
+// into its row (idx, val) with empty telling whether it had terms.
 type analyzed struct {
 	coded vectorize.CodedDoc
-	terms []string
+	idx   []int32
+	val   []float64
+	empty bool
 }
 
 // maxCoderTerms bounds the terms a WordCoder numbers before it is replaced,
@@ -154,8 +154,12 @@ func (t *Trainer) tokenize(texts []string) []analyzed {
 	out, _ := t.batches.get() // reused, so coded documents keep their capacity
 	out = slices.Grow(out[:0], len(texts))[:len(texts)]
 	if t.vocab == nil {
+		var terms []string
 		for i, s := range texts {
-			out[i].terms = t.an.Terms(nil, s)
+			terms = t.an.Terms(terms[:0], s)
+			d := &out[i]
+			d.idx, d.val = t.hash.Transform(d.idx[:0], d.val[:0], terms)
+			d.empty = len(terms) == 0
 		}
 		return out
 	}
@@ -184,9 +188,8 @@ func (t *Trainer) count(docs []analyzed) {
 			t.vocab.AddCoded(&d.coded)
 			continue
 		}
-		t.empty += b2i(len(d.terms) == 0)
-		t.idx, t.val = t.hash.Transform(t.idx[:0], t.val[:0], d.terms)
-		t.hashed.AppendRow(t.idx, t.val)
+		t.empty += b2i(d.empty)
+		t.hashed.AppendRow(d.idx, d.val)
 	}
 	t.batches.put(docs)
 }
