@@ -37,11 +37,11 @@ type Trainer struct {
 	sampled int
 	lang    tokenize.Lang
 	an      *tokenize.Analyzer
-	run     *ordered[string, []analyzed]
+	run     *ordered[string, *tokenized]
 	vocab   *vectorize.VocabBuilder
 	coders  *freeList[*vectorize.WordCoder] // for the tokenizing goroutines
-	batches *freeList[[]analyzed]           // that count is done with
-	hashed  *vectorize.CSR
+	batches *freeList[[]vectorize.CodedDoc] // that count is done with
+	hashed  []*vectorize.CSR                // per batch, with hashing
 	hash    vectorize.Hashing
 	empty   int
 	// unlabeled counts the documents given to AddUnlabeled.
@@ -125,11 +125,10 @@ func (t *Trainer) begin() {
 	t.cfg.Tokenize = t.an.Config() // every default spelled out, for the model file
 	if t.cfg.Vectorizer == Hash {
 		t.hash = vectorize.Hashing{Features: t.cfg.hashFeatures()}
-		t.hashed = vectorize.NewCSR(t.hash.Features)
 	} else {
 		t.vocab = vectorize.NewVocabBuilder()
 	}
-	t.coders, t.batches = new(freeList[*vectorize.WordCoder]), new(freeList[[]analyzed])
+	t.coders, t.batches = new(freeList[*vectorize.WordCoder]), new(freeList[[]vectorize.CodedDoc])
 	t.run = newOrdered(t.tokenize, t.count)
 	for _, s := range t.pending {
 		t.run.Add(s)
@@ -137,32 +136,24 @@ func (t *Trainer) begin() {
 	t.pending = nil
 }
 
-// analyzed is one tokenized document: coded for the vocabulary, or hashed
-// into its row (idx, val) with empty telling whether it had terms.
-type analyzed struct {
-	coded vectorize.CodedDoc
-	idx   []int32
-	val   []float64
-	empty bool
+// tokenized is one batch of documents: coded for the vocabulary, or hashed
+// into rows of exactly their size.
+type tokenized struct {
+	coded []vectorize.CodedDoc
+	rows  *vectorize.CSR
+	empty int // hashing: documents without terms
 }
 
 // maxCoderTerms bounds the terms a WordCoder numbers before it is replaced,
 // since every tokenizing goroutine keeps one (about 40 bytes a term).
 const maxCoderTerms = 1 << 18
 
-func (t *Trainer) tokenize(texts []string) []analyzed {
-	out, _ := t.batches.get() // reused, so coded documents keep their capacity
-	out = slices.Grow(out[:0], len(texts))[:len(texts)]
+func (t *Trainer) tokenize(texts []string) *tokenized {
 	if t.vocab == nil {
-		var terms []string
-		for i, s := range texts {
-			terms = t.an.Terms(terms[:0], s)
-			d := &out[i]
-			d.idx, d.val = t.hash.Transform(d.idx[:0], d.val[:0], terms)
-			d.empty = len(terms) == 0
-		}
-		return out
+		return t.hashRows(texts)
 	}
+	docs, _ := t.batches.get() // reused, so coded documents keep their capacity
+	docs = slices.Grow(docs[:0], len(texts))[:len(texts)]
 	c, ok := t.coders.get()
 	if !ok {
 		c = new(vectorize.WordCoder)
@@ -171,27 +162,44 @@ func (t *Trainer) tokenize(texts []string) []analyzed {
 	var words, extra []string
 	for i, s := range texts {
 		words, extra = t.an.Words(words[:0], extra[:0], s)
-		c.Code(&out[i].coded, words, vectorize.NGrams{Min: r.Min, Max: r.Max}, extra)
+		c.Code(&docs[i], words, vectorize.NGrams{Min: r.Min, Max: r.Max}, extra)
 	}
 	if c.Len() <= maxCoderTerms {
 		t.coders.put(c)
 	}
-	return out
+	return &tokenized{coded: docs}
+}
+
+// hashRows hashes a batch into rows that the trainer keeps as they are
+// until Finish stacks them: growing one matrix would copy it again and
+// again, holding two copies at each step.
+func (t *Trainer) hashRows(texts []string) *tokenized {
+	var terms []string
+	rows := vectorize.NewCSR(t.hash.Cols())
+	empty := 0
+	for _, s := range texts {
+		terms = t.an.Terms(terms[:0], s)
+		empty += b2i(len(terms) == 0)
+		rows.Indices, rows.Data = t.hash.Transform(rows.Indices, rows.Data, terms) // appends the row
+		rows.Rows++
+		rows.Indptr = append(rows.Indptr, len(rows.Indices))
+	}
+	rows.Indices, rows.Data = slices.Clone(rows.Indices), slices.Clone(rows.Data)
+	return &tokenized{rows: rows, empty: empty}
 }
 
 // count runs on one goroutine, in document order.
-func (t *Trainer) count(docs []analyzed) {
-	for i := range docs {
-		d := &docs[i]
-		if t.vocab != nil {
-			t.empty += b2i(d.coded.Len() == 0)
-			t.vocab.AddCoded(&d.coded)
-			continue
-		}
-		t.empty += b2i(d.empty)
-		t.hashed.AppendRow(d.idx, d.val)
+func (t *Trainer) count(b *tokenized) {
+	if t.vocab == nil {
+		t.empty += b.empty
+		t.hashed = append(t.hashed, b.rows)
+		return
 	}
-	t.batches.put(docs)
+	for i := range b.coded {
+		t.empty += b2i(b.coded[i].Len() == 0)
+		t.vocab.AddCoded(&b.coded[i])
+	}
+	t.batches.put(b.coded)
 }
 
 func b2i(b bool) int {
@@ -243,7 +251,9 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 func (t *Trainer) features(m *Model) (*vectorize.CSR, int, error) {
 	if t.vocab == nil {
 		m.hash = t.hash
-		return t.hashed, 0, nil
+		X, err := vectorize.StackRows(t.hash.Cols(), t.hashed)
+		t.hashed = nil
+		return X, 0, err
 	}
 	merged, err := vectorize.MergeVocab(t.vocab)
 	if err != nil {

@@ -126,3 +126,35 @@ func sortRow(idx []int32, val []float64) {
 		idx[k], val[k] = e[k].c, e[k].v
 	}
 }
+
+// StackRows returns one matrix of cols columns with the rows of parts in
+// order (scipy.sparse.vstack). It sets each entry of parts to nil once it
+// is copied, so that parts the caller holds nowhere else are collected as
+// it goes: the peak stays near the size of the result plus one part.
+func StackRows(cols int, parts []*CSR) (*CSR, error) {
+	rows, nnz := 0, 0
+	for i, p := range parts {
+		if p == nil {
+			return nil, fmt.Errorf("%w: part %d is nil", ErrShape, i)
+		}
+		if err := p.Validate(); err != nil {
+			return nil, fmt.Errorf("part %d: %w", i, err)
+		}
+		if p.Cols != cols {
+			return nil, fmt.Errorf("%w: part %d has %d columns, want %d", ErrShape, i, p.Cols, cols)
+		}
+		rows, nnz = rows+p.Rows, nnz+p.Indptr[p.Rows]
+	}
+	X := &CSR{Rows: rows, Cols: cols, Indptr: make([]int, 1, rows+1), Indices: make([]int32, 0, nnz), Data: make([]float64, 0, nnz)}
+	for i, p := range parts {
+		base := len(X.Indices)
+		for _, end := range p.Indptr[1:] {
+			X.Indptr = append(X.Indptr, base+end)
+		}
+		end := p.Indptr[p.Rows]
+		X.Indices = append(X.Indices, p.Indices[:end]...)
+		X.Data = append(X.Data, p.Data[:end]...)
+		parts[i] = nil
+	}
+	return X, nil
+}

@@ -91,3 +91,26 @@ func TestBinarizeDropsAcrossRows(t *testing.T) {
 		t.Errorf("Binarize = %v, want %v", got, want)
 	}
 }
+
+func TestStackRows(t *testing.T) {
+	a := FromDense([][]float64{{1, 0, 2}, {0, 0, 0}})
+	b := FromDense([][]float64{{0, 3, 0}})
+	parts := []*CSR{a, NewCSR(3), b}
+	X, err := StackRows(3, parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := FromDense([][]float64{{1, 0, 2}, {0, 0, 0}, {0, 3, 0}})
+	if !slices.Equal(X.Indptr, want.Indptr) || !slices.Equal(X.Indices, want.Indices) || !slices.Equal(X.Data, want.Data) {
+		t.Errorf("stacked %+v, want %+v", X, want)
+	}
+	if parts[0] != nil || parts[2] != nil {
+		t.Error("parts not released")
+	}
+	if _, err := StackRows(2, []*CSR{FromDense([][]float64{{1, 2, 3}})}); !errors.Is(err, ErrShape) {
+		t.Errorf("columns mismatch: %v", err)
+	}
+	if _, err := StackRows(3, []*CSR{nil}); !errors.Is(err, ErrShape) {
+		t.Errorf("nil part: %v", err)
+	}
+}
