@@ -110,7 +110,8 @@ func (m *Model) ngrams() vectorize.NGrams {
 type Predictor struct {
 	m            *Model
 	terms, extra []string
-	hashes       []uint64
+	hashes       []uint64 // scratch of the vocabulary
+	murmurs      []uint32 // scratch of the hashing vectorizer
 	idx          []int32
 	val          []float64
 }
@@ -122,12 +123,11 @@ func (m *Model) NewPredictor() *Predictor { return &Predictor{m: m} }
 // returns it; the slices are valid until the next call.
 func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 	m := p.m
+	p.terms, p.extra = m.an.Words(p.terms[:0], p.extra[:0], text)
 	if m.vocab != nil {
-		p.terms, p.extra = m.an.Words(p.terms[:0], p.extra[:0], text)
 		p.idx, p.val, p.hashes = m.vocab.TransformWords(p.idx[:0], p.val[:0], p.hashes, p.terms, m.ngrams(), p.extra)
 	} else {
-		p.terms = m.an.Terms(p.terms[:0], text)
-		p.idx, p.val = m.hash.Transform(p.idx[:0], p.val[:0], p.terms)
+		p.idx, p.val, p.murmurs = m.hash.TransformWords(p.idx[:0], p.val[:0], p.murmurs, p.terms, m.ngrams(), p.extra)
 	}
 	// The weightings cannot fail here: the ids come from m's own vocabulary
 	// or hashing, and loading checked that the IDF covers every column.

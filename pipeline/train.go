@@ -174,13 +174,16 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 // until Finish stacks them: growing one matrix would copy it again and
 // again, holding two copies at each step.
 func (t *Trainer) hashRows(texts []string) *tokenized {
-	var terms []string
+	var words, extra []string
+	var hashes []uint32
+	r := t.an.Config().WordNGrams
 	rows := vectorize.NewCSR(t.hash.Cols())
 	empty := 0
 	for _, s := range texts {
-		terms = t.an.Terms(terms[:0], s)
-		empty += b2i(len(terms) == 0)
-		rows.Indices, rows.Data = t.hash.Transform(rows.Indices, rows.Data, terms) // appends the row
+		words, extra = t.an.Words(words[:0], extra[:0], s)
+		empty += b2i(len(extra) == 0 && len(words) < r.Min)
+		rows.Indices, rows.Data, hashes = t.hash.TransformWords(rows.Indices, rows.Data, hashes, words,
+			vectorize.NGrams{Min: r.Min, Max: r.Max}, extra) // appends the row
 		rows.Rows++
 		rows.Indptr = append(rows.Indptr, len(rows.Indices))
 	}

@@ -25,10 +25,7 @@ func murmur3[T string | []byte](data T, seed uint32) uint32 {
 	n := len(data)
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		k := uint32(data[i]) | uint32(data[i+1])<<8 | uint32(data[i+2])<<16 | uint32(data[i+3])<<24
-		h ^= murmurMix(k)
-		h = bits.RotateLeft32(h, 13)
-		h = h*5 + 0xe6546b64
+		h = murmurBlock(h, uint32(data[i])|uint32(data[i+1])<<8|uint32(data[i+2])<<16|uint32(data[i+3])<<24)
 	}
 	var k uint32
 	switch n - i {
@@ -42,13 +39,22 @@ func murmur3[T string | []byte](data T, seed uint32) uint32 {
 		k ^= uint32(data[i])
 		h ^= murmurMix(k)
 	}
+	return murmurFinish(h, n)
+}
+
+func murmurBlock(h, k uint32) uint32 {
+	h ^= murmurMix(k)
+	h = bits.RotateLeft32(h, 13)
+	return h*5 + 0xe6546b64
+}
+
+func murmurFinish(h uint32, n int) uint32 {
 	h ^= uint32(n)
 	h ^= h >> 16
 	h *= 0x85ebca6b
 	h ^= h >> 13
 	h *= 0xc2b2ae35
-	h ^= h >> 16
-	return h
+	return h ^ h>>16
 }
 
 func murmurMix(k uint32) uint32 {
@@ -104,11 +110,17 @@ func (h Hashing) modulus() int64 {
 }
 
 func (h Hashing) column(term string, n int64) (int32, float64) {
-	s := int32(murmur3(term, 0))
+	return columnOf(murmur3(term, 0), n, h.AlternateSign)
+}
+
+// columnOf returns the column of a term with murmur3 hash x among n, and
+// its sign.
+func columnOf(x uint32, n int64, alternate bool) (int32, float64) {
+	s := int32(x)
 	// int64 makes |MinInt32| exact: scikit-learn special-cases it to the
 	// same value, 2^31 mod n.
 	col := int32(abs64(int64(s)) % n)
-	if h.AlternateSign && s < 0 {
+	if alternate && s < 0 {
 		return col, -1
 	}
 	return col, 1
@@ -124,26 +136,66 @@ func abs64(x int64) int64 {
 // Transform appends one document's row to idx and val: sorted columns with
 // the summed (signed) counts of its terms. Concurrent calls are safe.
 func (h Hashing) Transform(idx []int32, val []float64, terms []string) ([]int32, []float64) {
+	hp := hashPool.Get().(*[]uint32)
+	hs := (*hp)[:0]
+	for _, t := range terms {
+		hs = append(hs, murmur3(t, 0))
+	}
+	idx, val = h.fromHashes(idx, val, hs)
+	*hp = hs
+	hashPool.Put(hp)
+	return idx, val
+}
+
+// TransformWords is Transform of the n-grams of words with lengths in r
+// followed by extra (see VocabBuilder.AddWords). It hashes each n-gram as
+// its words joined by spaces, without joining them: the hash of "a b" goes
+// on from the hash of "a". hashes is scratch space, returned for reuse.
+func (h Hashing) TransformWords(idx []int32, val []float64, hashes []uint32, words []string, r NGrams, extra []string) ([]int32, []float64, []uint32) {
+	lo, hi := r.bounds()
+	hashes = hashes[:0]
+	for i, w := range words {
+		var st murmurStream
+		st.write(w)
+		for n := 1; n <= hi && i+n <= len(words); n++ {
+			if n > 1 {
+				st.write(" ")
+				st.write(words[i+n-1])
+			}
+			if n >= lo {
+				hashes = append(hashes, st.sum())
+			}
+		}
+	}
+	for _, t := range extra {
+		hashes = append(hashes, murmur3(t, 0))
+	}
+	idx, val = h.fromHashes(idx, val, hashes)
+	return idx, val, hashes
+}
+
+// fromHashes appends the row of terms with murmur3 hashes hs.
+func (h Hashing) fromHashes(idx []int32, val []float64, hs []uint32) ([]int32, []float64) {
 	start, n := len(idx), h.modulus()
 	if !h.AlternateSign {
-		for _, t := range terms {
-			c, _ := h.column(t, n)
+		for _, x := range hs {
+			c, _ := columnOf(x, n, false)
 			idx = append(idx, c)
 		}
 		return countRuns(idx, val, start)
 	}
 	// Signed values need (column, sign) pairs sorted together.
 	kp := keyPool.Get().(*[]uint64)
-	buf := slices.Grow((*kp)[:0], 2*len(terms))[:2*len(terms)]
-	keys := buf[:len(terms)]
-	for i, t := range terms {
-		c, s := h.column(t, n)
+	buf := slices.Grow((*kp)[:0], 2*len(hs))[:2*len(hs)]
+	keys := buf[:len(hs)]
+	for i, x := range hs {
+		c, s := columnOf(x, n, true)
 		keys[i] = uint64(c) << 1
 		if s < 0 {
 			keys[i] |= 1
 		}
 	}
-	radixSort8(keys, buf[len(terms):], 0)
+	radixSort8(keys, buf[len(hs):], 0)
 	for r := 0; r < len(keys); {
 		c, sum := int32(keys[r]>>1), 0.0
 		for ; r < len(keys) && int32(keys[r]>>1) == c; r++ {
@@ -157,4 +209,48 @@ func (h Hashing) Transform(idx []int32, val []float64, terms []string) ([]int32,
 	return idx, val
 }
 
-var keyPool = sync.Pool{New: func() any { return new([]uint64) }}
+var (
+	keyPool  = sync.Pool{New: func() any { return new([]uint64) }}
+	hashPool = sync.Pool{New: func() any { return new([]uint32) }}
+)
+
+// murmurStream hashes bytes given in pieces as murmur3 (seed 0) hashes
+// their concatenation. Copying it forks the stream.
+type murmurStream struct {
+	h, tail uint32 // the hash so far; up to 3 bytes of an unfinished block
+	nt, n   int    // bytes in tail; bytes written
+}
+
+func (m *murmurStream) write(s string) {
+	m.n += len(s)
+	i := 0
+	if m.nt > 0 {
+		for ; m.nt < 4 && i < len(s); i++ {
+			m.tail |= uint32(s[i]) << (8 * m.nt)
+			m.nt++
+		}
+		if m.nt < 4 {
+			return
+		}
+		m.block(m.tail)
+		m.tail, m.nt = 0, 0
+	}
+	for ; i+4 <= len(s); i += 4 {
+		m.block(uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24)
+	}
+	for ; i < len(s); i++ {
+		m.tail |= uint32(s[i]) << (8 * m.nt)
+		m.nt++
+	}
+}
+
+func (m *murmurStream) block(k uint32) { m.h = murmurBlock(m.h, k) }
+
+// sum returns the hash of everything written.
+func (m murmurStream) sum() uint32 {
+	h := m.h
+	if m.nt > 0 {
+		h ^= murmurMix(m.tail)
+	}
+	return murmurFinish(h, m.n)
+}

@@ -3,6 +3,7 @@ package vectorize
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
@@ -133,4 +134,38 @@ func TestHashingConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// Hashing n-grams from their words equals hashing the joined strings, for
+// every split of the bytes into murmur3's 4-byte blocks.
+func TestHashingTransformWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	alphabet := []string{"", "a", "ab", "abc", "abcd", "abcde", "naïve", "自然语言", "a b", "x"}
+	for _, h := range []Hashing{{Features: 64}, {Features: 1 << 20, AlternateSign: true}} {
+		var scratch []uint32
+		for range 300 {
+			var words, extra []string
+			for range r.IntN(9) {
+				words = append(words, alphabet[r.IntN(len(alphabet))])
+			}
+			if r.IntN(2) == 0 {
+				extra = append(extra, alphabet[r.IntN(len(alphabet))])
+			}
+			ng := NGrams{Min: 1 + r.IntN(2), Max: 1 + r.IntN(4)}
+			lo, hi := ng.bounds()
+			wantIdx, wantVal := h.Transform(nil, nil, joinNGrams(words, lo, hi, extra))
+			idx, val, s := h.TransformWords(nil, nil, scratch, words, ng, extra)
+			scratch = s
+			if !slices.Equal(idx, wantIdx) || !slices.Equal(val, wantVal) {
+				t.Fatalf("%+v %q %v: TransformWords %v %v, Transform of joined %v %v", h, words, ng, idx, val, wantIdx, wantVal)
+			}
+		}
+	}
+	var st murmurStream
+	for _, piece := range []string{"a", "bcdef", "", "gh", "ijklmnopq"} {
+		st.write(piece)
+	}
+	if got, want := st.sum(), Murmur3String("abcdefghijklmnopq", 0); got != want {
+		t.Errorf("streamed %08x, whole %08x", got, want)
+	}
 }
