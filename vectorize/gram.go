@@ -197,19 +197,9 @@ func (t *pairTable) insert(sl *pairSlot, key uint64, node int32) {
 }
 
 func (t *pairTable) grow() {
-	old := t.slots
-	t.slots, t.shift = make([]pairSlot, 2*len(old)), t.shift-1
-	mask := len(t.slots) - 1
-	for _, sl := range old {
-		if sl.node == 0 {
-			continue
-		}
-		i := int(mix64(sl.key()^t.seed) >> t.shift)
-		for t.slots[i].node != 0 {
-			i = (i + 1) & mask
-		}
-		t.slots[i] = sl
-	}
+	t.shift--
+	t.slots = doubled(t.slots, func(sl pairSlot) bool { return sl.node == 0 },
+		func(sl pairSlot) int { return int(mix64(sl.key()^t.seed) >> t.shift) })
 }
 
 // mix64 is murmur3's 64-bit finalizer.

@@ -133,23 +133,33 @@ func (t *termTable) grow() {
 }
 
 func (t *termTable) double(fromTag bool) {
-	old := t.slots
-	t.slots, t.shift = make([]slot, 2*len(old)), t.shift-1
-	mask := len(t.slots) - 1
-	for _, sl := range old {
-		if sl.tag == 0 {
-			continue
-		}
+	t.shift--
+	t.slots = doubled(t.slots, func(sl slot) bool { return sl.tag == 0 }, func(sl slot) int {
 		h := uint64(sl.tag) << 32
 		if !fromTag {
 			h, _ = t.hash(t.term(sl.id))
 		}
-		i := int(h >> t.shift)
-		for t.slots[i].tag != 0 {
+		return int(h >> t.shift)
+	})
+}
+
+// doubled returns an open-addressing table of twice old's size holding
+// old's occupied slots, each placed by linear probing from home(slot), its
+// slot number in the new table; empty tells free slots.
+func doubled[S any](old []S, empty func(S) bool, home func(S) int) []S {
+	slots := make([]S, 2*len(old))
+	mask := len(slots) - 1
+	for _, sl := range old {
+		if empty(sl) {
+			continue
+		}
+		i := home(sl)
+		for !empty(slots[i]) {
 			i = (i + 1) & mask
 		}
-		t.slots[i] = sl
+		slots[i] = sl
 	}
+	return slots
 }
 
 func (t *termTable) len() int { return len(t.ends) }
