@@ -100,8 +100,8 @@ func (m *Model) newEstimator() textEstimator {
 }
 
 // ngrams returns the word n-gram range of m's analyzer, for the vectorizer.
-func (m *Model) ngrams() vectorize.NGrams {
-	r := m.an.Config().WordNGrams
+func ngramsOf(a *tokenize.Analyzer) vectorize.NGrams {
+	r := a.Config().WordNGrams
 	return vectorize.NGrams{Min: r.Min, Max: r.Max}
 }
 
@@ -125,9 +125,9 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 	m := p.m
 	p.terms, p.extra = m.an.Words(p.terms[:0], p.extra[:0], text)
 	if m.vocab != nil {
-		p.idx, p.val, p.hashes = m.vocab.TransformWords(p.idx[:0], p.val[:0], p.hashes, p.terms, m.ngrams(), p.extra)
+		p.idx, p.val, p.hashes = m.vocab.TransformWords(p.idx[:0], p.val[:0], p.hashes, p.terms, ngramsOf(m.an), p.extra)
 	} else {
-		p.idx, p.val, p.murmurs = m.hash.TransformWords(p.idx[:0], p.val[:0], p.murmurs, p.terms, m.ngrams(), p.extra)
+		p.idx, p.val, p.murmurs = m.hash.TransformWords(p.idx[:0], p.val[:0], p.murmurs, p.terms, ngramsOf(m.an), p.extra)
 	}
 	// The weightings cannot fail here: the ids come from m's own vocabulary
 	// or hashing, and loading checked that the IDF covers every column.

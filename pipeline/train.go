@@ -158,11 +158,11 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 	if !ok {
 		c = new(vectorize.WordCoder)
 	}
-	r := t.an.Config().WordNGrams
+	r := ngramsOf(t.an)
 	var words, extra []string
 	for i, s := range texts {
 		words, extra = t.an.Words(words[:0], extra[:0], s)
-		c.Code(&docs[i], words, vectorize.NGrams{Min: r.Min, Max: r.Max}, extra)
+		c.Code(&docs[i], words, r, extra)
 	}
 	if c.Len() <= maxCoderTerms {
 		t.coders.put(c)
@@ -176,14 +176,14 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 func (t *Trainer) hashRows(texts []string) *tokenized {
 	var words, extra []string
 	var hashes []uint32
-	r := t.an.Config().WordNGrams
+	r := ngramsOf(t.an)
 	rows := vectorize.NewCSR(t.hash.Cols())
 	empty := 0
 	for _, s := range texts {
 		words, extra = t.an.Words(words[:0], extra[:0], s)
-		empty += b2i(len(extra) == 0 && len(words) < r.Min)
-		rows.Indices, rows.Data, hashes = t.hash.TransformWords(rows.Indices, rows.Data, hashes, words,
-			vectorize.NGrams{Min: r.Min, Max: r.Max}, extra) // appends the row
+		n := len(rows.Indices)
+		rows.Indices, rows.Data, hashes = t.hash.TransformWords(rows.Indices, rows.Data, hashes, words, r, extra) // appends the row
+		empty += b2i(len(rows.Indices) == n)                                                                      // every term has a column
 		rows.Rows++
 		rows.Indptr = append(rows.Indptr, len(rows.Indices))
 	}
