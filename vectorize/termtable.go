@@ -16,12 +16,18 @@ import (
 // processor has it), so crafted terms cannot pile into one probe run; the
 // seed is random, but ids do not depend on it.
 type termTable struct {
+	packedTerms
 	slots  []slot
 	shift  uint // 64 − log2(len(slots)): the slot of hash h is h >> shift
 	seed   maphash.Seed
 	seeded bool
-	bytes  []byte // all terms, concatenated; never modified in place
-	ends   []int  // ends[id] is where term id ends in bytes
+}
+
+// packedTerms holds terms back to back in one pointer-free block, which is
+// only ever appended to, so views of it stay valid.
+type packedTerms struct {
+	bytes []byte // all terms, concatenated
+	ends  []int  // ends[id] is where term id ends in bytes
 }
 
 type slot struct {
@@ -56,16 +62,6 @@ func (t *termTable) intern(s string) int32 {
 		return sl.id
 	}
 	return t.insert(sl, tag, key, s)
-}
-
-// find returns the id of s without adding it. With no insertions it is safe
-// for concurrent use.
-func (t *termTable) find(s string) (int32, bool) {
-	if len(t.slots) == 0 {
-		return -1, false
-	}
-	sl, _, _, found := t.probe(s)
-	return sl.id, found
 }
 
 // probe returns the slot of s, or the empty slot where s belongs, with the
@@ -162,11 +158,10 @@ func doubled[S any](old []S, empty func(S) bool, home func(S) int) []S {
 	return slots
 }
 
-func (t *termTable) len() int { return len(t.ends) }
+func (t *packedTerms) len() int { return len(t.ends) }
 
-// term returns term id as a view of the table's bytes, which are never
-// modified once written, so the view stays valid.
-func (t *termTable) term(id int32) string {
+// term returns term id as a view of the bytes.
+func (t *packedTerms) term(id int32) string {
 	start := 0
 	if id > 0 {
 		start = t.ends[id-1]
@@ -178,7 +173,7 @@ func (t *termTable) term(id int32) string {
 }
 
 // strings returns all terms in id order.
-func (t *termTable) strings() []string {
+func (t *packedTerms) strings() []string {
 	out := make([]string, len(t.ends))
 	for id := range out {
 		out[id] = t.term(int32(id))

@@ -53,7 +53,7 @@ func (x *vocabIndex) termHash(t string) uint64 {
 }
 
 // build indexes the n terms of tab, which are distinct.
-func (x *vocabIndex) build(tab *termTable) {
+func (x *vocabIndex) build(tab *packedTerms) {
 	n := tab.len()
 	x.seed = maphash.MakeSeed()
 	size := tableSize(n)

@@ -12,7 +12,7 @@ import (
 // (byte order, which is code point order, as Python sorts str). It is
 // immutable and safe for concurrent use.
 type Vocabulary struct {
-	tab  termTable // bytes and ends hold the terms; its slots are not used
+	tab  packedTerms
 	ix   vocabIndex
 	once sync.Once
 }
