@@ -162,14 +162,19 @@ func Save(path string, m io.WriterTo) (err error) {
 }
 
 // Load reads a text model file.
-func Load(path string) (*Model, error) {
+func Load(path string) (*Model, error) { return loadFile(path, Decode) }
+
+// loadFile reads the model file at path with decode, naming the file in
+// decoding errors (os errors name it already).
+func loadFile[M any](path string, decode func([]byte) (M, error)) (M, error) {
+	var zero M
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	m, err := Decode(data)
+	m, err := decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return zero, fmt.Errorf("%s: %w", path, err)
 	}
 	return m, nil
 }

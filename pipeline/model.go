@@ -109,6 +109,7 @@ func ngramsOf(a *tokenize.Analyzer) vectorize.NGrams {
 // safe for concurrent use; make one per goroutine.
 type Predictor struct {
 	m            *Model
+	ngrams       vectorize.NGrams
 	terms, extra []string
 	hashes       []uint64 // scratch of the vocabulary
 	murmurs      []uint32 // scratch of the hashing vectorizer
@@ -117,7 +118,7 @@ type Predictor struct {
 }
 
 // NewPredictor returns a Predictor for m.
-func (m *Model) NewPredictor() *Predictor { return &Predictor{m: m} }
+func (m *Model) NewPredictor() *Predictor { return &Predictor{m: m, ngrams: ngramsOf(m.an)} }
 
 // Row appends text's weighted feature row to the Predictor's buffers and
 // returns it; the slices are valid until the next call.
@@ -125,9 +126,9 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 	m := p.m
 	p.terms, p.extra = m.an.Words(p.terms[:0], p.extra[:0], text)
 	if m.vocab != nil {
-		p.idx, p.val, p.hashes = m.vocab.TransformWords(p.idx[:0], p.val[:0], p.hashes, p.terms, ngramsOf(m.an), p.extra)
+		p.idx, p.val, p.hashes = m.vocab.TransformWords(p.idx[:0], p.val[:0], p.hashes, p.terms, p.ngrams, p.extra)
 	} else {
-		p.idx, p.val, p.murmurs = m.hash.TransformWords(p.idx[:0], p.val[:0], p.murmurs, p.terms, ngramsOf(m.an), p.extra)
+		p.idx, p.val, p.murmurs = m.hash.TransformWords(p.idx[:0], p.val[:0], p.murmurs, p.terms, p.ngrams, p.extra)
 	}
 	// The weightings cannot fail here: the ids come from m's own vocabulary
 	// or hashing, and loading checked that the IDF covers every column.

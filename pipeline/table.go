@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -264,17 +263,7 @@ func (m *Table) WriteTo(w io.Writer) (int64, error) {
 }
 
 // LoadTable reads a table model file.
-func LoadTable(path string) (*Table, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	m, err := DecodeTable(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
-}
+func LoadTable(path string) (*Table, error) { return loadFile(path, DecodeTable) }
 
 // DecodeTable reads a table model from the bytes of a model file.
 func DecodeTable(data []byte) (*Table, error) {
