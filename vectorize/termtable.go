@@ -143,7 +143,7 @@ func (t *termTable) double(fromTag bool) {
 // old's occupied slots, each placed by linear probing from home(slot), its
 // slot number in the new table; empty tells free slots.
 func doubled[S any](old []S, empty func(S) bool, home func(S) int) []S {
-	slots := make([]S, 2*len(old))
+	slots := writtenSlots[S](2 * len(old))
 	mask := len(slots) - 1
 	for _, sl := range old {
 		if empty(sl) {
@@ -156,6 +156,17 @@ func doubled[S any](old []S, empty func(S) bool, home func(S) int) []S {
 		slots[i] = sl
 	}
 	return slots
+}
+
+// writtenSlots returns n zero slots whose memory has been written. A large
+// allocation comes from the OS untouched, and a table probes (reads) a slot
+// before it fills it: every page would fault twice, the second time, a
+// copy-on-write of the zero page, with a TLB flush on every core. Writing
+// the zeros first faults each page once.
+func writtenSlots[S any](n int) []S {
+	s := make([]S, n)
+	clear(s)
+	return s
 }
 
 func (t *packedTerms) len() int { return len(t.ends) }

@@ -57,7 +57,7 @@ func (x *vocabIndex) build(tab *packedTerms) {
 	n := tab.len()
 	x.seed = maphash.MakeSeed()
 	size := tableSize(n)
-	x.slots, x.shift = make([]indexSlot, size), uint(64-bits.Len(uint(size))+1)
+	x.slots, x.shift = writtenSlots[indexSlot](size), uint(64-bits.Len(uint(size))+1)
 	mask := size - 1
 	for id := range n {
 		t := tab.term(int32(id))
