@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestCategoricalGolden(t *testing.T) {
 				if m.NCategories[i] != len(f[0]) {
 					t.Fatalf("feature %d: %d categories, want %d", i, m.NCategories[i], len(f[0]))
 				}
-				dnClose(t, fmt.Sprint("feature_log_prob ", i), m.FeatureLogProb[i], dnFlat(f), 1e-9)
+				dnClose(t, fmt.Sprint("feature_log_prob ", i), m.FeatureLogProb[i], slices.Concat(f...), 1e-9)
 			}
 			dnClose(t, "class log prior", m.ClassLogPrior, c.ClassLogPrior, 1e-9)
 			X := dnInts(c.XQuery)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,14 +66,6 @@ func dnClose(t *testing.T, what string, got, want []float64, tol float64) {
 	}
 }
 
-func dnFlat(rows [][]float64) []float64 {
-	var out []float64
-	for _, r := range rows {
-		out = append(out, r...)
-	}
-	return out
-}
-
 // dnCheckQueries compares the scores of every query row with the golden
 // outputs, turning them into posteriors with the package's helpers.
 func dnCheckQueries(t *testing.T, c dnCase, jll func(dst []float64, row int) []float64) {
@@ -97,8 +90,8 @@ func TestGaussianGolden(t *testing.T) {
 	if err := g.Fit(c.XTrain, c.YTrain, len(c.Classes)); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "theta", g.Theta, dnFlat(c.Theta), 1e-9)
-	dnClose(t, "var", g.Var, dnFlat(c.Var), 1e-9)
+	dnClose(t, "theta", g.Theta, slices.Concat(c.Theta...), 1e-9)
+	dnClose(t, "var", g.Var, slices.Concat(c.Var...), 1e-9)
 	dnClose(t, "class prior", g.ClassPrior, c.ClassPrior, 1e-9)
 	dnClose(t, "epsilon", []float64{g.Epsilon}, []float64{c.Epsilon}, 1e-18)
 	dnCheckQueries(t, c, func(dst []float64, r int) []float64 {

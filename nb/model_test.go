@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,14 +101,6 @@ func txtClose(t *testing.T, what string, got, want []float64, tol float64) {
 	}
 }
 
-func txtFlatten(rows [][]float64) []float64 {
-	var out []float64
-	for _, r := range rows {
-		out = append(out, r...)
-	}
-	return out
-}
-
 func TestGoldenTextModels(t *testing.T) {
 	for _, c := range txtGoldenCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
@@ -119,12 +112,12 @@ func TestGoldenTextModels(t *testing.T) {
 			if err := json.Unmarshal(c.FLP, &want); err != nil {
 				t.Fatal(err)
 			}
-			txtClose(t, "feature_log_prob_", flp, txtFlatten(want), 1e-9)
+			txtClose(t, "feature_log_prob_", flp, slices.Concat(want...), 1e-9)
 			txtClose(t, "class_log_prior_", clp, c.CLP, 1e-9)
 
 			Q := vectorize.FromDense(c.XQuery)
-			txtClose(t, "joint_log_likelihood", JointLogLikelihoodCSR(est, Q), txtFlatten(c.JLL), 1e-9)
-			txtClose(t, "predict_log_proba", LogProbaCSR(est, Q), txtFlatten(c.LogProba), 1e-9)
+			txtClose(t, "joint_log_likelihood", JointLogLikelihoodCSR(est, Q), slices.Concat(c.JLL...), 1e-9)
+			txtClose(t, "predict_log_proba", LogProbaCSR(est, Q), slices.Concat(c.LogProba...), 1e-9)
 			var proba []float64
 			var jll []float64
 			for i := range Q.Rows {
@@ -132,7 +125,7 @@ func TestGoldenTextModels(t *testing.T) {
 				jll = est.JointLogLikelihood(jll[:0], idx, val)
 				proba = Proba(proba, jll)
 			}
-			txtClose(t, "predict_proba", proba, txtFlatten(c.Proba), 1e-9)
+			txtClose(t, "predict_proba", proba, slices.Concat(c.Proba...), 1e-9)
 			pred := PredictCSR(est, Q)
 			for i, p := range pred {
 				if p != c.Predict[i] {

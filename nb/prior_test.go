@@ -13,11 +13,11 @@ import (
 
 func TestAdjustPriorsGolden(t *testing.T) {
 	g := txtLoadGolden(t).PriorShift
-	got, err := AdjustPriors(nil, txtFlatten(g.Posteriors), g.TrainPriors, g.NewPriors)
+	got, err := AdjustPriors(nil, slices.Concat(g.Posteriors...), g.TrainPriors, g.NewPriors)
 	if err != nil {
 		t.Fatal(err)
 	}
-	txtClose(t, "adjusted", got, txtFlatten(g.Adjusted), 1e-9)
+	txtClose(t, "adjusted", got, slices.Concat(g.Adjusted...), 1e-9)
 }
 
 // For a multinomial model, adjusting its posteriors equals refitting it

@@ -350,8 +350,8 @@ func TestCompactGolden(t *testing.T) {
 			}
 			txtClose(t, "class_log_prior_", clp, c.CLP, 1e-9)
 			Q := vectorize.FromDense(c.XQuery)
-			txtClose(t, "joint_log_likelihood", JointLogLikelihoodCSR(lin, Q), txtFlatten(c.JLL), 1e-9)
-			txtClose(t, "predict_log_proba", LogProbaCSR(lin, Q), txtFlatten(c.LogProba), 1e-9)
+			txtClose(t, "joint_log_likelihood", JointLogLikelihoodCSR(lin, Q), slices.Concat(c.JLL...), 1e-9)
+			txtClose(t, "predict_log_proba", LogProbaCSR(lin, Q), slices.Concat(c.LogProba...), 1e-9)
 			if c.Model == "BernoulliNB" {
 				return // its weights are transformed; TestCompactMatchesDense checks them
 			}
@@ -359,7 +359,7 @@ func TestCompactGolden(t *testing.T) {
 			if err := json.Unmarshal(c.FLP, &want); err != nil {
 				t.Fatal(err)
 			}
-			dense, err := newTable(txtFlatten(want), lin.Bias)
+			dense, err := newTable(slices.Concat(want...), lin.Bias)
 			if err != nil {
 				t.Fatal(err)
 			}
