@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -51,10 +52,10 @@ func TestBernoulliBinarizesQuery(t *testing.T) {
 	}
 	a := m.JointLogLikelihood(nil, []int32{0, 2}, []float64{1, 1})
 	b := m.JointLogLikelihood(nil, []int32{0, 2}, []float64{7, 0.5})
-	txtClose(t, "binarized query", b, a, 0)
+	golden.Close(t, "binarized query", b, a, 0)
 	zero := m.JointLogLikelihood(nil, []int32{1}, []float64{0})
 	empty := m.JointLogLikelihood(nil, nil, nil)
-	txtClose(t, "explicit zero", zero, empty, 0)
+	golden.Close(t, "explicit zero", zero, empty, 0)
 }
 
 func TestBernoulliCountsMustMatch(t *testing.T) {

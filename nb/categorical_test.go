@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -24,7 +25,7 @@ func dnInts(rows [][]float64) [][]int {
 }
 
 // dnCatFit fits a Categorical on a golden case's integer rows.
-func dnCatFit(t testing.TB, c dnCase, alpha float64) *nb.Categorical {
+func dnCatFit(t testing.TB, c golden.Case, alpha float64) *nb.Categorical {
 	t.Helper()
 	m := &nb.Categorical{Alpha: alpha}
 	if err := m.Fit(dnInts(c.XTrain), c.YTrain, len(c.Classes)); err != nil {
@@ -36,7 +37,7 @@ func dnCatFit(t testing.TB, c dnCase, alpha float64) *nb.Categorical {
 func TestCategoricalGolden(t *testing.T) {
 	for _, name := range []string{"catnb_iris_alpha1.0", "catnb_iris_alpha0.5"} {
 		t.Run(name, func(t *testing.T) {
-			c := dnGolden(t, name)
+			c := golden.Named(t, name)
 			m := dnCatFit(t, c, c.Params["alpha"].(float64))
 			var flp [][][]float64 // feature → class → category
 			if err := json.Unmarshal(c.FeatureLogProb, &flp); err != nil {
@@ -49,9 +50,9 @@ func TestCategoricalGolden(t *testing.T) {
 				if m.NCategories[i] != len(f[0]) {
 					t.Fatalf("feature %d: %d categories, want %d", i, m.NCategories[i], len(f[0]))
 				}
-				dnClose(t, fmt.Sprint("feature_log_prob ", i), m.FeatureLogProb[i], slices.Concat(f...), 1e-9)
+				golden.Close(t, fmt.Sprint("feature_log_prob ", i), m.FeatureLogProb[i], slices.Concat(f...), 1e-9)
 			}
-			dnClose(t, "class log prior", m.ClassLogPrior, c.ClassLogPrior, 1e-9)
+			golden.Close(t, "class log prior", m.ClassLogPrior, c.ClassLogPrior, 1e-9)
 			X := dnInts(c.XQuery)
 			dnCheckQueries(t, c, func(dst []float64, r int) []float64 {
 				return m.JointLogLikelihoodInt(dst, X[r])
@@ -63,14 +64,14 @@ func TestCategoricalGolden(t *testing.T) {
 // dnCatEqual compares every fitted field of two Categorical models.
 func dnCatEqual(t *testing.T, got, want *nb.Categorical, tol float64) {
 	t.Helper()
-	dnClose(t, "class count", got.ClassCount, want.ClassCount, 0)
-	dnClose(t, "class log prior", got.ClassLogPrior, want.ClassLogPrior, tol)
+	golden.Close(t, "class count", got.ClassCount, want.ClassCount, 0)
+	golden.Close(t, "class log prior", got.ClassLogPrior, want.ClassLogPrior, tol)
 	if fmt.Sprint(got.NCategories) != fmt.Sprint(want.NCategories) {
 		t.Fatalf("categories %v, want %v", got.NCategories, want.NCategories)
 	}
 	for i := range want.CategoryCount {
-		dnClose(t, fmt.Sprint("category count ", i), got.CategoryCount[i], want.CategoryCount[i], 0)
-		dnClose(t, fmt.Sprint("feature log prob ", i), got.FeatureLogProb[i], want.FeatureLogProb[i], tol)
+		golden.Close(t, fmt.Sprint("category count ", i), got.CategoryCount[i], want.CategoryCount[i], 0)
+		golden.Close(t, fmt.Sprint("feature log prob ", i), got.FeatureLogProb[i], want.FeatureLogProb[i], tol)
 	}
 }
 
@@ -88,7 +89,7 @@ func dnSplit(X [][]int, y []int) (xa [][]int, ya []int, xb [][]int, yb []int) {
 }
 
 func TestCategoricalPartialFitEqualsFit(t *testing.T) {
-	c := dnGolden(t, "catnb_iris_alpha0.5")
+	c := golden.Named(t, "catnb_iris_alpha0.5")
 	all := dnCatFit(t, c, 0.5)
 	xa, ya, xb, yb := dnSplit(dnInts(c.XTrain), c.YTrain)
 	part := &nb.Categorical{Alpha: 0.5}
@@ -105,7 +106,7 @@ func TestCategoricalPartialFitEqualsFit(t *testing.T) {
 }
 
 func TestCategoricalMergeEqualsUnion(t *testing.T) {
-	c := dnGolden(t, "catnb_iris_alpha1.0")
+	c := golden.Named(t, "catnb_iris_alpha1.0")
 	all := dnCatFit(t, c, 1)
 	xa, ya, xb, yb := dnSplit(dnInts(c.XTrain), c.YTrain)
 	var a, b, empty nb.Categorical
@@ -154,19 +155,19 @@ func TestCategoricalUnseenCategory(t *testing.T) {
 	dnFinite(t, "unseen", got)
 	for c, fc1 := range [][]float64{{0, 2}, {2, 0}} { // counts of feature 1 per class
 		want := math.Log(0.5) + math.Log(0.5/(2+0.5*3)) + math.Log((fc1[1]+0.5)/(2+0.5*2))
-		dnClose(t, fmt.Sprint("class ", c), got[c:c+1], []float64{want}, 1e-12)
+		golden.Close(t, fmt.Sprint("class ", c), got[c:c+1], []float64{want}, 1e-12)
 	}
 
 	// The unprepared model (fields only) scores the same, unseen included.
 	u := nb.Categorical{Alpha: 0.5, ClassCount: m.ClassCount, CategoryCount: m.CategoryCount,
 		FeatureLogProb: m.FeatureLogProb, ClassLogPrior: m.ClassLogPrior, NCategories: m.NCategories}
 	for _, x := range [][]int{{9, 1}, {0, 0}, {2, 5}} {
-		dnClose(t, fmt.Sprint("unprepared ", x), u.JointLogLikelihoodInt(nil, x), m.JointLogLikelihoodInt(nil, x), 0)
+		golden.Close(t, fmt.Sprint("unprepared ", x), u.JointLogLikelihoodInt(nil, x), m.JointLogLikelihoodInt(nil, x), 0)
 	}
 	if err := u.Prepare(); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "prepared", u.JointLogLikelihoodInt(nil, []int{9, 1}), got, 0)
+	golden.Close(t, "prepared", u.JointLogLikelihoodInt(nil, []int{9, 1}), got, 0)
 }
 
 func TestCategoricalMinCategories(t *testing.T) {
@@ -180,7 +181,7 @@ func TestCategoricalMinCategories(t *testing.T) {
 	}
 	// Class 1: one row of category 0, α = 1, four categories.
 	want := []float64{math.Log(2.0 / 5), math.Log(1.0 / 5), math.Log(1.0 / 5), math.Log(1.0 / 5)}
-	dnClose(t, "class 1", m.FeatureLogProb[0][4:], want, 1e-15)
+	golden.Close(t, "class 1", m.FeatureLogProb[0][4:], want, 1e-15)
 
 	m.MinCategories = []int{1, 2}
 	if err := m.Fit(X, []int{0, 0, 1}, 2); !errors.Is(err, nb.ErrConfig) {
@@ -231,7 +232,7 @@ func TestCategoricalRejectsBadInput(t *testing.T) {
 }
 
 func BenchmarkCategoricalJointLogLikelihoodInt(b *testing.B) {
-	c := dnGolden(b, "catnb_iris_alpha1.0")
+	c := golden.Named(b, "catnb_iris_alpha1.0")
 	m := dnCatFit(b, c, 1)
 	X := dnInts(c.XQuery)
 	buf := make([]float64, 0, 3)

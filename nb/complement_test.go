@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -43,7 +44,7 @@ func TestComplementPriorOnlyForOneClass(t *testing.T) {
 		t.Fatal(err)
 	}
 	jll := m.JointLogLikelihood(nil, []int32{0}, []float64{1})
-	txtClose(t, "one class", jll, []float64{-2 + m.FeatureLogProb[0]}, 1e-15)
+	golden.Close(t, "one class", jll, []float64{-2 + m.FeatureLogProb[0]}, 1e-15)
 
 	two := NewCounts(2, 2)
 	if err := two.Add(X, []int{0, 1}); err != nil {
@@ -57,5 +58,5 @@ func TestComplementPriorOnlyForOneClass(t *testing.T) {
 		t.Fatal(err)
 	}
 	jll = m.JointLogLikelihood(nil, []int32{0}, []float64{1})
-	txtClose(t, "two classes", jll, []float64{m.FeatureLogProb[0], m.FeatureLogProb[2]}, 0)
+	golden.Close(t, "two classes", jll, []float64{m.FeatureLogProb[0], m.FeatureLogProb[2]}, 0)
 }

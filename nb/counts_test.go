@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -54,7 +55,7 @@ func TestPartialFitEqualsFit(t *testing.T) {
 		if err := est.Fit(parts); err != nil {
 			t.Fatal(err)
 		}
-		txtClose(t, "partial fit log proba", LogProbaCSR(est, X), want, 1e-12)
+		golden.Close(t, "partial fit log proba", LogProbaCSR(est, X), want, 1e-12)
 	}
 }
 

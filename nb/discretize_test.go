@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -34,7 +35,7 @@ func TestDiscretizerQuantileEdges(t *testing.T) {
 	if err := d.Fit(dnColumn(10, 9, 8, 7, 6, 5, 4, 3, 2, 1)); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "edges", d.Edges[0], []float64{1, 3.25, 5.5, 7.75, 10}, 1e-15)
+	golden.Close(t, "edges", d.Edges[0], []float64{1, 3.25, 5.5, 7.75, 10}, 1e-15)
 	if d.NBins[0] != 4 {
 		t.Fatalf("%d bins, want 4", d.NBins[0])
 	}
@@ -51,7 +52,7 @@ func TestDiscretizerDropsDuplicateEdges(t *testing.T) {
 	if err := d.Fit(dnColumn(0, 0, 0, 0, 0, 0, 1, 2)); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "edges", d.Edges[0], []float64{0, 0.25, 2}, 1e-15)
+	golden.Close(t, "edges", d.Edges[0], []float64{0, 0.25, 2}, 1e-15)
 	if d.NBins[0] != 2 {
 		t.Fatalf("%d bins, want 2", d.NBins[0])
 	}
@@ -73,9 +74,9 @@ func TestDiscretizerUniformEdges(t *testing.T) {
 	if err := d.Fit(X); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "edges", d.Edges[0], []float64{0, 2, 4, 6, 8, 10}, 1e-15)
+	golden.Close(t, "edges", d.Edges[0], []float64{0, 2, 4, 6, 8, 10}, 1e-15)
 	// A constant column gets a single bin.
-	dnClose(t, "constant edges", d.Edges[1], []float64{7, 7}, 0)
+	golden.Close(t, "constant edges", d.Edges[1], []float64{7, 7}, 0)
 	if !slices.Equal(d.NBins, []int{5, 1}) {
 		t.Fatalf("bins %v, want [5 1]", d.NBins)
 	}
@@ -95,8 +96,8 @@ func TestDiscretizerUniformEdges(t *testing.T) {
 // CategoricalNB rows, which scikit-learn's KBinsDiscretizer(5, "quantile",
 // "ordinal") produced from the GaussianNB training rows.
 func TestDiscretizerGolden(t *testing.T) {
-	g := dnGolden(t, "gnb_iris")
-	c := dnGolden(t, "catnb_iris_alpha1.0")
+	g := golden.Named(t, "gnb_iris")
+	c := golden.Named(t, "catnb_iris_alpha1.0")
 	var d nb.Discretizer
 	if err := d.Fit(g.XTrain); err != nil {
 		t.Fatal(err)
@@ -140,7 +141,7 @@ func TestDiscretizerRejectsBadInput(t *testing.T) {
 }
 
 func BenchmarkDiscretizerTransform(b *testing.B) {
-	c := dnGolden(b, "gnb_iris")
+	c := golden.Named(b, "gnb_iris")
 	d := nb.Discretizer{Bins: 16}
 	if err := d.Fit(c.XTrain); err != nil {
 		b.Fatal(err)

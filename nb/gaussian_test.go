@@ -1,83 +1,29 @@
 package nb_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/nb"
 )
 
-// dnCase is a dense-model case of testdata/golden/sklearn_nb.json.
-type dnCase struct {
-	Name           string          `json:"name"`
-	Params         map[string]any  `json:"params"`
-	XTrain         [][]float64     `json:"X_train"`
-	YTrain         []int           `json:"y_train"`
-	XQuery         [][]float64     `json:"X_query"`
-	Classes        []int           `json:"classes"`
-	JLL            [][]float64     `json:"joint_log_likelihood"`
-	LogProba       [][]float64     `json:"predict_log_proba"`
-	Proba          [][]float64     `json:"predict_proba"`
-	Predict        []int           `json:"predict"`
-	Theta          [][]float64     `json:"theta_"`
-	Var            [][]float64     `json:"var_"`
-	ClassPrior     []float64       `json:"class_prior_"`
-	Epsilon        float64         `json:"epsilon_"`
-	FeatureLogProb json.RawMessage `json:"feature_log_prob_"`
-	ClassLogPrior  []float64       `json:"class_log_prior_"`
-}
-
-func dnGolden(t testing.TB, name string) dnCase {
-	t.Helper()
-	b, err := os.ReadFile("../testdata/golden/sklearn_nb.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g struct {
-		Cases []dnCase `json:"cases"`
-	}
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range g.Cases {
-		if c.Name == name {
-			return c
-		}
-	}
-	t.Fatalf("golden case %q not found", name)
-	return dnCase{}
-}
-
-func dnClose(t *testing.T, what string, got, want []float64, tol float64) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
-	}
-	for i := range want {
-		if math.Abs(got[i]-want[i]) > tol || math.IsNaN(got[i]) != math.IsNaN(want[i]) {
-			t.Fatalf("%s[%d] = %.17g, want %.17g", what, i, got[i], want[i])
-		}
-	}
-}
-
 // dnCheckQueries compares the scores of every query row with the golden
 // outputs, turning them into posteriors with the package's helpers.
-func dnCheckQueries(t *testing.T, c dnCase, jll func(dst []float64, row int) []float64) {
+func dnCheckQueries(t *testing.T, c golden.Case, jll func(dst []float64, row int) []float64) {
 	t.Helper()
 	var buf, lp, p []float64
 	for r := range c.XQuery {
 		buf = jll(buf[:0], r)
-		dnClose(t, fmt.Sprintf("row %d jll", r), buf, c.JLL[r], 1e-9)
+		golden.Close(t, fmt.Sprintf("row %d jll", r), buf, c.JLL[r], 1e-9)
 		lp = nb.LogProba(lp[:0], buf)
-		dnClose(t, fmt.Sprintf("row %d log proba", r), lp, c.LogProba[r], 1e-9)
+		golden.Close(t, fmt.Sprintf("row %d log proba", r), lp, c.LogProba[r], 1e-9)
 		p = nb.Proba(p[:0], buf)
-		dnClose(t, fmt.Sprintf("row %d proba", r), p, c.Proba[r], 1e-9)
+		golden.Close(t, fmt.Sprintf("row %d proba", r), p, c.Proba[r], 1e-9)
 		if got := nb.Argmax(buf); got != c.Predict[r] {
 			t.Fatalf("row %d predicted %d, want %d", r, got, c.Predict[r])
 		}
@@ -85,27 +31,27 @@ func dnCheckQueries(t *testing.T, c dnCase, jll func(dst []float64, row int) []f
 }
 
 func TestGaussianGolden(t *testing.T) {
-	c := dnGolden(t, "gnb_iris")
+	c := golden.Named(t, "gnb_iris")
 	g := nb.Gaussian{VarSmoothing: c.Params["var_smoothing"].(float64)}
 	if err := g.Fit(c.XTrain, c.YTrain, len(c.Classes)); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "theta", g.Theta, slices.Concat(c.Theta...), 1e-9)
-	dnClose(t, "var", g.Var, slices.Concat(c.Var...), 1e-9)
-	dnClose(t, "class prior", g.ClassPrior, c.ClassPrior, 1e-9)
-	dnClose(t, "epsilon", []float64{g.Epsilon}, []float64{c.Epsilon}, 1e-18)
+	golden.Close(t, "theta", g.Theta, slices.Concat(c.Theta...), 1e-9)
+	golden.Close(t, "var", g.Var, slices.Concat(c.Var...), 1e-9)
+	golden.Close(t, "class prior", g.ClassPrior, c.ClassPrior, 1e-9)
+	golden.Close(t, "epsilon", []float64{g.Epsilon}, []float64{c.Epsilon}, 1e-18)
 	dnCheckQueries(t, c, func(dst []float64, r int) []float64 {
 		return g.JointLogLikelihoodDense(dst, c.XQuery[r])
 	})
 }
 
 func TestGaussianDefaultVarSmoothing(t *testing.T) {
-	c := dnGolden(t, "gnb_iris")
+	c := golden.Named(t, "gnb_iris")
 	var g nb.Gaussian // the golden case uses scikit-learn's default 1e-9
 	if err := g.Fit(c.XTrain, c.YTrain, 3); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "epsilon", []float64{g.Epsilon}, []float64{c.Epsilon}, 1e-18)
+	golden.Close(t, "epsilon", []float64{g.Epsilon}, []float64{c.Epsilon}, 1e-18)
 }
 
 // dnRawVar returns Var without Epsilon.
@@ -118,7 +64,7 @@ func dnRawVar(g *nb.Gaussian) []float64 {
 }
 
 func TestGaussianPartialFitEqualsFit(t *testing.T) {
-	c := dnGolden(t, "gnb_iris")
+	c := golden.Named(t, "gnb_iris")
 	var all, part, last nb.Gaussian
 	if err := all.Fit(c.XTrain, c.YTrain, 3); err != nil {
 		t.Fatal(err)
@@ -129,10 +75,10 @@ func TestGaussianPartialFitEqualsFit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dnClose(t, "class count", part.ClassCount, all.ClassCount, 0)
-	dnClose(t, "class prior", part.ClassPrior, all.ClassPrior, 1e-15)
-	dnClose(t, "theta", part.Theta, all.Theta, 1e-12)
-	dnClose(t, "raw var", dnRawVar(&part), dnRawVar(&all), 1e-12)
+	golden.Close(t, "class count", part.ClassCount, all.ClassCount, 0)
+	golden.Close(t, "class prior", part.ClassPrior, all.ClassPrior, 1e-15)
+	golden.Close(t, "theta", part.Theta, all.Theta, 1e-12)
+	golden.Close(t, "raw var", dnRawVar(&part), dnRawVar(&all), 1e-12)
 
 	// As in scikit-learn, Epsilon comes from the last batch alone.
 	if err := last.Fit(c.XTrain[cut:], c.YTrain[cut:], 3); err != nil {
@@ -141,11 +87,11 @@ func TestGaussianPartialFitEqualsFit(t *testing.T) {
 	if part.Epsilon != last.Epsilon {
 		t.Fatalf("epsilon %g, want the last batch's %g", part.Epsilon, last.Epsilon)
 	}
-	dnClose(t, "var", part.Var, dnRawVar(&all), 1e-12+part.Epsilon)
+	golden.Close(t, "var", part.Var, dnRawVar(&all), 1e-12+part.Epsilon)
 }
 
 func TestGaussianMergeEqualsUnion(t *testing.T) {
-	c := dnGolden(t, "gnb_iris")
+	c := golden.Named(t, "gnb_iris")
 	var all, a, b nb.Gaussian
 	if err := all.Fit(c.XTrain, c.YTrain, 3); err != nil {
 		t.Fatal(err)
@@ -168,16 +114,16 @@ func TestGaussianMergeEqualsUnion(t *testing.T) {
 	if err := a.Merge(&b); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "class count", a.ClassCount, all.ClassCount, 0)
-	dnClose(t, "class prior", a.ClassPrior, all.ClassPrior, 1e-15)
-	dnClose(t, "theta", a.Theta, all.Theta, 1e-12)
-	dnClose(t, "var", a.Var, all.Var, 1e-12)
-	dnClose(t, "epsilon", []float64{a.Epsilon}, []float64{all.Epsilon}, 1e-20)
+	golden.Close(t, "class count", a.ClassCount, all.ClassCount, 0)
+	golden.Close(t, "class prior", a.ClassPrior, all.ClassPrior, 1e-15)
+	golden.Close(t, "theta", a.Theta, all.Theta, 1e-12)
+	golden.Close(t, "var", a.Var, all.Var, 1e-12)
+	golden.Close(t, "epsilon", []float64{a.Epsilon}, []float64{all.Epsilon}, 1e-20)
 	var ga, gall []float64
 	for _, x := range c.XQuery {
 		ga = a.JointLogLikelihoodDense(ga[:0], x)
 		gall = all.JointLogLikelihoodDense(gall[:0], x)
-		dnClose(t, "jll", ga, gall, 1e-9)
+		golden.Close(t, "jll", ga, gall, 1e-9)
 	}
 
 	// Merging into an unfitted model copies the statistics.
@@ -185,8 +131,8 @@ func TestGaussianMergeEqualsUnion(t *testing.T) {
 	if err := into.Merge(&all); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "copied var", into.Var, all.Var, 1e-15)
-	dnClose(t, "copied epsilon", []float64{into.Epsilon}, []float64{all.Epsilon}, 1e-20)
+	golden.Close(t, "copied var", into.Var, all.Var, 1e-15)
+	golden.Close(t, "copied epsilon", []float64{into.Epsilon}, []float64{all.Epsilon}, 1e-20)
 }
 
 func TestGaussianMergeRejectsMismatch(t *testing.T) {
@@ -239,11 +185,11 @@ func TestGaussianConstantColumns(t *testing.T) {
 		dnFinite(t, fmt.Sprint("all constant ", x), jll)
 		if x[0] < 1e10 { // far away, the priors vanish in rounding
 			lp := nb.LogProba(nil, jll)
-			dnClose(t, "log proba", lp, []float64{math.Log(1.0 / 3), math.Log(2.0 / 3)}, 1e-5)
+			golden.Close(t, "log proba", lp, []float64{math.Log(1.0 / 3), math.Log(2.0 / 3)}, 1e-5)
 		}
 	}
 	want := math.Log(1.0/3) - math.Log(2*math.Pi*nb.DefaultVarSmoothing) - 0.5*(1+49)/nb.DefaultVarSmoothing
-	dnClose(t, "floored jll", g.JointLogLikelihoodDense(nil, []float64{5, -3})[:1], []float64{want}, 1e-4)
+	golden.Close(t, "floored jll", g.JointLogLikelihoodDense(nil, []float64{5, -3})[:1], []float64{want}, 1e-4)
 }
 
 func dnFinite(t *testing.T, what string, v []float64) {
@@ -308,7 +254,7 @@ func TestGaussianPriorsAndEmptyClass(t *testing.T) {
 	if err := g.Fit(X, []int{0, 0, 1, 1}, 3); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "class prior", g.ClassPrior, []float64{0.1, 0.2, 0.7}, 0)
+	golden.Close(t, "class prior", g.ClassPrior, []float64{0.1, 0.2, 0.7}, 0)
 	jll := g.JointLogLikelihoodDense(nil, []float64{0.5})
 	if nb.Argmax(jll) != 0 {
 		t.Fatalf("jll %v: want class 0", jll)
@@ -326,7 +272,7 @@ func TestGaussianPriorsAndEmptyClass(t *testing.T) {
 }
 
 func TestGaussianUnpreparedAndBadRows(t *testing.T) {
-	c := dnGolden(t, "gnb_iris")
+	c := golden.Named(t, "gnb_iris")
 	var g nb.Gaussian
 	if err := g.Fit(c.XTrain, c.YTrain, 3); err != nil {
 		t.Fatal(err)
@@ -334,12 +280,12 @@ func TestGaussianUnpreparedAndBadRows(t *testing.T) {
 	// A model rebuilt from its exported fields scores the same.
 	u := nb.Gaussian{ClassCount: g.ClassCount, ClassPrior: g.ClassPrior, Theta: g.Theta, Var: g.Var, Epsilon: g.Epsilon}
 	for _, x := range c.XQuery {
-		dnClose(t, "unprepared", u.JointLogLikelihoodDense(nil, x), g.JointLogLikelihoodDense(nil, x), 1e-10)
+		golden.Close(t, "unprepared", u.JointLogLikelihoodDense(nil, x), g.JointLogLikelihoodDense(nil, x), 1e-10)
 	}
 	if err := u.Prepare(); err != nil {
 		t.Fatal(err)
 	}
-	dnClose(t, "prepared", u.JointLogLikelihoodDense(nil, c.XQuery[0]), g.JointLogLikelihoodDense(nil, c.XQuery[0]), 0)
+	golden.Close(t, "prepared", u.JointLogLikelihoodDense(nil, c.XQuery[0]), g.JointLogLikelihoodDense(nil, c.XQuery[0]), 0)
 
 	got := g.JointLogLikelihoodDense([]float64{7}, []float64{1, 2})
 	if len(got) != 4 || got[0] != 7 || !math.IsNaN(got[1]) {
@@ -359,7 +305,7 @@ func TestGaussianUnpreparedAndBadRows(t *testing.T) {
 }
 
 func BenchmarkGaussianJointLogLikelihoodDense(b *testing.B) {
-	c := dnGolden(b, "gnb_iris")
+	c := golden.Named(b, "gnb_iris")
 	var g nb.Gaussian
 	if err := g.Fit(c.XTrain, c.YTrain, 3); err != nil {
 		b.Fatal(err)

@@ -6,47 +6,20 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/vectorize"
 )
 
-// txtGolden is the part of testdata/golden/sklearn_nb.json the text models use.
-type txtGolden struct {
-	Cases      []txtCase `json:"cases"`
-	PriorShift struct {
-		Posteriors  [][]float64 `json:"posteriors"`
-		TrainPriors []float64   `json:"train_priors"`
-		NewPriors   []float64   `json:"new_priors"`
-		Adjusted    [][]float64 `json:"adjusted"`
-	} `json:"prior_shift_known"`
-}
-
-type txtCase struct {
-	Name     string          `json:"name"`
-	Model    string          `json:"model"`
-	Params   map[string]any  `json:"params"`
-	XTrain   [][]float64     `json:"X_train"`
-	YTrain   []int           `json:"y_train"`
-	XQuery   [][]float64     `json:"X_query"`
-	Classes  []int           `json:"classes"`
-	JLL      [][]float64     `json:"joint_log_likelihood"`
-	LogProba [][]float64     `json:"predict_log_proba"`
-	Proba    [][]float64     `json:"predict_proba"`
-	Predict  []int           `json:"predict"`
-	FLP      json.RawMessage `json:"feature_log_prob_"` // 3-D for CategoricalNB
-	CLP      []float64       `json:"class_log_prior_"`
-}
-
 // txtGoldenCases returns the nine golden cases of the text models (mnb_*,
 // cnb_*, bnb_*), failing the test if any is missing.
-func txtGoldenCases(t testing.TB) []txtCase {
+func txtGoldenCases(t testing.TB) []golden.Case {
 	t.Helper()
-	var out []txtCase
-	for _, c := range txtLoadGolden(t).Cases {
+	var out []golden.Case
+	for _, c := range golden.Load(t).Cases {
 		if strings.HasPrefix(c.Name, "mnb_") || strings.HasPrefix(c.Name, "cnb_") || strings.HasPrefix(c.Name, "bnb_") {
 			out = append(out, c)
 		}
@@ -57,21 +30,8 @@ func txtGoldenCases(t testing.TB) []txtCase {
 	return out
 }
 
-func txtLoadGolden(t testing.TB) *txtGolden {
-	t.Helper()
-	b, err := os.ReadFile("../testdata/golden/sklearn_nb.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g txtGolden
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
-	return &g
-}
-
 // txtEstimator builds the model a golden case describes.
-func txtEstimator(t *testing.T, c txtCase) Estimator {
+func txtEstimator(t *testing.T, c golden.Case) Estimator {
 	t.Helper()
 	alpha, _ := c.Params["alpha"].(float64)
 	switch c.Model {
@@ -89,18 +49,6 @@ func txtEstimator(t *testing.T, c txtCase) Estimator {
 	return nil
 }
 
-func txtClose(t *testing.T, what string, got, want []float64, tol float64) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: got %d values, want %d", what, len(got), len(want))
-	}
-	for i := range got {
-		if math.Abs(got[i]-want[i]) > tol {
-			t.Fatalf("%s[%d] = %.17g, want %.17g", what, i, got[i], want[i])
-		}
-	}
-}
-
 func TestGoldenTextModels(t *testing.T) {
 	for _, c := range txtGoldenCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
@@ -109,15 +57,15 @@ func TestGoldenTextModels(t *testing.T) {
 			txtFit(t, est, X, c.YTrain, len(c.Classes))
 			flp, clp := txtParams(est)
 			var want [][]float64
-			if err := json.Unmarshal(c.FLP, &want); err != nil {
+			if err := json.Unmarshal(c.FeatureLogProb, &want); err != nil {
 				t.Fatal(err)
 			}
-			txtClose(t, "feature_log_prob_", flp, slices.Concat(want...), 1e-9)
-			txtClose(t, "class_log_prior_", clp, c.CLP, 1e-9)
+			golden.Close(t, "feature_log_prob_", flp, slices.Concat(want...), 1e-9)
+			golden.Close(t, "class_log_prior_", clp, c.ClassLogPrior, 1e-9)
 
 			Q := vectorize.FromDense(c.XQuery)
-			txtClose(t, "joint_log_likelihood", JointLogLikelihoodCSR(est, Q), slices.Concat(c.JLL...), 1e-9)
-			txtClose(t, "predict_log_proba", LogProbaCSR(est, Q), slices.Concat(c.LogProba...), 1e-9)
+			golden.Close(t, "joint_log_likelihood", JointLogLikelihoodCSR(est, Q), slices.Concat(c.JLL...), 1e-9)
+			golden.Close(t, "predict_log_proba", LogProbaCSR(est, Q), slices.Concat(c.LogProba...), 1e-9)
 			var proba []float64
 			var jll []float64
 			for i := range Q.Rows {
@@ -125,7 +73,7 @@ func TestGoldenTextModels(t *testing.T) {
 				jll = est.JointLogLikelihood(jll[:0], idx, val)
 				proba = Proba(proba, jll)
 			}
-			txtClose(t, "predict_proba", proba, slices.Concat(c.Proba...), 1e-9)
+			golden.Close(t, "predict_proba", proba, slices.Concat(c.Proba...), 1e-9)
 			pred := PredictCSR(est, Q)
 			for i, p := range pred {
 				if p != c.Predict[i] {
@@ -162,7 +110,7 @@ func TestComplementWorkedExample(t *testing.T) {
 		t.Fatalf("weight[0][0] = %v, want 1.51412773", got)
 	}
 	jll := m.JointLogLikelihood(nil, []int32{0, 1, 2, 3}, []float64{6, 7, 8, 9})
-	txtClose(t, "scores", jll, []float64{41.30786115, 41.31864438}, 1e-8) // 8 printed decimals
+	golden.Close(t, "scores", jll, []float64{41.30786115, 41.31864438}, 1e-8) // 8 printed decimals
 	if Argmax(jll) != 1 {
 		t.Fatalf("label %d, want 1", Argmax(jll))
 	}
@@ -177,7 +125,7 @@ func TestLogProbaStable(t *testing.T) {
 		}
 	}
 	p := Proba([]float64{7}, []float64{800, 800})
-	txtClose(t, "Proba", p, []float64{7, 0.5, 0.5}, 1e-13) // lse rounds at 800
+	golden.Close(t, "Proba", p, []float64{7, 0.5, 0.5}, 1e-13) // lse rounds at 800
 	if out := LogProba(nil, nil); len(out) != 0 {
 		t.Fatalf("LogProba(empty) = %v", out)
 	}
@@ -274,11 +222,11 @@ func TestUnpreparedModelScores(t *testing.T) {
 			loaded = &Bernoulli{FeatureLogProb: flp, ClassLogPrior: clp}
 		}
 		want, got := JointLogLikelihoodCSR(est, X), JointLogLikelihoodCSR(loaded, X)
-		txtClose(t, fmt.Sprintf("%T unprepared", est), got, want, 1e-12)
+		golden.Close(t, fmt.Sprintf("%T unprepared", est), got, want, 1e-12)
 		if err := loaded.(interface{ Prepare() error }).Prepare(); err != nil {
 			t.Fatal(err)
 		}
-		txtClose(t, fmt.Sprintf("%T prepared", est), JointLogLikelihoodCSR(loaded, X), want, 1e-12)
+		golden.Close(t, fmt.Sprintf("%T prepared", est), JointLogLikelihoodCSR(loaded, X), want, 1e-12)
 	}
 }
 
@@ -314,7 +262,7 @@ func TestUnknownColumnsIgnored(t *testing.T) {
 	txtFit(t, &m, vectorize.FromDense([][]float64{{1, 0}, {0, 1}}), []int{0, 1}, 2)
 	a := m.JointLogLikelihood(nil, []int32{0}, []float64{2})
 	b := m.JointLogLikelihood(nil, []int32{0, 5, 9}, []float64{2, 1, 1})
-	txtClose(t, "unknown columns", b, a, 0)
+	golden.Close(t, "unknown columns", b, a, 0)
 }
 
 func TestCheckCSR(t *testing.T) {
@@ -378,8 +326,8 @@ func TestAlphaDefaultsAndClip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	txtClose(t, "alpha 0 = 1", zero.FeatureLogProb, one.FeatureLogProb, 0)
-	txtClose(t, "alpha clipped to 1e-10", tiny.FeatureLogProb, clip.FeatureLogProb, 0)
+	golden.Close(t, "alpha 0 = 1", zero.FeatureLogProb, one.FeatureLogProb, 0)
+	golden.Close(t, "alpha clipped to 1e-10", tiny.FeatureLogProb, clip.FeatureLogProb, 0)
 	if math.IsInf(tiny.FeatureLogProb[1], 0) {
 		t.Fatal("tiny alpha was not clipped")
 	}

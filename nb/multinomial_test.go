@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -26,12 +27,12 @@ func TestMultinomialPriors(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	txtClose(t, "empirical", emp.ClassLogPrior, []float64{math.Log(0.5), math.Log(0.25), math.Log(0.25)}, 1e-15)
+	golden.Close(t, "empirical", emp.ClassLogPrior, []float64{math.Log(0.5), math.Log(0.25), math.Log(0.25)}, 1e-15)
 	l3 := -math.Log(3)
-	txtClose(t, "uniform", uni.ClassLogPrior, []float64{l3, l3, l3}, 1e-15)
-	txtClose(t, "given", given.ClassLogPrior, []float64{math.Log(0.2), math.Log(0.3), math.Log(0.5)}, 1e-15)
+	golden.Close(t, "uniform", uni.ClassLogPrior, []float64{l3, l3, l3}, 1e-15)
+	golden.Close(t, "given", given.ClassLogPrior, []float64{math.Log(0.2), math.Log(0.3), math.Log(0.5)}, 1e-15)
 	// Priors do not change the feature probabilities.
-	txtClose(t, "flp", given.FeatureLogProb, emp.FeatureLogProb, 0)
+	golden.Close(t, "flp", given.FeatureLogProb, emp.FeatureLogProb, 0)
 }
 
 // A class without documents gets log prior −Inf (unsmoothed priors) and is
@@ -66,5 +67,5 @@ func TestMultinomialRefit(t *testing.T) {
 	if err := m.Fit(c); err != nil {
 		t.Fatal(err)
 	}
-	txtClose(t, "refit", JointLogLikelihoodCSR(&m, vectorize.FromDense([][]float64{{1, 1, 1}})), first, 0)
+	golden.Close(t, "refit", JointLogLikelihoodCSR(&m, vectorize.FromDense([][]float64{{1, 1, 1}})), first, 0)
 }

@@ -8,16 +8,17 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/vectorize"
 )
 
 func TestAdjustPriorsGolden(t *testing.T) {
-	g := txtLoadGolden(t).PriorShift
+	g := golden.Load(t).PriorShift
 	got, err := AdjustPriors(nil, slices.Concat(g.Posteriors...), g.TrainPriors, g.NewPriors)
 	if err != nil {
 		t.Fatal(err)
 	}
-	txtClose(t, "adjusted", got, slices.Concat(g.Adjusted...), 1e-9)
+	golden.Close(t, "adjusted", got, slices.Concat(g.Adjusted...), 1e-9)
 }
 
 // For a multinomial model, adjusting its posteriors equals refitting it
@@ -39,7 +40,7 @@ func TestAdjustPriorsEqualsMultinomialPrior(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := txtExp(LogProbaCSR(&shifted, X))
-	txtClose(t, "adjusted vs refitted", got, want, 1e-12)
+	golden.Close(t, "adjusted vs refitted", got, want, 1e-12)
 }
 
 func TestAdjustPriorsZeroTrainingPrior(t *testing.T) {
@@ -47,7 +48,7 @@ func TestAdjustPriorsZeroTrainingPrior(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	txtClose(t, "zero prior", got, []float64{0.5, 0.5, 0}, 1e-12)
+	golden.Close(t, "zero prior", got, []float64{0.5, 0.5, 0}, 1e-12)
 }
 
 func TestAdjustPriorsErrors(t *testing.T) {

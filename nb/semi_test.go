@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -192,7 +193,7 @@ func TestConfidenceAndChoice(t *testing.T) {
 		logp = append(logp, math.Log(p))
 	}
 	conf := confidence(nil, logp, 3)
-	txtClose(t, "confidence", conf, []float64{0.6 - 0.2, 0.6 - 0.2, 0.6 - 0.2, 0}, 1e-12)
+	golden.Close(t, "confidence", conf, []float64{0.6 - 0.2, 0.6 - 0.2, 0.6 - 0.2, 0}, 1e-12)
 	// Ties go to the earlier row.
 	pick := SelfTraining{K: 2}.choose([]float64{0.4, 0.5, 0.4, 0.4}, logp, 3)
 	if !slices.Equal(pick, []int{0, 1}) {
@@ -214,7 +215,7 @@ func TestStandardized(t *testing.T) {
 			row[c] -= lse
 		}
 	}
-	txtClose(t, "standardized", got, want, 1e-12)
+	golden.Close(t, "standardized", got, want, 1e-12)
 }
 
 // offsetModel adds a per-class affine change a_c·jll_c + b_c to a model's

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -348,22 +349,22 @@ func TestCompactGolden(t *testing.T) {
 			if flp != nil {
 				t.Fatal("FitCompact left a FeatureLogProb table")
 			}
-			txtClose(t, "class_log_prior_", clp, c.CLP, 1e-9)
+			golden.Close(t, "class_log_prior_", clp, c.ClassLogPrior, 1e-9)
 			Q := vectorize.FromDense(c.XQuery)
-			txtClose(t, "joint_log_likelihood", JointLogLikelihoodCSR(lin, Q), slices.Concat(c.JLL...), 1e-9)
-			txtClose(t, "predict_log_proba", LogProbaCSR(lin, Q), slices.Concat(c.LogProba...), 1e-9)
+			golden.Close(t, "joint_log_likelihood", JointLogLikelihoodCSR(lin, Q), slices.Concat(c.JLL...), 1e-9)
+			golden.Close(t, "predict_log_proba", LogProbaCSR(lin, Q), slices.Concat(c.LogProba...), 1e-9)
 			if c.Model == "BernoulliNB" {
 				return // its weights are transformed; TestCompactMatchesDense checks them
 			}
 			var want [][]float64
-			if err := json.Unmarshal(c.FLP, &want); err != nil {
+			if err := json.Unmarshal(c.FeatureLogProb, &want); err != nil {
 				t.Fatal(err)
 			}
 			dense, err := newTable(slices.Concat(want...), lin.Bias)
 			if err != nil {
 				t.Fatal(err)
 			}
-			txtClose(t, "feature_log_prob_", lin.Dense().W, dense.W, 1e-9)
+			golden.Close(t, "feature_log_prob_", lin.Dense().W, dense.W, 1e-9)
 		})
 	}
 }

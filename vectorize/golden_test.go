@@ -1,50 +1,20 @@
 package vectorize
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/internal/golden"
 )
-
-type golden struct {
-	Cases []struct {
-		Name   string         `json:"name"`
-		Params map[string]any `json:"params"`
-		XTrain [][]float64    `json:"X_train"`
-		XQuery [][]float64    `json:"X_query"`
-		IDF    []float64      `json:"idf_"`
-		Trans  [][]float64    `json:"transform"`
-	} `json:"cases"`
-	Murmur []struct {
-		Token    string `json:"token"`
-		Signed   int32  `json:"signed"`
-		Unsigned uint32 `json:"unsigned"`
-	} `json:"murmurhash3_32"`
-	Hashing [][2]float64 `json:"hashing_2p20_alternate_sign"`
-}
-
-func loadGolden(t *testing.T) *golden {
-	t.Helper()
-	b, err := os.ReadFile("../testdata/golden/sklearn_nb.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var g golden
-	if err := json.Unmarshal(b, &g); err != nil {
-		t.Fatal(err)
-	}
-	return &g
-}
 
 const tol = 1e-9
 
 func near(a, b float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
 
 func TestGoldenMurmur3(t *testing.T) {
-	g := loadGolden(t)
+	g := golden.Load(t)
 	if len(g.Murmur) == 0 {
 		t.Fatal("no murmurhash3_32 entries")
 	}
@@ -65,7 +35,7 @@ var wordRE = regexp.MustCompile(`[\p{L}\p{N}_]+`)
 func sklearnTokens(s string) []string { return wordRE.FindAllString(strings.ToLower(s), -1) }
 
 func TestGoldenHashing(t *testing.T) {
-	g := loadGolden(t)
+	g := golden.Load(t)
 	doc := "the naive bayes café 自然语言 北京大学 spam ünïcödé " + strings.Repeat("x", 100)
 	terms := sklearnTokens(doc)
 	if len(terms) != 9 {
@@ -91,7 +61,7 @@ func TestGoldenHashing(t *testing.T) {
 }
 
 func TestGoldenTFIDF(t *testing.T) {
-	g := loadGolden(t)
+	g := golden.Load(t)
 	n := 0
 	for _, c := range g.Cases {
 		if !strings.HasPrefix(c.Name, "tfidf") {
@@ -112,7 +82,7 @@ func TestGoldenTFIDF(t *testing.T) {
 		if err := tf.Transform(Q); err != nil {
 			t.Fatal(err)
 		}
-		assertDense(t, c.Name, Q, c.Trans)
+		assertDense(t, c.Name, Q, c.Transform)
 		// The per-row variant agrees with the matrix one.
 		for i := 0; i < rows.Rows; i++ {
 			idx, val := rows.Row(i)
@@ -120,7 +90,7 @@ func TestGoldenTFIDF(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		assertDense(t, c.Name+" rows", rows, c.Trans)
+		assertDense(t, c.Name+" rows", rows, c.Transform)
 	}
 	if n != 4 {
 		t.Fatalf("found %d tfidf cases, want 4", n)
