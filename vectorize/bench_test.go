@@ -104,15 +104,7 @@ func BenchmarkHashingTransform(b *testing.B) {
 	docs, tokens := benchCorpus()
 	for _, alt := range []bool{false, true} {
 		b.Run(fmt.Sprintf("alternate=%v", alt), func(b *testing.B) {
-			h := Hashing{AlternateSign: alt}
-			var idx []int32
-			var val []float64
-			for b.Loop() {
-				for _, d := range docs {
-					idx, val = h.Transform(idx[:0], val[:0], d)
-				}
-			}
-			b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+			benchTransform(b, docs, tokens, Hashing{AlternateSign: alt}.Transform)
 		})
 	}
 }
@@ -135,11 +127,16 @@ func BenchmarkVocabularyTransform(b *testing.B) {
 	docs, tokens := benchCorpus()
 	v, _ := benchVocab(b, VocabConfig{MinDF: 2})
 	v.ID("") // build the lookup table outside the timing
+	benchTransform(b, docs, tokens, v.Transform)
+}
+
+// benchTransform times transform over docs, reporting tokens per second.
+func benchTransform(b *testing.B, docs [][]string, tokens int, transform func([]int32, []float64, []string) ([]int32, []float64)) {
 	var idx []int32
 	var val []float64
 	for b.Loop() {
 		for _, d := range docs {
-			idx, val = v.Transform(idx[:0], val[:0], d)
+			idx, val = transform(idx[:0], val[:0], d)
 		}
 	}
 	b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
