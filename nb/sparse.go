@@ -41,16 +41,49 @@ type SparseCounts struct {
 // and only the non-zero sums are kept. Invalid input is rejected with the
 // errors of Counts.Add.
 func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, threshold float64) (*SparseCounts, error) {
-	if classes < 1 || classes > MaxSparseClasses {
-		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
-	}
 	if err := CheckCSR(X, -1); err != nil {
 		return nil, err
 	}
 	if len(y) != X.Rows {
 		return nil, fmt.Errorf("%w: %d rows need %d labels, got %d", ErrShape, X.Rows, X.Rows, len(y))
 	}
-	s := &SparseCounts{Classes: classes, Features: X.Cols, ClassCount: make([]float64, classes),
+	return sparseCounts(X.Cols, y, classes, binary, threshold, func() rowView { return X.Row })
+}
+
+// A RowFunc appends row i of a matrix to idx and val and returns them: its
+// columns, distinct and in any order, and their values.
+type RowFunc func(i int, idx []int32, val []float64) ([]int32, []float64)
+
+// rowView returns row i, valid until its next call.
+type rowView func(i int) ([]int32, []float64)
+
+// NewSparseCountsFunc is NewSparseCounts for the len(y) rows that row
+// returns, over features columns, so that rows computed on the fly need no
+// matrix. It calls row for each row once, concurrently from several
+// goroutines (each with its own buffers), in increasing order within a
+// class. A row with a column out of range, or a negative or non-finite
+// value, is an error.
+func NewSparseCountsFunc(features int, y []int, classes int, binary bool, threshold float64, row RowFunc) (*SparseCounts, error) {
+	return sparseCounts(features, y, classes, binary, threshold, func() rowView {
+		var idx []int32
+		var val []float64
+		return func(i int) ([]int32, []float64) {
+			idx, val = row(i, idx[:0], val[:0])
+			return idx, val
+		}
+	})
+}
+
+// sparseCounts sums rows per class; each goroutine reads them through a
+// view of its own from newView.
+func sparseCounts(features int, y []int, classes int, binary bool, threshold float64, newView func() rowView) (*SparseCounts, error) {
+	if classes < 1 || classes > MaxSparseClasses {
+		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
+	}
+	if features < 0 {
+		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
+	}
+	s := &SparseCounts{Classes: classes, Features: features, ClassCount: make([]float64, classes),
 		Binary: binary, Threshold: threshold}
 	for i, label := range y {
 		if label < 0 || label >= classes {
@@ -63,22 +96,48 @@ func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, thresh
 		rows[label] = append(rows[label], int32(i))
 	}
 	cells := make([][]classCell, classes)
+	errs := make([]error, classes)
 	next := atomic.Int32{}
 	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), classes, max(1, accumulatorBudget/(9*max(1, X.Cols))))
+	workers := min(runtime.GOMAXPROCS(0), classes, max(1, accumulatorBudget/(9*max(1, features))))
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			acc := classSum{sum: make([]float64, X.Cols), seen: make([]bool, X.Cols)}
+		wg.Go(func() {
+			acc := classSum{sum: make([]float64, features)}
+			view := newView()
 			for c := int(next.Add(1) - 1); c < classes; c = int(next.Add(1) - 1) {
-				cells[c] = acc.rows(X, rows[c], binary, threshold)
+				cells[c], errs[c] = acc.rows(view, rows[c], binary, threshold)
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	s.Ptr, s.Class, s.Count = featureMajor(cells, X.Cols)
+	if err := firstRowError(errs); err != nil {
+		return nil, err
+	}
+	s.Ptr, s.Class, s.Count = featureMajor(cells, features)
 	return s, nil
+}
+
+// rowError is an error in one row, so that of several classes' errors the
+// one in the first row is reported, whatever the goroutines' timing.
+type rowError struct {
+	row int
+	err error
+}
+
+func (e *rowError) Error() string { return e.err.Error() }
+func (e *rowError) Unwrap() error { return e.err }
+
+func firstRowError(errs []error) error {
+	var first *rowError
+	for _, err := range errs {
+		if e, ok := err.(*rowError); ok && (first == nil || e.row < first.row) {
+			first = e
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return first.err
 }
 
 // accumulatorBudget bounds the bytes of NewSparseCounts' accumulators (9
@@ -91,49 +150,71 @@ type classCell struct {
 	v float64
 }
 
-// classSum adds up the rows of one class in a dense accumulator.
+// classSum adds up the rows of one class in a dense accumulator. Values
+// are never negative, so a sum is zero until its first non-zero value:
+// that is when its feature joins touched.
 type classSum struct {
 	sum     []float64
-	seen    []bool
 	touched []int32
 }
 
-// rows returns the non-zero feature sums of rows of X, by feature. Each sum
+// rows returns the non-zero feature sums of rows, by feature. Each sum
 // adds the rows' values in row order, as summing per cell would.
-func (a *classSum) rows(X *vectorize.CSR, rows []int32, binary bool, threshold float64) []classCell {
+func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float64) ([]classCell, error) {
 	a.touched = a.touched[:0]
+	defer a.clear()
 	for _, i := range rows {
-		idx, val := X.Row(int(i))
+		idx, val := row(int(i))
+		if len(idx) != len(val) {
+			return nil, &rowError{int(i), fmt.Errorf("%w: row %d has %d columns and %d values", ErrShape, i, len(idx), len(val))}
+		}
 		for p, j := range idx {
 			v := val[p]
-			if binary {
-				v = presence(v, threshold) // an absent value sums to a zero cell, dropped
+			if j < 0 || int(j) >= len(a.sum) {
+				return nil, &rowError{int(i), fmt.Errorf("%w: row %d column %d, want 0..%d", ErrShape, i, j, len(a.sum)-1)}
 			}
-			if !a.seen[j] {
-				a.seen[j] = true
+			if err := checkValue(int(i), j, v); err != nil {
+				return nil, &rowError{int(i), err}
+			}
+			if binary {
+				v = presence(v, threshold)
+			}
+			if v == 0 {
+				continue // an absent value: it leaves the sum as it is
+			}
+			if a.sum[j] == 0 {
 				a.touched = append(a.touched, j)
 			}
 			a.sum[j] += v
 		}
 	}
-	out := make([]classCell, 0, len(a.touched))
+	out := make([]classCell, len(a.touched))
 	if 16*len(a.touched) < len(a.sum) {
 		slices.Sort(a.touched)
-	} else { // a scan in feature order beats sorting
-		a.touched = a.touched[:0]
-		for j, ok := range a.seen {
-			if ok {
-				a.touched = append(a.touched, int32(j))
-			}
+		for k, j := range a.touched {
+			out[k] = classCell{j, a.sum[j]}
+		}
+		return out, nil
+	}
+	out = out[:0] // a scan in feature order beats sorting
+	for j, v := range a.sum {
+		if v != 0 {
+			out = append(out, classCell{int32(j), v})
 		}
 	}
-	for _, j := range a.touched {
-		if a.sum[j] != 0 {
-			out = append(out, classCell{j, a.sum[j]})
+	return out, nil
+}
+
+// clear zeroes the accumulator's touched entries.
+func (a *classSum) clear() {
+	if 16*len(a.touched) < len(a.sum) {
+		for _, j := range a.touched {
+			a.sum[j] = 0
 		}
-		a.sum[j], a.seen[j] = 0, false
+	} else {
+		clear(a.sum)
 	}
-	return out
+	a.touched = a.touched[:0]
 }
 
 // featureMajor lays the classes' cells out by feature, classes increasing.
@@ -271,13 +352,21 @@ func (s *SparseCounts) Remap(features int, oldToNew []int32) (*SparseCounts, err
 		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
 	}
 	b := cellSorter{ptr: make([]int, features+1)}
+	sources := make([]int32, features) // features mapped to each column
 	for j, to := range oldToNew {
 		if int(to) >= features {
 			return nil, fmt.Errorf("%w: feature %d maps to column %d of %d", ErrShape, j, to, features)
 		}
 		if to >= 0 {
 			b.ptr[to+1] += s.Ptr[j+1] - s.Ptr[j]
+			sources[to]++
 		}
+	}
+	d := s.withClassCounts()
+	d.Features = features
+	if !slices.ContainsFunc(sources, func(n int32) bool { return n > 1 }) {
+		d.Ptr, d.Class, d.Count = s.moved(b.ptr, oldToNew)
+		return d, nil
 	}
 	b.alloc()
 	for j, to := range oldToNew {
@@ -285,10 +374,27 @@ func (s *SparseCounts) Remap(features int, oldToNew []int32) (*SparseCounts, err
 			b.putCells(int(to), s, j)
 		}
 	}
-	d := s.withClassCounts()
-	d.Features = features
 	d.Ptr, d.Class, d.Count = b.finish(s.Classes)
 	return d, nil
+}
+
+// moved returns s's cells with feature j moved to column oldToNew[j] (or
+// dropped if negative), no two features to one column; sizes holds each
+// column's cell count at sizes[column+1] and becomes the new Ptr.
+func (s *SparseCounts) moved(sizes []int, oldToNew []int32) (ptr []int, class []uint16, count []float64) {
+	for j := 1; j < len(sizes); j++ {
+		sizes[j] += sizes[j-1]
+	}
+	n := sizes[len(sizes)-1]
+	class, count = make([]uint16, n), make([]float64, n)
+	for j, to := range oldToNew {
+		if to >= 0 {
+			lo, hi := s.Ptr[j], s.Ptr[j+1]
+			copy(class[sizes[to]:], s.Class[lo:hi])
+			copy(count[sizes[to]:], s.Count[lo:hi])
+		}
+	}
+	return sizes, class, count
 }
 
 // RemapClasses returns s over classes classes: old class k becomes class

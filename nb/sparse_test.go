@@ -121,6 +121,63 @@ func TestSparseCountsRejectBadInput(t *testing.T) {
 	}
 }
 
+// TestSparseCountsFuncMatchesMatrix gives NewSparseCountsFunc the rows of
+// a matrix with their columns reversed, appended to its buffers.
+func TestSparseCountsFuncMatchesMatrix(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	y := txtLabels(r, 200, 6)
+	X := spSkewed(r, y, 90, 80)
+	reversed := func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		ri, rv := X.Row(i)
+		for k := len(ri) - 1; k >= 0; k-- {
+			idx, val = append(idx, ri[k]), append(val, rv[k])
+		}
+		return idx, val
+	}
+	for _, binary := range []bool{false, true} {
+		want, err := NewSparseCounts(X, y, 6, binary, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := NewSparseCountsFunc(X.Cols, y, 6, binary, 0.5, reversed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spEqual(t, "NewSparseCountsFunc", got, want.Dense())
+	}
+}
+
+func TestSparseCountsFuncRejectsBadRows(t *testing.T) {
+	y := []int{0, 1, 0, 1, 1}
+	rows := func(bad int, col int32, v float64) RowFunc {
+		return func(i int, idx []int32, val []float64) ([]int32, []float64) {
+			if i >= bad {
+				return append(idx, 0, col), append(val, 1, v)
+			}
+			return append(idx, 1), append(val, 2)
+		}
+	}
+	cases := []struct {
+		row  RowFunc
+		want error
+		text string
+	}{
+		{rows(3, 4, 1), ErrShape, "row 3 column 4"},
+		{rows(2, 1, -1), ErrNegative, "row 2 column 1 has value -1"},
+		{rows(1, 2, math.Inf(1)), ErrNotFinite, "row 1 column 2"},
+		{func(i int, idx []int32, val []float64) ([]int32, []float64) { return append(idx, 0), val }, ErrShape, "row 0 has 1 columns and 0 values"},
+	}
+	for _, c := range cases {
+		_, err := NewSparseCountsFunc(3, y, 2, false, 0, c.row)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.text) {
+			t.Errorf("got %v, want %v with %q", err, c.want, c.text)
+		}
+	}
+	if _, err := NewSparseCountsFunc(-1, y, 2, false, 0, rows(9, 0, 1)); !errors.Is(err, ErrShape) {
+		t.Fatalf("-1 features: %v, want ErrShape", err)
+	}
+}
+
 // spCount counts X's rows [lo, hi) into 4 classes.
 func spCount(t *testing.T, X *vectorize.CSR, y []int, lo, hi int, binary bool, thr float64) *SparseCounts {
 	t.Helper()
@@ -187,6 +244,17 @@ func TestSparseRemap(t *testing.T) {
 	spEqual(t, "remapped", got, want) // two cells sum into one
 	if got.NNZ() != 3 {
 		t.Fatalf("%d cells after remapping, want 3", got.NNZ())
+	}
+	for _, injective := range [][]int32{{3, 0, 4, 1}, {-1, 2, 0, -1}} { // no two features share a column
+		want, err := c.Remap(5, injective)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Sparse().Remap(5, injective)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spEqual(t, fmt.Sprint("moved by ", injective), got, want)
 	}
 	if _, err := c.Sparse().Remap(3, []int32{0, 1}); !errors.Is(err, ErrShape) {
 		t.Fatalf("short mapping: %v, want ErrShape", err)
