@@ -290,10 +290,7 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 	var release func()
 	if consume {
 		release = func() {
-			for _, b := range c.shards {
-				b.g, b.cur, b.nodes, b.id = gramTable{}, nil, nil, 0
-			}
-			u.terms, u.one = nil, nil
+			releaseTables(c.shards, u)
 			// Sorting the terms and building the matrix take about as much
 			// memory as the tables did: collect them now so that it is
 			// reused instead of added to.
@@ -322,6 +319,15 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 		c.u, c.shards = &union{}, nil
 	}
 	return packTerms(terms), X, nil
+}
+
+// releaseTables drops the shards' term tables, which only the terms of
+// the kept ids need.
+func releaseTables(shards []*VocabBuilder, u *union) {
+	for _, b := range shards {
+		b.g, b.cur, b.nodes, b.id = gramTable{}, nil, nil, 0
+	}
+	u.terms, u.one = nil, nil
 }
 
 // union is the union of the shards' terms. With one shard its ids are the
@@ -457,6 +463,17 @@ func (u *union) merge(sh []shardTerms) {
 // with their terms. It calls release, if not nil, once it no longer needs
 // the shards' term tables.
 func (u *union) prune(cfg VocabConfig, release func()) ([]int32, []string, error) {
+	keep, err := u.kept(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	keep, terms := u.sortKept(keep, cfg, release)
+	return keep, terms, nil
+}
+
+// kept returns the union ids whose document frequency cfg keeps
+// (MaxFeatures aside), increasing.
+func (u *union) kept(cfg VocabConfig) ([]int32, error) {
 	maxDF := cfg.MaxDF
 	if maxDF == 0 {
 		maxDF = 1
@@ -464,7 +481,7 @@ func (u *union) prune(cfg VocabConfig, release func()) ([]int32, []string, error
 	minCount := max(cfg.MinDF, 1)
 	maxCount := maxDF * float64(u.rows)
 	if maxCount < float64(minCount) {
-		return nil, nil, fmt.Errorf("%w: max_df %g is %g of %d documents, fewer than min_df %d",
+		return nil, fmt.Errorf("%w: max_df %g is %g of %d documents, fewer than min_df %d",
 			ErrConfig, maxDF, maxCount, u.rows, minCount)
 	}
 	kept := func(df int64) bool { return df >= int64(minCount) && float64(df) <= maxCount }
@@ -488,9 +505,16 @@ func (u *union) prune(cfg VocabConfig, release func()) ([]int32, []string, error
 		}
 	}
 	if len(keep) == 0 {
-		return nil, nil, fmt.Errorf("%w: after pruning %d terms of %d documents none remain: %d in fewer than min_df %d documents, %d in more than max_df %g (%g documents)",
+		return nil, fmt.Errorf("%w: after pruning %d terms of %d documents none remain: %d in fewer than min_df %d documents, %d in more than max_df %g (%g documents)",
 			ErrEmptyVocabulary, u.distinct, u.rows, rare, minCount, common, maxDF, maxCount)
 	}
+	return keep, nil
+}
+
+// sortKept puts the kept union ids in sorted term order, applies
+// MaxFeatures and returns them with their terms. It calls release, if not
+// nil, once it no longer needs the shards' term tables.
+func (u *union) sortKept(keep []int32, cfg VocabConfig, release func()) ([]int32, []string) {
 	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures && u.tf == nil && !cfg.Binary {
 		_, u.tf = u.one.termCounts(true)
 	}
@@ -511,7 +535,7 @@ func (u *union) prune(cfg VocabConfig, release func()) ([]int32, []string, error
 		pos := mostFrequent(keep, total, cfg.MaxFeatures)
 		keep, terms = permute(keep, pos), permute(terms, pos)
 	}
-	return keep, terms, nil
+	return keep, terms
 }
 
 func positions(n int) []int32 {

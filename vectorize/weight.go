@@ -82,8 +82,12 @@ type TFIDF struct {
 }
 
 // Fit computes IDF from the document frequencies of X's columns.
-func (t *TFIDF) Fit(X *CSR) error {
-	idf, err := fitIDF(X, func(n, df float64) float64 {
+func (t *TFIDF) Fit(X *CSR) error { return fitMatrix(X, t.FitDF) }
+
+// FitDF computes IDF from the document frequency of each column in a
+// matrix of n rows, as Fit of that matrix would.
+func (t *TFIDF) FitDF(n int, df []int64) error {
+	idf, err := fitIDF(n, df, func(n, df float64) float64 {
 		switch {
 		case !t.NoSmoothIDF:
 			return math.Log((n+1)/(df+1)) + 1
@@ -98,18 +102,30 @@ func (t *TFIDF) Fit(X *CSR) error {
 	return err
 }
 
-// fitIDF validates X and returns idf(n, df) per column, with n its rows.
-func fitIDF(X *CSR, idf func(n, df float64) float64) ([]float64, error) {
+// fitMatrix validates X and fits from its column counts with fitDF.
+func fitMatrix(X *CSR, fitDF func(n int, df []int64) error) error {
 	if err := X.Validate(); err != nil {
-		return nil, err
+		return err
 	}
-	if X.Rows == 0 {
-		return nil, fmt.Errorf("%w: cannot fit weights on 0 rows", ErrShape)
+	counts := X.ColumnCounts(nil)
+	df := make([]int64, len(counts))
+	for j, d := range counts {
+		df[j] = int64(d)
 	}
-	df := X.ColumnCounts(nil)
+	return fitDF(X.Rows, df)
+}
+
+// fitIDF returns idf(n, df) per column.
+func fitIDF(n int, df []int64, idf func(n, df float64) float64) ([]float64, error) {
+	if n <= 0 {
+		return nil, fmt.Errorf("%w: cannot fit weights on %d rows", ErrShape, n)
+	}
 	out := make([]float64, len(df))
 	for j, d := range df {
-		out[j] = idf(float64(X.Rows), float64(d))
+		if d < 0 || d > int64(n) {
+			return nil, fmt.Errorf("%w: column %d in %d of %d rows", ErrShape, j, d, n)
+		}
+		out[j] = idf(float64(n), float64(d))
 	}
 	return out, nil
 }
@@ -159,8 +175,12 @@ type Rennie struct {
 }
 
 // Fit computes IDF from the document frequencies of X's columns.
-func (r *Rennie) Fit(X *CSR) error {
-	idf, err := fitIDF(X, func(n, df float64) float64 {
+func (r *Rennie) Fit(X *CSR) error { return fitMatrix(X, r.FitDF) }
+
+// FitDF computes IDF from the document frequency of each column in a
+// matrix of n rows, as Fit of that matrix would.
+func (r *Rennie) FitDF(n int, df []int64) error {
+	idf, err := fitIDF(n, df, func(n, df float64) float64 {
 		if df > 0 {
 			return math.Log(n / df)
 		}

@@ -3,6 +3,7 @@ package vectorize
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -151,6 +152,43 @@ func TestLogCountIsLog(t *testing.T) {
 	for _, v := range []float64{0, 1, 2, 3, 7.5, 100, 255, 256, 1000, 0.25, 1e9} {
 		if got, want := logCount(v), math.Log(v); got != want {
 			t.Errorf("logCount(%g) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// TestFitDFMatchesFit checks that fitting from a matrix's document
+// frequencies gives the weights of fitting the matrix.
+func TestFitDFMatchesFit(t *testing.T) {
+	X := FromDense([][]float64{{1, 0, 2, 0}, {0, 3, 1, 0}, {4, 0, 1, 0}})
+	df := []int64{2, 1, 3, 0}
+	for _, opts := range []TFIDF{{}, {NoSmoothIDF: true}, {SublinearTF: true, Norm: L1}} {
+		fit, fromDF := opts, opts
+		if err := fit.Fit(X); err != nil {
+			t.Fatal(err)
+		}
+		if err := fromDF.FitDF(X.Rows, df); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(fit.IDF, fromDF.IDF) {
+			t.Fatalf("%+v: FitDF %v, Fit %v", opts, fromDF.IDF, fit.IDF)
+		}
+	}
+	var fit, fromDF Rennie
+	if err := fit.Fit(X); err != nil {
+		t.Fatal(err)
+	}
+	if err := fromDF.FitDF(X.Rows, df); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(fit.IDF, fromDF.IDF) {
+		t.Fatalf("Rennie: FitDF %v, Fit %v", fromDF.IDF, fit.IDF)
+	}
+	for _, bad := range []struct {
+		n  int
+		df []int64
+	}{{0, nil}, {3, []int64{4}}, {3, []int64{-1}}} {
+		if err := new(TFIDF).FitDF(bad.n, bad.df); !errors.Is(err, ErrShape) {
+			t.Errorf("FitDF(%d, %v): %v, want ErrShape", bad.n, bad.df, err)
 		}
 	}
 }

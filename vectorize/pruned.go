@@ -1,0 +1,180 @@
+package vectorize
+
+import (
+	"math/bits"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// Pruned is a merged vocabulary pruned by a VocabConfig, before any matrix
+// is built: the kept terms under provisional ids (0 to Len()−1, in an order
+// of the builders' choosing), their document frequencies, and every
+// document's row over them. A caller that only needs to weight and sum the
+// rows (as naive Bayes training does) reads them with Row and skips
+// building, sorting and re-reading a document-term matrix; and it may sort
+// the terms (Vocabulary) on another goroutine meanwhile.
+//
+// Row and DF are safe for concurrent use, also with one call of
+// Vocabulary. The builders must not change until the last Row.
+type Pruned struct {
+	u      *union
+	shards []*VocabBuilder
+	keep   []int32 // provisional id → union id
+	kept   rankSet // union id → provisional id
+	df     []int64 // per provisional id
+	starts []int   // per shard: its first row
+	binary bool
+	// sorted: the terms in final order and the provisional → final map,
+	// set at once when MaxFeatures had to compare terms, else by Vocabulary
+	sorted func() (*Vocabulary, []int32)
+	terms  []string // by provisional id, if taken from the tables early
+}
+
+// Prune applies cfg to the merged vocabulary without building the matrix.
+// The shards are only read.
+func (c *VocabCounts) Prune(cfg VocabConfig) (*Pruned, error) { return c.prune(cfg, false) }
+
+// PruneConsume is Prune for the last use of the builders: it copies the
+// kept terms and frees the builders' term tables, most of their memory, at
+// once; c is empty afterwards. The builders' rows stay until the Pruned is
+// dropped.
+func (c *VocabCounts) PruneConsume(cfg VocabConfig) (*Pruned, error) { return c.prune(cfg, true) }
+
+func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	u := c.u
+	keep, err := u.kept(cfg)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pruned{u: u, shards: c.shards, binary: cfg.Binary}
+	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures {
+		// Ties in MaxFeatures go by term order: sort now.
+		sortedKeep, terms := u.sortKept(keep, cfg, nil)
+		v := packTerms(terms)
+		// Provisional ids stay in union id order.
+		keep = slices.Clone(sortedKeep)
+		slices.Sort(keep)
+		final := make([]int32, len(keep))
+		for i, g := range sortedKeep {
+			id, _ := slices.BinarySearch(keep, g)
+			final[id] = int32(i)
+		}
+		p.sorted = func() (*Vocabulary, []int32) { return v, final }
+	}
+	p.keep = keep
+	p.kept = newRankSet(len(u.df), keep)
+	p.df = make([]int64, len(keep))
+	for i, g := range keep {
+		p.df[i] = u.df[g]
+	}
+	row := 0
+	for _, b := range c.shards {
+		p.starts = append(p.starts, row)
+		row += b.Rows()
+	}
+	if consume {
+		// The term tables are most of the memory, and the kept terms are
+		// all that is needed of them: take those and free the tables now,
+		// so that what is built next reuses the memory.
+		if p.sorted == nil {
+			p.terms = u.termsOf(keep)
+		}
+		releaseTables(p.shards, u)
+		runtime.GC()
+		u.df, u.tf = nil, nil // p.df has what is needed
+		c.u, c.shards = &union{}, nil
+	}
+	if p.sorted == nil {
+		p.sorted = sync.OnceValues(p.sortTerms)
+	}
+	return p, nil
+}
+
+// sortTerms puts the kept terms in sorted order.
+func (p *Pruned) sortTerms() (*Vocabulary, []int32) {
+	u, terms := p.u, p.terms
+	if terms == nil {
+		terms = u.termsOf(p.keep)
+	}
+	pos := positions(len(terms))
+	if !u.sorted {
+		sortByTerm(terms, pos)
+	}
+	final := make([]int32, len(pos))
+	for i, q := range pos {
+		final[q] = int32(i)
+	}
+	return packTerms(permute(terms, pos)), final
+}
+
+// Len returns the number of kept terms.
+func (p *Pruned) Len() int { return len(p.keep) }
+
+// Rows returns the number of documents.
+func (p *Pruned) Rows() int { return p.u.rows }
+
+// DF returns the document frequency of each kept term, by provisional id.
+// The caller must not modify it.
+func (p *Pruned) DF() []int64 { return p.df }
+
+// Row appends document i's kept terms (provisional ids, distinct, in no
+// particular order) and their counts (1 if cfg.Binary) to idx and val.
+func (p *Pruned) Row(i int, idx []int32, val []float64) ([]int32, []float64) {
+	k := sort.SearchInts(p.starts, i+1) - 1
+	b, local := p.shards[k], p.u.local[k]
+	for _, e := range b.rows.row(i - p.starts[k]) {
+		g := int32(e >> 32)
+		if local != nil {
+			g = local[g]
+		}
+		if id := p.kept.rank(g); id >= 0 {
+			n := float64(uint32(e))
+			if p.binary {
+				n = 1
+			}
+			idx, val = append(idx, id), append(val, n)
+		}
+	}
+	return idx, val
+}
+
+// Vocabulary returns the kept terms in sorted order, the ids a Vocabulary
+// gives them, and final, which maps each provisional id to that id. It
+// sorts once; later calls return the same result.
+func (p *Pruned) Vocabulary() (v *Vocabulary, final []int32) { return p.sorted() }
+
+// rankSet maps the members of a set of ids below n to their ranks, from a
+// bitmap and the ranks at each word: about 1.5 bits per id, so that it
+// stays in cache where a table of n int32s would not.
+type rankSet struct {
+	bits  []uint64
+	ranks []int32 // members below each word
+}
+
+// newRankSet returns the set of members, which are increasing and below n.
+func newRankSet(n int, members []int32) rankSet {
+	s := rankSet{bits: make([]uint64, (n+63)/64), ranks: make([]int32, (n+63)/64)}
+	for _, m := range members {
+		s.bits[m/64] |= 1 << (m % 64)
+	}
+	r := int32(0)
+	for w, b := range s.bits {
+		s.ranks[w] = r
+		r += int32(bits.OnesCount64(b))
+	}
+	return s
+}
+
+// rank returns the number of members below id if id is a member, else −1.
+func (s rankSet) rank(id int32) int32 {
+	w, b := id/64, uint(id%64)
+	if s.bits[w]>>b&1 == 0 {
+		return -1
+	}
+	return s.ranks[w] + int32(bits.OnesCount64(s.bits[w]&(1<<b-1)))
+}

@@ -1,0 +1,119 @@
+package vectorize
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestPrunedMatchesFinish checks that the rows and terms of a Pruned, mapped
+// to final ids, are those of Finish, for one and several shards, with and
+// without consuming the builders, while Vocabulary runs concurrently with
+// Row.
+func TestPrunedMatchesFinish(t *testing.T) {
+	docs := zipfDocs(3, 250, 40, 1500)
+	docs[9] = nil
+	cfgs := []VocabConfig{{}, {MinDF: 2}, {MaxDF: 0.3}, {MinDF: 2, MaxFeatures: 80}, {MaxFeatures: 5000, Binary: true}}
+	for _, cfg := range cfgs {
+		for _, nShards := range []int{1, 3} {
+			for _, consume := range []bool{false, true} {
+				shards := make([]*VocabBuilder, nShards)
+				for k := range shards {
+					shards[k] = NewVocabBuilder()
+					for _, d := range docs[k*len(docs)/nShards : (k+1)*len(docs)/nShards] {
+						shards[k].Add(d)
+					}
+				}
+				c, err := MergeVocab(shards...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, X, err := c.Finish(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				prune := c.Prune
+				if consume {
+					prune = c.PruneConsume
+				}
+				p, err := prune(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%+v shards %d consume %v", cfg, nShards, consume)
+				checkPruned(t, p, want, X)
+			}
+		}
+	}
+}
+
+func checkPruned(t *testing.T, p *Pruned, want *Vocabulary, X *CSR) {
+	t.Helper()
+	if p.Len() != want.Len() || p.Rows() != X.Rows {
+		t.Fatalf("%d terms × %d rows, want %d × %d", p.Len(), p.Rows(), want.Len(), X.Rows)
+	}
+	done := make(chan struct{})
+	var v *Vocabulary
+	var final []int32
+	go func() { v, final = p.Vocabulary(); close(done) }()
+	rows := make([][]int32, X.Rows)
+	vals := make([][]float64, X.Rows)
+	for i := range X.Rows {
+		rows[i], vals[i] = p.Row(i, nil, nil)
+	}
+	<-done
+	if !slices.Equal(v.Terms(), want.Terms()) {
+		t.Fatalf("terms differ from Finish's")
+	}
+	wantDF := X.ColumnCounts(nil)
+	for id, df := range p.DF() {
+		if int64(wantDF[final[id]]) != df {
+			t.Fatalf("term %d: df %d, want %d", id, df, wantDF[final[id]])
+		}
+	}
+	for i := range X.Rows {
+		type entry struct {
+			j int32
+			v float64
+		}
+		got := make([]entry, len(rows[i]))
+		for k, id := range rows[i] {
+			got[k] = entry{final[id], vals[i][k]}
+		}
+		slices.SortFunc(got, func(a, b entry) int { return int(a.j - b.j) })
+		idx, val := X.Row(i)
+		if len(got) != len(idx) {
+			t.Fatalf("row %d: %d entries, want %d", i, len(got), len(idx))
+		}
+		for k := range got {
+			if got[k].j != idx[k] || got[k].v != val[k] {
+				t.Fatalf("row %d entry %d: %v, want (%d, %g)", i, k, got[k], idx[k], val[k])
+			}
+		}
+	}
+}
+
+func TestPrunedErrors(t *testing.T) {
+	var b VocabBuilder
+	b.Add([]string{"a", "b"})
+	c, err := MergeVocab(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Prune(VocabConfig{MinDF: 2}); err == nil {
+		t.Fatal("no error when min_df leaves no terms")
+	}
+	if _, err := c.Prune(VocabConfig{MinDF: -1}); err == nil {
+		t.Fatal("no error for a negative min_df")
+	}
+}
+
+func TestRankSet(t *testing.T) {
+	members := []int32{0, 3, 63, 64, 65, 127, 200}
+	s := newRankSet(201, members)
+	for id := range int32(201) {
+		want := int32(slices.Index(members, id))
+		if got := s.rank(id); got != want {
+			t.Fatalf("rank(%d) = %d, want %d", id, got, want)
+		}
+	}
+}
