@@ -39,23 +39,39 @@ type Model struct {
 // NumFeatures returns the number of columns of the model.
 func (m *Model) NumFeatures() int { return m.lin.NumFeatures() }
 
+// fitWeighting fits the configured weighting on X and weights X in place.
 func (m *Model) fitWeighting(X *vectorize.CSR) error {
+	w := m.newWeighting()
+	if w == nil {
+		return nil
+	}
+	if err := w.Fit(X); err != nil {
+		return err
+	}
+	return w.Transform(X)
+}
+
+// weighting is TFIDF or Rennie.
+type weighting interface {
+	Fit(X *vectorize.CSR) error
+	FitDF(n int, df []int64) error
+	Transform(X *vectorize.CSR) error
+	TransformRow(idx []int32, val []float64) error
+}
+
+// newWeighting sets up the configured weighting, unfitted, or returns nil
+// if there is none.
+func (m *Model) newWeighting() weighting {
 	if m.Config.Classifier == Bernoulli {
 		return nil // Bernoulli sees only presence, which weighting keeps
 	}
 	switch m.Config.Weighting {
 	case TFIDF:
 		m.tfidf = m.Config.TFIDFOptions.transformer(nil)
-		if err := m.tfidf.Fit(X); err != nil {
-			return err
-		}
-		m.tfidf.Transform(X)
+		return m.tfidf
 	case Rennie:
 		m.rennie = &vectorize.Rennie{}
-		if err := m.rennie.Fit(X); err != nil {
-			return err
-		}
-		m.rennie.Transform(X)
+		return m.rennie
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/tokenize"
+	"github.com/textnb/textnb/vectorize"
 )
 
 const (
@@ -291,4 +293,65 @@ func TestModelRecordsTokenizer(t *testing.T) {
 	if got.MinLen != 2 || got.HanMinLen != 1 || got.WordNGrams != DefaultWordNGrams || got.Lang != tokenize.English {
 		t.Errorf("stored tokenizer config %+v has unresolved defaults", got)
 	}
+}
+
+// TestPrunedFitMatchesMatrixFit checks that training straight from the
+// vectorizer's rows (fitPruned) gives the model that training through a
+// count matrix does, up to the order of floating-point sums.
+func TestPrunedFitMatchesMatrixFit(t *testing.T) {
+	for _, cfg := range []Config{
+		{},
+		{Classifier: Multinomial, Weighting: Counts},
+		{Weighting: Rennie, Norm: true, Vocab: vectorize.VocabConfig{MinDF: 2}},
+		{Classifier: Bernoulli},
+		{Vocab: vectorize.VocabConfig{MaxFeatures: 300, MaxDF: 0.5}},
+	} {
+		var models [2]*Model
+		for k, viaMatrix := range []bool{false, true} {
+			tr, err := NewTrainer(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.viaMatrix = viaMatrix
+			err = corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
+				tr.Add(d.Label, d.Text)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if models[k], _, err = tr.Finish(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		pruned, matrix := models[0], models[1]
+		if !slices.Equal(pruned.vocab.Terms(), matrix.vocab.Terms()) {
+			t.Fatalf("%+v: vocabularies differ", cfg)
+		}
+		if a, b := pruned.idf(), matrix.idf(); (a == nil) != (b == nil) || a != nil && !floatsClose(*a, *b, 1e-12) {
+			t.Fatalf("%+v: IDF differs", cfg)
+		}
+		pc, mc := pruned.counts, matrix.counts
+		if !slices.Equal(pc.Ptr, mc.Ptr) || !slices.Equal(pc.Class, mc.Class) || !floatsClose(pc.Count, mc.Count, 1e-12) {
+			t.Fatalf("%+v: class-feature sums differ", cfg)
+		}
+		pl, ml := pruned.lin, matrix.lin
+		if !floatsClose(pl.Base, ml.Base, 1e-12) || !floatsClose(pl.Delta, ml.Delta, 1e-12) ||
+			!floatsClose(pl.Q, ml.Q, 1e-12) || !floatsClose(pl.P, ml.P, 1e-12) {
+			t.Fatalf("%+v: weights differ", cfg)
+		}
+	}
+}
+
+// floatsClose reports whether a and b agree to tol, relative beyond 1.
+func floatsClose(a, b []float64, tol float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !(math.Abs(a[i]-b[i]) <= tol*max(1, math.Abs(b[i]))) {
+			return false
+		}
+	}
+	return true
 }

@@ -47,6 +47,9 @@ type Trainer struct {
 	// unlabeled counts the documents given to AddUnlabeled.
 	unlabeled int
 	finished  bool
+	// viaMatrix fits through a count matrix even where fitPruned would
+	// do; tests compare the two.
+	viaMatrix bool
 }
 
 // NewTrainer returns a Trainer for cfg.
@@ -237,43 +240,118 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	m := &Model{Config: t.cfg, Classes: t.names, Lang: t.lang, an: tokenize.New(t.cfg.Tokenize)}
 	t.an = nil
 	m.Config.Alpha = t.cfg.alpha()
-	X, minDF, err := t.features(m)
+	features, minDF, err := t.train(m)
 	if err != nil {
 		return nil, Summary{}, err
 	}
-	if err := m.fit(X, t.y); err != nil {
-		return nil, Summary{}, err
-	}
-	s := Summary{Documents: len(t.y) - t.unlabeled, Unlabeled: t.unlabeled, Classes: len(t.names), Features: X.Cols,
+	s := Summary{Documents: len(t.y) - t.unlabeled, Unlabeled: t.unlabeled, Classes: len(t.names), Features: features,
 		MinDF: minDF, Lang: t.lang, Elapsed: time.Since(t.start)}
 	s.Empty = t.empty
 	return m, s, nil
 }
 
-// features finishes the vectorizer and returns the count matrix.
-func (t *Trainer) features(m *Model) (*vectorize.CSR, int, error) {
+// train finishes the vectorizer and fits m, returning the number of
+// features and the min_df applied. Semi-supervised training and hashing
+// go through a count matrix; otherwise the rows are weighted and summed
+// straight from the vectorizer's store (fitPruned).
+func (t *Trainer) train(m *Model) (features, minDF int, err error) {
 	if t.vocab == nil {
 		m.hash = t.hash
 		X, err := vectorize.StackRows(t.hash.Cols(), t.hashed)
 		t.hashed = nil
-		return X, 0, err
+		if err != nil {
+			return 0, 0, err
+		}
+		return X.Cols, 0, m.fit(X, t.y)
 	}
 	merged, err := vectorize.MergeVocab(t.vocab)
 	if err != nil {
-		return nil, 0, err
+		return 0, 0, err
 	}
 	t.vocab = nil
 	vc := t.cfg.Vocab
 	if vc.MinDF == 0 {
 		vc.MinDF = merged.MinDFFor(t.cfg.maxTableSize()/len(t.names), vc.MaxFeatures)
 	}
-	vocab, X, err := merged.Consume(vc)
+	m.Config.Vocab.MinDF = vc.MinDF // the model records what was applied
+	if t.cfg.Semi.Method != NoSemi || t.viaMatrix {
+		vocab, X, err := merged.Consume(vc)
+		if err != nil {
+			return 0, 0, err
+		}
+		m.vocab = vocab
+		return X.Cols, vc.MinDF, m.fit(X, t.y)
+	}
+	p, err := merged.PruneConsume(vc)
 	if err != nil {
-		return nil, 0, err
+		return 0, 0, err
+	}
+	return p.Len(), vc.MinDF, m.fitPruned(p, t.y)
+}
+
+// fitPruned fits m on the rows of p, weighted and summed per class in
+// provisional term order while another goroutine sorts the terms; the
+// results are then put in sorted term order.
+func (m *Model) fitPruned(p *vectorize.Pruned, y []int) error {
+	sorted := make(chan struct{})
+	go func() {
+		defer close(sorted)
+		p.Vocabulary()
+	}()
+	counts, err := m.countPruned(p, y)
+	<-sorted
+	if err != nil {
+		return err
+	}
+	vocab, final := p.Vocabulary()
+	if m.counts, err = counts.Remap(counts.Features, final); err != nil {
+		return err
 	}
 	m.vocab = vocab
-	m.Config.Vocab.MinDF = vc.MinDF // the model records what was applied
-	return X, vc.MinDF, nil
+	if idf := m.idf(); idf != nil {
+		*idf = permuteTo(*idf, final)
+	}
+	return m.refit()
+}
+
+// countPruned fits the weighting on p's document frequencies and sums the
+// weighted rows per class.
+func (m *Model) countPruned(p *vectorize.Pruned, y []int) (*nb.SparseCounts, error) {
+	w := m.newWeighting()
+	if w != nil {
+		if err := w.FitDF(p.Rows(), p.DF()); err != nil {
+			return nil, err
+		}
+	}
+	est := nb.NewCountsFor(m.newEstimator(), 0, 0)
+	return nb.NewSparseCountsFunc(p.Len(), y, len(m.Classes), est.Binary, est.Threshold,
+		func(i int, idx []int32, val []float64) ([]int32, []float64) {
+			idx, val = p.Row(i, idx, val)
+			if w != nil {
+				_ = w.TransformRow(idx, val) // p's ids are in range
+			}
+			return idx, val
+		})
+}
+
+// idf returns the fitted weighting's column weights, or nil.
+func (m *Model) idf() *[]float64 {
+	switch {
+	case m.tfidf != nil:
+		return &m.tfidf.IDF
+	case m.rennie != nil:
+		return &m.rennie.IDF
+	}
+	return nil
+}
+
+// permuteTo returns v with v[i] moved to position to[i].
+func permuteTo(v []float64, to []int32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[to[i]] = x
+	}
+	return out
 }
 
 // fit weights X in place and fits the classifier.
