@@ -14,15 +14,24 @@ import (
 // misses per look-up. Words are hashed by Go's maphash with a seed drawn
 // per index, so no input can be crafted to collide, and a false match has
 // a chance of about 2⁻⁶⁴ per look-up (10⁻¹² over all 20 Newsgroups tests).
+//
+// Beside the slots, a byte per slot holds 7 bits of its hash (tags, half a
+// megabyte for 20 Newsgroups' bigrams, which stays in cache): a probe
+// reads the slot itself only where the tag matches, so a look-up that
+// misses (a quarter of them, and the longest probes) rarely leaves the
+// cache, and one that hits reads one slot.
 type vocabIndex struct {
+	tags  []uint8 // 0: empty slot; else 0x80 | the hash's low 7 bits
 	slots []indexSlot
 	shift uint
 	seed  maphash.Seed
 }
 
+func tagOf(h uint64) uint8 { return uint8(h)&0x7f | 0x80 }
+
 type indexSlot struct {
 	hash uint64
-	id   int32 // term id + 1; 0 marks an empty slot
+	id   int32 // term id
 	n    int32 // the term's length in bytes (saturated)
 }
 
@@ -58,28 +67,31 @@ func (x *vocabIndex) build(tab *packedTerms) {
 	x.seed = maphash.MakeSeed()
 	size := tableSize(n)
 	x.slots, x.shift = writtenSlots[indexSlot](size), uint(64-bits.Len(uint(size))+1)
+	x.tags = writtenSlots[uint8](size)
 	mask := size - 1
 	for id := range n {
 		t := tab.term(int32(id))
 		h := x.termHash(t)
 		i := int(h >> x.shift)
-		for x.slots[i].id != 0 {
+		for x.tags[i] != 0 {
 			i = (i + 1) & mask
 		}
-		x.slots[i] = indexSlot{hash: h, id: int32(id) + 1, n: lenKey(len(t))}
+		x.tags[i] = tagOf(h)
+		x.slots[i] = indexSlot{hash: h, id: int32(id), n: lenKey(len(t))}
 	}
 }
 
 // find returns the id of the term with hash h and length n, or −1.
 func (x *vocabIndex) find(h uint64, n int) int32 {
-	mask, key := len(x.slots)-1, lenKey(n)
+	mask, key, tag := len(x.tags)-1, lenKey(n), tagOf(h)
 	for i := int(h >> x.shift); ; i = (i + 1) & mask {
-		sl := &x.slots[i]
-		if sl.id == 0 {
+		switch x.tags[i] {
+		case 0:
 			return -1
-		}
-		if sl.hash == h && sl.n == key {
-			return sl.id - 1
+		case tag:
+			if sl := &x.slots[i]; sl.hash == h && sl.n == key {
+				return sl.id
+			}
 		}
 	}
 }
