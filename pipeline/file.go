@@ -64,11 +64,8 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	le := binary.LittleEndian
 	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount}
 	var idf []float64
-	switch {
-	case m.tfidf != nil:
-		idf = m.tfidf.IDF
-	case m.rennie != nil:
-		idf = m.rennie.IDF
+	if p := m.idf(); p != nil {
+		idf = *p
 	}
 	h.IDF = idf != nil
 	var blob []byte

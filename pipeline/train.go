@@ -334,7 +334,8 @@ func (m *Model) countPruned(p *vectorize.Pruned, y []int) (*nb.SparseCounts, err
 		})
 }
 
-// idf returns the fitted weighting's column weights, or nil.
+// idf returns where the weighting keeps its column weights, or nil if
+// there is no weighting.
 func (m *Model) idf() *[]float64 {
 	switch {
 	case m.tfidf != nil:
