@@ -16,8 +16,8 @@ import (
 // building, sorting and re-reading a document-term matrix; and it may sort
 // the terms (Vocabulary) on another goroutine meanwhile.
 //
-// Row and DF are safe for concurrent use, also with one call of
-// Vocabulary. The builders must not change until the last Row.
+// Row, DF and Vocabulary are safe for concurrent use. The builders must
+// not change until the last call.
 type Pruned struct {
 	u      *union
 	shards []*VocabBuilder
