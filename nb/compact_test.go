@@ -295,3 +295,19 @@ func BenchmarkCompactJointLogLikelihood(b *testing.B) {
 		})
 	}
 }
+
+func ExampleRowFunc() {
+	// Rows computed on the fly: document i of each class has its own
+	// feature twice and feature 2 once, and no matrix is built.
+	y := []int{0, 1, 0}
+	var row nb.RowFunc = func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		return append(idx, int32(y[i]), 2), append(val, 2, 1)
+	}
+	s, err := nb.NewSparseCountsFunc(3, y, 2, false, 0, row)
+	if err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(s.ClassCount, s.Dense().FeatureCount)
+	// Output:
+	// [2 1] [4 0 2 0 2 1]
+}

@@ -235,3 +235,31 @@ func ExampleCodedDoc() {
 	// 2
 	// 0
 }
+
+func ExamplePruned() {
+	var b vectorize.VocabBuilder
+	b.Add([]string{"spam", "eggs", "spam"})
+	b.Add([]string{"ham", "eggs"})
+	b.Add([]string{"spam"})
+	merged, err := vectorize.MergeVocab(&b)
+	if err != nil {
+		panic(err)
+	}
+	p, err := merged.PruneConsume(vectorize.VocabConfig{MinDF: 2})
+	if err != nil {
+		panic(err)
+	}
+	vocab, final := p.Vocabulary() // may run on another goroutine while rows are read
+	for i := range p.Rows() {
+		idx, val := p.Row(i, nil, nil)
+		fmt.Printf("doc %d:", i)
+		for k, id := range idx {
+			fmt.Printf(" %s×%g (df %d)", vocab.Term(int(final[id])), val[k], p.DF()[id])
+		}
+		fmt.Println()
+	}
+	// Output:
+	// doc 0: spam×2 (df 2) eggs×1 (df 2)
+	// doc 1: eggs×1 (df 2)
+	// doc 2: spam×1 (df 2)
+}
