@@ -47,15 +47,21 @@ func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, thresh
 	if len(y) != X.Rows {
 		return nil, fmt.Errorf("%w: %d rows need %d labels, got %d", ErrShape, X.Rows, X.Rows, len(y))
 	}
-	return sparseCounts(X.Cols, y, classes, binary, threshold, func() rowView { return X.Row })
+	return sparseCounts(X.Cols, y, classes, binary, threshold, func() rowView {
+		return func(i int) ([]int32, []float64, error) {
+			idx, val := X.Row(i)
+			return idx, val, nil // CheckCSR has checked them
+		}
+	})
 }
 
 // A RowFunc appends row i of a matrix to idx and val and returns them: its
 // columns, distinct and in any order, and their values.
 type RowFunc func(i int, idx []int32, val []float64) ([]int32, []float64)
 
-// rowView returns row i, valid until its next call.
-type rowView func(i int) ([]int32, []float64)
+// rowView returns row i, valid until its next call, or what is wrong
+// with it.
+type rowView func(i int) ([]int32, []float64, error)
 
 // NewSparseCountsFunc is NewSparseCounts for the len(y) rows that row
 // returns, over features columns, so that rows computed on the fly need no
@@ -67,11 +73,27 @@ func NewSparseCountsFunc(features int, y []int, classes int, binary bool, thresh
 	return sparseCounts(features, y, classes, binary, threshold, func() rowView {
 		var idx []int32
 		var val []float64
-		return func(i int) ([]int32, []float64) {
+		return func(i int) ([]int32, []float64, error) {
 			idx, val = row(i, idx[:0], val[:0])
-			return idx, val
+			return idx, val, checkRow(i, idx, val, features)
 		}
 	})
+}
+
+// checkRow reports a row that NewSparseCountsFunc cannot count.
+func checkRow(i int, idx []int32, val []float64, features int) error {
+	if len(idx) != len(val) {
+		return fmt.Errorf("%w: row %d has %d columns and %d values", ErrShape, i, len(idx), len(val))
+	}
+	for p, j := range idx {
+		if j < 0 || int(j) >= features {
+			return fmt.Errorf("%w: row %d column %d, want 0..%d", ErrShape, i, j, features-1)
+		}
+		if err := checkValue(i, j, val[p]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sparseCounts sums rows per class; each goroutine reads them through a
@@ -164,18 +186,12 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 	a.touched = a.touched[:0]
 	defer a.clear()
 	for _, i := range rows {
-		idx, val := row(int(i))
-		if len(idx) != len(val) {
-			return nil, &rowError{int(i), fmt.Errorf("%w: row %d has %d columns and %d values", ErrShape, i, len(idx), len(val))}
+		idx, val, err := row(int(i))
+		if err != nil {
+			return nil, &rowError{int(i), err}
 		}
 		for p, j := range idx {
 			v := val[p]
-			if j < 0 || int(j) >= len(a.sum) {
-				return nil, &rowError{int(i), fmt.Errorf("%w: row %d column %d, want 0..%d", ErrShape, i, j, len(a.sum)-1)}
-			}
-			if err := checkValue(int(i), j, v); err != nil {
-				return nil, &rowError{int(i), err}
-			}
 			if binary {
 				v = presence(v, threshold)
 			}
