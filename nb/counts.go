@@ -77,10 +77,8 @@ func (c *Counts) AddSoft(X *vectorize.CSR, resp []float64, scale float64) error 
 	if err := badValue(scale); err != nil {
 		return fmt.Errorf("%w: scale %g", err, scale)
 	}
-	for i, r := range resp {
-		if err := checkWeight("responsibility", i, r); err != nil {
-			return err
-		}
+	if err := checkWeights("responsibility", resp); err != nil {
+		return err
 	}
 	for i := 0; i < X.Rows; i++ {
 		idx, val := X.Row(i)

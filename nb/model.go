@@ -141,6 +141,16 @@ func checkWeight(what string, i int, w float64) error {
 	return nil
 }
 
+// checkWeights checks every value of w with checkWeight.
+func checkWeights(what string, w []float64) error {
+	for i, v := range w {
+		if err := checkWeight(what, i, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // JointLogLikelihoodCSR returns the rows×K joint log-likelihoods of X, or
 // nil if X is malformed.
 func JointLogLikelihoodCSR(m Model, X *vectorize.CSR) []float64 {
@@ -358,15 +368,11 @@ func checkCounts(c *Counts) error {
 		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
 			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
 	}
-	for i, v := range c.ClassCount {
-		if err := checkWeight("class count", i, v); err != nil {
-			return err
-		}
+	if err := checkWeights("class count", c.ClassCount); err != nil {
+		return err
 	}
-	for i, v := range c.FeatureCount {
-		if err := checkWeight("feature count", i, v); err != nil {
-			return err
-		}
+	if err := checkWeights("feature count", c.FeatureCount); err != nil {
+		return err
 	}
 	if c.total() == 0 {
 		return ErrEmpty

@@ -475,15 +475,11 @@ func (s *SparseCounts) check() error {
 	if err := checkCells(s.Ptr, s.Class, k); err != nil {
 		return err
 	}
-	for i, v := range s.ClassCount {
-		if err := checkWeight("class count", i, v); err != nil {
-			return err
-		}
+	if err := checkWeights("class count", s.ClassCount); err != nil {
+		return err
 	}
-	for p, v := range s.Count {
-		if err := checkWeight("feature count", p, v); err != nil {
-			return err
-		}
+	if err := checkWeights("feature count", s.Count); err != nil {
+		return err
 	}
 	return nil
 }
