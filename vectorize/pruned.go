@@ -2,7 +2,6 @@ package vectorize
 
 import (
 	"math/bits"
-	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -52,22 +51,22 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 		return nil, err
 	}
 	p := &Pruned{u: u, shards: c.shards, binary: cfg.Binary}
+	var presorted []int32 // with MaxFeatures: the kept union ids in term order
+	var sortedTerms []string
 	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures {
-		// Ties in MaxFeatures go by term order: sort now.
-		sortedKeep, terms := u.sortKept(keep, cfg, nil)
-		v := packTerms(terms)
-		// Provisional ids stay in union id order.
-		keep = slices.Clone(sortedKeep)
-		slices.Sort(keep)
-		final := make([]int32, len(keep))
-		for i, g := range sortedKeep {
-			id, _ := slices.BinarySearch(keep, g)
-			final[id] = int32(i)
+		// Ties in MaxFeatures go by term order: sort now. Provisional
+		// ids stay in union id order.
+		presorted, sortedTerms = u.sortKept(keep, cfg, nil)
+		keep = slices.Sorted(slices.Values(presorted))
+	}
+	p.keep, p.kept = keep, newRankSet(len(u.df), keep)
+	if presorted != nil {
+		v, final := packTerms(sortedTerms), make([]int32, len(keep))
+		for i, g := range presorted {
+			final[p.kept.rank(g)] = int32(i)
 		}
 		p.sorted = func() (*Vocabulary, []int32) { return v, final }
 	}
-	p.keep = keep
-	p.kept = newRankSet(len(u.df), keep)
 	p.df = make([]int64, len(keep))
 	for i, g := range keep {
 		p.df[i] = u.df[g]
@@ -78,14 +77,11 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 		row += b.Rows()
 	}
 	if consume {
-		// The term tables are most of the memory, and the kept terms are
-		// all that is needed of them: take those and free the tables now,
-		// so that what is built next reuses the memory.
-		if p.sorted == nil {
+		// The kept terms are all that is needed of the tables.
+		if presorted == nil {
 			p.terms = u.termsOf(keep)
 		}
 		releaseTables(p.shards, u)
-		runtime.GC()
 		u.df, u.tf = nil, nil // p.df has what is needed
 		c.u, c.shards = &union{}, nil
 	}
@@ -101,9 +97,9 @@ func (p *Pruned) sortTerms() (*Vocabulary, []int32) {
 	if terms == nil {
 		terms = u.termsOf(p.keep)
 	}
-	pos := positions(len(terms))
-	if !u.sorted {
-		sortByTerm(terms, pos)
+	pos := u.termOrder(terms)
+	if pos == nil {
+		return packTerms(terms), positions(len(terms))
 	}
 	final := make([]int32, len(pos))
 	for i, q := range pos {

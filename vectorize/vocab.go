@@ -289,13 +289,7 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 	}
 	var release func()
 	if consume {
-		release = func() {
-			releaseTables(c.shards, u)
-			// Sorting the terms and building the matrix take about as much
-			// memory as the tables did: collect them now so that it is
-			// reused instead of added to.
-			runtime.GC()
-		}
+		release = func() { releaseTables(c.shards, u) }
 	}
 	keep, terms, err := u.prune(cfg, release)
 	if err != nil {
@@ -322,12 +316,15 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 }
 
 // releaseTables drops the shards' term tables, which only the terms of
-// the kept ids need.
+// the kept ids need, and collects them: they are most of the memory, and
+// what is built next (the matrix, or the class sums) would otherwise add
+// to it instead of reusing it.
 func releaseTables(shards []*VocabBuilder, u *union) {
 	for _, b := range shards {
 		b.g, b.cur, b.nodes, b.id = gramTable{}, nil, nil, 0
 	}
 	u.terms, u.one = nil, nil
+	runtime.GC()
 }
 
 // union is the union of the shards' terms. With one shard its ids are the
@@ -522,9 +519,7 @@ func (u *union) sortKept(keep []int32, cfg VocabConfig, release func()) ([]int32
 	if release != nil {
 		release()
 	}
-	if !u.sorted {
-		pos := positions(len(keep))
-		sortByTerm(terms, pos)
+	if pos := u.termOrder(terms); pos != nil {
 		keep, terms = permute(keep, pos), permute(terms, pos)
 	}
 	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures {
@@ -536,6 +531,17 @@ func (u *union) sortKept(keep []int32, cfg VocabConfig, release func()) ([]int32
 		keep, terms = permute(keep, pos), permute(terms, pos)
 	}
 	return keep, terms
+}
+
+// termOrder returns the positions of terms in sorted term order, or nil
+// if union ids, and so terms, are in that order already.
+func (u *union) termOrder(terms []string) []int32 {
+	if u.sorted {
+		return nil
+	}
+	pos := positions(len(terms))
+	sortByTerm(terms, pos)
+	return pos
 }
 
 func positions(n int) []int32 {
