@@ -121,7 +121,7 @@ func sparseCounts(features int, y []int, classes int, binary bool, threshold flo
 	errs := make([]error, classes)
 	next := atomic.Int32{}
 	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), classes, max(1, accumulatorBudget/(9*max(1, features))))
+	workers := min(runtime.GOMAXPROCS(0), classes, max(1, accumulatorBudget/(8*max(1, features))))
 	for range workers {
 		wg.Go(func() {
 			acc := classSum{sum: make([]float64, features)}
@@ -162,7 +162,7 @@ func firstRowError(errs []error) error {
 	return first.err
 }
 
-// accumulatorBudget bounds the bytes of NewSparseCounts' accumulators (9
+// accumulatorBudget bounds the bytes of NewSparseCounts' accumulators (8
 // per column and goroutine), which limits its goroutines for wide matrices.
 const accumulatorBudget = 256 << 20
 
