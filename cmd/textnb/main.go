@@ -39,6 +39,7 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		tuneGC(gcPercent, gcFloor) // for the life of the process
 	}
+	adviseHugePages()
 	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
 }
 

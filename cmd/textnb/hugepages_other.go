@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// adviseHugePages does nothing outside Linux.
+func adviseHugePages() {}
