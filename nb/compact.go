@@ -206,9 +206,11 @@ func (m *Multinomial) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 	for c, r := range s.classSums() {
 		t.Q[c] = logAlpha - math.Log(r+fa)
 	}
-	for p, n := range s.Count {
-		t.Delta[p] = math.Log1p(n / alpha)
-	}
+	parallelChunks(len(s.Count), 0, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			t.Delta[p] = math.Log1p(s.Count[p] / alpha)
+		}
+	})
 	m.FeatureLogProb, m.ClassLogPrior, m.tab = nil, prior, Linear{}
 	return t, nil
 }
@@ -232,21 +234,30 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 	}
 	t := newCompact(s, bias)
 	t.Base = make([]float64, s.Features)
-	// Delta first holds d = log(T_i+α−N_ci) − log(T_i+α); zextra sums it
-	// per class for Z_c, and sumBase sums log(T_i+α) over all features.
+	// Base first holds log(T_i+α) and Delta d = log(T_i+α−N_ci) − log(T_i+α),
+	// feature by feature on every core; then, with Norm, sumBase sums Base
+	// and zextra sums d per class for Z_c, in one fixed order.
+	parallelChunks(s.Features, 0, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			cells := s.Count[s.Ptr[j]:s.Ptr[j+1]]
+			var all float64
+			for _, n := range cells {
+				all += n
+			}
+			lt := math.Log(all + alpha)
+			t.Base[j] = lt
+			for q, n := range cells {
+				t.Delta[s.Ptr[j]+q] = math.Log(all+alpha-n) - lt // as scikit-learn: (T+α)−N
+			}
+		}
+	})
 	zextra := make([]float64, s.Classes)
 	var sumBase float64
-	for j := range s.Features {
-		lo, hi := s.Ptr[j], s.Ptr[j+1]
-		var all float64
-		for _, n := range s.Count[lo:hi] {
-			all += n
+	if m.Norm {
+		for _, lt := range t.Base {
+			sumBase += lt
 		}
-		lt := math.Log(all + alpha)
-		t.Base[j], sumBase = lt, sumBase+lt
-		for p := lo; p < hi; p++ {
-			d := math.Log(all+alpha-s.Count[p]) - lt // as scikit-learn: (T+α)−N
-			t.Delta[p] = d
+		for p, d := range t.Delta {
 			zextra[s.Class[p]] += d
 		}
 	}
