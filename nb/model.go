@@ -141,14 +141,41 @@ func checkWeight(what string, i int, w float64) error {
 	return nil
 }
 
-// checkWeights checks every value of w with checkWeight.
+// checkWeights checks every value of w with checkWeight, reporting the
+// first bad one.
 func checkWeights(what string, w []float64) error {
-	for i, v := range w {
-		if err := checkWeight(what, i, v); err != nil {
-			return err
+	i := firstBad(len(w), func(lo, hi int) int {
+		for i := lo; i < hi; i++ {
+			if badValue(w[i]) != nil {
+				return i
+			}
 		}
+		return hi
+	})
+	if i < len(w) {
+		return checkWeight(what, i, w[i])
 	}
 	return nil
+}
+
+// firstBad returns the lowest index in [0, n) that bad finds, or n, having
+// searched chunks of it on every core: bad returns the first bad index in
+// [lo, hi), or hi. Chunks past a bad index found already are skipped.
+func firstBad(n int, bad func(lo, hi int) int) int {
+	var first atomic.Int64
+	first.Store(int64(n))
+	parallelChunks(n, 0, func(lo, hi int) {
+		if int64(lo) >= first.Load() {
+			return
+		}
+		i := bad(lo, hi)
+		if i == hi {
+			return
+		}
+		for cur := first.Load(); int64(i) < cur && !first.CompareAndSwap(cur, int64(i)); cur = first.Load() {
+		}
+	})
+	return int(first.Load())
 }
 
 // JointLogLikelihoodCSR returns the rows×K joint log-likelihoods of X, or

@@ -403,13 +403,15 @@ func (s *SparseCounts) moved(sizes []int, oldToNew []int32) (ptr []int, class []
 	}
 	n := sizes[len(sizes)-1]
 	class, count = make([]uint16, n), make([]float64, n)
-	for j, to := range oldToNew {
-		if to >= 0 {
-			lo, hi := s.Ptr[j], s.Ptr[j+1]
-			copy(class[sizes[to]:], s.Class[lo:hi])
-			copy(count[sizes[to]:], s.Count[lo:hi])
+	parallelChunks(len(oldToNew), 0, func(lo, hi int) { // the features' cells go to disjoint places
+		for j, to := range oldToNew[lo:hi] {
+			if to >= 0 {
+				cells := s.Ptr[lo+j : lo+j+2]
+				copy(class[sizes[to]:], s.Class[cells[0]:cells[1]])
+				copy(count[sizes[to]:], s.Count[cells[0]:cells[1]])
+			}
 		}
-	}
+	})
 	return sizes, class, count
 }
 
@@ -485,20 +487,35 @@ func (s *SparseCounts) check() error {
 }
 
 // checkCells verifies that ptr is non-decreasing within class and that
-// every feature's classes increase strictly and stay below k.
+// every feature's classes increase strictly and stay below k, reporting the
+// first bad feature.
 func checkCells(ptr []int, class []uint16, k int) error {
-	for j := range len(ptr) - 1 {
-		lo, hi := ptr[j], ptr[j+1]
-		if lo < 0 || lo > hi || hi > len(class) {
-			return fmt.Errorf("%w: feature %d cell pointers [%d,%d) out of order", ErrShape, j, lo, hi)
-		}
-		prev := -1
-		for _, c := range class[lo:hi] {
-			if int(c) <= prev || int(c) >= k {
-				return fmt.Errorf("%w: feature %d class %d out of order or ≥ %d classes", ErrShape, j, c, k)
+	n := len(ptr) - 1
+	j := firstBad(n, func(lo, hi int) int {
+		for j := lo; j < hi; j++ {
+			if checkFeatureCells(ptr, class, k, j) != nil {
+				return j
 			}
-			prev = int(c)
 		}
+		return hi
+	})
+	if j < n {
+		return checkFeatureCells(ptr, class, k, j)
+	}
+	return nil
+}
+
+func checkFeatureCells(ptr []int, class []uint16, k, j int) error {
+	lo, hi := ptr[j], ptr[j+1]
+	if lo < 0 || lo > hi || hi > len(class) {
+		return fmt.Errorf("%w: feature %d cell pointers [%d,%d) out of order", ErrShape, j, lo, hi)
+	}
+	prev := -1
+	for _, c := range class[lo:hi] {
+		if int(c) <= prev || int(c) >= k {
+			return fmt.Errorf("%w: feature %d class %d out of order or ≥ %d classes", ErrShape, j, c, k)
+		}
+		prev = int(c)
 	}
 	return nil
 }

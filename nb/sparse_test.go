@@ -264,6 +264,67 @@ func TestSparseRemap(t *testing.T) {
 	}
 }
 
+// Wide counts are moved and checked on several goroutines, chunk by chunk.
+func TestSparseRemapWide(t *testing.T) {
+	const k, f = 3, 5000
+	r := rand.New(rand.NewPCG(7, 8))
+	c := NewCounts(k, f)
+	for i := range c.FeatureCount {
+		if r.IntN(3) == 0 {
+			c.FeatureCount[i] = float64(1 + r.IntN(9))
+		}
+	}
+	for i := range c.ClassCount {
+		c.ClassCount[i] = 10
+	}
+	to := make([]int32, f)
+	for j, p := range r.Perm(f + 100)[:f] { // injective, with gaps
+		to[j] = int32(p)
+		if j%7 == 0 {
+			to[j] = -1
+		}
+	}
+	want, err := c.Remap(f+100, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Sparse().Remap(f+100, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spEqual(t, "moved by a wide permutation", got, want)
+}
+
+// Checks of wide counts report the first bad feature or cell, whichever
+// goroutine meets it.
+func TestSparseCheckReportsFirstBad(t *testing.T) {
+	const f = 4000
+	c := NewCounts(2, f)
+	for i := range c.FeatureCount {
+		c.FeatureCount[i] = 1
+	}
+	c.ClassCount[0], c.ClassCount[1] = 1, 1
+	s := c.Sparse()
+	bad := *s
+	bad.Class = slices.Clone(s.Class)
+	for _, j := range []int{3500, 2100} { // swap the classes of two features' cells
+		p := s.Ptr[j]
+		bad.Class[p], bad.Class[p+1] = bad.Class[p+1], bad.Class[p]
+	}
+	if _, err := bad.Remap(f, nil); err == nil || !strings.Contains(err.Error(), "feature 2100 ") {
+		t.Errorf("cells out of order at features 2100 and 3500: %v, want an error naming feature 2100", err)
+	}
+	bad = *s
+	bad.Count = slices.Clone(s.Count)
+	bad.Count[7000], bad.Count[3000] = math.NaN(), -1
+	if _, err := bad.Remap(f, nil); err == nil || !strings.Contains(err.Error(), "feature count 3000 ") {
+		t.Errorf("bad counts at cells 3000 and 7000: %v, want an error naming cell 3000", err)
+	}
+	if i := firstBad(10000, func(lo, hi int) int { return hi }); i != 10000 {
+		t.Errorf("firstBad with nothing bad = %d, want 10000", i)
+	}
+}
+
 func TestSparseRemapClasses(t *testing.T) {
 	c := NewCounts(3, 3)
 	copy(c.ClassCount, []float64{3, 4, 5})
