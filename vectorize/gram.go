@@ -3,6 +3,7 @@ package vectorize
 import (
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"unsafe"
@@ -126,28 +127,43 @@ func (g *gramTable) appendTerm(dst []byte, nodes []int32, node int32) ([]byte, [
 }
 
 // terms returns the strings of nodes, as views of one new block of exactly
-// their size.
+// their size. Parts of nodes are spelled on every core, each into its own
+// stretch of the block, whose offsets a first pass measures.
 func (g *gramTable) terms(nodes []int32) []string {
-	var scratch []int32
-	size := 0
-	for _, n := range nodes {
-		scratch = g.wordNodes(scratch[:0], n)
-		size += len(scratch) - 1
-		for _, wn := range scratch {
-			size += len(g.words.term(int32(uint32(g.link[wn]))))
+	parts := max(1, min(runtime.GOMAXPROCS(0), len(nodes)/termsPart))
+	part := func(p int) []int32 { return nodes[p*len(nodes)/parts : (p+1)*len(nodes)/parts] }
+	at := make([]int, parts+1) // where each part's stretch starts
+	parallel(parts, func(p int) {
+		var scratch []int32
+		for _, n := range part(p) {
+			scratch = g.wordNodes(scratch[:0], n)
+			at[p+1] += len(scratch) - 1
+			for _, wn := range scratch {
+				at[p+1] += len(g.words.term(int32(uint32(g.link[wn]))))
+			}
 		}
+	})
+	for p := range parts {
+		at[p+1] += at[p]
 	}
-	blob := make([]byte, 0, size)
+	blob := make([]byte, at[parts])
 	out := make([]string, len(nodes))
-	for i, n := range nodes {
-		start := len(blob)
-		blob, scratch = g.appendTerm(blob, scratch, n)
-		if len(blob) > start {
-			out[i] = unsafe.String(&blob[start], len(blob)-start) // blob is never written again
+	parallel(parts, func(p int) {
+		var scratch []int32
+		dst, first := blob[at[p]:at[p]:at[p+1]], p*len(nodes)/parts
+		for i, n := range part(p) {
+			start := len(dst)
+			dst, scratch = g.appendTerm(dst, scratch, n) // never beyond the stretch: it is measured
+			if len(dst) > start {
+				out[first+i] = unsafe.String(&dst[start], len(dst)-start) // blob is never written again
+			}
 		}
-	}
+	})
 	return out
 }
+
+// termsPart is the fewest terms worth a goroutine of their own.
+const termsPart = 1 << 14
 
 // pairTable maps 64-bit keys to nodes by open addressing (linear probing).
 // Its slots hold no pointers, so the garbage collector never scans them.

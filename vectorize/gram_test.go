@@ -452,3 +452,34 @@ func TestVeryLongTerm(t *testing.T) {
 		t.Fatalf("got %d terms", vocab.Len())
 	}
 }
+
+// Spelling many terms at once, on several goroutines, gives back each
+// term's own string.
+func TestGramTableTerms(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var g gramTable
+	var want []string
+	var nodes []int32
+	seen := map[string]bool{}
+	for len(want) < 3*termsPart {
+		var words []string
+		for range 1 + r.IntN(3) {
+			words = append(words, strings.Repeat(string(rune('a'+r.IntN(26))), 1+r.IntN(3))+string(rune('a'+r.IntN(26))))
+		}
+		s := strings.Join(words, " ")
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		want, nodes = append(want, s), append(nodes, g.term(s))
+	}
+	got := g.terms(nodes)
+	if !slices.Equal(got, want) {
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("term %d of %d spelled %q, want %q", i, len(want), got[i], want[i])
+			}
+		}
+		t.Fatalf("%d terms spelled, want %d", len(got), len(want))
+	}
+}
