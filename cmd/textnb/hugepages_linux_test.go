@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"unsafe"
 )
 
 func TestHugeRange(t *testing.T) {
@@ -17,13 +16,13 @@ func TestHugeRange(t *testing.T) {
 		{mb, 2 * mb, 2 * mb, 2 * mb}, // no whole huge page: empty
 		{3 * mb, mb, 4 * mb, 4 * mb},
 	} {
-		if lo, hi := hugeRange(c.p, c.n); lo != c.lo || hi != c.hi {
+		if lo, hi := hugeRange(c.p, c.n, 2*mb); lo != c.lo || hi != c.hi {
 			t.Errorf("hugeRange(%#x, %#x) = %#x, %#x, want %#x, %#x", c.p, c.n, lo, hi, c.lo, c.hi)
 		}
 	}
 }
 
-func TestTHPAdvised(t *testing.T) {
+func TestTHPSettings(t *testing.T) {
 	for setting, want := range map[string]bool{
 		"always [madvise] never": true,
 		"[always] madvise never": false,
@@ -34,24 +33,43 @@ func TestTHPAdvised(t *testing.T) {
 			t.Errorf("thpAdvised(%q) = %v, want %v", setting, got, want)
 		}
 	}
+	for godebug, want := range map[string]bool{
+		"":                            false,
+		"disablethp=1":                true,
+		"disablethp=2":                true,
+		"gctrace=1, disablethp=1":     true,
+		"disablethp=1,disablethp=0":   false,
+		"disablethp=0,disablethp=01":  true,
+		"madvdontneed=1,disablethp=0": false,
+	} {
+		if got := disablesTHP(godebug); got != want {
+			t.Errorf("disablesTHP(%q) = %v, want %v", godebug, got, want)
+		}
+	}
 }
 
-// TestAdviseHugePages checks that a large allocation made after the advice
-// lands in memory that the kernel may back with huge pages.
+// TestAdviseHugePages checks that the reserve's range is marked for huge
+// pages where the kernel leaves them to the program.
 func TestAdviseHugePages(t *testing.T) {
-	if !thpAdvised(readFirstLine("/sys/kernel/mm/transparent_hugepage/enabled")) ||
-		readFirstLine("/proc/sys/vm/overcommit_memory") == "2" || strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") {
-		t.Skip("transparent huge pages are not in madvise mode here")
+	size, _ := hugeReserveSize()
+	lo, hi := adviseHugePages()
+	if size == 0 {
+		if lo != hi {
+			t.Fatalf("advised [%#x, %#x) where huge pages are not wanted", lo, hi)
+		}
+		t.Skip("transparent huge pages are not in madvise mode here, or the reserve would not fit")
 	}
-	adviseHugePages()
-	b := make([]byte, 64<<20)
-	// Its middle: its first huge page may be shared with older objects.
-	flags, err := vmFlags(uintptr(unsafe.Pointer(&b[len(b)/2])))
-	if err != nil {
-		t.Fatal(err)
+	if hi-lo < uintptr(size)/2 {
+		t.Fatalf("advised [%#x, %#x), under half the %d-byte reserve", lo, hi, size)
 	}
-	if !strings.Contains(" "+flags+" ", " hg ") {
-		t.Errorf("the mapping of a new 64 MiB slice has flags %q, want hg (MADV_HUGEPAGE)", flags)
+	for _, p := range []uintptr{lo, hi - 1} {
+		flags, err := vmFlags(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(" "+flags+" ", " hg ") {
+			t.Errorf("the mapping at %#x has flags %q, want hg (MADV_HUGEPAGE)", p, flags)
+		}
 	}
 }
 
