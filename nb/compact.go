@@ -239,15 +239,16 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 	// and zextra sums d per class for Z_c, in one fixed order.
 	parallelChunks(s.Features, 0, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
-			cells := s.Count[s.Ptr[j]:s.Ptr[j+1]]
+			first := s.Ptr[j]
+			counts := s.Count[first:s.Ptr[j+1]]
 			var all float64
-			for _, n := range cells {
+			for _, n := range counts {
 				all += n
 			}
 			lt := math.Log(all + alpha)
 			t.Base[j] = lt
-			for q, n := range cells {
-				t.Delta[s.Ptr[j]+q] = math.Log(all+alpha-n) - lt // as scikit-learn: (T+α)−N
+			for q, n := range counts {
+				t.Delta[first+q] = math.Log(all+alpha-n) - lt // as scikit-learn: (T+α)−N
 			}
 		}
 	})

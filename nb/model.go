@@ -168,14 +168,17 @@ func firstBad(n int, bad func(lo, hi int) int) int {
 		if int64(lo) >= first.Load() {
 			return
 		}
-		i := bad(lo, hi)
-		if i == hi {
-			return
-		}
-		for cur := first.Load(); int64(i) < cur && !first.CompareAndSwap(cur, int64(i)); cur = first.Load() {
+		if i := bad(lo, hi); i < hi {
+			storeMin(&first, int64(i))
 		}
 	})
 	return int(first.Load())
+}
+
+// storeMin lowers v to x if x is smaller.
+func storeMin(v *atomic.Int64, x int64) {
+	for cur := v.Load(); x < cur && !v.CompareAndSwap(cur, x); cur = v.Load() {
+	}
 }
 
 // JointLogLikelihoodCSR returns the rows×K joint log-likelihoods of X, or

@@ -404,11 +404,11 @@ func (s *SparseCounts) moved(sizes []int, oldToNew []int32) (ptr []int, class []
 	n := sizes[len(sizes)-1]
 	class, count = make([]uint16, n), make([]float64, n)
 	parallelChunks(len(oldToNew), 0, func(lo, hi int) { // the features' cells go to disjoint places
-		for j, to := range oldToNew[lo:hi] {
-			if to >= 0 {
-				cells := s.Ptr[lo+j : lo+j+2]
-				copy(class[sizes[to]:], s.Class[cells[0]:cells[1]])
-				copy(count[sizes[to]:], s.Count[cells[0]:cells[1]])
+		for j := lo; j < hi; j++ {
+			if to := oldToNew[j]; to >= 0 {
+				from, end := s.Ptr[j], s.Ptr[j+1]
+				copy(class[sizes[to]:], s.Class[from:end])
+				copy(count[sizes[to]:], s.Count[from:end])
 			}
 		}
 	})
@@ -505,6 +505,7 @@ func checkCells(ptr []int, class []uint16, k int) error {
 	return nil
 }
 
+// checkFeatureCells checks the cells of feature j as checkCells does.
 func checkFeatureCells(ptr []int, class []uint16, k, j int) error {
 	lo, hi := ptr[j], ptr[j+1]
 	if lo < 0 || lo > hi || hi > len(class) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -320,8 +321,24 @@ func TestSparseCheckReportsFirstBad(t *testing.T) {
 	if _, err := bad.Remap(f, nil); err == nil || !strings.Contains(err.Error(), "feature count 3000 ") {
 		t.Errorf("bad counts at cells 3000 and 7000: %v, want an error naming cell 3000", err)
 	}
+}
+
+// firstBad finds the lowest bad index whichever goroutine finds its own
+// first.
+func TestFirstBad(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	if i := firstBad(10000, func(lo, hi int) int { return hi }); i != 10000 {
 		t.Errorf("firstBad with nothing bad = %d, want 10000", i)
+	}
+	for _, want := range []int{0, 1, 127, 128, 5000, 9999} {
+		every := func(lo, hi int) int { // every chunk from want's on has a bad index
+			return max(lo, min(want, hi))
+		}
+		for range 20 {
+			if i := firstBad(10000, every); i != want {
+				t.Fatalf("firstBad = %d, want %d", i, want)
+			}
+		}
 	}
 }
 

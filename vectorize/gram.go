@@ -131,7 +131,8 @@ func (g *gramTable) appendTerm(dst []byte, nodes []int32, node int32) ([]byte, [
 // stretch of the block, whose offsets a first pass measures.
 func (g *gramTable) terms(nodes []int32) []string {
 	parts := max(1, min(runtime.GOMAXPROCS(0), len(nodes)/termsPart))
-	part := func(p int) []int32 { return nodes[p*len(nodes)/parts : (p+1)*len(nodes)/parts] }
+	first := func(p int) int { return p * len(nodes) / parts } // part p's first node
+	part := func(p int) []int32 { return nodes[first(p):first(p+1)] }
 	at := make([]int, parts+1) // where each part's stretch starts
 	parallel(parts, func(p int) {
 		var scratch []int32
@@ -150,13 +151,14 @@ func (g *gramTable) terms(nodes []int32) []string {
 	out := make([]string, len(nodes))
 	parallel(parts, func(p int) {
 		var scratch []int32
-		dst, first := blob[at[p]:at[p]:at[p+1]], p*len(nodes)/parts
-		for i, n := range part(p) {
+		dst, i := blob[at[p]:at[p]:at[p+1]], first(p)
+		for _, n := range part(p) {
 			start := len(dst)
 			dst, scratch = g.appendTerm(dst, scratch, n) // never beyond the stretch: it is measured
 			if len(dst) > start {
-				out[first+i] = unsafe.String(&dst[start], len(dst)-start) // blob is never written again
+				out[i] = unsafe.String(&dst[start], len(dst)-start) // blob is never written again
 			}
+			i++
 		}
 	})
 	return out
