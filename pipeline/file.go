@@ -208,14 +208,20 @@ func openContainer(data []byte) (Kind, []byte, error) {
 	return Kind(le.Uint32(data[len(magic)+4:])), body[head:], nil
 }
 
+// openKind opens a container that must hold a model of kind want.
+func openKind(data []byte, want Kind) ([]byte, error) {
+	kind, payload, err := openContainer(data)
+	if err == nil && kind != want {
+		err = fmt.Errorf("%w: the file holds a %v, not a %v", ErrKind, kind, want)
+	}
+	return payload, err
+}
+
 // Decode reads a text model from the bytes of a model file.
 func Decode(data []byte) (*Model, error) {
-	kind, payload, err := openContainer(data)
+	payload, err := openKind(data, TextModel)
 	if err != nil {
 		return nil, err
-	}
-	if kind != TextModel {
-		return nil, fmt.Errorf("%w: the file holds a %v, not a text model", ErrKind, kind)
 	}
 	r := &reader{b: payload}
 	var h header

@@ -267,12 +267,9 @@ func LoadTable(path string) (*Table, error) { return loadFile(path, DecodeTable)
 
 // DecodeTable reads a table model from the bytes of a model file.
 func DecodeTable(data []byte) (*Table, error) {
-	kind, payload, err := openContainer(data)
+	payload, err := openKind(data, TableModel)
 	if err != nil {
 		return nil, err
-	}
-	if kind != TableModel {
-		return nil, fmt.Errorf("%w: the file holds a %v, not a table model", ErrKind, kind)
 	}
 	m := new(Table)
 	if err := json.Unmarshal(payload, m); err != nil {
