@@ -18,7 +18,8 @@ type Segmenter interface {
 // Analyzer turns documents into terms: NFKC normalization, the splitting
 // of ScriptTokenizer (with a fast path for ASCII), one TokenFilter chain per
 // Script, a Segmenter for Han runs, then word and Han character n-grams.
-// It is safe for concurrent use; its cache is shared by all goroutines.
+// It is safe for concurrent use; its cache (with stemming) is shared by all
+// goroutines.
 type Analyzer struct {
 	cfg     Config // with defaults
 	seg     Segmenter
@@ -29,8 +30,8 @@ type Analyzer struct {
 	// direct is set when no filter needs the cache (no stemming): words are
 	// lowercased a document at a time and checked in place.
 	direct bool
-	cache  *termCache
-	pool   sync.Pool // of *state
+	cache  *termCache // nil when direct
+	pool   sync.Pool  // of *state
 }
 
 // state is the scratch space of one Terms call.
@@ -56,7 +57,10 @@ func NewWithSegmenter(cfg Config, seg Segmenter) *Analyzer {
 	cfg = cfg.WithDefaults()
 	cfg.WordNGrams = cfg.WordNGrams.clamp()
 	cfg.HanChars = cfg.HanChars.clamp()
-	a := &Analyzer{cfg: cfg, cache: newTermCache(cacheEntries), join: !cfg.SplitCompounds, direct: !cfg.Stem}
+	a := &Analyzer{cfg: cfg, join: !cfg.SplitCompounds, direct: !cfg.Stem}
+	if !a.direct {
+		a.cache = newTermCache(cacheEntries)
+	}
 	if !cfg.NoHanWords {
 		a.seg = seg
 	}
@@ -85,7 +89,8 @@ func (a *Analyzer) Config() Config { return a.cfg }
 
 // Terms appends the terms of text to dst: its words in order, then its
 // word n-grams (n = 2, 3, …), then the character n-grams of its Han runs.
-// Unigram terms are shared, cached strings. The n-gram terms of one call
+// Unigram terms are views of text (or of one lowercased copy of it) or,
+// with stemming, shared cached strings. The n-gram terms of one call
 // share one allocation, so a caller that keeps a few of them for long
 // should clone them (strings.Clone).
 func (a *Analyzer) Terms(dst []string, text string) []string {
@@ -102,8 +107,9 @@ func (a *Analyzer) Terms(dst []string, text string) []string {
 // order, and to extra the character n-grams of the Han runs: Terms is the
 // WordNGrams of words followed by extra. A vectorizer that forms n-grams
 // itself (vectorize.VocabBuilder.AddWords) is spared building their
-// strings. Words are shared, cached strings; the extra terms of one call
-// share one allocation.
+// strings. Words are views of text (or of one lowercased copy of it) or,
+// with stemming, shared cached strings; the extra terms of one call share
+// one allocation.
 func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string) {
 	st := a.pool.Get().(*state)
 	words = a.unigrams(words, st, text)
@@ -146,18 +152,17 @@ func (a *Analyzer) asciiTerms(dst []string, st *state, text string) ([]string, s
 			i++
 			continue
 		}
-		j, upper := i+1, isUpper(c)
+		j := i + 1
 		for ; j < len(text); j++ {
 			c := text[j]
 			if !asciiWord[c] && !(a.join && c < utf8.RuneSelf && isConnector[c] && j+1 < len(text) && asciiWord[text[j+1]]) {
 				break
 			}
-			upper = upper || isUpper(c)
 		}
 		if j < len(text) && (text[j] >= utf8.RuneSelf || a.join && isConnector[text[j]] && j+1 < len(text) && text[j+1] >= utf8.RuneSelf) {
 			return dst, text[i:] // a non-ASCII letter may continue the word
 		}
-		dst = a.word(dst, st, text[i:j], Latin, !upper)
+		dst = a.word(dst, st, text[i:j], Latin)
 		i = j
 	}
 	return dst, ""
@@ -170,22 +175,21 @@ func (a *Analyzer) unicodeTerms(dst []string, st *state, text string) []string {
 		if tok.Script == Han {
 			dst = a.han(dst, st, w)
 		} else {
-			dst = a.word(dst, st, w, tok.Script, isLowerASCII(w))
+			dst = a.word(dst, st, w, tok.Script)
 		}
 	}
 	return dst
 }
 
-// word appends the term of a Latin or Other word, if it has one; lower
-// says that lowercasing would not change w.
-func (a *Analyzer) word(dst []string, st *state, w string, s Script, lower bool) []string {
+// word appends the term of a Latin or Other word, if it has one.
+func (a *Analyzer) word(dst []string, st *state, w string, s Script) []string {
 	if len(w) < a.cfg.MinLen { // a rune takes at least a byte
 		return dst
 	}
 	if a.direct {
 		return a.keep(dst, w, s)
 	}
-	if a.lower != nil && !lower {
+	if a.lower != nil && !isLowerASCII(w) {
 		st.key = a.lower.Filter(append(st.key[:0], w...))
 		if t, ok := a.cache.getBytes(st.key); ok {
 			return appendTerm(dst, t)

@@ -15,10 +15,11 @@
 // run of letters, digits, marks and underscores, so apostrophes and hyphens
 // split words, and the minimum length counts runes.
 //
-// Speed comes from a per-Analyzer cache of filter results: the filter chain
-// (and its allocations) runs once per distinct word, and each later
-// occurrence costs one map look-up. The ASCII path skips normalization and
-// Unicode decoding.
+// Without stemming a document is lowercased at once and its words are
+// checked in place, as views of it. With stemming a per-Analyzer cache of
+// filter results lets the filter chain (and its allocations) run once per
+// distinct word; each later occurrence costs one map look-up. The ASCII
+// path skips normalization and Unicode decoding.
 //
 // The Chinese dictionary (package zh) is loaded on the first Han run only,
 // so English-only text never pays its 1.7 s and 135 MB.
