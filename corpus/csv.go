@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // csvRecord is the raw label and text of one CSV record.
@@ -49,6 +50,10 @@ func csvProducer(path string, opt Options) (func(emitFunc), error) {
 			rc := csvRecord{text: rec[ti], line: line}
 			if li >= 0 {
 				rc.label = rec[li]
+			}
+			if len(rec) > 2 {
+				// Do not keep the other columns alive through substrings.
+				rc.label, rc.text = strings.Clone(rc.label), strings.Clone(rc.text)
 			}
 			if cur = append(cur, rc); len(cur) >= batchLines {
 				if !emit(csvUnit(cur, path, opt.Unlabeled, li >= 0)) {
