@@ -221,11 +221,12 @@ func (b *VocabBuilder) AddCoded(d *CodedDoc) {
 	}
 	if !d.spaced && d.longHi == 0 {
 		// Distinct coder terms have distinct nodes, so the grams are
-		// distinct terms: no need to merge repeats.
+		// distinct terms: no need to merge repeats. No term holds a space,
+		// so a bigram is a pair of word nodes: extend's check is not needed.
 		for _, gm := range d.grams {
 			node := b.nodes[gm.a]
 			if gm.b >= 0 {
-				node = b.g.extend(node, b.nodes[gm.b])
+				node = b.g.pair(node, b.nodes[gm.b])
 			}
 			b.open = append(b.open, uint64(node)<<32|uint64(uint32(gm.count)))
 		}

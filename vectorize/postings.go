@@ -263,10 +263,7 @@ func SelectTopK(scores []float64, k int) []int32 {
 		}
 		return -math.MaxFloat64
 	}
-	order := make([]int32, len(scores))
-	for i := range order {
-		order[i] = int32(i)
-	}
+	order := positions(len(scores))
 	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(key(a), key(b)) })
 	top := order[len(order)-k:]
 	slices.Sort(top)

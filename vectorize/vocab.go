@@ -382,10 +382,7 @@ type shardTerms struct {
 }
 
 func (s *shardTerms) load(b *VocabBuilder) {
-	ids := make([]int32, b.g.len())
-	for i := range ids {
-		ids[i] = int32(i)
-	}
+	ids := positions(b.g.len())
 	byID := b.g.terms(ids)
 	df, tf := b.termCounts(true)
 	s.keys = sortKeys(byID, ids)
