@@ -3,6 +3,8 @@ package nb
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // MaxCategories bounds the number of categories of one Categorical feature
@@ -133,7 +135,7 @@ func (m *Categorical) Merge(o *Categorical) error {
 	for i, cnt := range o.CategoryCount {
 		no, nm := o.NCategories[i], m.NCategories[i]
 		for c := range k {
-			floatsAddTo(m.CategoryCount[i][c*nm:c*nm+no], cnt[c*no:(c+1)*no])
+			floats.Add(m.CategoryCount[i][c*nm:c*nm+no], cnt[c*no:(c+1)*no])
 		}
 	}
 	m.update(alpha)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 )
 
 // BinStrategy chooses how a Discretizer places its bin edges.
@@ -122,23 +123,10 @@ func (d *Discretizer) Transform(dst []int, x []float64) []int {
 			dst = append(dst, -1)
 			continue
 		}
-		dst = append(dst, upperBound(e[1:len(e)-1], v))
+		inner := e[1 : len(e)-1]
+		dst = append(dst, sort.Search(len(inner), func(i int) bool { return inner[i] > v })) // values ≤ v
 	}
 	return dst
-}
-
-// upperBound returns the number of values of the sorted a that are ≤ v.
-func upperBound(a []float64, v float64) int {
-	lo, hi := 0, len(a)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if a[mid] <= v {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo
 }
 
 // linspace returns num values from start to stop computed as numpy.linspace

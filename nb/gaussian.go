@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // DefaultVarSmoothing is Gaussian's VarSmoothing when the field is 0.
@@ -337,7 +339,7 @@ func classMeanVar(X [][]float64, y []int, classes, f int) (n, mean, vr []float64
 	for r, row := range X {
 		c := y[r]
 		n[c]++
-		floatsAddTo(mean[c*f:(c+1)*f], row)
+		floats.Add(mean[c*f:(c+1)*f], row)
 	}
 	for c, nc := range n {
 		for j := range f {
@@ -365,12 +367,6 @@ func maxColumnVar(X [][]float64, f int) float64 {
 	y := make([]int, len(X))
 	_, _, vr := classMeanVar(X, y, 1, f)
 	return slices.Max(vr)
-}
-
-func floatsAddTo(dst, s []float64) {
-	for j, v := range s {
-		dst[j] += v
-	}
 }
 
 // checkDenseRows reports whether X is a non-empty rectangular matrix of

@@ -572,27 +572,26 @@ func (b *cellSorter) putCells(to int, s *SparseCounts, j int) {
 // alloc and all puts, ptr[j+1] is the end of bucket j.
 func (b *cellSorter) finish(classes int) (ptr []int, class []uint16, count []float64) {
 	acc := make([]float64, classes)
-	seen := make([]bool, classes)
 	var touched []uint16
 	w, lo := 0, 0
 	for j := 1; j < len(b.ptr); j++ {
 		hi := b.ptr[j]
 		touched = touched[:0]
 		for p := lo; p < hi; p++ {
-			c := b.class[p]
-			if !seen[c] {
-				seen[c] = true
+			c, v := b.class[p], b.val[p]
+			if v == 0 {
+				continue // leaves the sum as it is
+			}
+			if acc[c] == 0 { // counts are ≥ 0: a sum is 0 until its first non-zero count
 				touched = append(touched, c)
 			}
-			acc[c] += b.val[p]
+			acc[c] += v
 		}
 		slices.Sort(touched)
-		for _, c := range touched {
-			if acc[c] != 0 { // w ≤ lo: the bucket was read before this overwrites it
-				b.class[w], b.val[w] = c, acc[c]
-				w++
-			}
-			acc[c], seen[c] = 0, false
+		for _, c := range touched { // w ≤ lo: the bucket was read before this overwrites it
+			b.class[w], b.val[w] = c, acc[c]
+			w++
+			acc[c] = 0
 		}
 		b.ptr[j], lo = w, hi
 	}
