@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"math"
 
 	"gonum.org/v1/gonum/floats"
 	"sync"
@@ -131,6 +130,7 @@ type Predictor struct {
 	murmurs      []uint32 // scratch of the hashing vectorizer
 	idx          []int32
 	val          []float64
+	jll          []float64
 }
 
 // NewPredictor returns a Predictor for m.
@@ -166,13 +166,6 @@ func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
 // Proba appends the class probabilities of text and returns them with the
 // index of the most probable class (ties: the first class).
 func (p *Predictor) Proba(dst []float64, text string) ([]float64, int) {
-	n := len(dst)
-	dst = p.JointLogLikelihood(dst, text)
-	jll := dst[n:]
-	best := nb.Argmax(jll)
-	lse := floats.LogSumExp(jll)
-	for i, v := range jll {
-		jll[i] = math.Exp(v - lse)
-	}
-	return dst, best
+	p.jll = p.JointLogLikelihood(p.jll[:0], text)
+	return nb.Proba(dst, p.jll), nb.Argmax(p.jll)
 }

@@ -186,7 +186,7 @@ func (t *Trainer) hashRows(texts []string) *tokenized {
 		words, extra = t.an.Words(words[:0], extra[:0], s)
 		n := len(rows.Indices)
 		rows.Indices, rows.Data, hashes = t.hash.TransformWords(rows.Indices, rows.Data, hashes, words, r, extra) // appends the row
-		empty += b2i(len(rows.Indices) == n)                                                                      // every term has a column
+		empty += boolInt(len(rows.Indices) == n)                                                                  // every term has a column
 		rows.Rows++
 		rows.Indptr = append(rows.Indptr, len(rows.Indices))
 	}
@@ -202,17 +202,10 @@ func (t *Trainer) count(b *tokenized) {
 		return
 	}
 	for i := range b.coded {
-		t.empty += b2i(b.coded[i].Len() == 0)
+		t.empty += boolInt(b.coded[i].Len() == 0)
 		t.vocab.AddCoded(&b.coded[i])
 	}
 	t.batches.put(b.coded)
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // Finish trains the model on everything added. A Trainer finishes once;
