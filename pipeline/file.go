@@ -267,15 +267,11 @@ func (m *Model) restore(idf []float64) error {
 	}
 	// IDF weights are stored exactly when the weighting has them: Bernoulli
 	// NB and raw counts use none.
-	if want := m.Config.Weighting != Counts && m.Config.Classifier != Bernoulli; want != (idf != nil) {
+	if m.weight = m.newWeighting(); (m.weight != nil) != (idf != nil) {
 		return fmt.Errorf("%w: %v weighting with %d IDF weights", ErrFormat, m.Config.Weighting, len(idf))
 	}
-	switch {
-	case idf == nil:
-	case m.Config.Weighting == Rennie:
-		m.rennie = &vectorize.Rennie{IDF: idf}
-	default:
-		m.tfidf = m.Config.TFIDFOptions.transformer(idf)
+	if idf != nil {
+		*m.idf() = idf
 	}
 	return nil
 }

@@ -56,7 +56,7 @@ func Merge(models ...*Model) (*Model, error) {
 func mergeable(m *Model) error {
 	v := m.Config.Vocab
 	switch {
-	case m.tfidf != nil || m.rennie != nil:
+	case m.weight != nil:
 		return fmt.Errorf("%w: it is weighted by %v, whose IDF depends on the whole corpus; train the parts with --weighting counts",
 			ErrMerge, m.Config.Weighting)
 	case m.vocab != nil && (v.MinDF > 1 || v.MaxDF != 0 && v.MaxDF < 1 || v.MaxFeatures > 0):

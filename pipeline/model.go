@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-
 	"gonum.org/v1/gonum/floats"
 	"sync"
 
@@ -21,8 +20,7 @@ type Model struct {
 	an     *tokenize.Analyzer
 	vocab  *vectorize.Vocabulary // nil with the hashing vectorizer
 	hash   vectorize.Hashing
-	tfidf  *vectorize.TFIDF
-	rennie *vectorize.Rennie
+	weight weighting         // nil: none
 	lin    *nb.CompactLinear // the classifier's scoring form
 	// classCount is the number of training documents per class.
 	classCount []float64
@@ -40,14 +38,14 @@ func (m *Model) NumFeatures() int { return m.lin.NumFeatures() }
 
 // fitWeighting fits the configured weighting on X and weights X in place.
 func (m *Model) fitWeighting(X *vectorize.CSR) error {
-	w := m.newWeighting()
-	if w == nil {
+	m.weight = m.newWeighting()
+	if m.weight == nil {
 		return nil
 	}
-	if err := w.Fit(X); err != nil {
+	if err := m.weight.Fit(X); err != nil {
 		return err
 	}
-	return w.Transform(X)
+	return m.weight.Transform(X)
 }
 
 // weighting is TFIDF or Rennie.
@@ -58,19 +56,29 @@ type weighting interface {
 	TransformRow(idx []int32, val []float64) error
 }
 
-// newWeighting sets up the configured weighting, unfitted, or returns nil
-// if there is none.
+// newWeighting returns the configured weighting, unfitted, or nil if there
+// is none.
 func (m *Model) newWeighting() weighting {
 	if m.Config.Classifier == Bernoulli {
 		return nil // Bernoulli sees only presence, which weighting keeps
 	}
 	switch m.Config.Weighting {
 	case TFIDF:
-		m.tfidf = m.Config.TFIDFOptions.transformer(nil)
-		return m.tfidf
+		return m.Config.TFIDFOptions.transformer(nil)
 	case Rennie:
-		m.rennie = &vectorize.Rennie{}
-		return m.rennie
+		return &vectorize.Rennie{}
+	}
+	return nil
+}
+
+// idf returns where the weighting keeps its column weights, or nil if
+// there is no weighting.
+func (m *Model) idf() *[]float64 {
+	switch w := m.weight.(type) {
+	case *vectorize.TFIDF:
+		return &w.IDF
+	case *vectorize.Rennie:
+		return &w.IDF
 	}
 	return nil
 }
@@ -148,11 +156,8 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 	}
 	// The weightings cannot fail here: the ids come from m's own vocabulary
 	// or hashing, and loading checked that the IDF covers every column.
-	switch {
-	case m.tfidf != nil:
-		_ = m.tfidf.TransformRow(p.idx, p.val)
-	case m.rennie != nil:
-		_ = m.rennie.TransformRow(p.idx, p.val)
+	if m.weight != nil {
+		_ = m.weight.TransformRow(p.idx, p.val)
 	}
 	return p.idx, p.val
 }

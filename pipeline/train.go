@@ -310,7 +310,8 @@ func (m *Model) fitPruned(p *vectorize.Pruned, y []int) error {
 // countPruned fits the weighting on p's document frequencies and sums the
 // weighted rows per class.
 func (m *Model) countPruned(p *vectorize.Pruned, y []int) (*nb.SparseCounts, error) {
-	w := m.newWeighting()
+	m.weight = m.newWeighting()
+	w := m.weight
 	if w != nil {
 		if err := w.FitDF(p.Rows(), p.DF()); err != nil {
 			return nil, err
@@ -325,18 +326,6 @@ func (m *Model) countPruned(p *vectorize.Pruned, y []int) (*nb.SparseCounts, err
 			}
 			return idx, val
 		})
-}
-
-// idf returns where the weighting keeps its column weights, or nil if
-// there is no weighting.
-func (m *Model) idf() *[]float64 {
-	switch {
-	case m.tfidf != nil:
-		return &m.tfidf.IDF
-	case m.rennie != nil:
-		return &m.rennie.IDF
-	}
-	return nil
 }
 
 // permuteTo returns v with v[i] moved to position to[i].
