@@ -3,7 +3,6 @@ package corpus
 import (
 	"errors"
 	"fmt"
-	"runtime"
 )
 
 // Document is one text with its label.
@@ -45,13 +44,6 @@ func (o Options) textField() string {
 		return "text"
 	}
 	return o.TextField
-}
-
-func (o Options) workers() int {
-	if o.Workers <= 0 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return o.Workers
 }
 
 // Stats summarizes one read.

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unsafe"
+
+	"github.com/textnb/textnb/internal/parallel"
 )
 
 // WalkStats reads the documents at path (see the package documentation for
@@ -22,7 +24,7 @@ func WalkStats(path string, opt Options, fn func(Document) error) (Stats, error)
 	if err != nil {
 		return st, err
 	}
-	err = pipeline(opt.workers(), produce, func(b batch) error {
+	err = parallel.Ordered(opt.Workers, produce, func(b batch) error {
 		if b.labelsIgnored {
 			st.LabelsIgnored = true
 		}

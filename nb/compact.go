@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/textnb/textnb/internal/parallel"
 )
 
 // CompactLinear is a Linear stored in O(K + F + cells) memory instead of
@@ -206,7 +208,7 @@ func (m *Multinomial) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 	for c, r := range s.classSums() {
 		t.Q[c] = logAlpha - math.Log(r+fa)
 	}
-	parallelChunks(len(s.Count), 0, func(lo, hi int) {
+	parallel.Chunks(len(s.Count), parallelChunk, 0, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			t.Delta[p] = math.Log1p(s.Count[p] / alpha)
 		}
@@ -237,7 +239,7 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 	// Base first holds log(T_i+α) and Delta d = log(T_i+α−N_ci) − log(T_i+α),
 	// feature by feature on every core; then, with Norm, sumBase sums Base
 	// and zextra sums d per class for Z_c, in one fixed order.
-	parallelChunks(s.Features, 0, func(lo, hi int) {
+	parallel.Chunks(s.Features, parallelChunk, 0, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			first := s.Ptr[j]
 			counts := s.Count[first:s.Ptr[j+1]]

@@ -4,10 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
+	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/vectorize"
 	"gonum.org/v1/gonum/floats"
 )
@@ -164,7 +163,7 @@ func checkWeights(what string, w []float64) error {
 func firstBad(n int, bad func(lo, hi int) int) int {
 	var first atomic.Int64
 	first.Store(int64(n))
-	parallelChunks(n, 0, func(lo, hi int) {
+	parallel.Chunks(n, parallelChunk, 0, func(lo, hi int) {
 		if int64(lo) >= first.Load() {
 			return
 		}
@@ -217,7 +216,7 @@ func PredictCSRParallel(m Model, X *vectorize.CSR, workers int) []int {
 		return nil
 	}
 	out := make([]int, X.Rows)
-	parallelChunks(X.Rows, workers, func(lo, hi int) {
+	parallel.Chunks(X.Rows, parallelChunk, workers, func(lo, hi int) {
 		var buf []float64
 		for i := lo; i < hi; i++ {
 			idx, val := X.Row(i)
@@ -239,7 +238,7 @@ func scoreCSR(m Model, X *vectorize.CSR, workers int, post func(row []float64)) 
 	if k == 0 {
 		return out
 	}
-	parallelChunks(X.Rows, workers, func(lo, hi int) {
+	parallel.Chunks(X.Rows, parallelChunk, workers, func(lo, hi int) {
 		var buf []float64
 		for i := lo; i < hi; i++ {
 			idx, val := X.Row(i)
@@ -254,33 +253,9 @@ func scoreCSR(m Model, X *vectorize.CSR, workers int, post func(row []float64)) 
 	return out
 }
 
-// parallelChunks calls fn on consecutive chunks of [0, n), spread over
-// workers goroutines (≤ 0: GOMAXPROCS).
-func parallelChunks(n, workers int, fn func(lo, hi int)) {
-	const chunk = 128
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, (n+chunk-1)/chunk)
-	if workers <= 1 {
-		fn(0, n)
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= n {
-					return
-				}
-				fn(lo, min(lo+chunk, n))
-			}
-		})
-	}
-	wg.Wait()
-}
+// parallelChunk is how many rows, features or cells a goroutine takes at a time
+// from the loops that nb runs in parallel.
+const parallelChunk = 128
 
 // Linear is the scoring form every text model reduces to:
 // jll = Bias + Σ_j x_j·W[j·K : j·K+K]. Interleaving the classes per feature

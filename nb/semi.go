@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/vectorize"
 	"gonum.org/v1/gonum/floats"
 )
@@ -375,7 +376,7 @@ func jointRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64
 		n = 0
 	}
 	dst = slices.Grow(dst[:0], n*k)[:n*k]
-	parallelChunks(n, workers, func(lo, hi int) {
+	parallel.Chunks(n, parallelChunk, workers, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			r := p
 			if rows != nil {
@@ -404,7 +405,7 @@ func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64
 	if lse != nil {
 		*lse = slices.Grow((*lse)[:0], n)[:n]
 	}
-	parallelChunks(n, workers, func(lo, hi int) {
+	parallel.Chunks(n, parallelChunk, workers, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			row := dst[p*k : p*k+k]
 			s := floats.LogSumExp(row)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -403,7 +404,7 @@ func (s *SparseCounts) moved(sizes []int, oldToNew []int32) (ptr []int, class []
 	}
 	n := sizes[len(sizes)-1]
 	class, count = make([]uint16, n), make([]float64, n)
-	parallelChunks(len(oldToNew), 0, func(lo, hi int) { // the features' cells go to disjoint places
+	parallel.Chunks(len(oldToNew), parallelChunk, 0, func(lo, hi int) { // the features' cells go to disjoint places
 		for j := lo; j < hi; j++ {
 			if to := oldToNew[j]; to >= 0 {
 				from, end := s.Ptr[j], s.Ptr[j+1]

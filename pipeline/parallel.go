@@ -1,8 +1,9 @@
 package pipeline
 
 import (
-	"runtime"
 	"sync"
+
+	"github.com/textnb/textnb/internal/parallel"
 )
 
 // batchSize is the number of documents a worker takes at a time: large
@@ -10,45 +11,27 @@ import (
 const batchSize = 64
 
 // ordered runs work on batches of items on several goroutines and hands the
-// results to emit in submission order, so output never depends on timing.
+// results to emit, on a goroutine of its own, in submission order, so
+// output never depends on timing. It lets a caller that is itself called
+// once per item (as corpus.Walk calls back) feed parallel.Ordered.
 type ordered[T, R any] struct {
-	work  func(items []T) R
-	emit  func(R)
-	in    chan orderedBatch[T, R]
-	queue chan chan R
-	batch []T
-	wg    sync.WaitGroup
-	done  chan struct{}
-}
-
-type orderedBatch[T, R any] struct {
-	items []T
-	res   chan R
+	batches chan []T
+	batch   []T
+	done    chan struct{}
 }
 
 func newOrdered[T, R any](work func([]T) R, emit func(R)) *ordered[T, R] {
-	w := runtime.GOMAXPROCS(0)
-	o := &ordered[T, R]{
-		work:  work,
-		emit:  emit,
-		in:    make(chan orderedBatch[T, R], 2*w),
-		queue: make(chan chan R, 4*w),
-		done:  make(chan struct{}),
-	}
-	for range w {
-		o.wg.Add(1)
-		go func() {
-			defer o.wg.Done()
-			for b := range o.in {
-				b.res <- o.work(b.items)
-			}
-		}()
-	}
+	o := &ordered[T, R]{batches: make(chan []T), done: make(chan struct{})}
 	go func() {
 		defer close(o.done)
-		for rc := range o.queue {
-			o.emit(<-rc)
-		}
+		_ = parallel.Ordered(0, func(queue parallel.Queue[R]) {
+			for items := range o.batches {
+				queue(func() R { return work(items) }) // never refused: emit cannot fail
+			}
+		}, func(r R) error {
+			emit(r)
+			return nil
+		})
 	}()
 	return o
 }
@@ -62,21 +45,16 @@ func (o *ordered[T, R]) Add(item T) {
 }
 
 func (o *ordered[T, R]) flush() {
-	if len(o.batch) == 0 {
-		return
+	if len(o.batch) > 0 {
+		o.batches <- o.batch
+		o.batch = make([]T, 0, batchSize)
 	}
-	rc := make(chan R, 1)
-	o.queue <- rc
-	o.in <- orderedBatch[T, R]{items: o.batch, res: rc}
-	o.batch = make([]T, 0, batchSize)
 }
 
 // Close processes what is queued and waits until every result is emitted.
 func (o *ordered[T, R]) Close() {
 	o.flush()
-	close(o.in)
-	close(o.queue)
-	o.wg.Wait()
+	close(o.batches)
 	<-o.done
 }
 

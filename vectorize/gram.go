@@ -3,10 +3,11 @@ package vectorize
 import (
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strings"
 	"unsafe"
+
+	"github.com/textnb/textnb/internal/parallel"
 )
 
 // NGrams is the range of word n-gram lengths formed from a document's
@@ -130,11 +131,11 @@ func (g *gramTable) appendTerm(dst []byte, nodes []int32, node int32) ([]byte, [
 // their size. Parts of nodes are spelled on every core, each into its own
 // stretch of the block, whose offsets a first pass measures.
 func (g *gramTable) terms(nodes []int32) []string {
-	parts := max(1, min(runtime.GOMAXPROCS(0), len(nodes)/termsPart))
+	parts := max(1, min(parallel.Workers(0), len(nodes)/termsPart))
 	first := func(p int) int { return p * len(nodes) / parts } // part p's first node
 	part := func(p int) []int32 { return nodes[first(p):first(p+1)] }
 	at := make([]int, parts+1) // where each part's stretch starts
-	parallel(parts, func(p int) {
+	parallel.For(parts, 0, func(p int) {
 		var scratch []int32
 		for _, n := range part(p) {
 			scratch = g.wordNodes(scratch[:0], n)
@@ -149,7 +150,7 @@ func (g *gramTable) terms(nodes []int32) []string {
 	}
 	blob := make([]byte, at[parts])
 	out := make([]string, len(nodes))
-	parallel(parts, func(p int) {
+	parallel.For(parts, 0, func(p int) {
 		var scratch []int32
 		dst, i := blob[at[p]:at[p]:at[p+1]], first(p)
 		for _, n := range part(p) {

@@ -4,10 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
+
+	"github.com/textnb/textnb/internal/parallel"
 )
 
 // Postings is the column-wise (posting list) view of a matrix: for every
@@ -36,12 +37,8 @@ func NewPostings(X *CSR, workers int) (*Postings, error) {
 	}
 	p := &Postings{rows: X.Rows, colptr: make([]int, X.Cols+1), dense: make([]*roaring.Bitmap, X.Cols)}
 	p.transpose(X)
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	const chunk = 1024
-	parallelN(workers, (X.Cols+chunk-1)/chunk, func(c int) {
-		for j := c * chunk; j < min(X.Cols, (c+1)*chunk); j++ {
+	parallel.Chunks(X.Cols, 1024, workers, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
 			if rows := p.column(j); len(rows) >= DenseDF {
 				p.dense[j] = roaring.New()
 				p.dense[j].AddMany(rows)
@@ -187,10 +184,9 @@ func (p *Postings) chi2(y []int, nClasses int, vals []float64) ([]float64, error
 		}
 	}
 	scores := make([]float64, p.Cols())
-	const chunk = 4096
-	parallel((len(scores)+chunk-1)/chunk, func(c int) {
+	parallel.Chunks(len(scores), 4096, 0, func(from, to int) {
 		obs := make([]float64, nClasses)
-		for j := c * chunk; j < min(len(scores), (c+1)*chunk); j++ {
+		for j := from; j < to; j++ {
 			clear(obs)
 			lo, hi := p.colptr[j], p.colptr[j+1]
 			for k, r := range p.docs[lo:hi] {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"github.com/textnb/textnb/internal/parallel"
 )
 
 // VocabConfig prunes a learned vocabulary like scikit-learn's
@@ -361,7 +363,7 @@ func unite(shards []*VocabBuilder) *union {
 		u.df, _ = shards[0].termCounts(false) // totals only if MaxFeatures asks
 	} else {
 		sh := make([]shardTerms, len(shards))
-		parallel(len(shards), func(k int) { sh[k].load(shards[k]) })
+		parallel.For(len(shards), 0, func(k int) { sh[k].load(shards[k]) })
 		u.merge(sh)
 	}
 	for _, d := range u.df {
@@ -445,7 +447,7 @@ func (u *union) merge(sh []shardTerms) {
 		u.df = append(u.df, df)
 		u.tf = append(u.tf, tf)
 	}
-	parallel(len(sh), func(k int) {
+	parallel.For(len(sh), 0, func(k int) {
 		u.local[k] = make([]int32, len(sh[k].keys))
 		for i, key := range sh[k].keys {
 			u.local[k][key.id] = sh[k].union[i]
@@ -579,7 +581,7 @@ func mostFrequent(sorted []int32, total []int64, n int) []int32 {
 func (u *union) matrix(shards []*VocabBuilder, final []int32, cols int, binary bool) *CSR {
 	tasks := rowTasks(shards)
 	maps := make([][]int32, len(shards))
-	parallel(len(shards), func(k int) {
+	parallel.For(len(shards), 0, func(k int) {
 		if u.local[k] == nil {
 			maps[k] = final
 			return
@@ -591,7 +593,7 @@ func (u *union) matrix(shards []*VocabBuilder, final []int32, cols int, binary b
 		maps[k] = m
 	})
 	all := cols == len(final)
-	parallel(len(tasks), func(i int) { tasks[i].count(shards[tasks[i].shard], maps[tasks[i].shard], all) })
+	parallel.For(len(tasks), 0, func(i int) { tasks[i].count(shards[tasks[i].shard], maps[tasks[i].shard], all) })
 	X := &CSR{Rows: u.rows, Cols: cols, Indptr: make([]int, u.rows+1)}
 	nnz, row := 0, 0
 	for i := range tasks {
@@ -601,7 +603,7 @@ func (u *union) matrix(shards []*VocabBuilder, final []int32, cols int, binary b
 	}
 	X.Indices = make([]int32, nnz)
 	X.Data = make([]float64, nnz)
-	parallel(len(tasks), func(i int) { tasks[i].fill(X, shards[tasks[i].shard], maps[tasks[i].shard], binary) })
+	parallel.For(len(tasks), 0, func(i int) { tasks[i].fill(X, shards[tasks[i].shard], maps[tasks[i].shard], binary) })
 	return X
 }
 
@@ -613,7 +615,7 @@ type rowTask struct {
 }
 
 func rowTasks(shards []*VocabBuilder) []rowTask {
-	per := max(1, runtime.GOMAXPROCS(0)*4/max(1, len(shards)))
+	per := max(1, parallel.Workers(0)*4/max(1, len(shards)))
 	var tasks []rowTask
 	for k, s := range shards {
 		n := s.Rows()

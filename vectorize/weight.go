@@ -3,6 +3,8 @@ package vectorize
 import (
 	"fmt"
 	"math"
+
+	"github.com/textnb/textnb/internal/parallel"
 )
 
 // Norm selects the per-row normalization. The zero value is L2, as in
@@ -225,9 +227,8 @@ func transformMatrix(w rowWeighting, X *CSR) error {
 		return fmt.Errorf("%w: matrix has %d columns, weights %d", ErrShape, X.Cols, len(idf))
 	}
 	// Rows are independent: weight blocks of them in parallel.
-	const block = 256
-	parallel((X.Rows+block-1)/block, func(b int) {
-		for i := b * block; i < min(X.Rows, (b+1)*block); i++ {
+	parallel.Chunks(X.Rows, 256, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
 			w.transform(X.Row(i))
 		}
 	})

@@ -1,0 +1,5 @@
+// Package parallel runs the project's loops and ordered pipelines on
+// several goroutines: For and Chunks split an index range among workers,
+// and Ordered runs units of work concurrently while handing their results
+// on in the order the units were queued, so output never depends on timing.
+package parallel
