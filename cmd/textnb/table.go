@@ -31,31 +31,42 @@ func newTableFlags(fs *flag.FlagSet) {
 // whether it did (or failed trying).
 func trainTableIf(fs *flag.FlagSet, model, path, out string, stdout io.Writer) (bool, error) {
 	kind, err := pipeline.ParseTableKind(model)
-	set := map[string]string{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = f.Value.String() })
+	var given []*flag.Flag
+	fs.Visit(func(f *flag.Flag) { given = append(given, f) }) // in name order: errors are deterministic
 	if err != nil {
-		if _, ok := set["bins"]; ok {
+		if slices.ContainsFunc(given, func(f *flag.Flag) bool { return f.Name == "bins" }) {
 			return true, fmt.Errorf("%w: --bins applies only to --model categorical", errUsage)
 		}
 		return false, nil
 	}
 	cfg := pipeline.TableConfig{Kind: kind}
-	for name, v := range set {
-		switch {
-		case !tableTrainFlags[name]:
-			return true, fmt.Errorf("%w: --%s applies only to text models, not --model %v", errUsage, name, kind)
-		case kind == pipeline.Gaussian && (name == "bins" || name == "alpha"):
-			return true, fmt.Errorf("%w: --%s applies only to --model categorical", errUsage, name)
-		case name == "bins":
-			cfg.Bins, err = strconv.Atoi(v)
-		case name == "alpha":
-			cfg.Alpha, err = strconv.ParseFloat(v, 64)
-		}
-		if err != nil {
-			return true, fmt.Errorf("%w: --%s %s: %v", errUsage, name, v, err)
+	for _, f := range given {
+		if err := setTableFlag(&cfg, f); err != nil {
+			return true, err
 		}
 	}
 	return true, trainTable(path, out, fs.Lookup("label-field").Value.String(), cfg, stdout)
+}
+
+// setTableFlag applies one flag given explicitly to a table model's
+// configuration, or reports why the flag does not apply.
+func setTableFlag(cfg *pipeline.TableConfig, f *flag.Flag) error {
+	name, v := f.Name, f.Value.String()
+	var err error
+	switch {
+	case !tableTrainFlags[name]:
+		return fmt.Errorf("%w: --%s applies only to text models, not --model %v", errUsage, name, cfg.Kind)
+	case cfg.Kind == pipeline.Gaussian && (name == "bins" || name == "alpha"):
+		return fmt.Errorf("%w: --%s applies only to --model categorical", errUsage, name)
+	case name == "bins":
+		cfg.Bins, err = strconv.Atoi(v)
+	case name == "alpha":
+		cfg.Alpha, err = strconv.ParseFloat(v, 64)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: --%s %s: %v", errUsage, name, v, err)
+	}
+	return nil
 }
 
 func trainTable(path, out, labelField string, cfg pipeline.TableConfig, stdout io.Writer) error {

@@ -108,6 +108,12 @@ func TestCLITableErrors(t *testing.T) {
 	} {
 		mustFail(t, tc.code, tc.msgs, tc.args...)
 	}
+	// With several misused flags the error names the first by name, every
+	// time: --alpha before --ngrams and --stem.
+	for range 8 {
+		mustFail(t, 2, []string{"--alpha applies only to --model categorical"}, "train", iris, "--model", "gaussian",
+			"--stem", "--ngrams", "1,1", "--alpha", "1", "--label-field", "species", "-o", filepath.Join(files, "x.model"))
+	}
 	// A text model with a table and a table model with text are each read
 	// as what the model expects, with a message saying what is missing.
 	text := trainTo(t, spamTSV)
