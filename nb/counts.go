@@ -80,6 +80,12 @@ func (c *Counts) AddSoft(X *vectorize.CSR, resp []float64, scale float64) error 
 	if err := checkWeights("responsibility", resp); err != nil {
 		return err
 	}
+	c.addSoft(X, resp, scale)
+	return nil
+}
+
+// addSoft is AddSoft on input already validated.
+func (c *Counts) addSoft(X *vectorize.CSR, resp []float64, scale float64) {
 	for i := 0; i < X.Rows; i++ {
 		idx, val := X.Row(i)
 		for k, r := range resp[i*c.Classes : (i+1)*c.Classes] {
@@ -88,7 +94,6 @@ func (c *Counts) AddSoft(X *vectorize.CSR, resp []float64, scale float64) error 
 			}
 		}
 	}
-	return nil
 }
 
 // check validates X against c and that it has n/per rows.

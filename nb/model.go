@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 
 	"github.com/textnb/textnb/internal/parallel"
@@ -183,7 +184,10 @@ func storeMin(v *atomic.Int64, x int64) {
 // JointLogLikelihoodCSR returns the rows×K joint log-likelihoods of X, or
 // nil if X is malformed.
 func JointLogLikelihoodCSR(m Model, X *vectorize.CSR) []float64 {
-	return scoreCSR(m, X, 1, nil)
+	if X == nil || X.Validate() != nil {
+		return nil
+	}
+	return jointRows(m, X, nil, 1, make([]float64, 0, X.Rows*m.NumClasses()))
 }
 
 // LogProbaCSR returns the rows×K log posteriors of X, or nil if X is
@@ -195,12 +199,10 @@ func LogProbaCSR(m Model, X *vectorize.CSR) []float64 {
 // LogProbaCSRParallel is LogProbaCSR scoring rows on workers goroutines
 // (≤ 0: GOMAXPROCS). The output does not depend on workers.
 func LogProbaCSRParallel(m Model, X *vectorize.CSR, workers int) []float64 {
-	return scoreCSR(m, X, workers, func(row []float64) {
-		lse := floats.LogSumExp(row)
-		for c := range row {
-			row[c] -= lse
-		}
-	})
+	if X == nil || X.Validate() != nil {
+		return nil
+	}
+	return scoreRows(m, X, nil, workers, make([]float64, 0, X.Rows*m.NumClasses()), nil)
 }
 
 // PredictCSR returns the predicted class of every row of X, or nil if X is
@@ -227,30 +229,57 @@ func PredictCSRParallel(m Model, X *vectorize.CSR, workers int) []int {
 	return out
 }
 
-// scoreCSR fills a rows×K matrix with jll rows, applying post to each row
-// when it is non-nil.
-func scoreCSR(m Model, X *vectorize.CSR, workers int, post func(row []float64)) []float64 {
-	if X == nil || X.Validate() != nil {
-		return nil
+// jointRows fills dst with the joint log-likelihoods of the given rows of X
+// (all rows if rows is nil), K per row.
+func jointRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64) []float64 {
+	n, k := X.Rows, m.NumClasses()
+	if rows != nil {
+		n = len(rows)
 	}
-	k := m.NumClasses()
-	out := make([]float64, X.Rows*k)
 	if k == 0 {
-		return out
+		n = 0
 	}
-	parallel.Chunks(X.Rows, parallelChunk, workers, func(lo, hi int) {
-		var buf []float64
-		for i := lo; i < hi; i++ {
-			idx, val := X.Row(i)
-			buf = m.JointLogLikelihood(buf[:0], idx, val)
-			row := out[i*k : (i+1)*k]
-			copy(row, buf)
-			if post != nil {
-				post(row)
+	dst = slices.Grow(dst[:0], n*k)[:n*k]
+	parallel.Chunks(n, parallelChunk, workers, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			r := p
+			if rows != nil {
+				r = rows[p]
+			}
+			idx, val := X.Row(r)
+			// Capping the capacity keeps a misbehaving model from writing
+			// into the next row.
+			row := dst[p*k : p*k+k]
+			copy(row, m.JointLogLikelihood(row[:0:k], idx, val))
+		}
+	})
+	return dst
+}
+
+// scoreRows fills dst with the log posteriors of the given rows of X (all
+// rows if rows is nil), K per row; if lse is non-nil it receives each row's
+// logsumexp of the joint log-likelihoods.
+func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64, lse *[]float64) []float64 {
+	dst = jointRows(m, X, rows, workers, dst)
+	k := m.NumClasses()
+	n := 0
+	if k > 0 {
+		n = len(dst) / k
+	}
+	if lse != nil {
+		*lse = slices.Grow((*lse)[:0], n)[:n]
+	}
+	parallel.Chunks(n, parallelChunk, workers, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			row := dst[p*k : p*k+k]
+			s := floats.LogSumExp(row)
+			floats.AddConst(-s, row)
+			if lse != nil {
+				(*lse)[p] = s
 			}
 		}
 	})
-	return out
+	return dst
 }
 
 // parallelChunk is how many rows, features or cells a goroutine takes at a time

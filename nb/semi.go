@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 
-	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/vectorize"
 	"gonum.org/v1/gonum/floats"
 )
@@ -287,14 +286,7 @@ func (e EM) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vecto
 			resp = append(resp, math.Exp(v))
 		}
 		cur.copyFrom(base)
-		for i := 0; i < unlabeled.Rows; i++ {
-			idx, val := unlabeled.Row(i)
-			for c, r := range resp[i*classes : (i+1)*classes] {
-				if r != 0 {
-					cur.addRow(idx, val, c, e.Lambda*r)
-				}
-			}
-		}
+		cur.addSoft(unlabeled, resp, e.Lambda) // fitLabeled checked the rows; exp gives valid weights
 		if err := est.Fit(cur); err != nil {
 			return res, err
 		}
@@ -363,57 +355,4 @@ func fitLabeled(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vecto
 		return nil, nil, fmt.Errorf("%w: estimator fitted %d classes, want %d", ErrShape, got, classes)
 	}
 	return counts, unlabeled, nil
-}
-
-// jointRows fills dst with the joint log-likelihoods of the given rows of X
-// (all rows if rows is nil), K per row.
-func jointRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64) []float64 {
-	n, k := X.Rows, m.NumClasses()
-	if rows != nil {
-		n = len(rows)
-	}
-	if k == 0 {
-		n = 0
-	}
-	dst = slices.Grow(dst[:0], n*k)[:n*k]
-	parallel.Chunks(n, parallelChunk, workers, func(lo, hi int) {
-		for p := lo; p < hi; p++ {
-			r := p
-			if rows != nil {
-				r = rows[p]
-			}
-			idx, val := X.Row(r)
-			// Capping the capacity keeps a misbehaving model from writing
-			// into the next row.
-			row := dst[p*k : p*k+k]
-			copy(row, m.JointLogLikelihood(row[:0:k], idx, val))
-		}
-	})
-	return dst
-}
-
-// scoreRows fills dst with the log posteriors of the given rows of X (all
-// rows if rows is nil), K per row; if lse is non-nil it receives each row's
-// logsumexp of the joint log-likelihoods.
-func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64, lse *[]float64) []float64 {
-	dst = jointRows(m, X, rows, workers, dst)
-	k := m.NumClasses()
-	n := 0
-	if k > 0 {
-		n = len(dst) / k
-	}
-	if lse != nil {
-		*lse = slices.Grow((*lse)[:0], n)[:n]
-	}
-	parallel.Chunks(n, parallelChunk, workers, func(lo, hi int) {
-		for p := lo; p < hi; p++ {
-			row := dst[p*k : p*k+k]
-			s := floats.LogSumExp(row)
-			floats.AddConst(-s, row)
-			if lse != nil {
-				(*lse)[p] = s
-			}
-		}
-	})
-	return dst
 }
