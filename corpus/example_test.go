@@ -138,6 +138,29 @@ func ExampleTable() {
 	// Output: [sepal petal] [[5.1 1.4] [6.3 6]] [setosa virginica]
 }
 
+func ExampleTableReader() {
+	dir := tempCorpus(map[string]string{"iris.csv": "id,sepal,species\na7,5.1,setosa\nb2,6.3,virginica\n"})
+	defer os.RemoveAll(dir)
+	r, err := corpus.OpenTable(filepath.Join(dir, "iris.csv"), "species")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+	for r.Next() { // the id column is never parsed
+		sepal, err := r.Float(1)
+		if err != nil {
+			log.Fatal(err)
+		}
+		label, _ := r.Label()
+		fmt.Println(r.Line(), sepal, label)
+	}
+	fmt.Println(r.Err())
+	// Output:
+	// 2 5.1 setosa
+	// 3 6.3 virginica
+	// <nil>
+}
+
 func ExampleSplit() {
 	train, test := corpus.Split(10, 0.2, 42)
 	fmt.Println(len(train), len(test))

@@ -26,103 +26,181 @@ const tableChunk = 1024
 // names the label column ("" means "label"). A cell that is not a finite
 // number is a *ParseError naming the file, line and column.
 func ReadTable(path string, labelField string) (Table, error) {
-	var t Table
 	if labelField == "" {
 		labelField = "label"
 	}
+	r, err := OpenTable(path, labelField)
+	if err != nil {
+		return Table{}, err
+	}
+	defer r.Close()
+	t := Table{Header: make([]string, 0, len(r.Header)-1)}
+	for i, name := range r.Header {
+		if i != r.label {
+			t.Header = append(t.Header, name)
+		}
+	}
+	var chunk []float64
+	for r.Next() {
+		if len(chunk) == 0 {
+			chunk = make([]float64, tableChunk*len(t.Header))
+		}
+		row := chunk[:len(t.Header):len(t.Header)]
+		chunk = chunk[len(t.Header):]
+		if err := t.addRow(r, row); err != nil {
+			return Table{}, err
+		}
+	}
+	if err := r.Err(); err != nil {
+		return Table{}, err
+	}
+	return t, nil
+}
+
+// addRow parses r's row into row and appends it with its label.
+func (t *Table) addRow(r *TableReader, row []float64) error {
+	j := 0
+	for i := range r.Header {
+		if i == r.label {
+			continue
+		}
+		v, err := r.Float(i)
+		if err != nil {
+			return err
+		}
+		row[j] = v
+		j++
+	}
+	label, err := r.Label()
+	if err != nil {
+		return err
+	}
+	t.Features = append(t.Features, row)
+	t.Labels = append(t.Labels, label)
+	return nil
+}
+
+// A TableReader reads a numeric .csv or .tsv table with a header row one row
+// at a time, parsing only the cells asked for: a caller that needs some
+// columns (a model's) may leave others, such as ids or notes, unparsed.
+type TableReader struct {
+	// Header holds the column names, trimmed and decoded as text is, the
+	// label column included.
+	Header []string
+	path   string
+	f      io.Closer
+	cr     *csv.Reader
+	label  int // the label column's index, or -1
+	rec    []string
+	rows   int
+	err    error
+}
+
+// OpenTable opens the table at path and reads its header. labelField names
+// the label column, which must exist; "" means the rows carry no label.
+func OpenTable(path, labelField string) (*TableReader, error) {
 	comma := ','
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
 	case ".tsv":
 		comma = '\t'
 	default:
-		return t, fmt.Errorf("%w: %s: a table is a .csv or .tsv file", ErrUnsupported, path)
+		return nil, fmt.Errorf("%w: %s: a table is a .csv or .tsv file", ErrUnsupported, path)
 	}
-	f, r, err := openLines(path)
+	f, br, err := openLines(path)
 	if err != nil {
-		return t, err
+		return nil, err
 	}
-	defer f.Close()
-	cr := csv.NewReader(r)
-	cr.Comma = comma
-	cr.ReuseRecord = true
-	header, li, err := tableHeader(cr, path, labelField)
-	if err != nil {
-		return t, err
+	r := &TableReader{path: path, f: f, cr: csv.NewReader(br), label: -1}
+	r.cr.Comma, r.cr.ReuseRecord = comma, true
+	if err := r.readHeader(labelField); err != nil {
+		f.Close()
+		return nil, err
 	}
-	t.Header = header
-	var chunk []float64
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return Table{}, csvError(err, path, cr.FieldsPerRecord, len(rec))
-		}
-		if len(chunk) == 0 {
-			chunk = make([]float64, tableChunk*len(header))
-		}
-		row := chunk[:len(header):len(header)]
-		chunk = chunk[len(header):]
-		if err := t.addRow(cr, path, rec, li, row); err != nil {
-			return Table{}, err
-		}
-	}
-	if len(t.Labels) == 0 {
-		return Table{}, fmt.Errorf("%w: %s", ErrEmptyCorpus, path)
-	}
-	return t, nil
+	return r, nil
 }
 
-// tableHeader reads the header and returns the feature names and the label
-// column's index.
-func tableHeader(cr *csv.Reader, path, labelField string) ([]string, int, error) {
-	rec, err := cr.Read()
+func (r *TableReader) readHeader(labelField string) error {
+	rec, err := r.cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, 0, fmt.Errorf("%w: %s", ErrEmptyCorpus, path)
+		return fmt.Errorf("%w: %s", ErrEmptyCorpus, r.path)
 	}
 	if err != nil {
-		return nil, 0, csvError(err, path, 0, len(rec))
+		return csvError(err, r.path, 0, len(rec))
 	}
-	li := column(rec, labelField)
-	if li < 0 {
-		line, _ := cr.FieldPos(0)
-		return nil, 0, &ParseError{File: path, Line: line,
-			Err: fmt.Errorf("%w: header has no column %q", ErrMissingField, labelField)}
-	}
-	header := make([]string, 0, len(rec)-1)
+	r.Header = make([]string, len(rec))
 	for i, name := range rec {
-		if i != li {
-			name, _ = decodeString(strings.TrimSpace(name))
-			header = append(header, name)
+		r.Header[i], _ = decodeString(strings.TrimSpace(name))
+	}
+	if labelField != "" {
+		if r.label = column(r.Header, labelField); r.label < 0 {
+			line, _ := r.cr.FieldPos(0)
+			return &ParseError{File: r.path, Line: line,
+				Err: fmt.Errorf("%w: header has no label column %q", ErrMissingField, labelField)}
 		}
 	}
-	return header, li, nil
-}
-
-// addRow parses rec into row and appends it with its label.
-func (t *Table) addRow(cr *csv.Reader, path string, rec []string, li int, row []float64) error {
-	j := 0
-	for i, cell := range rec {
-		if i == li {
-			continue
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(cell), 64)
-		if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-			line, _ := cr.FieldPos(i)
-			return &ParseError{File: path, Line: line,
-				Err: fmt.Errorf("column %d (%q): %q is not a finite number", i+1, t.Header[j], cell)}
-		}
-		row[j] = v
-		j++
-	}
-	label, _ := decodeString(rec[li])
-	if label == "" {
-		line, _ := cr.FieldPos(li)
-		return &ParseError{File: path, Line: line, Err: ErrEmptyLabel}
-	}
-	t.Features = append(t.Features, row)
-	t.Labels = append(t.Labels, label)
 	return nil
 }
+
+// Next reads the next row, reporting false at the end of the table or at an
+// error, which Err then returns. A table without rows is an error wrapping
+// ErrEmptyCorpus.
+func (r *TableReader) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	rec, err := r.cr.Read()
+	switch {
+	case errors.Is(err, io.EOF) && r.rows == 0:
+		r.err = fmt.Errorf("%w: %s has a header but no rows", ErrEmptyCorpus, r.path)
+	case errors.Is(err, io.EOF):
+		return false
+	case err != nil:
+		r.err = csvError(err, r.path, r.cr.FieldsPerRecord, len(rec))
+	}
+	if r.err != nil {
+		return false
+	}
+	r.rec = rec
+	r.rows++
+	return true
+}
+
+// Err returns the error that stopped Next, or nil at the end of the table.
+func (r *TableReader) Err() error { return r.err }
+
+// Line returns the line where the current row starts.
+func (r *TableReader) Line() int {
+	line, _ := r.cr.FieldPos(0)
+	return line
+}
+
+// Float parses column i of the current row; a cell that is not a finite
+// number is a *ParseError naming the file, line and column.
+func (r *TableReader) Float(i int) (float64, error) {
+	cell := r.rec[i]
+	v, err := strconv.ParseFloat(strings.TrimSpace(cell), 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		line, _ := r.cr.FieldPos(i)
+		return 0, &ParseError{File: r.path, Line: line,
+			Err: fmt.Errorf("column %d (%q): %q is not a finite number", i+1, r.Header[i], cell)}
+	}
+	return v, nil
+}
+
+// Label returns the current row's label, "" for a table read without a
+// label column; an empty label is a *ParseError wrapping ErrEmptyLabel.
+func (r *TableReader) Label() (string, error) {
+	if r.label < 0 {
+		return "", nil
+	}
+	label, _ := decodeString(r.rec[r.label])
+	if label == "" {
+		line, _ := r.cr.FieldPos(r.label)
+		return "", &ParseError{File: r.path, Line: line, Err: ErrEmptyLabel}
+	}
+	return strings.Clone(label), nil // not a view that keeps the whole line
+}
+
+// Close closes the file.
+func (r *TableReader) Close() error { return r.f.Close() }

@@ -3,6 +3,7 @@ package corpus
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -74,5 +75,71 @@ func TestReadTableErrors(t *testing.T) {
 		if _, err := ReadTable(p, ""); !errors.Is(err, want) {
 			t.Errorf("%s: got %v, want %v", name, err, want)
 		}
+	}
+}
+
+// A TableReader parses only the cells it is asked for, with or without a
+// label column, and numbers rows by the line they start on.
+func TestTableReaderReadsChosenColumns(t *testing.T) {
+	dir := t.TempDir()
+	p := write(t, dir, "t.csv", "\xef\xbb\xbfid, note ,x\nr1,\"two\nlines\",1.5\nr2,plain,-3\n")
+	r, err := OpenTable(p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !reflect.DeepEqual(r.Header, []string{"id", "note", "x"}) {
+		t.Fatalf("header %q", r.Header)
+	}
+	type row struct {
+		line  int
+		label string
+		x     float64
+	}
+	var got []row
+	for r.Next() {
+		x, err := r.Float(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		label, err := r.Label()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, row{r.Line(), label, x})
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []row{{2, "", 1.5}, {4, "", -3}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %+v, want %+v", got, want)
+	}
+}
+
+func TestTableReaderErrors(t *testing.T) {
+	dir := t.TempDir()
+	head := write(t, dir, "head.csv", "label,x\n")
+	r, err := OpenTable(head, "label")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Next() || !errors.Is(r.Err(), ErrEmptyCorpus) || !strings.Contains(r.Err().Error(), "no rows") {
+		t.Errorf("a table without rows: %v", r.Err())
+	}
+	r.Close()
+	if _, err := OpenTable(head, "species"); !errors.Is(err, ErrMissingField) || !strings.Contains(err.Error(), `"species"`) {
+		t.Errorf("a missing label column: %v", err)
+	}
+	bad := write(t, dir, "bad.csv", "label,x\na,1\nb,\"open\n")
+	r, err = OpenTable(bad, "label")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for r.Next() {
+	}
+	var pe *ParseError
+	if !errors.As(r.Err(), &pe) || pe.Line != 3 {
+		t.Errorf("an unterminated quote: %v", r.Err())
 	}
 }

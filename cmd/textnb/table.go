@@ -2,17 +2,12 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
@@ -72,7 +67,7 @@ func setTableFlag(cfg *pipeline.TableConfig, f *flag.Flag) error {
 func trainTable(path, out, labelField string, cfg pipeline.TableConfig, stdout io.Writer) error {
 	t, err := corpus.ReadTable(path, labelField)
 	if err != nil {
-		return err
+		return labelFieldHint(err)
 	}
 	m, err := pipeline.TrainTable(t, cfg)
 	if err != nil {
@@ -142,86 +137,45 @@ func evalTable(modelPath, path, labelField string, pf priorFlags, asJSON bool, s
 	return writeEvaluation(stdout, ev.Result(), asJSON)
 }
 
-// tableComma is the field separator of each table file extension.
-var tableComma = map[string]rune{".csv": ',', ".tsv": '\t'}
-
 // readRows calls fn on every row of a .csv or .tsv table with a header,
 // with the source "path:line", the label of column labelField (none if
 // labelField is "") and the model's feature columns in model order. Other
 // columns are ignored unparsed, so a table may carry ids or notes.
 func readRows(path string, m *pipeline.Table, labelField string, fn func(source, label string, x []float64) error) error {
-	comma, ok := tableComma[strings.ToLower(filepath.Ext(path))]
-	if !ok {
-		return fmt.Errorf("%s: a table model reads .csv or .tsv files", path)
+	r, err := corpus.OpenTable(path, labelField)
+	if errors.Is(err, corpus.ErrUnsupported) {
+		return fmt.Errorf("%w: %s: a table model reads .csv or .tsv files", corpus.ErrUnsupported, path)
 	}
-	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return labelFieldHint(err)
 	}
-	defer f.Close()
-	cr := csv.NewReader(bufio.NewReader(f))
-	cr.Comma, cr.ReuseRecord = comma, true
-	header, err := cr.Read()
-	if err != nil {
-		return fmt.Errorf("%s: header: %w", path, emptyEOF(err))
-	}
-	header = slices.Clone(header) // the reader reuses its record
-	li := -1
-	for i, h := range header {
-		header[i] = strings.TrimSpace(decode(h))
-		if header[i] == labelField {
-			li = i
-		}
-	}
-	if labelField != "" && li < 0 {
-		return fmt.Errorf("%s:1: %w: header has no label column %q (see --label-field)", path, corpus.ErrMissingField, labelField)
-	}
-	cols, err := m.Columns(nil, header)
+	defer r.Close()
+	cols, err := m.Columns(nil, r.Header)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	x := make([]float64, len(cols))
-	for rows := 0; ; rows++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) && rows == 0 {
-			return fmt.Errorf("%w: %s has a header but no rows", corpus.ErrEmptyCorpus, path)
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		line, _ := cr.FieldPos(0)
+	for r.Next() {
 		for j, c := range cols {
-			v, err := strconv.ParseFloat(strings.TrimSpace(rec[c]), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%s:%d: column %q: %q is not a finite number", path, line, header[c], rec[c])
-			}
-			x[j] = v
-		}
-		var label string
-		if li >= 0 {
-			if label = decode(rec[li]); label == "" {
-				return fmt.Errorf("%s:%d: %w", path, line, corpus.ErrEmptyLabel)
+			if x[j], err = r.Float(c); err != nil {
+				return err
 			}
 		}
-		if err := fn(path+":"+strconv.Itoa(line), label, x); err != nil {
+		label, err := r.Label()
+		if err != nil {
+			return err
+		}
+		if err := fn(path+":"+strconv.Itoa(r.Line()), label, x); err != nil {
 			return err
 		}
 	}
+	return r.Err()
 }
 
-// decode reads a cell as the corpus package does: UTF-8 without a byte
-// order mark, or GB18030 or Latin-1.
-func decode(s string) string {
-	t, _ := corpus.Decode([]byte(s))
-	return t
-}
-
-func emptyEOF(err error) error {
-	if errors.Is(err, io.EOF) {
-		return corpus.ErrEmptyCorpus
+// labelFieldHint points a missing label column at the flag that names it.
+func labelFieldHint(err error) error {
+	if errors.Is(err, corpus.ErrMissingField) {
+		return fmt.Errorf("%w (see --label-field)", err)
 	}
 	return err
 }

@@ -94,13 +94,13 @@ func TestCLITableErrors(t *testing.T) {
 		args []string
 	}{
 		{1, []string{"short.csv", `no columns "const" and "colour"`}, []string{"predict", "-m", model, filepath.Join(files, "short.csv")}},
-		{1, []string{"bad.csv:3", `column "width"`, `"two" is not a finite number`}, []string{"predict", "-m", model, filepath.Join(files, "bad.csv")}},
+		{1, []string{"bad.csv:3", `("width")`, `"two" is not a finite number`}, []string{"predict", "-m", model, filepath.Join(files, "bad.csv")}},
 		{1, []string{"header.csv", "no rows"}, []string{"predict", "-m", model, filepath.Join(files, "header.csv")}},
 		{1, []string{"doc.txt", "reads .csv or .tsv"}, []string{"predict", "-m", model, filepath.Join(files, "doc.txt")}},
 		{1, []string{"reads .csv or .tsv"}, []string{"predict", "-m", model, "-"}},
 		{1, []string{`no label column "label"`, "--label-field"}, []string{"eval", "-m", model, iris}},
 		{1, []string{"only one class", `"x"`}, []string{"train", filepath.Join(files, "one.csv"), "--model", "categorical", "-o", filepath.Join(files, "x.model")}},
-		{1, []string{`no column "label"`}, []string{"train", iris, "--model", "gaussian", "-o", filepath.Join(files, "x.model")}},
+		{1, []string{`no label column "label"`, "--label-field"}, []string{"train", iris, "--model", "gaussian", "-o", filepath.Join(files, "x.model")}},
 		{2, []string{"--bins applies only to --model categorical"}, []string{"train", iris, "--model", "gaussian", "--bins", "3", "--label-field", "species", "-o", filepath.Join(files, "x.model")}},
 		{2, []string{"--bins applies only to --model categorical"}, []string{"train", spamTSV, "--bins", "3", "-o", filepath.Join(files, "x.model")}},
 		{2, []string{"--ngrams applies only to text models"}, []string{"train", iris, "--model", "categorical", "--ngrams", "1,1", "--label-field", "species", "-o", filepath.Join(files, "x.model")}},
