@@ -90,14 +90,16 @@ type TableReader struct {
 	path   string
 	f      io.Closer
 	cr     *csv.Reader
-	label  int // the label column's index, or -1
+	label  int               // the label column's index, or -1
+	labels map[string]string // one copy of each label returned
 	rec    []string
 	rows   int
 	err    error
 }
 
 // OpenTable opens the table at path and reads its header. labelField names
-// the label column, which must exist; "" means the rows carry no label.
+// the label column, which must exist; "" means the rows carry no label
+// (unlike ReadTable, for which "" means "label").
 func OpenTable(path, labelField string) (*TableReader, error) {
 	comma := ','
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -111,7 +113,7 @@ func OpenTable(path, labelField string) (*TableReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &TableReader{path: path, f: f, cr: csv.NewReader(br), label: -1}
+	r := &TableReader{path: path, f: f, cr: csv.NewReader(br), label: -1, labels: map[string]string{}}
 	r.cr.Comma, r.cr.ReuseRecord = comma, true
 	if err := r.readHeader(labelField); err != nil {
 		f.Close()
@@ -175,8 +177,9 @@ func (r *TableReader) Line() int {
 	return line
 }
 
-// Float parses column i of the current row; a cell that is not a finite
-// number is a *ParseError naming the file, line and column.
+// Float parses column i of the current row, which Next must have read; i
+// indexes Header. A cell that is not a finite number is a *ParseError naming
+// the file, line and column.
 func (r *TableReader) Float(i int) (float64, error) {
 	cell := r.rec[i]
 	v, err := strconv.ParseFloat(strings.TrimSpace(cell), 64)
@@ -199,7 +202,12 @@ func (r *TableReader) Label() (string, error) {
 		line, _ := r.cr.FieldPos(r.label)
 		return "", &ParseError{File: r.path, Line: line, Err: ErrEmptyLabel}
 	}
-	return strings.Clone(label), nil // not a view that keeps the whole line
+	if kept, ok := r.labels[label]; ok {
+		return kept, nil
+	}
+	kept := strings.Clone(label) // not a view that keeps the whole line alive
+	r.labels[kept] = kept
+	return kept, nil
 }
 
 // Close closes the file.

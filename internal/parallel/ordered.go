@@ -30,6 +30,11 @@ func Ordered[R any](workers int, produce func(queue Queue[R]), consume func(R) e
 		defer close(order)
 		defer close(jobs)
 		produce(func(run func() R) bool {
+			select { // a stop already seen must refuse, whichever case select picks below
+			case <-done:
+				return false
+			default:
+			}
 			t := &task{run: run, out: make(chan R, 1)}
 			select {
 			case order <- t:

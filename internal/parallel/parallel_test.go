@@ -23,6 +23,19 @@ func TestForCallsEachIndexOnce(t *testing.T) {
 	}
 }
 
+func TestForWithOneWorkerRunsInOrderOnTheCaller(t *testing.T) {
+	var got []int // appended without a lock: any other goroutine would race
+	For(100, 1, func(i int) { got = append(got, i) })
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("call %d got index %d", i, v)
+		}
+	}
+	if len(got) != 100 {
+		t.Fatalf("%d calls, want 100", len(got))
+	}
+}
+
 func TestChunksCoverTheRange(t *testing.T) {
 	for _, n := range []int{0, 1, 127, 128, 129, 5000} {
 		for _, size := range []int{0, 1, 128, 10000} {
