@@ -38,6 +38,12 @@
 // documents were empty, which encodings were seen, and whether labels were
 // ignored because an unlabeled read met a labeled file.
 //
+// # Numeric tables
+//
+// [ReadTable] reads a .csv or .tsv table of numbers with a label column into
+// memory; a [TableReader] ([OpenTable]) streams one row at a time and parses
+// only the cells asked for.
+//
 // # Splits
 //
 // [Split], [StratifiedSplit], [StratifiedKFold], [StratifiedSample],

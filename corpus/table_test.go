@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestReadTable(t *testing.T) {
@@ -55,6 +56,10 @@ func TestReadTableManyRows(t *testing.T) {
 	for i, row := range tab.Features {
 		if len(row) != 2 || row[0] != 1 || row[1] != 2 {
 			t.Fatalf("row %d = %v", i, row)
+		}
+		// One copy of a repeated label, not one per row (or a view of each line).
+		if tab.Labels[i] != "c" || unsafe.StringData(tab.Labels[i]) != unsafe.StringData(tab.Labels[0]) {
+			t.Fatalf("row %d has its own copy of label %q", i, tab.Labels[i])
 		}
 	}
 }
