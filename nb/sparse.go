@@ -120,6 +120,7 @@ func sparseCounts(features int, y []int, classes int, binary bool, threshold flo
 	}
 	cells := make([][]classCell, classes)
 	errs := make([]error, classes)
+	// Not parallel.For: each goroutine reuses one accumulator of F sums.
 	next := atomic.Int32{}
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), classes, max(1, accumulatorBudget/(8*max(1, features))))
