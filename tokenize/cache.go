@@ -37,6 +37,7 @@ type cacheShard struct {
 	mu      sync.Mutex
 	pending map[string]string // words not yet in read
 	hits    int               // look-ups answered by pending
+	copied  int               // words copied from read to a new snapshot, ever
 }
 
 // newTermCache returns a cache that holds at most entries words.
@@ -85,13 +86,15 @@ func (c *termCache) put(key, term string) {
 }
 
 // hit counts a look-up in pending; once pending has answered as many
-// look-ups as it holds words, the words are worth publishing. The caller
-// holds s.mu.
+// look-ups as it holds words, and a quarter as many as read holds, the
+// words are worth publishing. The second bound keeps copying read at O(1)
+// per look-up: without it, each new word seen twice would copy read. The
+// caller holds s.mu.
 func (s *cacheShard) hit(ok bool, limit int) {
 	if !ok {
 		return
 	}
-	if s.hits++; s.hits >= len(s.pending) {
+	if s.hits++; s.hits >= len(s.pending) && 4*s.hits >= len(*s.read.Load()) {
 		s.publish(limit)
 	}
 }
@@ -104,6 +107,7 @@ func (s *cacheShard) publish(limit int) {
 		for k, v := range read {
 			next[k] = v
 		}
+		s.copied += len(read)
 	}
 	s.read.Store(&next)
 	s.pending, s.hits = map[string]string{}, 0

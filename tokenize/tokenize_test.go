@@ -402,6 +402,39 @@ func TestCacheBounded(t *testing.T) {
 	}
 }
 
+// Publishing copies a shard's snapshot; the copying must stay in
+// proportion to the cache's work however the words come. Each new word
+// looked up twice once made its shard publish, copying the snapshot per
+// word.
+func TestCachePublishingIsAmortized(t *testing.T) {
+	c := newTermCache(cacheEntries)
+	word := func(i int) string { return fmt.Sprintf("w%x", i) }
+	const warm, fresh = 1 << 14, 1 << 12
+	for i := range warm {
+		c.put(word(i), word(i))
+	}
+	copied := func() (n int) {
+		for i := range c.shards {
+			n += c.shards[i].copied
+		}
+		return n
+	}
+	before := copied()
+	ops := 0
+	for i := warm; i < warm+fresh; i++ {
+		c.put(word(i), word(i))
+		for range 2 {
+			if got, ok := c.get(word(i)); !ok || got != word(i) {
+				t.Fatalf("word %d: got %q, %v", i, got, ok)
+			}
+		}
+		ops += 3
+	}
+	if n := copied() - before; n > 8*ops {
+		t.Errorf("%d operations copied %d snapshot entries, more than 8 each", ops, n)
+	}
+}
+
 func TestConcurrent(t *testing.T) {
 	cfg := Config{Stopwords: EnglishStopwords, WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}}
 	docs := strings.Split(englishProse+"\n"+chineseProse+"\n"+mixedProse, "\n")
