@@ -182,11 +182,11 @@ func ExampleSemi() {
 	}
 	tr.AddUnlabeled("WIN free cash, reply now")
 	tr.AddUnlabeled("see you at home tonight")
-	m, sum, err := tr.Finish()
+	_, sum, err := tr.Finish()
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(sum.Documents, sum.Unlabeled, m.SemiReport().Added)
+	fmt.Println(sum.Documents, sum.Unlabeled, sum.Semi.Added)
 	// Output: 6 2 2
 }
 

@@ -29,8 +29,6 @@ type Model struct {
 	countsRaw  []byte // undecoded counts of a loaded model
 	countsOnce sync.Once
 	countsErr  error
-
-	semi SemiReport // what semi-supervised training did (not stored in the file)
 }
 
 // NumFeatures returns the number of columns of the model.

@@ -53,10 +53,6 @@ func converged(ok bool) string {
 	return ""
 }
 
-// SemiReport returns what semi-supervised training did when m was trained
-// (the zero SemiReport for a model trained without it, or loaded from a file).
-func (m *Model) SemiReport() SemiReport { return m.semi }
-
 // validate checks every field (zero means the default),
 // so that a bad setting can fail before any document is read; package nb
 // checks them again when it fits.
@@ -103,22 +99,21 @@ const (
 )
 
 // fitSemi trains on the labeled rows of X (y ≥ 0) and the unlabeled ones
-// (y < 0) with Config.Semi, records a SemiReport in m.semi, and returns the
-// counts the final classifier was fitted on.
-func (m *Model) fitSemi(X *vectorize.CSR, y []int) (*nb.Counts, error) {
+// (y < 0) with Config.Semi and returns the counts the final classifier was
+// fitted on, with what the method did.
+func (m *Model) fitSemi(X *vectorize.CSR, y []int) (*nb.Counts, SemiReport, error) {
 	s := m.Config.Semi
 	if err := s.validate(); err != nil {
-		return nil, err
+		return nil, SemiReport{}, err
 	}
 	labeled, yl, unlabeled := splitLabeled(X, y)
 	rec := &recorder{est: m.newEstimator()}
 	res, err := s.fit(rec, labeled, yl, unlabeled, len(m.Classes))
 	if err != nil {
-		return nil, fmt.Errorf("%v: %w", s.Method, err)
+		return nil, SemiReport{}, fmt.Errorf("%v: %w", s.Method, err)
 	}
-	m.semi = SemiReport{Method: s.Method, Unlabeled: unlabeled.Rows, Rounds: res.Rounds, Added: res.Added,
-		Converged: res.Converged, LogLikelihood: res.LogLikelihood}
-	return rec.last, nil
+	return rec.last, SemiReport{Method: s.Method, Unlabeled: unlabeled.Rows, Rounds: res.Rounds, Added: res.Added,
+		Converged: res.Converged, LogLikelihood: res.LogLikelihood}, nil
 }
 
 // fit runs the configured method of package nb.

@@ -58,15 +58,15 @@ func trainSemi(t testing.TB, cfg Config, docs []corpus.Document, labeled []bool)
 
 func TestSemiSupervisedBeatsLabeledOnly(t *testing.T) {
 	docs, labeled := newsSplit(t, 2)
-	base, _ := trainSemi(t, Config{}, docs, labeled)
+	base, baseSum := trainSemi(t, Config{}, docs, labeled)
 	acc0 := evaluate(t, base, newsTest).Accuracy
-	if base.SemiReport() != (SemiReport{}) {
-		t.Errorf("labeled-only model has report %+v", base.SemiReport())
+	if baseSum.Semi != (SemiReport{}) {
+		t.Errorf("labeled-only model has report %+v", baseSum.Semi)
 	}
 	for _, method := range []SemiMethod{NSNB, SNB, EM} {
 		m, sum := trainSemi(t, Config{Semi: Semi{Method: method}}, docs, labeled)
 		acc := evaluate(t, m, newsTest).Accuracy
-		r := m.SemiReport()
+		r := sum.Semi
 		t.Logf("%v: accuracy %.4f (labeled only %.4f); %v", method, acc, acc0, r)
 		if sum.Documents != 8 || sum.Unlabeled != 232 || r.Method != method || r.Unlabeled != 232 {
 			t.Errorf("%v: summary %+v, report %+v", method, sum, r)
@@ -124,7 +124,7 @@ func TestSemiCountsRefit(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/%v", cl, method), func(t *testing.T) {
 				cfg := Config{Classifier: cl, Semi: Semi{Method: method, Threshold: 0.3}}
 				m := &Model{Config: cfg, Classes: trained.Classes}
-				c, err := m.fitSemi(X, y)
+				c, r, err := m.fitSemi(X, y)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -134,10 +134,10 @@ func TestSemiCountsRefit(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if r := m.SemiReport(); r.Rounds != res.Rounds || r.Added != res.Added || r.Added == 0 {
+				if r.Rounds != res.Rounds || r.Added != res.Added || r.Added == 0 {
 					t.Errorf("report %+v, nb result rounds %d added %d", r, res.Rounds, res.Added)
 				}
-				t.Logf("%v", m.SemiReport())
+				t.Logf("%v", r)
 				refit := m.newEstimator()
 				if err := refit.Fit(c); err != nil {
 					t.Fatal(err)
@@ -230,7 +230,7 @@ func TestSemiConfigErrors(t *testing.T) {
 	// A bad setting fails training even if nothing checked it earlier.
 	m := &Model{Config: Config{Semi: Semi{Method: NSNB, K: -1}}, Classes: []string{"a", "b"}}
 	X := vectorize.FromDense([][]float64{{1, 0}, {0, 1}, {1, 1}})
-	if _, err := m.fitSemi(X, []int{0, 1, -1}); !errors.Is(err, ErrConfig) {
+	if _, _, err := m.fitSemi(X, []int{0, 1, -1}); !errors.Is(err, ErrConfig) {
 		t.Errorf("fitSemi with K −1: %v, want ErrConfig", err)
 	}
 }
@@ -240,7 +240,7 @@ func TestSemiWithoutUnlabeled(t *testing.T) {
 	_, X, y, XT, _ := newsRows(t, Config{})
 	for _, method := range []SemiMethod{NSNB, SNB, EM} {
 		m := &Model{Config: Config{Semi: Semi{Method: method}}, Classes: []string{"a", "b", "c", "d"}}
-		c, err := m.fitSemi(X, y)
+		c, r, err := m.fitSemi(X, y)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +256,7 @@ func TestSemiWithoutUnlabeled(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameScores(t, want, XT, got)
-		if r := m.SemiReport(); r.Added != 0 || r.Unlabeled != 0 {
+		if r.Added != 0 || r.Unlabeled != 0 {
 			t.Errorf("%v: report %+v", method, r)
 		}
 	}
@@ -296,13 +296,13 @@ func ExampleSemiReport() {
 			tr.AddUnlabeled(d.Text)
 		}
 	}
-	m, sum, err := tr.Finish()
+	_, sum, err := tr.Finish()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(sum.Documents, "labeled,", sum.Unlabeled, "unlabeled")
-	fmt.Println(strings.SplitN(m.SemiReport().String(), " in ", 2)[0])
+	fmt.Println(strings.SplitN(sum.Semi.String(), " in ", 2)[0])
 	// Output:
 	// 12 labeled, 228 unlabeled
 	// nsnb: 228 of 228 unlabeled documents pseudo-labeled

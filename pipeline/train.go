@@ -20,6 +20,7 @@ type Summary struct {
 	MinDF                                          int
 	Lang                                           tokenize.Lang
 	Elapsed                                        time.Duration
+	Semi                                           SemiReport // what Config.Semi did; zero without it
 }
 
 // A Trainer builds a Model from labeled documents given one at a time.
@@ -233,33 +234,35 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	m := &Model{Config: t.cfg, Classes: t.names, Lang: t.lang, an: tokenize.New(t.cfg.Tokenize)}
 	t.an = nil
 	m.Config.Alpha = t.cfg.alpha()
-	features, minDF, err := t.train(m)
+	s, err := t.train(m)
 	if err != nil {
 		return nil, Summary{}, err
 	}
-	s := Summary{Documents: len(t.y) - t.unlabeled, Unlabeled: t.unlabeled, Classes: len(t.names), Features: features,
-		MinDF: minDF, Lang: t.lang, Elapsed: time.Since(t.start)}
-	s.Empty = t.empty
+	s.Documents, s.Unlabeled, s.Empty, s.Classes = len(t.y)-t.unlabeled, t.unlabeled, t.empty, len(t.names)
+	s.Lang, s.Elapsed = t.lang, time.Since(t.start)
 	return m, s, nil
 }
 
 // train finishes the vectorizer and fits m, returning the number of
-// features and the min_df applied. Semi-supervised training and hashing
-// go through a count matrix; otherwise the rows are weighted and summed
-// straight from the vectorizer's store (fitPruned).
-func (t *Trainer) train(m *Model) (features, minDF int, err error) {
+// features, the min_df applied and what semi-supervised training did.
+// Semi-supervised training and hashing go through a count matrix;
+// otherwise the rows are weighted and summed straight from the
+// vectorizer's store (fitPruned).
+func (t *Trainer) train(m *Model) (s Summary, err error) {
 	if t.vocab == nil {
 		m.hash = t.hash
 		X, err := vectorize.StackRows(t.hash.Cols(), t.hashed)
 		t.hashed = nil
 		if err != nil {
-			return 0, 0, err
+			return s, err
 		}
-		return X.Cols, 0, m.fit(X, t.y)
+		s.Features = X.Cols
+		s.Semi, err = m.fit(X, t.y)
+		return s, err
 	}
 	merged, err := vectorize.MergeVocab(t.vocab)
 	if err != nil {
-		return 0, 0, err
+		return s, err
 	}
 	t.vocab = nil
 	vc := t.cfg.Vocab
@@ -267,19 +270,22 @@ func (t *Trainer) train(m *Model) (features, minDF int, err error) {
 		vc.MinDF = merged.MinDFFor(t.cfg.maxTableSize()/len(t.names), vc.MaxFeatures)
 	}
 	m.Config.Vocab.MinDF = vc.MinDF // the model records what was applied
+	s.MinDF = vc.MinDF
 	if t.cfg.Semi.Method != NoSemi || t.viaMatrix {
 		vocab, X, err := merged.Consume(vc)
 		if err != nil {
-			return 0, 0, err
+			return s, err
 		}
-		m.vocab = vocab
-		return X.Cols, vc.MinDF, m.fit(X, t.y)
+		m.vocab, s.Features = vocab, X.Cols
+		s.Semi, err = m.fit(X, t.y)
+		return s, err
 	}
 	p, err := merged.PruneConsume(vc)
 	if err != nil {
-		return 0, 0, err
+		return s, err
 	}
-	return p.Len(), vc.MinDF, m.fitPruned(p, t.y)
+	s.Features = p.Len()
+	return s, m.fitPruned(p, t.y)
 }
 
 // fitPruned fits m on the rows of p, weighted and summed per class in
@@ -337,25 +343,26 @@ func permuteTo(v []float64, to []int32) []float64 {
 	return out
 }
 
-// fit weights X in place and fits the classifier.
-func (m *Model) fit(X *vectorize.CSR, y []int) error {
+// fit weights X in place and fits the classifier, reporting what
+// semi-supervised training did.
+func (m *Model) fit(X *vectorize.CSR, y []int) (SemiReport, error) {
 	if err := m.fitWeighting(X); err != nil {
-		return err
+		return SemiReport{}, err
 	}
 	if m.Config.Semi.Method != NoSemi {
-		c, err := m.fitSemi(X, y)
+		c, r, err := m.fitSemi(X, y)
 		if err != nil {
-			return err
+			return r, err
 		}
 		if m.counts = c.Sparse(); m.counts == nil {
-			return fmt.Errorf("%w: semi-supervised counts do not fit the sparse form", ErrConfig)
+			return r, fmt.Errorf("%w: semi-supervised counts do not fit the sparse form", ErrConfig)
 		}
-		return m.refit()
+		return r, m.refit()
 	}
 	c, err := nb.NewSparseCountsFor(m.newEstimator(), X, y, len(m.Classes))
 	if err != nil {
-		return err
+		return SemiReport{}, err
 	}
 	m.counts = c
-	return m.refit()
+	return SemiReport{}, m.refit()
 }

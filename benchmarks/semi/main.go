@@ -176,7 +176,7 @@ func trainEval(cfg pipeline.Config, train []corpus.Document, isLabeled []bool, t
 			tr.AddUnlabeled(d.Text)
 		}
 	}
-	m, _, err := tr.Finish()
+	m, sum, err := tr.Finish()
 	if err != nil {
 		return run{}, err
 	}
@@ -187,7 +187,7 @@ func trainEval(cfg pipeline.Config, train []corpus.Document, isLabeled []bool, t
 		b.Add(d.Source, d.Label, d.Text)
 	}
 	b.Close()
-	return run{acc: ev.Result().Accuracy, secs: secs, report: m.SemiReport()}, nil
+	return run{acc: ev.Result().Accuracy, secs: secs, report: sum.Semi}, nil
 }
 
 func printRow(r, nLabeled int, m pipeline.SemiMethod, runs []run) {

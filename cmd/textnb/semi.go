@@ -65,8 +65,8 @@ func (f semiFlags) addUnlabeled(tr *pipeline.Trainer, fields fieldFlags, stderr 
 }
 
 // report prints what semi-supervised training did.
-func (f semiFlags) report(w io.Writer, m *pipeline.Model, sum pipeline.Summary) {
+func (f semiFlags) report(w io.Writer, sum pipeline.Summary) {
 	if *f.unlabeled != "" {
-		fmt.Fprintf(w, "used %d unlabeled documents from %s; %v\n", sum.Unlabeled, *f.unlabeled, m.SemiReport())
+		fmt.Fprintf(w, "used %d unlabeled documents from %s; %v\n", sum.Unlabeled, *f.unlabeled, sum.Semi)
 	}
 }

@@ -92,7 +92,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "trained %s on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\nwrote %s\n",
 		cfg.Classifier, sum.Documents, sum.Empty, sum.Classes, sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds(), *out)
-	semi.report(stdout, m, sum)
+	semi.report(stdout, sum)
 	return nil
 }
 
