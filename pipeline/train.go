@@ -209,8 +209,10 @@ func (t *Trainer) count(b *tokenized) {
 	t.batches.put(b.coded)
 }
 
-// Finish trains the model on everything added. A Trainer finishes once;
-// later calls, and documents added after the first, get ErrFinished.
+// Finish trains the model on everything added and summarizes the run,
+// including what semi-supervised training did (Summary.Semi). A Trainer
+// finishes once; later calls, and documents added after the first, get
+// ErrFinished.
 func (t *Trainer) Finish() (*Model, Summary, error) {
 	if t.finished {
 		return nil, Summary{}, ErrFinished
@@ -243,8 +245,8 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	return m, s, nil
 }
 
-// train finishes the vectorizer and fits m, returning the number of
-// features, the min_df applied and what semi-supervised training did.
+// train finishes the vectorizer and fits m, returning a Summary with
+// Features, MinDF and Semi filled in; Finish fills the rest.
 // Semi-supervised training and hashing go through a count matrix;
 // otherwise the rows are weighted and summed straight from the
 // vectorizer's store (fitPruned).
