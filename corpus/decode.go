@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 )
@@ -56,6 +57,16 @@ func decodeString(s string) (string, Encoding) {
 		return strings.TrimPrefix(s, bom), UTF8
 	}
 	return decodeInvalid([]byte(s))
+}
+
+// decodeOwned is Decode for a buffer the caller hands over and never
+// writes again: valid UTF-8 becomes the text without a copy, and other
+// bytes are decoded from b itself.
+func decodeOwned(b []byte) (string, Encoding) {
+	if utf8.Valid(b) {
+		return strings.TrimPrefix(unsafe.String(unsafe.SliceData(b), len(b)), bom), UTF8
+	}
+	return decodeInvalid(b)
 }
 
 // decodeInvalid decodes b, which is not valid UTF-8.

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"strings"
 	"testing"
 
 	"golang.org/x/text/encoding/simplifiedchinese"
@@ -64,5 +65,26 @@ func TestEncodingString(t *testing.T) {
 		if got := e.String(); got != want {
 			t.Errorf("Encoding(%d).String() = %q, want %q", e, got, want)
 		}
+	}
+}
+
+// decodeOwned decodes a file's buffer in place: no copy for UTF-8, and no
+// more allocations than Decode for other encodings (decodeString's
+// []byte(s) conversion once added a copy of every Latin-1 file).
+func TestDecodeOwnedDoesNotCopyTheBuffer(t *testing.T) {
+	utf := []byte("\xef\xbb\xbfcafé au lait")
+	if n := testing.AllocsPerRun(10, func() { decodeOwned(utf) }); n != 0 {
+		t.Errorf("UTF-8: %v allocations, want 0", n)
+	}
+	if s, enc := decodeOwned(utf); s != "café au lait" || enc != UTF8 {
+		t.Errorf("UTF-8: %q, %v", s, enc)
+	}
+	latin := []byte(strings.Repeat("caf\xe9 au lait ", 100))
+	owned := testing.AllocsPerRun(10, func() { decodeOwned(latin) })
+	if plain := testing.AllocsPerRun(10, func() { Decode(latin) }); owned > plain {
+		t.Errorf("Latin-1: %v allocations, Decode makes %v", owned, plain)
+	}
+	if s, enc := decodeOwned(latin); enc != Latin1 || !strings.HasPrefix(s, "café au lait") {
+		t.Errorf("Latin-1: %.20q, %v", s, enc)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unsafe"
 
 	"github.com/textnb/textnb/internal/parallel"
 )
@@ -122,9 +121,7 @@ func readFileDoc(f fileDoc) batch {
 	if err != nil {
 		return batch{err: fmt.Errorf("corpus: %w", err)}
 	}
-	// raw is never written again, so valid UTF-8 becomes the text without
-	// a second copy.
-	text, enc := decodeString(unsafe.String(unsafe.SliceData(raw), len(raw)))
+	text, enc := decodeOwned(raw)
 	return batch{
 		docs: []Document{{Source: f.path, Label: f.label, Text: text}},
 		encs: []Encoding{enc},
