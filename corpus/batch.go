@@ -12,8 +12,8 @@ type batch struct {
 	encs          []Encoding // encs[i] is what docs[i].Text was decoded from
 	labelsIgnored bool
 	err           error
-	labels        map[string]string // interned labels, see intern
-	scratch       []byte            // builds Sources
+	labels        interner // the batch's labels, one copy each
+	scratch       []byte   // builds Sources
 }
 
 // add appends a document with its encoding.
@@ -22,21 +22,24 @@ func (b *batch) add(d Document, enc Encoding) {
 	b.encs = append(b.encs, enc)
 }
 
-// intern returns a copy of label shared by the batch's documents. Labels are
-// often substrings of a line: a caller keeping only labels must not keep
-// every line alive.
-func (b *batch) intern(label string) string {
+// interner keeps one copy of each label. Labels are often substrings of a
+// line or record: a caller keeping only labels must not keep every line
+// alive. The zero value is ready to use.
+type interner map[string]string
+
+// intern returns the shared copy of label.
+func (in *interner) intern(label string) string {
 	if label == "" {
 		return ""
 	}
-	if l, ok := b.labels[label]; ok {
+	if l, ok := (*in)[label]; ok {
 		return l
 	}
-	if b.labels == nil {
-		b.labels = make(map[string]string)
+	if *in == nil {
+		*in = make(interner)
 	}
 	l := strings.Clone(label)
-	b.labels[l] = l
+	(*in)[l] = l
 	return l
 }
 

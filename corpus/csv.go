@@ -11,7 +11,8 @@ import (
 // csvRecord is the raw label and text of one CSV record.
 type csvRecord struct {
 	label, text string
-	line        int // first line of the record
+	line        int  // first line of the record
+	wide        bool // more columns than label and text
 }
 
 // csvProducer reads a CSV file with a required header. Records are parsed
@@ -47,13 +48,9 @@ func csvProducer(path string, opt Options) (func(emitFunc), error) {
 				return
 			}
 			line, _ := cr.FieldPos(0)
-			rc := csvRecord{text: rec[ti], line: line}
+			rc := csvRecord{text: rec[ti], line: line, wide: len(rec) > 2}
 			if li >= 0 {
 				rc.label = rec[li]
-			}
-			if len(rec) > 2 {
-				// Do not keep the other columns alive through substrings.
-				rc.label, rc.text = strings.Clone(rc.label), strings.Clone(rc.text)
 			}
 			if cur = append(cur, rc); len(cur) >= batchLines {
 				if !emit(csvUnit(cur, path, opt.Unlabeled, li >= 0)) {
@@ -109,6 +106,11 @@ func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel bool) func() bat
 		b := batch{docs: make([]Document, 0, len(recs)), encs: make([]Encoding, 0, len(recs))}
 		for _, r := range recs {
 			text, enc := decodeString(r.text)
+			if r.wide && enc == UTF8 {
+				// Do not keep the other columns alive through the text (the
+				// label is interned; other encodings decoded to a new string).
+				text = strings.Clone(text)
+			}
 			label, lenc := decodeString(r.label)
 			if enc == UTF8 {
 				enc = lenc

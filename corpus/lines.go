@@ -168,7 +168,7 @@ func (b *batch) addLine(path string, num int, unlabeled bool, label, text string
 		return ErrEmptyLabel
 	}
 	b.scratch = strconv.AppendInt(append(append(b.scratch[:0], path...), ':'), int64(num), 10)
-	b.add(Document{Source: string(b.scratch), Label: b.intern(label), Text: text}, enc)
+	b.add(Document{Source: string(b.scratch), Label: b.labels.intern(label), Text: text}, enc)
 	return nil
 }
 
@@ -237,8 +237,9 @@ func tsvColumns(n, li, ti int) lineParser {
 			}
 		}
 		if n > 2 {
-			// Do not keep the other columns alive through substrings.
-			label, text = strings.Clone(label), strings.Clone(text)
+			// Do not keep the other columns alive through the text; the
+			// label is interned.
+			text = strings.Clone(text)
 		}
 		return label, text, li >= 0, enc, nil
 	}

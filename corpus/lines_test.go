@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // parseError checks that err is a *ParseError at file:line wrapping want
@@ -297,4 +298,25 @@ func TestJSONLUnlabeled(t *testing.T) {
 		t.Errorf("%+v, %v", st, err)
 	}
 	assertDocs(t, dir, docs, []string{"u.jsonl:1 |a", "u.jsonl:2 |b"})
+}
+
+// In files with more columns than label and text, labels are one shared
+// copy each rather than views of their records.
+func TestWideLinesShareLabels(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"w.csv": "id,label,text,note\n1,spam,win now,x\n2,spam,free cash,y\n",
+		"w.tsv": "id\tlabel\ttext\tnote\n1\tspam\twin now\tx\n2\tspam\tfree cash\ty\n",
+	} {
+		docs, err := ReadAll(write(t, dir, name, content), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(docs) != 2 || docs[0].Text != "win now" || docs[1].Text != "free cash" {
+			t.Fatalf("%s: %+v", name, docs)
+		}
+		if unsafe.StringData(docs[0].Label) != unsafe.StringData(docs[1].Label) {
+			t.Errorf("%s: each document has its own copy of label %q", name, docs[0].Label)
+		}
+	}
 }

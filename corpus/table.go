@@ -90,8 +90,8 @@ type TableReader struct {
 	path   string
 	f      io.Closer
 	cr     *csv.Reader
-	label  int               // the label column's index, or -1
-	labels map[string]string // one copy of each label returned
+	label  int      // the label column's index, or -1
+	labels interner // one copy of each label returned
 	rec    []string
 	rows   int
 	err    error
@@ -113,7 +113,7 @@ func OpenTable(path, labelField string) (*TableReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &TableReader{path: path, f: f, cr: csv.NewReader(br), label: -1, labels: map[string]string{}}
+	r := &TableReader{path: path, f: f, cr: csv.NewReader(br), label: -1}
 	r.cr.Comma, r.cr.ReuseRecord = comma, true
 	if err := r.readHeader(labelField); err != nil {
 		f.Close()
@@ -202,12 +202,7 @@ func (r *TableReader) Label() (string, error) {
 		line, _ := r.cr.FieldPos(r.label)
 		return "", &ParseError{File: r.path, Line: line, Err: ErrEmptyLabel}
 	}
-	if kept, ok := r.labels[label]; ok {
-		return kept, nil
-	}
-	kept := strings.Clone(label) // not a view that keeps the whole line alive
-	r.labels[kept] = kept
-	return kept, nil
+	return r.labels.intern(label), nil
 }
 
 // Close closes the file.
