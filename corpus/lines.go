@@ -199,12 +199,17 @@ func tsvSetup(first string, opt Options) (lineParser, bool, error) {
 // requireColumns checks that a header names the columns the read needs.
 func requireColumns(li, ti int, opt Options) error {
 	if ti < 0 {
-		return fmt.Errorf("%w: header has no column %q", ErrMissingField, opt.textField())
+		return missingColumn("text", opt.textField())
 	}
 	if li < 0 && !opt.Unlabeled {
-		return fmt.Errorf("%w: header has no column %q", ErrMissingField, opt.labelField())
+		return missingColumn("label", opt.labelField())
 	}
 	return nil
+}
+
+// missingColumn reports a header without the column of the given role.
+func missingColumn(role, name string) error {
+	return fmt.Errorf("%w: header has no %s column %q", ErrMissingField, role, name)
 }
 
 // column returns the index of the field named name, or -1.

@@ -138,7 +138,7 @@ func (r *TableReader) readHeader(labelField string) error {
 		if r.label = column(r.Header, labelField); r.label < 0 {
 			line, _ := r.cr.FieldPos(0)
 			return &ParseError{File: r.path, Line: line,
-				Err: fmt.Errorf("%w: header has no label column %q", ErrMissingField, labelField)}
+				Err: missingColumn("label", labelField)}
 		}
 	}
 	return nil

@@ -117,7 +117,7 @@ func TestCLITableErrors(t *testing.T) {
 	// A text model with a table and a table model with text are each read
 	// as what the model expects, with a message saying what is missing.
 	text := trainTo(t, spamTSV)
-	mustFail(t, 1, []string{`no column "text"`}, "eval", "-m", text, iris)
+	mustFail(t, 1, []string{`no text column "text"`}, "eval", "-m", text, iris)
 	mustFail(t, 1, []string{`no columns "length", "width", "const" and "colour"`}, "eval", "-m", model, spamTSV)
 }
 
