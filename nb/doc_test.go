@@ -131,6 +131,22 @@ func ExampleAdjustPriors() {
 	// Output: [0.100 0.900 0.308 0.692] <nil>
 }
 
+func ExamplePriorShift() {
+	// The same correction as AdjustPriors, one prediction at a time.
+	s, err := nb.NewPriorShift([]float64{0.5, 0.5}, []float64{0.1, 0.9})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, row := range [][]float64{{0.5, 0.5}, {0.8, 0.2}} {
+		s.Apply(row)
+		fmt.Printf("%.3f\n", row)
+	}
+	// Output:
+	// [0.100 0.900]
+	// [0.308 0.692]
+}
+
 func ExamplePriorEM() {
 	// Posteriors of six documents computed under training priors [.5 .5].
 	proba := []float64{

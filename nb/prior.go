@@ -43,24 +43,42 @@ func AdjustPriors(dst, proba []float64, train, target []float64) ([]float64, err
 	if err := checkProba(proba, len(train)); err != nil {
 		return dst, err
 	}
-	if err := ValidatePriors(train); err != nil {
-		return dst, fmt.Errorf("training priors: %w", err)
+	s, err := NewPriorShift(train, target)
+	if err != nil {
+		return dst, err
 	}
-	if len(target) != len(train) {
-		return dst, fmt.Errorf("%w: %d target priors for %d classes", ErrShape, len(target), len(train))
-	}
-	if err := ValidatePriors(target); err != nil {
-		return dst, fmt.Errorf("target priors: %w", err)
-	}
-	ratio := priorRatio(nil, smoothPriors(train), target)
 	k := len(train)
 	for i := 0; i < len(proba); i += k {
 		n := len(dst)
 		dst = append(dst, proba[i:i+k]...)
-		reweight(dst[n:], ratio)
+		s.Apply(dst[n:])
 	}
 	return dst, nil
 }
+
+// A PriorShift is AdjustPriors for one row at a time, with the priors
+// checked and their ratios computed once: for a stream of predictions.
+type PriorShift struct {
+	ratio []float64 // target/train, per class
+}
+
+// NewPriorShift returns the correction from the training priors train to
+// target, which must be probability vectors of the same length.
+func NewPriorShift(train, target []float64) (PriorShift, error) {
+	if err := ValidatePriors(train); err != nil {
+		return PriorShift{}, fmt.Errorf("training priors: %w", err)
+	}
+	if len(target) != len(train) {
+		return PriorShift{}, fmt.Errorf("%w: %d target priors for %d classes", ErrShape, len(target), len(train))
+	}
+	if err := ValidatePriors(target); err != nil {
+		return PriorShift{}, fmt.Errorf("target priors: %w", err)
+	}
+	return PriorShift{ratio: priorRatio(nil, smoothPriors(train), target)}, nil
+}
+
+// Apply corrects one row of K posteriors in place.
+func (s PriorShift) Apply(row []float64) { reweight(row, s.ratio) }
 
 // smoothPriors returns a copy of p; if some entry is zero, every entry
 // becomes (p_c + ε)/(1 + Kε) with ε = 1e-6.

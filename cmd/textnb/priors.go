@@ -33,8 +33,8 @@ func newPriorFlags(fs *flag.FlagSet) priorFlags {
 // to emit. When estimating, it holds them until finish.
 type shift struct {
 	classes  []string
-	assumed  []float64 // the priors the model's probabilities assume
-	target   []float64 // nil: leave the probabilities alone
+	assumed  []float64      // the priors the model's probabilities assume
+	correct  *nb.PriorShift // nil: leave the probabilities alone
 	estimate bool
 	held     []pipeline.Prediction
 	emit     func(pipeline.Prediction)
@@ -50,11 +50,24 @@ func (f priorFlags) shift(classes []string, assumed []float64, emit func(pipelin
 	if s.estimate {
 		return nil, fmt.Errorf("%w: --priors and --estimate-priors exclude each other", errUsage)
 	}
-	var err error
-	if s.target, err = pipeline.ParsePriors(*f.list, classes); err != nil {
+	target, err := pipeline.ParsePriors(*f.list, classes)
+	if err != nil {
 		return nil, fmt.Errorf("%w: --priors: %v", errUsage, err)
 	}
+	if err := s.correctTo(target); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// correctTo makes s correct probabilities for the target priors.
+func (s *shift) correctTo(target []float64) error {
+	c, err := nb.NewPriorShift(s.assumed, target)
+	if err != nil {
+		return fmt.Errorf("prior correction: %w", err)
+	}
+	s.correct = &c
+	return nil
 }
 
 // add takes one prediction, in input order.
@@ -62,18 +75,12 @@ func (s *shift) add(p pipeline.Prediction) {
 	switch {
 	case s.estimate:
 		s.held = append(s.held, p)
-	case s.target != nil:
-		s.adjust(&p)
+	case s.correct != nil:
+		s.correct.Apply(p.Proba)
+		p.Class = nb.Argmax(p.Proba)
 		s.emit(p)
 	default:
 		s.emit(p)
-	}
-}
-
-// adjust rescales p's probabilities in place for the target priors.
-func (s *shift) adjust(p *pipeline.Prediction) {
-	if q, err := nb.AdjustPriors(p.Proba[:0], p.Proba, s.assumed, s.target); err == nil {
-		p.Proba, p.Class = q, nb.Argmax(q)
 	}
 }
 
@@ -100,7 +107,10 @@ func (s *shift) finish(w, stderr io.Writer, asJSON bool) error {
 	if err := printPriors(w, s.classes, q, iter, asJSON); err != nil {
 		return err
 	}
-	s.target, s.estimate = q, false
+	if err := s.correctTo(q); err != nil {
+		return err
+	}
+	s.estimate = false
 	for _, p := range s.held {
 		s.add(p)
 	}
