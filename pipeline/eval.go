@@ -1,5 +1,7 @@
 package pipeline
 
+import "fmt"
+
 // ClassScores are one class's precision, recall, F1 and support.
 type ClassScores struct {
 	Precision float64 `json:"precision"`
@@ -23,6 +25,7 @@ type Evaluation struct {
 
 // Evaluator accumulates predictions for an Evaluation.
 type Evaluator struct {
+	classes   int // the model's, the first labels
 	labels    []string
 	index     map[string]int
 	confusion [][]int
@@ -31,7 +34,7 @@ type Evaluator struct {
 
 // NewEvaluator returns an Evaluator for a model's classes.
 func NewEvaluator(classes []string) *Evaluator {
-	e := &Evaluator{index: map[string]int{}}
+	e := &Evaluator{classes: len(classes), index: map[string]int{}}
 	for _, c := range classes {
 		e.label(c)
 	}
@@ -54,8 +57,21 @@ func (e *Evaluator) label(s string) int {
 
 // Add records one document with its true and predicted labels.
 func (e *Evaluator) Add(truth, predicted string) {
-	t, p := e.label(truth), e.label(predicted)
-	e.confusion[t][p]++
+	e.add(e.label(truth), e.label(predicted))
+}
+
+// AddClass is Add with the predicted class given by its index in the
+// classes of NewEvaluator, as a Prediction holds it, so that no name is
+// looked up. It panics if predicted is not such an index.
+func (e *Evaluator) AddClass(truth string, predicted int) {
+	if predicted < 0 || predicted >= e.classes {
+		panic(fmt.Sprintf("pipeline: Evaluator.AddClass: class %d of %d", predicted, e.classes))
+	}
+	e.add(e.label(truth), predicted)
+}
+
+func (e *Evaluator) add(truth, predicted int) {
+	e.confusion[truth][predicted]++
 	e.n++
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -267,6 +268,17 @@ func TestEvaluator(t *testing.T) {
 	}
 	if r.Confusion[2][0] != 1 || len(r.Labels) != 3 {
 		t.Errorf("confusion %v labels %v", r.Confusion, r.Labels)
+	}
+	// AddClass, with the predicted class's index, records the same.
+	byIndex := NewEvaluator([]string{"a", "b"})
+	for _, p := range []struct {
+		truth string
+		class int
+	}{{"a", 0}, {"a", 1}, {"b", 1}, {"b", 1}, {"c", 0}} {
+		byIndex.AddClass(p.truth, p.class)
+	}
+	if got := byIndex.Result(); !reflect.DeepEqual(got, r) {
+		t.Errorf("AddClass: %+v, Add: %+v", got, r)
 	}
 }
 

@@ -182,7 +182,7 @@ func trainEval(cfg pipeline.Config, train []corpus.Document, isLabeled []bool, t
 	}
 	secs := time.Since(start).Seconds()
 	ev := pipeline.NewEvaluator(m.Classes)
-	b := m.NewBatch(func(p pipeline.Prediction) { ev.Add(p.Truth, p.Label(m)) })
+	b := m.NewBatch(func(p pipeline.Prediction) { ev.AddClass(p.Truth, p.Class) })
 	for _, d := range test {
 		b.Add(d.Source, d.Label, d.Text)
 	}

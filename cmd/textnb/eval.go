@@ -33,7 +33,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	ev := pipeline.NewEvaluator(m.Classes)
-	sh, err := pf.shift(m.Classes, m.PosteriorPriors(), func(p pipeline.Prediction) { ev.Add(p.Truth, p.Label(m)) })
+	sh, err := pf.shift(m.Classes, m.PosteriorPriors(), func(p pipeline.Prediction) { ev.AddClass(p.Truth, p.Class) })
 	if err != nil {
 		return err
 	}

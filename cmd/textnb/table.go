@@ -117,7 +117,7 @@ func evalTable(modelPath, path, labelField string, pf priorFlags, asJSON bool, s
 		return err
 	}
 	ev := pipeline.NewEvaluator(m.Classes)
-	sh, err := pf.shift(m.Classes, m.TrainingPriors(), func(p pipeline.Prediction) { ev.Add(p.Truth, m.Classes[p.Class]) })
+	sh, err := pf.shift(m.Classes, m.TrainingPriors(), func(p pipeline.Prediction) { ev.AddClass(p.Truth, p.Class) })
 	if err != nil {
 		return err
 	}
