@@ -17,51 +17,43 @@ import (
 // flag given explicitly is a usage error.
 var tableTrainFlags = map[string]bool{"o": true, "model": true, "label-field": true, "bins": true, "alpha": true}
 
-// newTableFlags adds train's table-only flags.
-func newTableFlags(fs *flag.FlagSet) {
-	fs.Int("bins", 0, "categorical: quantile bins per continuous column (default 5)")
+// tableFlags are the values of train's flags that table models read.
+type tableFlags struct {
+	bins  *int
+	alpha *float64
+}
+
+// newTableFlags adds train's table-only flags; alpha is train's own.
+func newTableFlags(fs *flag.FlagSet, alpha *float64) tableFlags {
+	return tableFlags{bins: fs.Int("bins", 0, "categorical: quantile bins per continuous column (default 5)"), alpha: alpha}
 }
 
 // trainTableIf trains a table model when --model names one and reports
 // whether it did (or failed trying).
-func trainTableIf(fs *flag.FlagSet, model, path, out string, stdout io.Writer) (bool, error) {
+func (tf tableFlags) trainTableIf(fs *flag.FlagSet, model, path, out string, stdout io.Writer) (bool, error) {
 	kind, err := pipeline.ParseTableKind(model)
-	var given []*flag.Flag
-	fs.Visit(func(f *flag.Flag) { given = append(given, f) }) // in name order: errors are deterministic
+	var given []string
+	fs.Visit(func(f *flag.Flag) { given = append(given, f.Name) }) // in name order: errors are deterministic
 	if err != nil {
-		if slices.ContainsFunc(given, func(f *flag.Flag) bool { return f.Name == "bins" }) {
+		if slices.Contains(given, "bins") {
 			return true, fmt.Errorf("%w: --bins applies only to --model categorical", errUsage)
 		}
 		return false, nil
 	}
 	cfg := pipeline.TableConfig{Kind: kind}
-	for _, f := range given {
-		if err := setTableFlag(&cfg, f); err != nil {
-			return true, err
+	for _, name := range given {
+		switch {
+		case !tableTrainFlags[name]:
+			return true, fmt.Errorf("%w: --%s applies only to text models, not --model %v", errUsage, name, kind)
+		case kind == pipeline.Gaussian && (name == "bins" || name == "alpha"):
+			return true, fmt.Errorf("%w: --%s applies only to --model categorical", errUsage, name)
+		case name == "bins":
+			cfg.Bins = *tf.bins
+		case name == "alpha": // given: the text models' default is not the table's
+			cfg.Alpha = *tf.alpha
 		}
 	}
 	return true, trainTable(path, out, fs.Lookup("label-field").Value.String(), cfg, stdout)
-}
-
-// setTableFlag applies one flag given explicitly to a table model's
-// configuration, or reports why the flag does not apply.
-func setTableFlag(cfg *pipeline.TableConfig, f *flag.Flag) error {
-	name, v := f.Name, f.Value.String()
-	var err error
-	switch {
-	case !tableTrainFlags[name]:
-		return fmt.Errorf("%w: --%s applies only to text models, not --model %v", errUsage, name, cfg.Kind)
-	case cfg.Kind == pipeline.Gaussian && (name == "bins" || name == "alpha"):
-		return fmt.Errorf("%w: --%s applies only to --model categorical", errUsage, name)
-	case name == "bins":
-		cfg.Bins, err = strconv.Atoi(v)
-	case name == "alpha":
-		cfg.Alpha, err = strconv.ParseFloat(v, 64)
-	}
-	if err != nil {
-		return fmt.Errorf("%w: --%s %s: %v", errUsage, name, v, err)
-	}
-	return nil
 }
 
 func trainTable(path, out, labelField string, cfg pipeline.TableConfig, stdout io.Writer) error {

@@ -31,7 +31,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	lang := fs.String("lang", "auto", "language: auto (decide from the corpus), en, zh")
 	fields := corpusFlags(fs)
 	semi := newSemiFlags(fs)
-	newTableFlags(fs)
+	table := newTableFlags(fs, alpha)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -39,7 +39,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) != 1 || *out == "" {
 		return fmt.Errorf("%w: need one CORPUS and -o MODEL (see --help)", errUsage)
 	}
-	if done, err := trainTableIf(fs, *model, pos[0], *out, stdout); done {
+	if done, err := table.trainTableIf(fs, *model, pos[0], *out, stdout); done {
 		return err
 	}
 	if *stem && *noStem {
