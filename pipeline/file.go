@@ -128,8 +128,6 @@ func (c *crcWriter) write(p []byte) {
 	c.n += int64(k)
 }
 
-func (c *crcWriter) writeString(s string) { c.write([]byte(s)) }
-
 // Save writes m to path atomically: a temporary file in the same folder,
 // synced, then renamed over path. On error path is left as it was.
 func Save(path string, m io.WriterTo) (err error) {

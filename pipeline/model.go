@@ -120,7 +120,7 @@ func (m *Model) newEstimator() textEstimator {
 	return &nb.Complement{Alpha: a, Norm: m.Config.Norm, UniformPrior: m.Config.UniformPrior}
 }
 
-// ngrams returns the word n-gram range of m's analyzer, for the vectorizer.
+// ngramsOf returns the word n-gram range of analyzer a, for the vectorizer.
 func ngramsOf(a *tokenize.Analyzer) vectorize.NGrams {
 	r := a.Config().WordNGrams
 	return vectorize.NGrams{Min: r.Min, Max: r.Max}

@@ -182,7 +182,7 @@ func TestTableFileErrors(t *testing.T) {
 	} {
 		buf.Reset()
 		cw := newContainer(&buf, TableModel)
-		cw.writeString(payload)
+		cw.write([]byte(payload))
 		if _, err := cw.close(); err != nil {
 			t.Fatal(err)
 		}
