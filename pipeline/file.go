@@ -49,7 +49,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 type header struct {
 	Config   Config        `json:"config"`
 	Classes  []string      `json:"classes"`
-	Lang     tokenize.Lang `json:"lang"`
+	Lang     tokenize.Lang `json:"lang"` // Config.Tokenize.Lang, for readers of the header alone
 	Features int           `json:"features"`
 	Terms    int           `json:"terms"` // vocabulary size; 0 with hashing
 	IDF      bool          `json:"idf"`
@@ -62,7 +62,7 @@ type header struct {
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	cw := newContainer(w, TextModel)
 	le := binary.LittleEndian
-	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount}
+	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount}
 	var idf []float64
 	if p := m.idf(); p != nil {
 		idf = *p
@@ -226,7 +226,7 @@ func Decode(data []byte) (*Model, error) {
 	if err := json.Unmarshal(r.bytes(int(r.u32())), &h); err != nil && r.err == nil {
 		r.err = err
 	}
-	m := &Model{Config: h.Config, Classes: h.Classes, Lang: h.Lang, classCount: h.ClassCount}
+	m := &Model{Config: h.Config, Classes: h.Classes, classCount: h.ClassCount}
 	if len(h.ClassCount) != len(h.Classes) {
 		return nil, fmt.Errorf("%w: %d class counts for %d classes", ErrFormat, len(h.ClassCount), len(h.Classes))
 	}

@@ -35,7 +35,7 @@ func Merge(models ...*Model) (*Model, error) {
 			return nil, fmt.Errorf("%w: model %d differs from model 1 in %s", ErrMerge, i+1, d)
 		}
 	}
-	out := &Model{Config: models[0].Config, Lang: models[0].Lang, an: models[0].an, hash: models[0].hash}
+	out := &Model{Config: models[0].Config, an: models[0].an, hash: models[0].hash}
 	for _, m := range models {
 		for _, c := range m.Classes {
 			if !slices.Contains(out.Classes, c) {
@@ -68,8 +68,8 @@ func mergeable(m *Model) error {
 
 // configDifference names the first setting in which a and b differ.
 func configDifference(a, b *Model) string {
-	if a.Lang != b.Lang {
-		return fmt.Sprintf("language (%v, %v)", a.Lang, b.Lang)
+	if a.Lang() != b.Lang() {
+		return fmt.Sprintf("language (%v, %v)", a.Lang(), b.Lang())
 	}
 	va, vb := reflect.ValueOf(a.Config), reflect.ValueOf(b.Config)
 	for i := 0; i < va.NumField(); i++ {

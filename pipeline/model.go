@@ -14,8 +14,6 @@ import (
 type Model struct {
 	Config  Config
 	Classes []string
-	// Lang is the language the tokenizer was set up for (never Auto).
-	Lang tokenize.Lang
 
 	an     *tokenize.Analyzer
 	vocab  *vectorize.Vocabulary // nil with the hashing vectorizer
@@ -30,6 +28,10 @@ type Model struct {
 	countsOnce sync.Once
 	countsErr  error
 }
+
+// Lang returns the language the tokenizer was set up for (never Auto in a
+// trained model): Config.Tokenize records it.
+func (m *Model) Lang() tokenize.Lang { return m.Config.Tokenize.Lang }
 
 // NumFeatures returns the number of columns of the model.
 func (m *Model) NumFeatures() int { return m.lin.NumFeatures() }

@@ -233,7 +233,7 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	}
 	// The model gets an analyzer of its own, as a loaded model does, so
 	// that the training analyzer's word cache is garbage from here on.
-	m := &Model{Config: t.cfg, Classes: t.names, Lang: t.lang, an: tokenize.New(t.cfg.Tokenize)}
+	m := &Model{Config: t.cfg, Classes: t.names, an: tokenize.New(t.cfg.Tokenize)}
 	t.an = nil
 	m.Config.Alpha = t.cfg.alpha()
 	s, err := t.train(m)
