@@ -109,14 +109,8 @@ func (v *Vocabulary) ID(term string) (int32, bool) {
 // known terms and their counts. Unknown terms are dropped. It uses no shared
 // scratch, so concurrent calls are safe.
 func (v *Vocabulary) Transform(idx []int32, val []float64, terms []string) ([]int32, []float64) {
-	v.Prepare()
-	start := len(idx)
-	for _, t := range terms {
-		if id := v.find(t); id >= 0 {
-			idx = append(idx, id)
-		}
-	}
-	return countRuns(idx, val, start)
+	idx, val, _ = v.TransformWords(idx, val, nil, nil, NGrams{}, terms) // terms are TransformWords' extra terms
+	return idx, val
 }
 
 // TransformWords is Transform of the n-grams of words with lengths in r
