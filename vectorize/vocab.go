@@ -182,7 +182,7 @@ func (b *VocabBuilder) Rows() int { return len(b.rows.rows) }
 
 // Len returns the number of distinct terms seen. It counts them: O(entries).
 func (b *VocabBuilder) Len() int {
-	df, _ := b.termCounts(false)
+	df, _ := b.termCounts(true, false)
 	n := 0
 	for _, d := range df {
 		if d > 0 {
@@ -192,16 +192,20 @@ func (b *VocabBuilder) Len() int {
 	return n
 }
 
-// termCounts returns each provisional term's document frequency and, if
-// withTotals, its total count.
-func (b *VocabBuilder) termCounts(withTotals bool) (df, tf []int64) {
-	df = make([]int64, b.g.len())
+// termCounts returns, as asked, each provisional term's document
+// frequency and its total count (nil when not asked for).
+func (b *VocabBuilder) termCounts(withDF, withTotals bool) (df, tf []int64) {
+	if withDF {
+		df = make([]int64, b.g.len())
+	}
 	if withTotals {
 		tf = make([]int64, b.g.len())
 	}
 	for _, page := range b.rows.pages {
 		for _, e := range page {
-			df[e>>32]++
+			if withDF {
+				df[e>>32]++
+			}
 			if withTotals {
 				tf[e>>32] += int64(uint32(e))
 			}
@@ -360,7 +364,7 @@ func unite(shards []*VocabBuilder) *union {
 	}
 	if len(shards) == 1 {
 		u.one = shards[0]
-		u.df, _ = shards[0].termCounts(false) // totals only if MaxFeatures asks
+		u.df, _ = shards[0].termCounts(true, false) // totals only if MaxFeatures asks
 	} else {
 		sh := make([]shardTerms, len(shards))
 		parallel.For(len(shards), 0, func(k int) { sh[k].load(shards[k]) })
@@ -386,7 +390,7 @@ type shardTerms struct {
 func (s *shardTerms) load(b *VocabBuilder) {
 	ids := positions(b.g.len())
 	byID := b.g.terms(ids)
-	df, tf := b.termCounts(true)
+	df, tf := b.termCounts(true, true)
 	s.keys = sortKeys(byID, ids)
 	s.terms = make([]string, len(ids))
 	s.df, s.tf = make([]int64, len(ids)), make([]int64, len(ids))
@@ -512,7 +516,7 @@ func (u *union) kept(cfg VocabConfig) ([]int32, error) {
 // nil, once it no longer needs the shards' term tables.
 func (u *union) sortKept(keep []int32, cfg VocabConfig, release func()) ([]int32, []string) {
 	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures && u.tf == nil && !cfg.Binary {
-		_, u.tf = u.one.termCounts(true)
+		_, u.tf = u.one.termCounts(false, true) // unite counted the df
 	}
 	terms := u.termsOf(keep)
 	if release != nil {
