@@ -1,10 +1,6 @@
 package vectorize
 
-import (
-	"math/bits"
-	"math/rand/v2"
-	"strings"
-)
+import "strings"
 
 // A WordCoder prepares documents for a VocabBuilder on another goroutine:
 // it numbers their words in a table of its own and lists each document's
@@ -31,11 +27,9 @@ type WordCoder struct {
 	owner   uint64 // the tables id of the builder whose nodes builder holds
 	// scratch of Code: per term id, 1 + its position in the document's
 	// distinct terms, else 0; the words' positions, the terms' counts, and
-	// the table that finds repeated bigrams
+	// the table that finds repeated bigrams (pair of positions → gram)
 	pos, at, counts []int32
-	slots           []bigramSlot
-	shift           uint   // of slots' hash
-	seed            uint64 // of slots' hash, so that no word order can be crafted to collide
+	seen            pairTable
 }
 
 // Len returns the number of distinct terms the coder has numbered; a
@@ -135,8 +129,7 @@ func (c *WordCoder) position(d *CodedDoc, t string) int32 {
 }
 
 // bigrams adds the distinct bigrams of the word positions at, with counts,
-// de-duplicating them in a small hash table that grows with the document's
-// distinct bigrams.
+// de-duplicating them in a hash table sized for the document.
 func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 	if len(at) < 2 {
 		return
@@ -146,57 +139,17 @@ func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 	for size < 2*min(len(at), 1<<14) {
 		size *= 2
 	}
-	c.resizeSlots(size, d.grams[first:])
+	c.seen.reset(size)
 	for i := 1; i < len(at); i++ {
 		key := uint64(at[i-1])<<32 | uint64(at[i])
-		sl := c.slot(key)
-		if sl.gram != 0 {
-			d.grams[first+int(sl.gram)-1].count++
+		sl, found := c.seen.probe(key)
+		if found {
+			d.grams[first+int(sl.node)-1].count++ // the node is the gram's index + 1
 			continue
 		}
 		d.grams = append(d.grams, codedGram{a: at[i-1], b: at[i], count: 1})
-		*sl = bigramSlot{key: key, gram: int32(len(d.grams) - first)}
-		if n := len(d.grams) - first; 2*n > len(c.slots) {
-			c.resizeSlots(4*len(c.slots), d.grams[first:])
-		}
+		c.seen.insert(sl, key, int32(len(d.grams)-first-1))
 	}
-}
-
-// slot returns the slot of key in c.slots: its own or the empty one where
-// it belongs.
-func (c *WordCoder) slot(key uint64) *bigramSlot {
-	mask := uint64(len(c.slots) - 1)
-	for h := mix64(key^c.seed) >> c.shift; ; h = (h + 1) & mask {
-		if sl := &c.slots[h]; sl.gram == 0 || sl.key == key {
-			return sl
-		}
-	}
-}
-
-// resizeSlots empties c.slots to size (a power of two) and re-inserts
-// grams, the bigrams found so far.
-func (c *WordCoder) resizeSlots(size int, grams []codedGram) {
-	if cap(c.slots) >= size && cap(c.slots) <= max(4*size, maxScratch) {
-		c.slots = c.slots[:size]
-		clear(c.slots)
-	} else {
-		c.slots = make([]bigramSlot, size)
-	}
-	c.shift = 64 - uint(bits.Len(uint(size))-1)
-	if c.seed == 0 {
-		c.seed = rand.Uint64() | 1
-	}
-	for k, g := range grams {
-		key := uint64(g.a)<<32 | uint64(g.b)
-		*c.slot(key) = bigramSlot{key: key, gram: int32(k + 1)}
-	}
-}
-
-// bigramSlot maps a bigram's positions to its entry among the document's
-// bigrams (+1; 0: empty).
-type bigramSlot struct {
-	key  uint64
-	gram int32
 }
 
 // AddCoded appends one document that a WordCoder coded. It counts the same

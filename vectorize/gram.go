@@ -193,6 +193,18 @@ func (t *pairTable) resize(size int) {
 	t.slots, t.shift, t.n = make([]pairSlot, size), uint(64-bits.Len(uint(size))+1), 0
 }
 
+// reset is resize for a table reused per document: it keeps the slots'
+// memory when that is large enough and not far larger (nor huge).
+func (t *pairTable) reset(size int) {
+	if cap(t.slots) < size || cap(t.slots) > max(4*size, maxScratch) {
+		t.resize(size)
+		return
+	}
+	t.slots = t.slots[:size]
+	clear(t.slots)
+	t.shift, t.n = uint(64-bits.Len(uint(size))+1), 0
+}
+
 func (t *pairTable) probe(key uint64) (*pairSlot, bool) {
 	if t.slots == nil {
 		t.resize(1 << 10)
