@@ -1,7 +1,6 @@
 package vectorize
 
 import (
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -190,7 +189,7 @@ func (t *pairTable) resize(size int) {
 	if t.seed == 0 {
 		t.seed = rand.Uint64() | 1
 	}
-	t.slots, t.shift, t.n = make([]pairSlot, size), uint(64-bits.Len(uint(size))+1), 0
+	t.slots, t.shift, t.n = make([]pairSlot, size), shiftFor(size), 0
 }
 
 // reset is resize for a table reused per document: it keeps the slots'
@@ -202,7 +201,7 @@ func (t *pairTable) reset(size int) {
 	}
 	t.slots = t.slots[:size]
 	clear(t.slots)
-	t.shift, t.n = uint(64-bits.Len(uint(size))+1), 0
+	t.shift, t.n = shiftFor(size), 0
 }
 
 func (t *pairTable) probe(key uint64) (*pairSlot, bool) {

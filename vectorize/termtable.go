@@ -87,11 +87,15 @@ func (t *termTable) probe(s string) (sl *slot, tag uint32, key uint64, found boo
 // resize empties the table to size slots (a power of two), choosing the
 // hash seed the first time.
 func (t *termTable) resize(size int) {
-	t.slots, t.shift = make([]slot, size), uint(64-bits.Len(uint(size))+1)
+	t.slots, t.shift = make([]slot, size), shiftFor(size)
 	if !t.seeded {
 		t.seed, t.seeded = maphash.MakeSeed(), true
 	}
 }
+
+// shiftFor returns the shift that maps a 64-bit hash to a slot of a table
+// of size slots (a power of two): the slot of h is h >> shift.
+func shiftFor(size int) uint { return uint(64 - bits.Len(uint(size)) + 1) }
 
 // match compares s with the term of a slot whose tag (hash bits and length
 // up to 255) already agrees.

@@ -2,7 +2,6 @@ package vectorize
 
 import (
 	"hash/maphash"
-	"math/bits"
 	"strings"
 )
 
@@ -66,7 +65,7 @@ func (x *vocabIndex) build(tab *packedTerms) {
 	n := tab.len()
 	x.seed = maphash.MakeSeed()
 	size := tableSize(n)
-	x.slots, x.shift = writtenSlots[indexSlot](size), uint(64-bits.Len(uint(size))+1)
+	x.slots, x.shift = writtenSlots[indexSlot](size), shiftFor(size)
 	x.tags = writtenSlots[uint8](size)
 	mask := size - 1
 	for id := range n {
