@@ -237,27 +237,19 @@ func (a *classSum) clear() {
 
 // featureMajor lays the classes' cells out by feature, classes increasing.
 func featureMajor(cells [][]classCell, features int) (ptr []int, class []uint16, count []float64) {
-	ptr = make([]int, features+1)
-	n := 0
+	b := cellSorter{ptr: make([]int, features+1)}
 	for _, cs := range cells {
-		n += len(cs)
 		for _, cell := range cs {
-			ptr[cell.j+1]++
+			b.ptr[cell.j+1]++
 		}
 	}
-	for j := range features {
-		ptr[j+1] += ptr[j]
-	}
-	class, count = make([]uint16, n), make([]float64, n)
-	next := slices.Clone(ptr[:features])
-	for c, cs := range cells {
+	b.alloc()
+	for c, cs := range cells { // classes in order, at most one cell each per feature: nothing to sum
 		for _, cell := range cs {
-			p := next[cell.j]
-			next[cell.j]++
-			class[p], count[p] = uint16(c), cell.v
+			b.put(int(cell.j), uint16(c), cell.v)
 		}
 	}
-	return ptr, class, count
+	return b.ptr, b.class, b.val
 }
 
 // NewSparseCountsFor counts X for est, binarizing like NewCountsFor would
