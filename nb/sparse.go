@@ -2,10 +2,7 @@ package nb
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/vectorize"
@@ -108,32 +105,34 @@ func sparseCounts(features int, y []int, classes int, binary bool, threshold flo
 	}
 	s := &SparseCounts{Classes: classes, Features: features, ClassCount: make([]float64, classes),
 		Binary: binary, Threshold: threshold}
+	rows := make([][]int32, classes)
 	for i, label := range y {
 		if label < 0 || label >= classes {
 			return nil, fmt.Errorf("%w: row %d has label %d, want 0..%d", ErrLabel, i, label, classes-1)
 		}
-		s.ClassCount[label]++
-	}
-	rows := make([][]int32, classes)
-	for i, label := range y {
 		rows[label] = append(rows[label], int32(i))
+	}
+	for c, r := range rows {
+		s.ClassCount[c] = float64(len(r))
 	}
 	cells := make([][]classCell, classes)
 	errs := make([]error, classes)
-	// Not parallel.For: each goroutine reuses one accumulator of F sums.
-	next := atomic.Int32{}
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), classes, max(1, accumulatorBudget/(8*max(1, features))))
-	for range workers {
-		wg.Go(func() {
-			acc := classSum{sum: make([]float64, features)}
-			view := newView()
-			for c := int(next.Add(1) - 1); c < classes; c = int(next.Add(1) - 1) {
-				cells[c], errs[c] = acc.rows(view, rows[c], binary, threshold)
-			}
-		})
+	// Each goroutine sums a class at a time into one of the accumulators of
+	// F sums, which are too large to make per class.
+	type worker struct {
+		acc  classSum
+		view rowView
 	}
-	wg.Wait()
+	workers := min(parallel.Workers(0), classes, max(1, accumulatorBudget/(8*max(1, features))))
+	free := make(chan *worker, workers)
+	for range workers {
+		free <- &worker{acc: classSum{sum: make([]float64, features)}, view: newView()}
+	}
+	parallel.For(classes, workers, func(c int) {
+		w := <-free
+		cells[c], errs[c] = w.acc.rows(w.view, rows[c], binary, threshold)
+		free <- w
+	})
 	if err := firstRowError(errs); err != nil {
 		return nil, err
 	}
