@@ -37,7 +37,7 @@ type cacheShard struct {
 	mu      sync.Mutex
 	pending map[string]string // words not yet in read
 	hits    int               // look-ups answered by pending
-	copied  int               // words copied from read to a new snapshot, ever
+	copied  int               // words copied from read to new snapshots, ever: the amortization test reads it
 }
 
 // newTermCache returns a cache that holds at most entries words.
