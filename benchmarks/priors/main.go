@@ -79,10 +79,7 @@ type row struct {
 
 // run trains on one split and returns every variant's results.
 func run(docs []corpus.Document, cfg pipeline.Config, seed uint64) ([]row, error) {
-	labels := make([]string, len(docs))
-	for i, d := range docs {
-		labels[i] = d.Label
-	}
+	labels := bench.Labels(docs)
 	trainIdx, testIdx := corpus.StratifiedSplit(labels, 0.5, seed)
 	balanced := pick(trainIdx, corpus.Undersample(pickLabels(labels, trainIdx), seed))
 	m, err := fit(cfg, docs, balanced)
@@ -143,11 +140,15 @@ func fit(cfg pipeline.Config, docs []corpus.Document, idx []int) (*pipeline.Mode
 // classes to y, both with the classes numbered as in order.
 func scores(jll []float64, y []int, m *pipeline.Model, docs []corpus.Document, idx []int, order []string) ([]float64, []int) {
 	p := m.NewPredictor()
+	cols := make([]int, len(order)) // the model's column of each class in order
+	for k, name := range order {
+		cols[k] = slices.Index(m.Classes, name)
+	}
 	var buf []float64
 	for _, i := range idx {
 		buf = p.JointLogLikelihood(buf[:0], docs[i].Text)
-		for _, name := range order {
-			jll = append(jll, buf[slices.Index(m.Classes, name)])
+		for _, c := range cols {
+			jll = append(jll, buf[c])
 		}
 		y = append(y, slices.Index(order, docs[i].Label))
 	}

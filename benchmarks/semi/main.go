@@ -72,7 +72,7 @@ func main() {
 		scored = fmt.Sprintf("a validation set (stratified %g of the training split, seed %d); the test split is not read",
 			validationFrac, validationSeed)
 	}
-	labels := labelsOf(train)
+	labels := bench.Labels(train)
 
 	fmt.Printf("20 Newsgroups bydate: %d pool, %d scored documents; %s, %d repetitions; accuracy on %s\n\n",
 		len(train), len(test), *model, *reps, scored)
@@ -115,7 +115,7 @@ const (
 // holdOut splits docs into a pool and a stratified, seeded held-out
 // fraction, each in the original order.
 func holdOut(docs []corpus.Document, frac float64, seed uint64) (pool, held []corpus.Document) {
-	heldIdx, poolIdx := corpus.StratifiedSample(labelsOf(docs), frac, seed)
+	heldIdx, poolIdx := corpus.StratifiedSample(bench.Labels(docs), frac, seed)
 	for _, i := range poolIdx {
 		pool = append(pool, docs[i])
 	}
@@ -123,14 +123,6 @@ func holdOut(docs []corpus.Document, frac float64, seed uint64) (pool, held []co
 		held = append(held, docs[i])
 	}
 	return pool, held
-}
-
-func labelsOf(docs []corpus.Document) []string {
-	labels := make([]string, len(docs))
-	for i, d := range docs {
-		labels[i] = d.Label
-	}
-	return labels
 }
 
 // load unpacks the bydate archive into a temporary folder and reads the

@@ -198,5 +198,14 @@ func FirstPrediction(bin, model, text string) (Result, error) {
 	return Run([]byte(text+"\n"), bin, "predict", "-m", model, "-")
 }
 
+// Labels returns the labels of docs, in order, as the corpus splits take them.
+func Labels(docs []corpus.Document) []string {
+	labels := make([]string, len(docs))
+	for i, d := range docs {
+		labels[i] = d.Label
+	}
+	return labels
+}
+
 // MiB formats a peak in KiB as MiB.
 func MiB(kb int64) string { return fmt.Sprintf("%.0f", float64(kb)/1024) }
