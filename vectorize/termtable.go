@@ -187,6 +187,14 @@ func (t *packedTerms) term(id int32) string {
 	return unsafe.String(&t.bytes[start], t.ends[id]-start)
 }
 
+// size returns the length of term id.
+func (t *packedTerms) size(id int32) int {
+	if id == 0 {
+		return t.ends[0]
+	}
+	return t.ends[id] - t.ends[id-1]
+}
+
 // strings returns all terms in id order.
 func (t *packedTerms) strings() []string {
 	out := make([]string, len(t.ends))

@@ -441,3 +441,55 @@ func TestNewVocabularyPacked(t *testing.T) {
 		t.Errorf("empty: %v", err)
 	}
 }
+
+// TestVocabularyIndexOnEveryCore checks that the index, built in parts on
+// several goroutines, finds every term of a vocabulary large enough to be
+// split, including the terms whose probes ran past their part's end.
+func TestVocabularyIndexOnEveryCore(t *testing.T) {
+	terms := make([]string, 196_000) // loads the table to 3/4: long runs cross the parts
+	for i := range terms {
+		terms[i] = fmt.Sprintf("t%07d", i)
+		if i%3 == 0 {
+			terms[i] += " bigram"
+		}
+	}
+	v, err := NewVocabulary(terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Prepare()
+	for i, term := range terms {
+		if id, ok := v.ID(term); !ok || id != int32(i) {
+			t.Fatalf("ID(%q) = %d, %v, want %d", term, id, ok, i)
+		}
+	}
+	for _, absent := range []string{"t0000001 bigram", "t9999999", "", "bigram"} {
+		if id, ok := v.ID(absent); ok {
+			t.Errorf("ID(%q) = %d, found", absent, id)
+		}
+	}
+}
+
+// TestIndexPlaceStopsAtPartEnd checks the step that lets parts of the
+// index fill in parallel: a probe that would cross the part's end (or
+// wrap around the table's) is refused, and placed by a later call without
+// an end, after the occupied run.
+func TestIndexPlaceStopsAtPartEnd(t *testing.T) {
+	tab := packTerms([]string{"a", "b", "c"})
+	var x vocabIndex
+	size := 1 << 10
+	x.slots, x.tags, x.shift = make([]indexSlot, size), make([]uint8, size), shiftFor(size)
+	if !x.place(&tab.tab, 0, 1, 510, 512) || !x.place(&tab.tab, 1, 2, 511, 512) {
+		t.Fatal("free slots refused")
+	}
+	if x.place(&tab.tab, 2, 3, 510, 512) {
+		t.Fatal("placed past the part's end")
+	}
+	x.tags[size-1] = 0x80
+	if x.place(&tab.tab, 2, 3, size-1, size) {
+		t.Fatal("wrapped around the table's end")
+	}
+	if !x.place(&tab.tab, 2, 3, 510, -1) || x.slots[512].id != 2 || x.tags[512] != tagOf(3) {
+		t.Fatalf("unbounded place: slot 512 = %+v", x.slots[512])
+	}
+}

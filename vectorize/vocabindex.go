@@ -3,6 +3,8 @@ package vectorize
 import (
 	"hash/maphash"
 	"strings"
+
+	"github.com/textnb/textnb/internal/parallel"
 )
 
 // vocabIndex finds the terms of a Vocabulary by a hash that folds together
@@ -60,24 +62,56 @@ func (x *vocabIndex) termHash(t string) uint64 {
 	}
 }
 
-// build indexes the n terms of tab, which are distinct.
+// build indexes the n terms of tab, which are distinct, on every core:
+// the terms are hashed in chunks, then each part of the table takes the
+// terms whose probes start in it. A term whose probe would run past its
+// part's end is placed after the parts are done, as the serial build
+// would place it; linear probing finds it either way.
 func (x *vocabIndex) build(tab *packedTerms) {
 	n := tab.len()
 	x.seed = maphash.MakeSeed()
 	size := tableSize(n)
 	x.slots, x.shift = writtenSlots[indexSlot](size), shiftFor(size)
 	x.tags = writtenSlots[uint8](size)
-	mask := size - 1
-	for id := range n {
-		t := tab.term(int32(id))
-		h := x.termHash(t)
-		i := int(h >> x.shift)
-		for x.tags[i] != 0 {
-			i = (i + 1) & mask
+	hashes := make([]uint64, n)
+	parallel.Chunks(n, buildChunk, 0, func(lo, hi int) {
+		for id := lo; id < hi; id++ {
+			hashes[id] = x.termHash(tab.term(int32(id)))
 		}
-		x.tags[i] = tagOf(h)
-		x.slots[i] = indexSlot{hash: h, id: int32(id), n: lenKey(len(t))}
+	})
+	parts := min(parallel.Workers(0), max(1, n/buildChunk))
+	spilled := make([][]int32, parts)
+	parallel.For(parts, parts, func(p int) {
+		lo, hi := p*size/parts, (p+1)*size/parts
+		for id, h := range hashes {
+			if i := int(h >> x.shift); i >= lo && i < hi && !x.place(tab, int32(id), h, i, hi) {
+				spilled[p] = append(spilled[p], int32(id))
+			}
+		}
+	})
+	for _, ids := range spilled {
+		for _, id := range ids {
+			x.place(tab, id, hashes[id], int(hashes[id]>>x.shift), -1)
+		}
 	}
+}
+
+// buildChunk is the fewest terms worth a goroutine of their own.
+const buildChunk = 1 << 14
+
+// place puts term id, of hash h, in the first empty slot from i on,
+// wrapping around, unless that slot would be end or past it (end < 0: no
+// end); it reports whether it placed the term.
+func (x *vocabIndex) place(tab *packedTerms, id int32, h uint64, i, end int) bool {
+	mask := len(x.tags) - 1
+	for x.tags[i] != 0 {
+		if i = (i + 1) & mask; i == end || i == 0 && end >= 0 {
+			return false
+		}
+	}
+	x.tags[i] = tagOf(h)
+	x.slots[i] = indexSlot{hash: h, id: id, n: lenKey(tab.size(id))}
+	return true
 }
 
 // find returns the id of the term with hash h and length n, or −1.
