@@ -221,6 +221,36 @@ func Decode(data []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeModel(payload)
+}
+
+// Open reads a model file of either kind, once: it returns the text model
+// or the table model the file holds, and nil for the other.
+func Open(path string) (*Model, *Table, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	kind, payload, err := openContainer(data)
+	var m *Model
+	var t *Table
+	switch {
+	case err != nil:
+	case kind == TextModel:
+		m, err = decodeModel(payload)
+	case kind == TableModel:
+		t, err = decodeTable(payload)
+	default:
+		err = fmt.Errorf("%w: the file holds a %v", ErrKind, kind)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, t, nil
+}
+
+// decodeModel reads a text model from a checked container's payload.
+func decodeModel(payload []byte) (*Model, error) {
 	r := &reader{b: payload}
 	var h header
 	if err := json.Unmarshal(r.bytes(int(r.u32())), &h); err != nil && r.err == nil {

@@ -193,9 +193,16 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 		if err != nil && !bytes.Contains([]byte(err.Error()), []byte(path)) {
 			t.Errorf("%s: error %q does not name the file", tc.name, err)
 		}
+		if m, tab, err := Open(path); !errors.Is(err, tc.want) || m != nil || tab != nil || (err != nil && !strings.Contains(err.Error(), path)) {
+			t.Errorf("%s: Open = %v, %v, %v; want %v naming the file", tc.name, m, tab, err, tc.want)
+		}
 	}
-	if _, err := Load(filepath.Join(t.TempDir(), "missing.model")); !errors.Is(err, os.ErrNotExist) {
+	missing := filepath.Join(t.TempDir(), "missing.model")
+	if _, err := Load(missing); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
+	}
+	if _, _, err := Open(missing); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Open of a missing file: %v", err)
 	}
 }
 

@@ -271,6 +271,11 @@ func DecodeTable(data []byte) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeTable(payload)
+}
+
+// decodeTable reads a table model from a checked container's payload.
+func decodeTable(payload []byte) (*Table, error) {
 	m := new(Table)
 	if err := json.Unmarshal(payload, m); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, err)

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -290,4 +292,38 @@ func ExampleTableConfig() {
 	// Output:
 	// [false true]
 	// play
+}
+
+func TestOpenEitherKind(t *testing.T) {
+	dir := t.TempDir()
+	text, table := filepath.Join(dir, "text.model"), filepath.Join(dir, "table.model")
+	m, _ := train(t, Config{}, newsTrain)
+	tab := trainTable(t, TableConfig{Kind: Gaussian})
+	if err := Save(text, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(table, tab); err != nil {
+		t.Fatal(err)
+	}
+	gotM, gotT, err := Open(text)
+	if err != nil || gotM == nil || gotT != nil || !slices.Equal(gotM.Classes, m.Classes) {
+		t.Fatalf("Open(text model) = %v, %v, %v", gotM, gotT, err)
+	}
+	gotM, gotT, err = Open(table)
+	if err != nil || gotM != nil || gotT == nil || !slices.Equal(gotT.Classes, tab.Classes) {
+		t.Fatalf("Open(table model) = %v, %v, %v", gotM, gotT, err)
+	}
+	// A container of a kind this build does not know is refused by kind.
+	var b bytes.Buffer
+	cw := newContainer(&b, Kind(7))
+	if _, err := cw.close(); err != nil {
+		t.Fatal(err)
+	}
+	unknown := filepath.Join(dir, "unknown.model")
+	if err := os.WriteFile(unknown, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Open(unknown); !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), unknown) {
+		t.Errorf("Open(kind 7) error %v, want ErrKind naming the file", err)
+	}
 }

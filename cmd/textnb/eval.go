@@ -2,12 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -25,25 +23,16 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *modelPath == "" || len(pos) != 1 {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
 	}
-	m, err := pipeline.Load(*modelPath)
-	if errors.Is(err, pipeline.ErrKind) {
-		return evalTable(*modelPath, pos[0], *fields.label, pf, *asJSON, stdout, stderr)
-	}
+	c, err := openClassifier(*modelPath, nil, &fields)
 	if err != nil {
 		return err
 	}
-	ev := pipeline.NewEvaluator(m.Classes)
-	sh, err := pf.shift(m.Classes, m.PosteriorPriors(), func(p pipeline.Prediction) { ev.AddClass(p.Truth, p.Class) })
+	ev := pipeline.NewEvaluator(c.classes())
+	sh, err := pf.shift(c.classes(), c.priors(), func(p pipeline.Prediction) { ev.AddClass(p.Truth, p.Class) })
 	if err != nil {
 		return err
 	}
-	b := m.NewBatch(sh.add)
-	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
-		b.Add(d.Source, d.Label, d.Text)
-		return nil
-	})
-	b.Close()
-	if err != nil {
+	if err := c.feed(pos, sh.add); err != nil {
 		return err
 	}
 	if err := sh.finish(stdout, stderr, *asJSON); err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,28 +32,18 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if *top < 1 {
 		return fmt.Errorf("%w: --top %d: want K ≥ 1", errUsage, *top)
 	}
-	m, err := pipeline.Load(*modelPath)
-	if errors.Is(err, pipeline.ErrKind) {
-		return predictTable(*modelPath, pos, pf, printer{w: stdout, json: *asJSON, top: *top}, stderr)
-	}
+	c, err := openClassifier(*modelPath, stdin, nil)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	p := printer{classes: m.Classes, w: w, json: *asJSON, top: min(*top, len(m.Classes))}
-	sh, err := pf.shift(m.Classes, m.PosteriorPriors(), p.print)
+	p := printer{classes: c.classes(), w: w, json: *asJSON, top: min(*top, len(c.classes()))}
+	sh, err := pf.shift(c.classes(), c.priors(), p.print)
 	if err != nil {
 		return err
 	}
-	b := m.NewBatch(sh.add)
-	for _, path := range pos {
-		if err = addInput(b, path, stdin); err != nil {
-			break
-		}
-	}
-	b.Close()
-	if err != nil {
+	if err := c.feed(pos, sh.add); err != nil {
 		return err
 	}
 	return sh.finish(w, stderr, *asJSON)

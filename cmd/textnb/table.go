@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -71,62 +70,6 @@ func trainTable(path, out, labelField string, cfg pipeline.TableConfig, stdout i
 	fmt.Fprintf(stdout, "trained %v on %d rows, %d classes, %d feature columns\nwrote %s\n",
 		cfg.Kind, len(t.Labels), len(m.Classes), len(m.Features), out)
 	return nil
-}
-
-// predictTable classifies the rows of .csv/.tsv tables with a table model.
-func predictTable(modelPath string, pos []string, pf priorFlags, p printer, stderr io.Writer) error {
-	m, err := pipeline.LoadTable(modelPath)
-	if err != nil {
-		return err
-	}
-	p.classes, p.top = m.Classes, min(p.top, len(m.Classes))
-	bw := bufio.NewWriter(p.w)
-	defer bw.Flush()
-	p.w = bw
-	sh, err := pf.shift(m.Classes, m.TrainingPriors(), p.print)
-	if err != nil {
-		return err
-	}
-	for _, path := range pos {
-		err := readRows(path, m, "", func(source, _ string, x []float64) error {
-			proba, best, err := m.Proba(nil, x)
-			if err == nil {
-				sh.add(pipeline.Prediction{Source: source, Class: best, Proba: proba})
-			}
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return sh.finish(bw, stderr, p.json)
-}
-
-// evalTable scores a table model on a labeled table.
-func evalTable(modelPath, path, labelField string, pf priorFlags, asJSON bool, stdout, stderr io.Writer) error {
-	m, err := pipeline.LoadTable(modelPath)
-	if err != nil {
-		return err
-	}
-	ev := pipeline.NewEvaluator(m.Classes)
-	sh, err := pf.shift(m.Classes, m.TrainingPriors(), func(p pipeline.Prediction) { ev.AddClass(p.Truth, p.Class) })
-	if err != nil {
-		return err
-	}
-	err = readRows(path, m, labelField, func(source, label string, x []float64) error {
-		proba, best, err := m.Proba(nil, x)
-		if err == nil {
-			sh.add(pipeline.Prediction{Source: source, Truth: label, Class: best, Proba: proba})
-		}
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if err := sh.finish(stdout, stderr, asJSON); err != nil {
-		return err
-	}
-	return writeEvaluation(stdout, ev.Result(), asJSON)
 }
 
 // readRows calls fn on every row of a .csv or .tsv table with a header,
