@@ -187,8 +187,8 @@ func (t *packedTerms) term(id int32) string {
 	return unsafe.String(&t.bytes[start], t.ends[id]-start)
 }
 
-// size returns the length of term id.
-func (t *packedTerms) size(id int32) int {
+// termLen returns the length of term id.
+func (t *packedTerms) termLen(id int32) int {
 	if id == 0 {
 		return t.ends[0]
 	}

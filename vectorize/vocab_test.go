@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -444,9 +445,11 @@ func TestNewVocabularyPacked(t *testing.T) {
 
 // TestVocabularyIndexOnEveryCore checks that the index, built in parts on
 // several goroutines, finds every term of a vocabulary large enough to be
-// split, including the terms whose probes ran past their part's end.
+// split and loaded to 3/4, where runs cross the parts' ends (most seeds
+// spill some terms; TestIndexFillSpillsAcrossParts spills for certain).
 func TestVocabularyIndexOnEveryCore(t *testing.T) {
-	terms := make([]string, 196_000) // loads the table to 3/4: long runs cross the parts
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	terms := make([]string, 196_000)
 	for i := range terms {
 		terms[i] = fmt.Sprintf("t%07d", i)
 		if i%3 == 0 {
@@ -470,26 +473,51 @@ func TestVocabularyIndexOnEveryCore(t *testing.T) {
 	}
 }
 
+// TestIndexFillSpillsAcrossParts fills a table of 1024 slots in two parts
+// with hashes chosen so that two runs cross the middle and one the end:
+// those terms are spilled, and every term is found all the same.
+func TestIndexFillSpillsAcrossParts(t *testing.T) {
+	v := packTerms([]string{"a", "bb", "ccc", "dddd", "eeeee", "ff"})
+	const shift = 64 - 10 // 1024 slots
+	home := []uint64{511, 511, 511, 1023, 1023, 5}
+	hashes := make([]uint64, len(home))
+	for id, s := range home {
+		hashes[id] = s<<shift | uint64(id) // distinct hashes, home slot s
+	}
+	var x vocabIndex
+	if spilled := x.fill(&v.tab, hashes, 2); spilled != 3 {
+		t.Errorf("spilled %d terms, want 3 (two past the middle, one past the end)", spilled)
+	}
+	for id, h := range hashes {
+		if got := x.find(h, v.tab.termLen(int32(id))); got != int32(id) {
+			t.Errorf("term %d (home %d) found as %d", id, home[id], got)
+		}
+	}
+	if x.find(hashes[0], 2) != -1 || x.find(hashes[0]+1<<20, 1) != -1 {
+		t.Error("a hash or length that was not indexed is found")
+	}
+}
+
 // TestIndexPlaceStopsAtPartEnd checks the step that lets parts of the
-// index fill in parallel: a probe that would cross the part's end (or
-// wrap around the table's) is refused, and placed by a later call without
-// an end, after the occupied run.
+// index fill in parallel: a probe that would reach the next part (or wrap
+// around the table's end) is refused without writing anything, and a
+// later unbounded call places the term after the occupied run.
 func TestIndexPlaceStopsAtPartEnd(t *testing.T) {
-	tab := packTerms([]string{"a", "b", "c"})
+	v := packTerms([]string{"a", "b", "c"})
 	var x vocabIndex
 	size := 1 << 10
 	x.slots, x.tags, x.shift = make([]indexSlot, size), make([]uint8, size), shiftFor(size)
-	if !x.place(&tab.tab, 0, 1, 510, 512) || !x.place(&tab.tab, 1, 2, 511, 512) {
+	if !x.place(&v.tab, 0, 1, 510, 512) || !x.place(&v.tab, 1, 2, 511, 512) {
 		t.Fatal("free slots refused")
 	}
-	if x.place(&tab.tab, 2, 3, 510, 512) {
+	if x.place(&v.tab, 2, 3, 510, 512) || x.tags[512] != 0 {
 		t.Fatal("placed past the part's end")
 	}
 	x.tags[size-1] = 0x80
-	if x.place(&tab.tab, 2, 3, size-1, size) {
+	if x.place(&v.tab, 2, 3, size-1, 0) || x.tags[0] != 0 {
 		t.Fatal("wrapped around the table's end")
 	}
-	if !x.place(&tab.tab, 2, 3, 510, -1) || x.slots[512].id != 2 || x.tags[512] != tagOf(3) {
+	if !x.place(&v.tab, 2, 3, 510, -1) || x.tags[512] != tagOf(3) || x.slots[512] != (indexSlot{hash: 3, id: 2, n: 1}) {
 		t.Fatalf("unbounded place: slot 512 = %+v", x.slots[512])
 	}
 }

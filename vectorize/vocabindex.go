@@ -62,55 +62,64 @@ func (x *vocabIndex) termHash(t string) uint64 {
 	}
 }
 
-// build indexes the n terms of tab, which are distinct, on every core:
-// the terms are hashed in chunks, then each part of the table takes the
-// terms whose probes start in it. A term whose probe would run past its
-// part's end is placed after the parts are done, as the serial build
-// would place it; linear probing finds it either way.
+// build indexes the n terms of tab, which are distinct, hashing them in
+// chunks and filling the table in parts, on every core.
 func (x *vocabIndex) build(tab *packedTerms) {
 	n := tab.len()
 	x.seed = maphash.MakeSeed()
-	size := tableSize(n)
-	x.slots, x.shift = writtenSlots[indexSlot](size), shiftFor(size)
-	x.tags = writtenSlots[uint8](size)
 	hashes := make([]uint64, n)
 	parallel.Chunks(n, buildChunk, 0, func(lo, hi int) {
 		for id := lo; id < hi; id++ {
 			hashes[id] = x.termHash(tab.term(int32(id)))
 		}
 	})
-	parts := min(parallel.Workers(0), max(1, n/buildChunk))
-	spilled := make([][]int32, parts)
-	parallel.For(parts, parts, func(p int) {
-		lo, hi := p*size/parts, (p+1)*size/parts
-		for id, h := range hashes {
-			if i := int(h >> x.shift); i >= lo && i < hi && !x.place(tab, int32(id), h, i, hi) {
-				spilled[p] = append(spilled[p], int32(id))
-			}
-		}
-	})
-	for _, ids := range spilled {
-		for _, id := range ids {
-			x.place(tab, id, hashes[id], int(hashes[id]>>x.shift), -1)
-		}
-	}
+	x.fill(tab, hashes, min(parallel.Workers(0), max(1, n/buildChunk)))
 }
 
 // buildChunk is the fewest terms worth a goroutine of their own.
 const buildChunk = 1 << 14
 
-// place puts term id, of hash h, in the first empty slot from i on,
-// wrapping around, unless that slot would be end or past it (end < 0: no
-// end); it reports whether it placed the term.
-func (x *vocabIndex) place(tab *packedTerms, id int32, h uint64, i, end int) bool {
+// fill makes the table and places the terms of tab, given their hashes:
+// each of parts equal parts of the table, on a goroutine of its own, takes
+// the terms whose probes start in it. A term whose probe would run past
+// its part's end is spilled, and placed by an unbounded probe once the
+// parts are done; linear probing finds it all the same. It returns the
+// number of spilled terms.
+func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) int {
+	size := tableSize(len(hashes))
+	x.slots, x.shift = writtenSlots[indexSlot](size), shiftFor(size)
+	x.tags = writtenSlots[uint8](size)
+	spilled := make([][]int32, parts)
+	parallel.For(parts, parts, func(p int) {
+		lo, hi := p*size/parts, (p+1)*size/parts
+		for id, h := range hashes {
+			if i := int(h >> x.shift); i >= lo && i < hi && !x.place(tab, int32(id), h, i, hi&(size-1)) {
+				spilled[p] = append(spilled[p], int32(id))
+			}
+		}
+	})
+	n := 0
+	for _, ids := range spilled {
+		for _, id := range ids {
+			x.place(tab, id, hashes[id], int(hashes[id]>>x.shift), -1)
+		}
+		n += len(ids)
+	}
+	return n
+}
+
+// place puts term id, of hash h, in the first empty slot from slot i on,
+// unless the probe reaches slot stop first (the next part's first slot, 0
+// past the table's end; −1: no stop); it reports whether it placed it.
+func (x *vocabIndex) place(tab *packedTerms, id int32, h uint64, i, stop int) bool {
 	mask := len(x.tags) - 1
 	for x.tags[i] != 0 {
-		if i = (i + 1) & mask; i == end || i == 0 && end >= 0 {
+		if i = (i + 1) & mask; i == stop {
 			return false
 		}
 	}
 	x.tags[i] = tagOf(h)
-	x.slots[i] = indexSlot{hash: h, id: id, n: lenKey(tab.size(id))}
+	x.slots[i] = indexSlot{hash: h, id: id, n: lenKey(tab.termLen(id))}
 	return true
 }
 
