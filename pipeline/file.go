@@ -227,26 +227,27 @@ func Decode(data []byte) (*Model, error) {
 // Open reads a model file of either kind, once: it returns the text model
 // or the table model the file holds, and nil for the other.
 func Open(path string) (*Model, *Table, error) {
-	data, err := os.ReadFile(path)
+	type either struct {
+		m *Model
+		t *Table
+	}
+	e, err := loadFile(path, func(data []byte) (e either, err error) {
+		kind, payload, err := openContainer(data)
+		switch {
+		case err != nil:
+		case kind == TextModel:
+			e.m, err = decodeModel(payload)
+		case kind == TableModel:
+			e.t, err = decodeTable(payload)
+		default:
+			err = fmt.Errorf("%w: the file holds a %v, not a text or table model", ErrKind, kind)
+		}
+		return e, err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
-	kind, payload, err := openContainer(data)
-	var m *Model
-	var t *Table
-	switch {
-	case err != nil:
-	case kind == TextModel:
-		m, err = decodeModel(payload)
-	case kind == TableModel:
-		t, err = decodeTable(payload)
-	default:
-		err = fmt.Errorf("%w: the file holds a %v", ErrKind, kind)
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, t, nil
+	return e.m, e.t, nil
 }
 
 // decodeModel reads a text model from a checked container's payload.

@@ -309,9 +309,19 @@ func TestOpenEitherKind(t *testing.T) {
 	if err != nil || gotM == nil || gotT != nil || !slices.Equal(gotM.Classes, m.Classes) {
 		t.Fatalf("Open(text model) = %v, %v, %v", gotM, gotT, err)
 	}
+	const doc = "the engine needs oil and the game went to overtime"
+	if a, b := fmt.Sprint(m.NewPredictor().Proba(nil, doc)), fmt.Sprint(gotM.NewPredictor().Proba(nil, doc)); a != b {
+		t.Errorf("opened text model gives %s, trained %s", b, a)
+	}
 	gotM, gotT, err = Open(table)
 	if err != nil || gotM != nil || gotT == nil || !slices.Equal(gotT.Classes, tab.Classes) {
 		t.Fatalf("Open(table model) = %v, %v, %v", gotM, gotT, err)
+	}
+	x := []float64{5, 3, 1, 2}
+	want, wantBest, errA := tab.Proba(nil, x)
+	got, gotBest, errB := gotT.Proba(nil, x)
+	if errA != nil || errB != nil || gotBest != wantBest || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("opened table model gives %v (%d, %v), trained %v (%d, %v)", got, gotBest, errB, want, wantBest, errA)
 	}
 	// A container of a kind this build does not know is refused by kind.
 	var b bytes.Buffer
@@ -323,7 +333,24 @@ func TestOpenEitherKind(t *testing.T) {
 	if err := os.WriteFile(unknown, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Open(unknown); !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), unknown) {
-		t.Errorf("Open(kind 7) error %v, want ErrKind naming the file", err)
+	if m, tab, err := Open(unknown); m != nil || tab != nil || !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), unknown) {
+		t.Errorf("Open(kind 7) = %v, %v, %v; want ErrKind naming the file", m, tab, err)
+	}
+	// A checked container of a known kind whose payload is not a model
+	// fails in decoding, and the error names the file too.
+	for _, kind := range []Kind{TextModel, TableModel} {
+		b.Reset()
+		cw := newContainer(&b, kind)
+		cw.write([]byte("not a model"))
+		if _, err := cw.close(); err != nil {
+			t.Fatal(err)
+		}
+		bad := filepath.Join(dir, "bad.model")
+		if err := os.WriteFile(bad, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if m, tab, err := Open(bad); m != nil || tab != nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), bad) {
+			t.Errorf("Open(%v with a bad payload) = %v, %v, %v; want ErrFormat naming the file", kind, m, tab, err)
+		}
 	}
 }
