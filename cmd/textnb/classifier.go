@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/textnb/textnb/corpus"
@@ -17,29 +18,28 @@ type classifier interface {
 	feed(paths []string, emit func(pipeline.Prediction)) error
 }
 
-// openClassifier loads the model file at path, reading it once. With
-// fields (eval) the inputs are labeled corpora or tables, whose label
-// column fields name; without (predict) they are unlabeled, and "-" reads
-// standard input one document per line.
-func openClassifier(path string, stdin io.Reader, fields *fieldFlags) (classifier, error) {
+// inputs says how predict and eval read what they classify.
+type inputs struct {
+	labeled bool           // eval: corpora or tables with true labels
+	fields  corpus.Options // eval: their label (and text) columns
+	stdin   io.Reader      // predict, text models: what "-" reads, a document per line
+}
+
+// openClassifier loads the model file at path, reading it once.
+func openClassifier(path string, in inputs) (classifier, error) {
 	m, t, err := pipeline.Open(path)
 	switch {
 	case err != nil:
 		return nil, err
 	case t != nil:
-		c := tableClassifier{t: t}
-		if fields != nil {
-			c.labelField = *fields.label
-		}
-		return c, nil
+		return tableClassifier{t, in}, nil
 	}
-	return textClassifier{m: m, stdin: stdin, fields: fields}, nil
+	return textClassifier{m, in}, nil
 }
 
 type textClassifier struct {
-	m      *pipeline.Model
-	stdin  io.Reader
-	fields *fieldFlags // nil: unlabeled inputs
+	m  *pipeline.Model
+	in inputs
 }
 
 func (c textClassifier) classes() []string { return c.m.Classes }
@@ -49,13 +49,13 @@ func (c textClassifier) feed(paths []string, emit func(pipeline.Prediction)) err
 	b := c.m.NewBatch(emit)
 	var err error
 	for _, path := range paths {
-		if c.fields != nil {
-			err = corpus.Walk(path, c.fields.options(false), func(d corpus.Document) error {
+		if c.in.labeled {
+			err = corpus.Walk(path, c.in.fields, func(d corpus.Document) error {
 				b.Add(d.Source, d.Label, d.Text)
 				return nil
 			})
 		} else {
-			err = addInput(b, path, c.stdin)
+			err = addInput(b, path, c.in.stdin)
 		}
 		if err != nil {
 			break
@@ -66,21 +66,26 @@ func (c textClassifier) feed(paths []string, emit func(pipeline.Prediction)) err
 }
 
 type tableClassifier struct {
-	t          *pipeline.Table
-	labelField string // "": unlabeled rows
+	t  *pipeline.Table
+	in inputs
 }
 
 func (c tableClassifier) classes() []string { return c.t.Classes }
 func (c tableClassifier) priors() []float64 { return c.t.TrainingPriors() }
 
 func (c tableClassifier) feed(paths []string, emit func(pipeline.Prediction)) error {
+	labelField := "" // predict: rows without labels
+	if c.in.labeled {
+		labelField = c.in.fields.LabelField
+	}
 	for _, path := range paths {
-		err := readRows(path, c.t, c.labelField, func(source, label string, x []float64) error {
+		err := readRows(path, c.t, labelField, func(source, label string, x []float64) error {
 			proba, best, err := c.t.Proba(nil, x)
-			if err == nil {
-				emit(pipeline.Prediction{Source: source, Truth: label, Class: best, Proba: proba})
+			if err != nil {
+				return fmt.Errorf("%s: %w", source, err)
 			}
-			return err
+			emit(pipeline.Prediction{Source: source, Truth: label, Class: best, Proba: proba})
+			return nil
 		})
 		if err != nil {
 			return err

@@ -23,7 +23,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *modelPath == "" || len(pos) != 1 {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
 	}
-	c, err := openClassifier(*modelPath, nil, &fields)
+	c, err := openClassifier(*modelPath, inputs{labeled: true, fields: fields.options(false)})
 	if err != nil {
 		return err
 	}

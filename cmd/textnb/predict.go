@@ -32,7 +32,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if *top < 1 {
 		return fmt.Errorf("%w: --top %d: want K ≥ 1", errUsage, *top)
 	}
-	c, err := openClassifier(*modelPath, stdin, nil)
+	c, err := openClassifier(*modelPath, inputs{stdin: stdin})
 	if err != nil {
 		return err
 	}

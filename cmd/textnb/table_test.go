@@ -86,6 +86,7 @@ func TestCLITableErrors(t *testing.T) {
 		"one.csv":    "label,a\nx,1\nx,2\n",
 		"header.csv": "length,width,const,colour\n",
 		"doc.txt":    "some text",
+		"huge.csv":   "length,width,const,colour\n5,3,7,0\n1e300,3,7,0\n",
 	})
 	iris := filepath.Join(root, "iris.csv")
 	for _, tc := range []struct {
@@ -95,6 +96,7 @@ func TestCLITableErrors(t *testing.T) {
 	}{
 		{1, []string{"short.csv", `no columns "const" and "colour"`}, []string{"predict", "-m", model, filepath.Join(files, "short.csv")}},
 		{1, []string{"bad.csv:3", `("width")`, `"two" is not a finite number`}, []string{"predict", "-m", model, filepath.Join(files, "bad.csv")}},
+		{1, []string{"huge.csv:3", "overflow"}, []string{"predict", "-m", model, filepath.Join(files, "huge.csv")}},
 		{1, []string{"header.csv", "no rows"}, []string{"predict", "-m", model, filepath.Join(files, "header.csv")}},
 		{1, []string{"doc.txt", "reads .csv or .tsv"}, []string{"predict", "-m", model, filepath.Join(files, "doc.txt")}},
 		{1, []string{"reads .csv or .tsv"}, []string{"predict", "-m", model, "-"}},
