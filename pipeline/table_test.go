@@ -323,34 +323,33 @@ func TestOpenEitherKind(t *testing.T) {
 	if errA != nil || errB != nil || gotBest != wantBest || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("opened table model gives %v (%d, %v), trained %v (%d, %v)", got, gotBest, errB, want, wantBest, errA)
 	}
-	// A container of a kind this build does not know is refused by kind.
+	// A container of a kind this build does not know is refused by kind; a
+	// checked container of a known kind whose payload is not a model fails
+	// in decoding. Either error names the file.
+	for _, tc := range []struct {
+		kind    Kind
+		payload string
+		want    error
+	}{{Kind(7), "", ErrKind}, {TextModel, "not a model", ErrFormat}, {TableModel, "not a model", ErrFormat}} {
+		path := writeContainer(t, dir, tc.kind, tc.payload)
+		if m, tab, err := Open(path); m != nil || tab != nil || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("Open(%v holding %q) = %v, %v, %v; want %v naming the file", tc.kind, tc.payload, m, tab, err, tc.want)
+		}
+	}
+}
+
+// writeContainer writes a model file of kind holding payload into dir.
+func writeContainer(t *testing.T, dir string, kind Kind, payload string) string {
+	t.Helper()
 	var b bytes.Buffer
-	cw := newContainer(&b, Kind(7))
+	cw := newContainer(&b, kind)
+	cw.write([]byte(payload))
 	if _, err := cw.close(); err != nil {
 		t.Fatal(err)
 	}
-	unknown := filepath.Join(dir, "unknown.model")
-	if err := os.WriteFile(unknown, b.Bytes(), 0o644); err != nil {
+	path := filepath.Join(dir, fmt.Sprintf("kind%d.model", kind))
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if m, tab, err := Open(unknown); m != nil || tab != nil || !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), unknown) {
-		t.Errorf("Open(kind 7) = %v, %v, %v; want ErrKind naming the file", m, tab, err)
-	}
-	// A checked container of a known kind whose payload is not a model
-	// fails in decoding, and the error names the file too.
-	for _, kind := range []Kind{TextModel, TableModel} {
-		b.Reset()
-		cw := newContainer(&b, kind)
-		cw.write([]byte("not a model"))
-		if _, err := cw.close(); err != nil {
-			t.Fatal(err)
-		}
-		bad := filepath.Join(dir, "bad.model")
-		if err := os.WriteFile(bad, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if m, tab, err := Open(bad); m != nil || tab != nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), bad) {
-			t.Errorf("Open(%v with a bad payload) = %v, %v, %v; want ErrFormat naming the file", kind, m, tab, err)
-		}
-	}
+	return path
 }
