@@ -51,25 +51,18 @@ func Decode(b []byte) (string, Encoding) {
 }
 
 // decodeString is Decode for text that is already a string: valid UTF-8 is
-// returned without copying.
+// returned without copying, and other bytes are decoded from s itself.
+// Given a view of a buffer nobody writes again (a file's bytes), it thus
+// decodes the buffer in place.
 func decodeString(s string) (string, Encoding) {
 	if utf8.ValidString(s) {
 		return strings.TrimPrefix(s, bom), UTF8
 	}
-	return decodeInvalid([]byte(s))
+	return decodeInvalid(unsafe.Slice(unsafe.StringData(s), len(s))) // only read
 }
 
-// decodeOwned is Decode for a buffer the caller hands over and never
-// writes again: valid UTF-8 becomes the text without a copy, and other
-// bytes are decoded from b itself.
-func decodeOwned(b []byte) (string, Encoding) {
-	if utf8.Valid(b) {
-		return strings.TrimPrefix(unsafe.String(unsafe.SliceData(b), len(b)), bom), UTF8
-	}
-	return decodeInvalid(b)
-}
-
-// decodeInvalid decodes b, which is not valid UTF-8.
+// decodeInvalid decodes b, which is not valid UTF-8, into new memory; it
+// never writes b.
 func decodeInvalid(b []byte) (string, Encoding) {
 	if s, ok := decodeGB18030(b); ok {
 		return s, GB18030
@@ -98,7 +91,7 @@ func decodeGB18030(b []byte) (string, bool) {
 	if han*10 <= letters*3 {
 		return "", false
 	}
-	return string(out), true
+	return unsafe.String(unsafe.SliceData(out), len(out)), true // out is the decoder's own
 }
 
 func decodeLatin1(b []byte) string {

@@ -68,23 +68,25 @@ func TestEncodingString(t *testing.T) {
 	}
 }
 
-// decodeOwned decodes a file's buffer in place: no copy for UTF-8, and no
-// more allocations than Decode for other encodings (decodeString's
-// []byte(s) conversion once added a copy of every Latin-1 file).
-func TestDecodeOwnedDoesNotCopyTheBuffer(t *testing.T) {
-	utf := []byte("\xef\xbb\xbfcafé au lait")
-	if n := testing.AllocsPerRun(10, func() { decodeOwned(utf) }); n != 0 {
+// decodeString decodes in place: no copy for UTF-8 (a file's buffer
+// viewed as a string becomes the text), and no more allocations than
+// Decode for other encodings (its []byte(s) conversion once added a copy
+// of every Latin-1 file and line).
+func TestDecodeStringDoesNotCopy(t *testing.T) {
+	utf := "\xef\xbb\xbfcafé au lait"
+	if n := testing.AllocsPerRun(10, func() { decodeString(utf) }); n != 0 {
 		t.Errorf("UTF-8: %v allocations, want 0", n)
 	}
-	if s, enc := decodeOwned(utf); s != "café au lait" || enc != UTF8 {
+	if s, enc := decodeString(utf); s != "café au lait" || enc != UTF8 {
 		t.Errorf("UTF-8: %q, %v", s, enc)
 	}
-	latin := []byte(strings.Repeat("caf\xe9 au lait ", 100))
-	owned := testing.AllocsPerRun(10, func() { decodeOwned(latin) })
-	if plain := testing.AllocsPerRun(10, func() { Decode(latin) }); owned > plain {
+	latin := strings.Repeat("caf\xe9 au lait ", 100)
+	owned := testing.AllocsPerRun(10, func() { decodeString(latin) })
+	latinBytes := []byte(latin)
+	if plain := testing.AllocsPerRun(10, func() { Decode(latinBytes) }); owned > plain {
 		t.Errorf("Latin-1: %v allocations, Decode makes %v", owned, plain)
 	}
-	if s, enc := decodeOwned(latin); enc != Latin1 || !strings.HasPrefix(s, "café au lait") {
+	if s, enc := decodeString(latin); enc != Latin1 || !strings.HasPrefix(s, "café au lait") {
 		t.Errorf("Latin-1: %.20q, %v", s, enc)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	"github.com/textnb/textnb/internal/parallel"
 )
@@ -121,7 +122,7 @@ func readFileDoc(f fileDoc) batch {
 	if err != nil {
 		return batch{err: fmt.Errorf("corpus: %w", err)}
 	}
-	text, enc := decodeOwned(raw)
+	text, enc := decodeString(unsafe.String(unsafe.SliceData(raw), len(raw))) // raw is never written again
 	return batch{
 		docs: []Document{{Source: f.path, Label: f.label, Text: text}},
 		encs: []Encoding{enc},
