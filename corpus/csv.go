@@ -5,35 +5,38 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
 // csvRecord is the raw label and text of one CSV record.
 type csvRecord struct {
 	label, text string
-	line        int  // first line of the record
-	wide        bool // more columns than label and text
+	line        int // first line of the record
 }
 
 // csvProducer reads a CSV file with a required header. Records are parsed
 // sequentially (quoted fields may span lines); workers decode the label and
 // text fields, each on its own.
 func csvProducer(path string, opt Options) (func(emitFunc), error) {
-	f, r, err := openLines(path)
+	f, cr, header, err := openCSV(path, ',')
+	if errors.Is(err, io.EOF) {
+		return func(emitFunc) {}, nil // an empty file is an empty corpus
+	}
 	if err != nil {
 		return nil, err
 	}
+	li, ti := column(header, opt.labelField()), column(header, opt.textField())
+	if err := requireColumns(li, ti, opt); err != nil {
+		f.Close()
+		return nil, headerError(cr, path, err)
+	}
+	// encoding/csv makes every record as wide as the header.
+	unit := func(recs []csvRecord) func() batch {
+		return csvUnit(recs, path, opt.Unlabeled, li >= 0, len(header) > 2)
+	}
 	return func(emit emitFunc) {
 		defer f.Close()
-		cr := csv.NewReader(r)
-		cr.ReuseRecord = true
-		li, ti, err := csvHeader(cr, path, opt)
-		if err != nil {
-			if !errors.Is(err, io.EOF) { // an empty file is an empty corpus
-				emit(errorUnit(err))
-			}
-			return
-		}
 		var cur []csvRecord
 		for {
 			rec, err := cr.Read()
@@ -41,46 +44,59 @@ func csvProducer(path string, opt Options) (func(emitFunc), error) {
 				break
 			}
 			if err != nil {
-				if len(cur) > 0 && !emit(csvUnit(cur, path, opt.Unlabeled, li >= 0)) {
+				if len(cur) > 0 && !emit(unit(cur)) {
 					return
 				}
 				emit(errorUnit(csvError(err, path, cr.FieldsPerRecord, len(rec))))
 				return
 			}
 			line, _ := cr.FieldPos(0)
-			rc := csvRecord{text: rec[ti], line: line, wide: len(rec) > 2}
+			rc := csvRecord{text: rec[ti], line: line}
 			if li >= 0 {
 				rc.label = rec[li]
 			}
 			if cur = append(cur, rc); len(cur) >= batchLines {
-				if !emit(csvUnit(cur, path, opt.Unlabeled, li >= 0)) {
+				if !emit(unit(cur)) {
 					return
 				}
 				cur = nil
 			}
 		}
 		if len(cur) > 0 {
-			emit(csvUnit(cur, path, opt.Unlabeled, li >= 0))
+			emit(unit(cur))
 		}
 	}, nil
 }
 
-// csvHeader reads the header record and finds the label (-1 if absent and
-// unlabeled) and text columns.
-func csvHeader(cr *csv.Reader, path string, opt Options) (li, ti int, err error) {
-	header, err := cr.Read()
+// openCSV opens a .csv or .tsv file (comma ',' or '\t') and reads its
+// header, whose names it trims and decodes as text is decoded. A file
+// without a header is io.EOF.
+func openCSV(path string, comma rune) (*os.File, *csv.Reader, []string, error) {
+	f, br, err := openLines(path)
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return 0, 0, err
+		return nil, nil, nil, err
+	}
+	cr := csv.NewReader(br)
+	cr.Comma, cr.ReuseRecord = comma, true
+	rec, err := cr.Read()
+	if err != nil {
+		f.Close()
+		if !errors.Is(err, io.EOF) {
+			err = csvError(err, path, 0, len(rec))
 		}
-		return 0, 0, csvError(err, path, 0, len(header))
+		return nil, nil, nil, err
 	}
-	li, ti = column(header, opt.labelField()), column(header, opt.textField())
-	if err := requireColumns(li, ti, opt); err != nil {
-		line, _ := cr.FieldPos(0)
-		return 0, 0, &ParseError{File: path, Line: line, Err: err}
+	header := make([]string, len(rec))
+	for i, name := range rec {
+		header[i], _ = decodeString(strings.TrimSpace(name))
 	}
-	return li, ti, nil
+	return f, cr, header, nil
+}
+
+// headerError places err, about the header cr has just read, at its line.
+func headerError(cr *csv.Reader, path string, err error) error {
+	line, _ := cr.FieldPos(0)
+	return &ParseError{File: path, Line: line, Err: err}
 }
 
 // csvError turns an encoding/csv error into a *ParseError; want and found
@@ -101,12 +117,12 @@ func csvError(err error, path string, want, found int) error {
 }
 
 // csvUnit returns the work of decoding a batch of records.
-func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel bool) func() batch {
+func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel, wide bool) func() batch {
 	return func() batch {
 		b := batch{docs: make([]Document, 0, len(recs)), encs: make([]Encoding, 0, len(recs))}
 		for _, r := range recs {
 			text, enc := decodeString(r.text)
-			if r.wide && enc == UTF8 {
+			if wide && enc == UTF8 {
 				// Do not keep the other columns alive through the text (the
 				// label is interned; other encodings decoded to a new string).
 				text = strings.Clone(text)

@@ -320,3 +320,21 @@ func TestWideLinesShareLabels(t *testing.T) {
 		}
 	}
 }
+
+// TestLatin1Headers checks that a header is decoded as text is, in every
+// line format with one: columns named "clé" and "résumé" in Latin-1 are
+// found by the field names in UTF-8.
+func TestLatin1Headers(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"h.csv": "cl\xe9,r\xe9sum\xe9\nspam,win now\n",
+		"h.tsv": "cl\xe9\tr\xe9sum\xe9\nspam\twin now\n",
+	} {
+		p := write(t, dir, name, content)
+		docs, err := ReadAll(p, Options{LabelField: "clé", TextField: "résumé"})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		assertDocs(t, dir, docs, []string{name + ":2 spam|win now"})
+	}
+}

@@ -109,39 +109,21 @@ func OpenTable(path, labelField string) (*TableReader, error) {
 	default:
 		return nil, fmt.Errorf("%w: %s: a table is a .csv or .tsv file", ErrUnsupported, path)
 	}
-	f, br, err := openLines(path)
-	if err != nil {
-		return nil, err
-	}
-	r := &TableReader{path: path, f: f, cr: csv.NewReader(br), label: -1}
-	r.cr.Comma, r.cr.ReuseRecord = comma, true
-	if err := r.readHeader(labelField); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return r, nil
-}
-
-func (r *TableReader) readHeader(labelField string) error {
-	rec, err := r.cr.Read()
+	f, cr, header, err := openCSV(path, comma)
 	if errors.Is(err, io.EOF) {
-		return fmt.Errorf("%w: %s", ErrEmptyCorpus, r.path)
+		return nil, fmt.Errorf("%w: %s", ErrEmptyCorpus, path)
 	}
 	if err != nil {
-		return csvError(err, r.path, 0, len(rec))
+		return nil, err
 	}
-	r.Header = make([]string, len(rec))
-	for i, name := range rec {
-		r.Header[i], _ = decodeString(strings.TrimSpace(name))
-	}
+	r := &TableReader{Header: header, path: path, f: f, cr: cr, label: -1}
 	if labelField != "" {
-		if r.label = column(r.Header, labelField); r.label < 0 {
-			line, _ := r.cr.FieldPos(0)
-			return &ParseError{File: r.path, Line: line,
-				Err: missingColumn("label", labelField)}
+		if r.label = column(header, labelField); r.label < 0 {
+			f.Close()
+			return nil, headerError(cr, path, missingColumn("label", labelField))
 		}
 	}
-	return nil
+	return r, nil
 }
 
 // Next reads the next row, reporting false at the end of the table or at an
