@@ -41,13 +41,14 @@ func ReadTable(path string, labelField string) (Table, error) {
 		}
 	}
 	var chunk []float64
+	var labels interner // one copy of each label, not of every row
 	for r.Next() {
 		if len(chunk) == 0 {
 			chunk = make([]float64, tableChunk*len(t.Header))
 		}
 		row := chunk[:len(t.Header):len(t.Header)]
 		chunk = chunk[len(t.Header):]
-		if err := t.addRow(r, row); err != nil {
+		if err := t.addRow(r, row, &labels); err != nil {
 			return Table{}, err
 		}
 	}
@@ -58,7 +59,7 @@ func ReadTable(path string, labelField string) (Table, error) {
 }
 
 // addRow parses r's row into row and appends it with its label.
-func (t *Table) addRow(r *TableReader, row []float64) error {
+func (t *Table) addRow(r *TableReader, row []float64, labels *interner) error {
 	j := 0
 	for i := range r.Header {
 		if i == r.label {
@@ -76,7 +77,7 @@ func (t *Table) addRow(r *TableReader, row []float64) error {
 		return err
 	}
 	t.Features = append(t.Features, row)
-	t.Labels = append(t.Labels, label)
+	t.Labels = append(t.Labels, labels.intern(label))
 	return nil
 }
 
@@ -90,8 +91,7 @@ type TableReader struct {
 	path   string
 	f      io.Closer
 	cr     *csv.Reader
-	label  int      // the label column's index, or -1
-	labels interner // one copy of each label returned
+	label  int // the label column's index, or -1
 	rec    []string
 	rows   int
 	err    error
@@ -175,6 +175,8 @@ func (r *TableReader) Float(i int) (float64, error) {
 
 // Label returns the current row's label, "" for a table read without a
 // label column; an empty label is a *ParseError wrapping ErrEmptyLabel.
+// The label may share memory with the row: a caller keeping many labels
+// should keep copies (ReadTable keeps one per distinct label).
 func (r *TableReader) Label() (string, error) {
 	if r.label < 0 {
 		return "", nil
@@ -184,7 +186,7 @@ func (r *TableReader) Label() (string, error) {
 		line, _ := r.cr.FieldPos(r.label)
 		return "", &ParseError{File: r.path, Line: line, Err: ErrEmptyLabel}
 	}
-	return r.labels.intern(label), nil
+	return label, nil
 }
 
 // Close closes the file.
