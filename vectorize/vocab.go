@@ -290,9 +290,6 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 		return nil, nil, err
 	}
 	u := c.u
-	if u.distinct == 0 {
-		return nil, nil, fmt.Errorf("%w: no terms in %d documents", ErrEmptyVocabulary, u.rows)
-	}
 	var release func()
 	if consume {
 		release = func() { releaseTables(c.shards, u) }
@@ -474,6 +471,9 @@ func (u *union) prune(cfg VocabConfig, release func()) ([]int32, []string, error
 // kept returns the union ids whose document frequency cfg keeps
 // (MaxFeatures aside), increasing.
 func (u *union) kept(cfg VocabConfig) ([]int32, error) {
+	if u.distinct == 0 {
+		return nil, fmt.Errorf("%w: no terms in %d documents", ErrEmptyVocabulary, u.rows)
+	}
 	maxDF := cfg.MaxDF
 	if maxDF == 0 {
 		maxDF = 1

@@ -521,3 +521,21 @@ func TestIndexPlaceStopsAtPartEnd(t *testing.T) {
 		t.Fatalf("unbounded place: slot 512 = %+v", x.slots[512])
 	}
 }
+
+// TestEmptyVocabularySameErrorEverywhere checks that documents without
+// terms get the same error from Finish and from Prune.
+func TestEmptyVocabularySameErrorEverywhere(t *testing.T) {
+	b := NewVocabBuilder()
+	b.Add(nil)
+	c, err := MergeVocab(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, errFinish := c.Finish(VocabConfig{})
+	_, errPrune := c.Prune(VocabConfig{})
+	for _, err := range []error{errFinish, errPrune} {
+		if !errors.Is(err, ErrEmptyVocabulary) || !strings.Contains(err.Error(), "no terms in 1 documents") {
+			t.Errorf("error %v, want ErrEmptyVocabulary: no terms in 1 documents", err)
+		}
+	}
+}
