@@ -99,7 +99,7 @@ func (h Hashing) Validate() error {
 // Column returns term's column and sign (+1, or −1 when AlternateSign and the
 // hash is negative). An invalid Features (see Validate) is treated as 0.
 func (h Hashing) Column(term string) (int32, float64) {
-	return h.column(term, h.modulus())
+	return columnOf(murmur3(term, 0), h.modulus(), h.AlternateSign)
 }
 
 func (h Hashing) modulus() int64 {
@@ -107,10 +107,6 @@ func (h Hashing) modulus() int64 {
 		return DefaultHashFeatures
 	}
 	return int64(h.Cols())
-}
-
-func (h Hashing) column(term string, n int64) (int32, float64) {
-	return columnOf(murmur3(term, 0), n, h.AlternateSign)
 }
 
 // columnOf returns the column of a term with murmur3 hash x among n, and
@@ -137,12 +133,7 @@ func abs64(x int64) int64 {
 // the summed (signed) counts of its terms. Concurrent calls are safe.
 func (h Hashing) Transform(idx []int32, val []float64, terms []string) ([]int32, []float64) {
 	hp := hashPool.Get().(*[]uint32)
-	hs := (*hp)[:0]
-	for _, t := range terms {
-		hs = append(hs, murmur3(t, 0))
-	}
-	idx, val = h.fromHashes(idx, val, hs)
-	*hp = hs
+	idx, val, *hp = h.TransformWords(idx, val, *hp, nil, NGrams{}, terms) // terms are TransformWords' extra terms
 	hashPool.Put(hp)
 	return idx, val
 }
