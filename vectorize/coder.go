@@ -73,15 +73,15 @@ func (d *CodedDoc) Len() int {
 // terms, as VocabBuilder.AddWords would count them.
 func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) {
 	lo, hi := r.bounds()
-	*d = CodedDoc{coder: c, terms: d.terms[:0], ids: d.ids[:0], grams: d.grams[:0], words: d.words[:0]}
-	at := c.at[:0] // positions in d.terms of the words, then of the extra terms
+	*d = CodedDoc{coder: c, terms: reuse(d.terms), ids: reuse(d.ids), grams: reuse(d.grams), words: reuse(d.words)}
+	at := reuse(c.at) // positions in d.terms of the words, then of the extra terms
 	for _, w := range words {
 		at = append(at, c.position(d, w))
 	}
 	for _, t := range extra {
 		at = append(at, c.position(d, t))
 	}
-	counts := append(c.counts[:0], make([]int32, len(d.terms))...)
+	counts := append(reuse(c.counts), make([]int32, len(d.terms))...)
 	counted := at[len(words):]
 	if lo == 1 {
 		counted = at
@@ -105,13 +105,20 @@ func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) 
 	for _, id := range d.ids {
 		c.pos[id] = 0
 	}
-	if cap(c.at) > maxScratch { // one huge document need not pin its buffers
-		c.at, c.counts = nil, nil
-	}
 }
 
-// maxScratch bounds the per-document scratch a WordCoder keeps.
+// maxScratch bounds the per-document scratch a WordCoder or a CodedDoc
+// keeps.
 const maxScratch = 1 << 20
+
+// reuse empties s for reuse, unless a huge document grew it: reused
+// buffers live as long as the coder or the coded document.
+func reuse[T any](s []T) []T {
+	if cap(s) > maxScratch {
+		return nil
+	}
+	return s[:0]
+}
 
 // position returns where t is in d's distinct terms, adding it.
 func (c *WordCoder) position(d *CodedDoc, t string) int32 {
