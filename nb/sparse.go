@@ -361,23 +361,32 @@ func (s *SparseCounts) Remap(features int, oldToNew []int32) (*SparseCounts, err
 		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
 	}
 	b := cellSorter{ptr: make([]int, features+1)}
-	sources := make([]int32, features) // features mapped to each column
+	taken := make([]bool, features) // columns some feature maps to
+	shared := false                 // some column takes several features
 	for j, to := range oldToNew {
 		if int(to) >= features {
 			return nil, fmt.Errorf("%w: feature %d maps to column %d of %d", ErrShape, j, to, features)
 		}
 		if to >= 0 {
 			b.ptr[to+1] += s.Ptr[j+1] - s.Ptr[j]
-			sources[to]++
+			shared = shared || taken[to]
+			taken[to] = true
 		}
 	}
 	d := s.withClassCounts()
 	d.Features = features
-	if !slices.ContainsFunc(sources, func(n int32) bool { return n > 1 }) {
-		d.Ptr, d.Class, d.Count = s.moved(b.ptr, oldToNew)
+	b.alloc()
+	if !shared { // nothing to sum: move each feature's cells, on every core
+		parallel.Chunks(len(oldToNew), parallelChunk, 0, func(lo, hi int) {
+			for j := lo; j < hi; j++ {
+				if to := oldToNew[j]; to >= 0 {
+					b.putRun(int(to), s, j) // one feature per column: the buckets are disjoint
+				}
+			}
+		})
+		d.Ptr, d.Class, d.Count = b.ptr, b.class, b.val
 		return d, nil
 	}
-	b.alloc()
 	for j, to := range oldToNew {
 		if to >= 0 {
 			b.putCells(int(to), s, j)
@@ -385,27 +394,6 @@ func (s *SparseCounts) Remap(features int, oldToNew []int32) (*SparseCounts, err
 	}
 	d.Ptr, d.Class, d.Count = b.finish(s.Classes)
 	return d, nil
-}
-
-// moved returns s's cells with feature j moved to column oldToNew[j] (or
-// dropped if negative), no two features to one column; sizes holds each
-// column's cell count at sizes[column+1] and becomes the new Ptr.
-func (s *SparseCounts) moved(sizes []int, oldToNew []int32) (ptr []int, class []uint16, count []float64) {
-	for j := 1; j < len(sizes); j++ {
-		sizes[j] += sizes[j-1]
-	}
-	n := sizes[len(sizes)-1]
-	class, count = make([]uint16, n), make([]float64, n)
-	parallel.Chunks(len(oldToNew), parallelChunk, 0, func(lo, hi int) { // the features' cells go to disjoint places
-		for j := lo; j < hi; j++ {
-			if to := oldToNew[j]; to >= 0 {
-				from, end := s.Ptr[j], s.Ptr[j+1]
-				copy(class[sizes[to]:], s.Class[from:end])
-				copy(count[sizes[to]:], s.Count[from:end])
-			}
-		}
-	})
-	return sizes, class, count
 }
 
 // RemapClasses returns s over classes classes: old class k becomes class
@@ -558,6 +546,14 @@ func (b *cellSorter) putCells(to int, s *SparseCounts, j int) {
 	for p := s.Ptr[j]; p < s.Ptr[j+1]; p++ {
 		b.put(to, s.Class[p], s.Count[p])
 	}
+}
+
+// putRun is putCells by copying: feature j of s fills bucket to at once.
+func (b *cellSorter) putRun(to int, s *SparseCounts, j int) {
+	p, from, end := b.ptr[to+1], s.Ptr[j], s.Ptr[j+1]
+	copy(b.class[p:], s.Class[from:end])
+	copy(b.val[p:], s.Count[from:end])
+	b.ptr[to+1] += end - from
 }
 
 // finish sums every bucket per class, in the order the entries were put,

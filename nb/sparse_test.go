@@ -267,6 +267,7 @@ func TestSparseRemap(t *testing.T) {
 
 // Wide counts are moved and checked on several goroutines, chunk by chunk.
 func TestSparseRemapWide(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	const k, f = 3, 5000
 	r := rand.New(rand.NewPCG(7, 8))
 	c := NewCounts(k, f)
@@ -299,6 +300,7 @@ func TestSparseRemapWide(t *testing.T) {
 // Checks of wide counts report the first bad feature or cell, whichever
 // goroutine meets it.
 func TestSparseCheckReportsFirstBad(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	const f = 4000
 	c := NewCounts(2, f)
 	for i := range c.FeatureCount {
