@@ -96,6 +96,20 @@ func Argmax(jll []float64) int {
 // CheckCSR reports whether X is a well-formed matrix of non-negative,
 // finite values with at most features columns (features < 0: any).
 func CheckCSR(X *vectorize.CSR, features int) error {
+	if err := checkShape(X, features); err != nil {
+		return err
+	}
+	for i := 0; i < X.Rows; i++ {
+		idx, val := X.Row(i)
+		if err := checkRow(i, idx, val, X.Cols); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkShape is CheckCSR without the values.
+func checkShape(X *vectorize.CSR, features int) error {
 	if X == nil {
 		return fmt.Errorf("%w: nil matrix", ErrShape)
 	}
@@ -104,14 +118,6 @@ func CheckCSR(X *vectorize.CSR, features int) error {
 	}
 	if features >= 0 && X.Cols > features {
 		return fmt.Errorf("%w: matrix has %d columns, model has %d features", ErrShape, X.Cols, features)
-	}
-	for i := 0; i < X.Rows; i++ {
-		idx, val := X.Row(i)
-		for n, v := range val {
-			if err := checkValue(i, idx[n], v); err != nil {
-				return err
-			}
-		}
 	}
 	return nil
 }

@@ -39,7 +39,7 @@ type SparseCounts struct {
 // and only the non-zero sums are kept. Invalid input is rejected with the
 // errors of Counts.Add.
 func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, threshold float64) (*SparseCounts, error) {
-	if err := CheckCSR(X, -1); err != nil {
+	if err := checkShape(X, -1); err != nil {
 		return nil, err
 	}
 	if len(y) != X.Rows {
@@ -48,7 +48,7 @@ func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, thresh
 	return sparseCounts(X.Cols, y, classes, binary, threshold, func() rowView {
 		return func(i int) ([]int32, []float64, error) {
 			idx, val := X.Row(i)
-			return idx, val, nil // CheckCSR has checked them
+			return idx, val, checkRow(i, idx, val, X.Cols) // the values, as they are summed on every core
 		}
 	})
 }
@@ -116,7 +116,7 @@ func sparseCounts(features int, y []int, classes int, binary bool, threshold flo
 		s.ClassCount[c] = float64(len(r))
 	}
 	cells := make([][]classCell, classes)
-	errs := make([]error, classes)
+	errs := make([]*rowError, classes)
 	// Each goroutine sums a class at a time into one of the accumulators of
 	// F sums, which are too large to make per class.
 	type worker struct {
@@ -150,10 +150,10 @@ type rowError struct {
 func (e *rowError) Error() string { return e.err.Error() }
 func (e *rowError) Unwrap() error { return e.err }
 
-func firstRowError(errs []error) error {
+func firstRowError(errs []*rowError) error {
 	var first *rowError
-	for _, err := range errs {
-		if e, ok := err.(*rowError); ok && (first == nil || e.row < first.row) {
+	for _, e := range errs {
+		if e != nil && (first == nil || e.row < first.row) {
 			first = e
 		}
 	}
@@ -183,7 +183,7 @@ type classSum struct {
 
 // rows returns the non-zero feature sums of rows, by feature. Each sum
 // adds the rows' values in row order, as summing per cell would.
-func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float64) ([]classCell, error) {
+func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float64) ([]classCell, *rowError) {
 	a.touched = a.touched[:0]
 	defer a.clear()
 	for _, i := range rows {
