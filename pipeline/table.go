@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-
-	"gonum.org/v1/gonum/floats"
+	"slices"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/nb"
@@ -225,12 +224,9 @@ func (m *Table) Proba(dst, x []float64) ([]float64, int, error) {
 		return dst[:n], 0, fmt.Errorf("%w: the model has no classifier", ErrFormat)
 	}
 	best := nb.Argmax(jll)
-	lse := floats.LogSumExp(jll)
-	if math.IsInf(lse, 0) || math.IsNaN(lse) {
+	dst = nb.Proba(dst[:n], jll)                  // in place: each score is read before it is overwritten
+	if slices.ContainsFunc(dst[n:], math.IsNaN) { // exactly when the scores' logsumexp is not finite
 		return dst[:n], 0, fmt.Errorf("%w: %v", ErrOverflow, x)
-	}
-	for i, v := range jll {
-		jll[i] = math.Exp(v - lse)
 	}
 	return dst, best, nil
 }
