@@ -36,7 +36,6 @@ type Trainer struct {
 	y       []int
 	pending []string // texts held back until Lang Auto has decided
 	sampled int
-	lang    tokenize.Lang
 	an      *tokenize.Analyzer
 	run     *ordered[string, *tokenized]
 	vocab   *vectorize.VocabBuilder
@@ -58,8 +57,8 @@ func NewTrainer(cfg Config) (*Trainer, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	t := &Trainer{cfg: cfg, start: time.Now(), classes: map[string]int{}, lang: cfg.Tokenize.Lang}
-	if t.lang != tokenize.Auto {
+	t := &Trainer{cfg: cfg, start: time.Now(), classes: map[string]int{}}
+	if cfg.Tokenize.Lang != tokenize.Auto {
 		t.begin()
 	}
 	return t, nil
@@ -118,14 +117,15 @@ func (t *Trainer) queue(class int, text string) {
 
 // begin fixes the language and starts tokenizing.
 func (t *Trainer) begin() {
-	if t.lang == tokenize.Auto {
+	lang := t.cfg.Tokenize.Lang
+	if lang == tokenize.Auto {
 		var d tokenize.LangDetector
 		for _, s := range t.pending {
 			d.Add(s)
 		}
-		t.lang = d.Lang()
+		lang = d.Lang()
 	}
-	t.an = tokenize.New(t.cfg.tokenizeConfig(t.lang))
+	t.an = tokenize.New(t.cfg.tokenizeConfig(lang))
 	t.cfg.Tokenize = t.an.Config() // every default spelled out, for the model file
 	if t.cfg.Vectorizer == Hash {
 		t.hash = vectorize.Hashing{Features: t.cfg.hashFeatures()}
@@ -241,7 +241,7 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 		return nil, Summary{}, err
 	}
 	s.Documents, s.Unlabeled, s.Empty, s.Classes = len(t.y)-t.unlabeled, t.unlabeled, t.empty, len(t.names)
-	s.Lang, s.Elapsed = t.lang, time.Since(t.start)
+	s.Lang, s.Elapsed = t.cfg.Tokenize.Lang, time.Since(t.start) // fixed by begin
 	return m, s, nil
 }
 
