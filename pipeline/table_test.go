@@ -182,14 +182,8 @@ func TestTableFileErrors(t *testing.T) {
 		"one class":    `{"kind":"gaussian","features":["a"],"classes":["x"]}`,
 		"unknown kind": `{"kind":"poisson","features":["a"],"classes":["x","y"]}`,
 	} {
-		buf.Reset()
-		cw := newContainer(&buf, TableModel)
-		cw.write([]byte(payload))
-		if _, err := cw.close(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := DecodeTable(buf.Bytes()); err == nil {
-			t.Errorf("%s: decoded without error", name)
+		if _, err := DecodeTable(containerBytes(t, TableModel, payload)); !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: error %v, want ErrFormat", name, err)
 		}
 	}
 	if _, err := DecodeTable([]byte("label,a\nx,1\n")); !errors.Is(err, ErrFormat) {
@@ -338,8 +332,8 @@ func TestOpenEitherKind(t *testing.T) {
 	}
 }
 
-// writeContainer writes a model file of kind holding payload into dir.
-func writeContainer(t *testing.T, dir string, kind Kind, payload string) string {
+// containerBytes returns a checked model file of kind holding payload.
+func containerBytes(t *testing.T, kind Kind, payload string) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	cw := newContainer(&b, kind)
@@ -347,8 +341,14 @@ func writeContainer(t *testing.T, dir string, kind Kind, payload string) string 
 	if _, err := cw.close(); err != nil {
 		t.Fatal(err)
 	}
+	return b.Bytes()
+}
+
+// writeContainer writes containerBytes into a file in dir.
+func writeContainer(t *testing.T, dir string, kind Kind, payload string) string {
+	t.Helper()
 	path := filepath.Join(dir, fmt.Sprintf("kind%d.model", kind))
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, containerBytes(t, kind, payload), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
