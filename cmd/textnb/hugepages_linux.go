@@ -75,14 +75,17 @@ const hugeReserve = 1 << 30
 // thpAdvised reports whether a THP "enabled" setting is madvise mode.
 func thpAdvised(setting string) bool { return strings.Contains(setting, "[madvise]") }
 
-// disablesTHP reports whether a GODEBUG value turns huge pages off: as the
-// runtime reads it, the last disablethp setting counts, and any value but
-// 0 disables.
+// disablesTHP reports whether a GODEBUG value turns huge pages off, read
+// as the runtime's parsegodebug reads it: fields split at commas, untrimmed;
+// the last disablethp with an integer value counts, and any integer but 0
+// disables.
 func disablesTHP(godebug string) bool {
 	off := false
 	for f := range strings.SplitSeq(godebug, ",") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(f), "disablethp="); ok {
-			off = v != "0"
+		if v, ok := strings.CutPrefix(f, "disablethp="); ok {
+			if n, err := strconv.ParseInt(v, 10, 32); err == nil {
+				off = n != 0
+			}
 		}
 	}
 	return off

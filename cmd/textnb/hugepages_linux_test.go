@@ -37,7 +37,9 @@ func TestTHPSettings(t *testing.T) {
 		"":                            false,
 		"disablethp=1":                true,
 		"disablethp=2":                true,
-		"gctrace=1, disablethp=1":     true,
+		"gctrace=1, disablethp=1":     false, // the runtime does not trim " disablethp"
+		"disablethp=1,disablethp=x":   true,  // nor take a value that is not an integer
+		"disablethp=+0":               false,
 		"disablethp=1,disablethp=0":   false,
 		"disablethp=0,disablethp=01":  true,
 		"madvdontneed=1,disablethp=0": false,
