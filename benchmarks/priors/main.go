@@ -81,7 +81,7 @@ type row struct {
 func run(docs []corpus.Document, cfg pipeline.Config, seed uint64) ([]row, error) {
 	labels := bench.Labels(docs)
 	trainIdx, testIdx := corpus.StratifiedSplit(labels, 0.5, seed)
-	balanced := pick(trainIdx, corpus.Undersample(pickLabels(labels, trainIdx), seed))
+	balanced := bench.Pick(trainIdx, corpus.Undersample(bench.Pick(labels, trainIdx), seed))
 	m, err := fit(cfg, docs, balanced)
 	if err != nil {
 		return nil, err
@@ -160,13 +160,13 @@ func temperature(cfg pipeline.Config, docs []corpus.Document, labels []string, i
 	var jll []float64
 	var y []int
 	k := len(classes)
-	parts := corpus.StratifiedKFold(pickLabels(labels, idx), folds, seed)
+	parts := corpus.StratifiedKFold(bench.Pick(labels, idx), folds, seed)
 	for i, part := range parts {
-		m, err := fit(cfg, docs, pick(idx, corpus.FoldTrain(nil, parts, i)))
+		m, err := fit(cfg, docs, bench.Pick(idx, corpus.FoldTrain(nil, parts, i)))
 		if err != nil {
 			return 0, err
 		}
-		jll, y = scores(jll, y, m, docs, pick(idx, part), classes)
+		jll, y = scores(jll, y, m, docs, bench.Pick(idx, part), classes)
 	}
 	nll := func(logT float64) float64 {
 		ll, _ := metrics(softmax(jll, k, math.Exp(logT)), y, k)
@@ -243,20 +243,4 @@ func report(model string, rows []row, seeds int) {
 		fmt.Printf("| %s | %.3g | %.4f | %.4f | %s | %.4f |\n", rows[v].name, t/n, ll/n, acc/n, estimate, tru/n)
 	}
 	fmt.Println()
-}
-
-func pick(idx, sub []int) []int {
-	out := make([]int, len(sub))
-	for i, j := range sub {
-		out[i] = idx[j]
-	}
-	return out
-}
-
-func pickLabels(labels []string, idx []int) []string {
-	out := make([]string, len(idx))
-	for i, j := range idx {
-		out[i] = labels[j]
-	}
-	return out
 }

@@ -116,13 +116,7 @@ const (
 // fraction, each in the original order.
 func holdOut(docs []corpus.Document, frac float64, seed uint64) (pool, held []corpus.Document) {
 	heldIdx, poolIdx := corpus.StratifiedSample(bench.Labels(docs), frac, seed)
-	for _, i := range poolIdx {
-		pool = append(pool, docs[i])
-	}
-	for _, i := range heldIdx {
-		held = append(held, docs[i])
-	}
-	return pool, held
+	return bench.Pick(docs, poolIdx), bench.Pick(docs, heldIdx)
 }
 
 // load unpacks the bydate archive into a temporary folder and reads the

@@ -207,5 +207,14 @@ func Labels(docs []corpus.Document) []string {
 	return labels
 }
 
+// Pick returns s[idx[0]], s[idx[1]], …: the items of a split, in its order.
+func Pick[T any](s []T, idx []int) []T {
+	out := make([]T, len(idx))
+	for i, j := range idx {
+		out[i] = s[j]
+	}
+	return out
+}
+
 // MiB formats a peak in KiB as MiB.
 func MiB(kb int64) string { return fmt.Sprintf("%.0f", float64(kb)/1024) }
