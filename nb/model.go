@@ -193,7 +193,7 @@ func JointLogLikelihoodCSR(m Model, X *vectorize.CSR) []float64 {
 	if X == nil || X.Validate() != nil {
 		return nil
 	}
-	return jointRows(m, X, nil, 1, make([]float64, 0, X.Rows*m.NumClasses()))
+	return jointRows(m, X, nil, 1, make([]float64, 0, X.Rows*m.NumClasses()), nil)
 }
 
 // LogProbaCSR returns the rows×K log posteriors of X, or nil if X is
@@ -236,8 +236,9 @@ func PredictCSRParallel(m Model, X *vectorize.CSR, workers int) []int {
 }
 
 // jointRows fills dst with the joint log-likelihoods of the given rows of X
-// (all rows if rows is nil), K per row.
-func jointRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64) []float64 {
+// (all rows if rows is nil), K per row, and calls post, if not nil, on each
+// filled row p while it is in cache.
+func jointRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64, post func(p int, row []float64)) []float64 {
 	n, k := X.Rows, m.NumClasses()
 	if rows != nil {
 		n = len(rows)
@@ -257,6 +258,9 @@ func jointRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64
 			// into the next row.
 			row := dst[p*k : p*k+k]
 			copy(row, m.JointLogLikelihood(row[:0:k], idx, val))
+			if post != nil {
+				post(p, row)
+			}
 		}
 	})
 	return dst
@@ -266,26 +270,30 @@ func jointRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64
 // rows if rows is nil), K per row; if lse is non-nil it receives each row's
 // logsumexp of the joint log-likelihoods.
 func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64, lse *[]float64) []float64 {
-	dst = jointRows(m, X, rows, workers, dst)
-	k := m.NumClasses()
-	n := 0
-	if k > 0 {
-		n = len(dst) / k
-	}
 	if lse != nil {
+		n := X.Rows
+		if rows != nil {
+			n = len(rows)
+		}
+		if m.NumClasses() == 0 {
+			n = 0
+		}
 		*lse = slices.Grow((*lse)[:0], n)[:n]
 	}
-	parallel.Chunks(n, parallelChunk, workers, func(lo, hi int) {
-		for p := lo; p < hi; p++ {
-			row := dst[p*k : p*k+k]
-			s := floats.LogSumExp(row)
-			floats.AddConst(-s, row)
-			if lse != nil {
-				(*lse)[p] = s
-			}
+	return jointRows(m, X, rows, workers, dst, func(p int, row []float64) {
+		s := normalizeLog(row)
+		if lse != nil {
+			(*lse)[p] = s
 		}
 	})
-	return dst
+}
+
+// normalizeLog turns a row of joint log-likelihoods into log posteriors in
+// place and returns their logsumexp.
+func normalizeLog(row []float64) float64 {
+	s := floats.LogSumExp(row)
+	floats.AddConst(-s, row)
+	return s
 }
 
 // parallelChunk is how many rows, features or cells a goroutine takes at a time

@@ -86,7 +86,7 @@ func (s SelfTraining) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabe
 			break
 		}
 		if s.Standardize {
-			all = jointRows(est, unlabeled, nil, s.Workers, all)
+			all = jointRows(est, unlabeled, nil, s.Workers, all, nil)
 			logp = standardized(logp, all, remaining, classes)
 		} else {
 			logp = scoreRows(est, unlabeled, remaining, s.Workers, logp, nil)
@@ -215,7 +215,7 @@ func standardized(dst, jll []float64, rows []int, k int) []float64 {
 		for c, v := range jll[r*k : (r+1)*k] {
 			row[c] = (v - mean[c]) * scale[c]
 		}
-		floats.AddConst(-floats.LogSumExp(row), row)
+		normalizeLog(row)
 		dst = dst[:len(dst)+k]
 	}
 	return dst
