@@ -21,12 +21,16 @@ type Segmenter interface {
 // It is safe for concurrent use; its cache (with stemming) is shared by all
 // goroutines.
 type Analyzer struct {
-	cfg     Config // with defaults
-	seg     Segmenter
-	lower   TokenFilter // nil with KeepCase
-	chains  [len(scriptNames)][]TokenFilter
-	hanStop func(string) bool // for Han character n-grams; nil for none
-	join    bool              // connectors join words (not SplitCompounds)
+	cfg    Config // with defaults
+	seg    Segmenter
+	lower  TokenFilter // nil with KeepCase
+	chains [len(scriptNames)][]TokenFilter
+	// minLen and stop are each script's length and stop word rules, which
+	// its chain applies and keep applies without one; stop is nil for none
+	// (for Han, it also drops character n-grams).
+	minLen [len(scriptNames)]int
+	stop   [len(scriptNames)]func(string) bool
+	join   bool // connectors join words (not SplitCompounds)
 	// direct is set when no filter needs the cache (no stemming): words are
 	// lowercased a document at a time and checked in place.
 	direct bool
@@ -67,15 +71,18 @@ func NewWithSegmenter(cfg Config, seg Segmenter) *Analyzer {
 	if !cfg.KeepCase {
 		a.lower = LowerCase{}
 	}
-	a.chains[Latin] = []TokenFilter{MinLength{cfg.MinLen}}
-	a.chains[Other] = []TokenFilter{MinLength{cfg.MinLen}}
-	a.chains[Han] = []TokenFilter{MinLength{cfg.HanMinLen}}
+	a.minLen[Latin], a.minLen[Other], a.minLen[Han] = cfg.MinLen, cfg.MinLen, cfg.HanMinLen
 	if cfg.Stopwords&EnglishStopwords != 0 {
-		a.chains[Latin] = append(a.chains[Latin], StopFilter(IsEnglishStopword))
+		a.stop[Latin] = IsEnglishStopword
 	}
 	if cfg.Stopwords&ChineseStopwords != 0 {
-		a.hanStop = zh.IsStopword
-		a.chains[Han] = append(a.chains[Han], StopFilter(zh.IsStopword))
+		a.stop[Han] = zh.IsStopword
+	}
+	for s := range a.chains {
+		a.chains[s] = []TokenFilter{MinLength{a.minLen[s]}}
+		if a.stop[s] != nil {
+			a.chains[s] = append(a.chains[s], StopFilter(a.stop[s]))
+		}
 	}
 	if cfg.Stem {
 		a.chains[Latin] = append(a.chains[Latin], Stemmer{})
@@ -219,20 +226,14 @@ func (a *Analyzer) han(dst []string, st *state, run string) []string {
 // keep appends w, already lowercased, unless the length or stop word
 // filters of s drop it: the whole chain when there is no stemming.
 func (a *Analyzer) keep(dst []string, w string, s Script) []string {
-	n := a.cfg.MinLen
-	if s == Han {
-		n = a.cfg.HanMinLen
-	}
+	n := a.minLen[s]
 	if len(w) < n || (len(w) < 4*n && utf8.RuneCountInString(w) < n) {
 		return dst
 	}
-	switch {
-	case s == Han && a.cfg.Stopwords&ChineseStopwords != 0 && zh.IsStopword(w):
-	case s == Latin && a.cfg.Stopwords&EnglishStopwords != 0 && IsEnglishStopword(w):
-	default:
-		dst = append(dst, w)
+	if stop := a.stop[s]; stop != nil && stop(w) {
+		return dst
 	}
-	return dst
+	return append(dst, w)
 }
 
 // lowerASCII lowercases the ASCII letters of s, allocating only if it has
