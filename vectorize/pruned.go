@@ -56,7 +56,7 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures {
 		// Ties in MaxFeatures go by term order: sort now. Provisional
 		// ids stay in union id order.
-		presorted, sortedTerms = u.sortKept(keep, cfg, nil)
+		presorted, sortedTerms = u.sortKept(keep, u.keptTerms(keep, cfg), cfg)
 		keep = slices.Sorted(slices.Values(presorted))
 	}
 	p.keep, p.kept = keep, newRankSet(len(u.df), keep)

@@ -290,14 +290,15 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 		return nil, nil, err
 	}
 	u := c.u
-	var release func()
-	if consume {
-		release = func() { releaseTables(c.shards, u) }
-	}
-	keep, terms, err := u.prune(cfg, release)
+	keep, err := u.kept(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
+	terms := u.keptTerms(keep, cfg)
+	if consume {
+		releaseTables(c.shards, u)
+	}
+	keep, terms = u.sortKept(keep, terms, cfg)
 	final := make([]int32, len(u.df))
 	for g := range final {
 		final[g] = -1
@@ -456,18 +457,6 @@ func (u *union) merge(sh []shardTerms) {
 	})
 }
 
-// prune applies cfg and returns the kept union ids in sorted term order,
-// with their terms. It calls release, if not nil, once it no longer needs
-// the shards' term tables.
-func (u *union) prune(cfg VocabConfig, release func()) ([]int32, []string, error) {
-	keep, err := u.kept(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	keep, terms := u.sortKept(keep, cfg, release)
-	return keep, terms, nil
-}
-
 // kept returns the union ids whose document frequency cfg keeps
 // (MaxFeatures aside), increasing.
 func (u *union) kept(cfg VocabConfig) ([]int32, error) {
@@ -511,17 +500,19 @@ func (u *union) kept(cfg VocabConfig) ([]int32, error) {
 	return keep, nil
 }
 
-// sortKept puts the kept union ids in sorted term order, applies
-// MaxFeatures and returns them with their terms. It calls release, if not
-// nil, once it no longer needs the shards' term tables.
-func (u *union) sortKept(keep []int32, cfg VocabConfig, release func()) ([]int32, []string) {
+// keptTerms returns the terms of the kept union ids, and counts the totals
+// MaxFeatures ranks by if it needs them: all that sorting them needs of the
+// shards' term tables, which a caller may then release.
+func (u *union) keptTerms(keep []int32, cfg VocabConfig) []string {
 	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures && u.tf == nil && !cfg.Binary {
 		_, u.tf = u.one.termCounts(false, true) // unite counted the df
 	}
-	terms := u.termsOf(keep)
-	if release != nil {
-		release()
-	}
+	return u.termsOf(keep)
+}
+
+// sortKept puts the kept union ids and their terms in sorted term order
+// and applies MaxFeatures.
+func (u *union) sortKept(keep []int32, terms []string, cfg VocabConfig) ([]int32, []string) {
 	if pos := u.termOrder(terms); pos != nil {
 		keep, terms = permute(keep, pos), permute(terms, pos)
 	}
