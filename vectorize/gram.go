@@ -126,6 +126,20 @@ func (g *gramTable) appendTerm(dst []byte, nodes []int32, node int32) ([]byte, [
 	return dst, nodes
 }
 
+// termLen returns the length of node's term, walking its chain from the
+// last word back.
+func (g *gramTable) termLen(node int32) int {
+	n := 0
+	for {
+		l := g.link[node]
+		if l&isWord != 0 {
+			return n + g.words.termLen(int32(uint32(l)))
+		}
+		n += 1 + g.words.termLen(int32(uint32(g.link[uint32(l)]))) // a space and the last word
+		node = int32(l >> 32)
+	}
+}
+
 // terms returns the strings of nodes, as views of one new block of exactly
 // their size. Parts of nodes are spelled on every core, each into its own
 // stretch of the block, whose offsets a first pass measures.
@@ -135,13 +149,8 @@ func (g *gramTable) terms(nodes []int32) []string {
 	part := func(p int) []int32 { return nodes[first(p):first(p+1)] }
 	at := make([]int, parts+1) // where each part's stretch starts
 	parallel.For(parts, 0, func(p int) {
-		var scratch []int32
 		for _, n := range part(p) {
-			scratch = g.wordNodes(scratch[:0], n)
-			at[p+1] += len(scratch) - 1
-			for _, wn := range scratch {
-				at[p+1] += len(g.words.term(int32(uint32(g.link[wn]))))
-			}
+			at[p+1] += g.termLen(n)
 		}
 	})
 	for p := range parts {

@@ -473,6 +473,11 @@ func TestGramTableTerms(t *testing.T) {
 		seen[s] = true
 		want, nodes = append(want, s), append(nodes, g.term(s))
 	}
+	for i, n := range nodes {
+		if g.termLen(n) != len(want[i]) {
+			t.Fatalf("termLen of %q = %d", want[i], g.termLen(n))
+		}
+	}
 	got := g.terms(nodes)
 	if !slices.Equal(got, want) {
 		for i := range want {
