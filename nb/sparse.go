@@ -258,6 +258,13 @@ func NewSparseCountsFor(est Estimator, X *vectorize.CSR, y []int, classes int) (
 	return NewSparseCounts(X, y, classes, c.Binary, c.Threshold)
 }
 
+// NewSparseCountsForFunc is NewSparseCountsFunc for est, binarizing like
+// NewCountsFor would.
+func NewSparseCountsForFunc(est Estimator, features int, y []int, classes int, row RowFunc) (*SparseCounts, error) {
+	c := NewCountsFor(est, 0, 0)
+	return NewSparseCountsFunc(features, y, classes, c.Binary, c.Threshold, row)
+}
+
 // presence is 1 when v exceeds the threshold and 0 otherwise.
 func presence(v, threshold float64) float64 {
 	if v > threshold {

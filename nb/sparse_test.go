@@ -75,6 +75,14 @@ func TestSparseCountsMatchCounts(t *testing.T) {
 			t.Fatal(err)
 		}
 		spEqual(t, "NewSparseCounts", s, c)
+		byRow, err := NewSparseCountsForFunc(est, X.Cols, y, 5, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+			ri, rv := X.Row(i)
+			return append(idx, ri...), append(val, rv...)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		spEqual(t, "NewSparseCountsForFunc", byRow, c)
 		back := c.Sparse()
 		if err := back.check(); err != nil {
 			t.Fatal(err)

@@ -325,8 +325,7 @@ func (m *Model) countPruned(p *vectorize.Pruned, y []int) (*nb.SparseCounts, err
 			return nil, err
 		}
 	}
-	est := nb.NewCountsFor(m.newEstimator(), 0, 0)
-	return nb.NewSparseCountsFunc(p.Len(), y, len(m.Classes), est.Binary, est.Threshold,
+	return nb.NewSparseCountsForFunc(m.newEstimator(), p.Len(), y, len(m.Classes),
 		func(i int, idx []int32, val []float64) ([]int32, []float64) {
 			idx, val = p.Row(i, idx, val)
 			if w != nil {
