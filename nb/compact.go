@@ -236,9 +236,14 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 	}
 	t := newCompact(s, bias)
 	t.Base = make([]float64, s.Features)
-	// Base first holds log(T_i+α) and Delta d = log(T_i+α−N_ci) − log(T_i+α),
-	// feature by feature on every core; then, with Norm, sumBase sums Base
-	// and zextra sums d per class for Z_c, in one fixed order.
+	// Base holds log(T_i+α) and Delta d = log(T_i+α−N_ci) − log(T_i+α),
+	// feature by feature on every core, negated at once without Norm (the
+	// weights); with Norm, sumBase sums Base and zextra sums d per class for
+	// Z_c, in one fixed order, and compactWeights divides by Z_c.
+	sign := 1.0
+	if !m.Norm {
+		sign = -1
+	}
 	parallel.Chunks(s.Features, parallelChunk, 0, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			first := s.Ptr[j]
@@ -248,9 +253,9 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 				all += n
 			}
 			lt := math.Log(all + alpha)
-			t.Base[j] = lt
+			t.Base[j] = sign * lt
 			for q, n := range counts {
-				t.Delta[first+q] = math.Log(all+alpha-n) - lt // as scikit-learn: (T+α)−N
+				t.Delta[first+q] = sign * (math.Log(all+alpha-n) - lt) // as scikit-learn: (T+α)−N
 			}
 		}
 	})
@@ -269,8 +274,8 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 	return t, nil
 }
 
-// compactWeights sets P, Q and the final Base and Delta of t from the
-// per-class complement totals S′_c = Σ_c′ R_c′ − R_c + F·α.
+// compactWeights sets P and Q of t, and with Norm its final Delta, from
+// the per-class complement totals S′_c = Σ_c′ R_c′ − R_c + F·α.
 func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, sumBase float64, zextra []float64) {
 	sums := s.classSums()
 	var grand float64
@@ -288,17 +293,13 @@ func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, su
 		t.P[c], t.Q[c], zextra[c] = 1/z, -logS/z, z
 	}
 	if !m.Norm {
-		for j, b := range t.Base {
-			t.Base[j] = -b
-		}
+		return // FitCompact has negated Base and Delta
 	}
-	for p, c := range t.Class {
-		if m.Norm {
-			t.Delta[p] /= zextra[c]
-		} else {
-			t.Delta[p] = -t.Delta[p]
+	parallel.Chunks(len(t.Delta), parallelChunk, 0, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			t.Delta[p] /= zextra[t.Class[p]]
 		}
-	}
+	})
 }
 
 // FitCompact fits m from sparse counts like Fit; s must be binarized like m
