@@ -378,6 +378,7 @@ func unite(shards []*VocabBuilder) *union {
 
 // shardTerms is one shard's terms in sorted order, for merging.
 type shardTerms struct {
+	nodes  int       // the shard's provisional ids
 	keys   []sortKey // in term order
 	terms  []string  // in term order
 	df, tf []int64   // in term order
@@ -385,10 +386,21 @@ type shardTerms struct {
 	pos    int       // merge position
 }
 
+// load takes the shard's terms: its nodes found in documents, not those
+// that are only the prefixes of longer n-grams.
 func (s *shardTerms) load(b *VocabBuilder) {
-	ids := positions(b.g.len())
-	byID := b.g.terms(ids)
 	df, tf := b.termCounts(true, true)
+	s.nodes = len(df)
+	var ids []int32
+	for id, d := range df {
+		if d > 0 {
+			ids = append(ids, int32(id))
+		}
+	}
+	byID := make([]string, len(df)) // sortKeys reads terms by id
+	for i, t := range b.g.terms(ids) {
+		byID[ids[i]] = t
+	}
 	s.keys = sortKeys(byID, ids)
 	s.terms = make([]string, len(ids))
 	s.df, s.tf = make([]int64, len(ids)), make([]int64, len(ids))
@@ -450,7 +462,10 @@ func (u *union) merge(sh []shardTerms) {
 		u.tf = append(u.tf, tf)
 	}
 	parallel.For(len(sh), 0, func(k int) {
-		u.local[k] = make([]int32, len(sh[k].keys))
+		u.local[k] = make([]int32, sh[k].nodes)
+		for i := range u.local[k] {
+			u.local[k][i] = -1 // a prefix, in no row
+		}
 		for i, key := range sh[k].keys {
 			u.local[k][key.id] = sh[k].union[i]
 		}
@@ -583,7 +598,10 @@ func (u *union) matrix(shards []*VocabBuilder, final []int32, cols int, binary b
 		}
 		m := make([]int32, len(u.local[k]))
 		for id, g := range u.local[k] {
-			m[id] = final[g]
+			m[id] = -1
+			if g >= 0 {
+				m[id] = final[g]
+			}
 		}
 		maps[k] = m
 	})

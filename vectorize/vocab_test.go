@@ -539,3 +539,29 @@ func TestEmptyVocabularySameErrorEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeTakesNoPrefixes checks that merging shards spells and sorts
+// only their terms, not the nodes that only prefix longer n-grams.
+func TestMergeTakesNoPrefixes(t *testing.T) {
+	docs := [][]string{{"a", "b", "c", "d"}, {"b", "c", "d", "e"}}
+	var shards []*VocabBuilder
+	for _, d := range docs {
+		b := NewVocabBuilder()
+		b.AddWords(d, NGrams{Min: 3, Max: 3}, nil)
+		shards = append(shards, b)
+	}
+	c, err := MergeVocab(shards...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Len() != 3 || len(c.u.df) != 3 { // a b c, b c d, c d e
+		t.Errorf("%d terms under %d union ids, want 3 and 3", c.Len(), len(c.u.df))
+	}
+	v, X, err := c.Finish(VocabConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a b c", "b c d", "c d e"}; !slices.Equal(v.Terms(), want) || !slices.Equal(X.Indices, []int32{0, 1, 1, 2}) {
+		t.Errorf("terms %q, columns %v", v.Terms(), X.Indices)
+	}
+}
