@@ -151,7 +151,10 @@ func ExampleTableReader() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		label, _ := r.Label()
+		label, err := r.Label()
+		if err != nil {
+			log.Fatal(err)
+		}
 		fmt.Println(r.Line(), sepal, label)
 	}
 	fmt.Println(r.Err())
