@@ -150,29 +150,47 @@ func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 // first word that holds a non-ASCII byte and returns the rest of text,
 // which starts at a token boundary.
 func (a *Analyzer) asciiTerms(dst []string, st *state, text string) ([]string, string) {
-	for i := 0; i < len(text); {
-		c := text[i]
-		if !asciiWord[c] {
-			if c >= utf8.RuneSelf {
-				return dst, text[i:]
-			}
-			i++
-			continue
+	n := len(text)
+	for i := skipSeparators(text, 0); i < n; i = skipSeparators(text, i) {
+		if text[i] >= utf8.RuneSelf {
+			return dst, text[i:]
 		}
-		j := i + 1
-		for ; j < len(text); j++ {
-			c := text[j]
-			if !asciiWord[c] && !(a.join && c < utf8.RuneSelf && isConnector[c] && j+1 < len(text) && asciiWord[text[j+1]]) {
-				break
-			}
-		}
-		if j < len(text) && (text[j] >= utf8.RuneSelf || a.join && isConnector[text[j]] && j+1 < len(text) && text[j+1] >= utf8.RuneSelf) {
+		j := a.asciiWordEnd(text, i+1)
+		if j < n && (text[j] >= utf8.RuneSelf || a.join && asciiKind[text[j]] == joinByte && j+1 < n && text[j+1] >= utf8.RuneSelf) {
 			return dst, text[i:] // a non-ASCII letter may continue the word
 		}
-		dst = a.word(dst, st, text[i:j], Latin)
+		if a.direct {
+			dst = a.keepASCII(dst, text[i:j])
+		} else {
+			dst = a.word(dst, st, text[i:j], Latin)
+		}
 		i = j
 	}
 	return dst, ""
+}
+
+// asciiWordEnd returns the end of the ASCII word that text[j-1] belongs to:
+// word bytes, and connectors between two of them unless splitting compounds.
+func (a *Analyzer) asciiWordEnd(text string, j int) int {
+	for {
+		j = wordBytesEnd(text, j)
+		if !a.join || j+1 >= len(text) || asciiKind[text[j]] != joinByte || asciiKind[text[j+1]] != wordByte {
+			return j
+		}
+		j += 2
+	}
+}
+
+// keepASCII is keep for an ASCII word of script Latin, whose length in
+// bytes is its length in runes.
+func (a *Analyzer) keepASCII(dst []string, w string) []string {
+	if len(w) < a.minLen[Latin] {
+		return dst
+	}
+	if stop := a.stop[Latin]; stop != nil && stop(w) {
+		return dst
+	}
+	return append(dst, w)
 }
 
 // unicodeTerms appends the terms of NFKC text.
@@ -239,18 +257,13 @@ func (a *Analyzer) keep(dst []string, w string, s Script) []string {
 // lowerASCII lowercases the ASCII letters of s, allocating only if it has
 // an upper-case one.
 func lowerASCII(s string) string {
-	i := 0
-	for i < len(s) && !isUpper(s[i]) {
-		i++
-	}
+	i := firstUpper(s)
 	if i == len(s) {
 		return s
 	}
 	b := make([]byte, len(s))
 	copy(b, s[:i])
-	for ; i < len(s); i++ {
-		b[i] = lowerTable[s[i]]
-	}
+	lowerInto(b[i:], s[i:])
 	return unsafe.String(&b[0], len(b)) // b is never written again
 }
 

@@ -65,11 +65,24 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 	return t
 }()
 
-// asciiWord marks the bytes of ASCII words, for the Analyzer's fast path.
-// Bytes of multi-byte runes are not marked.
-var asciiWord = func() (t [256]bool) {
-	for c, class := range asciiClass {
-		t[c] = class != sepRune
+// Kinds of byte for the Analyzer's ASCII fast path (asciiKind).
+const (
+	sepByte  = iota // an ASCII separator other than a connector
+	wordByte        // an ASCII word character: [A-Za-z0-9_]
+	joinByte        // an ASCII connector (isConnector)
+	highByte        // a byte of a multi-byte rune, or invalid UTF-8
+)
+
+var asciiKind = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c >= utf8.RuneSelf:
+			t[c] = highByte
+		case asciiClass[c] != sepRune:
+			t[c] = wordByte
+		case isConnector[c]:
+			t[c] = joinByte
+		}
 	}
 	return t
 }()

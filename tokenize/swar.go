@@ -1,0 +1,109 @@
+package tokenize
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"unsafe"
+)
+
+// The ASCII fast path classifies eight bytes at a time ("SWAR"): each
+// helper below returns a word with 0x80 in every byte of the eight that
+// has the property, 0 in the others. Bytes are in little-endian order, so
+// the first byte with the property is at TrailingZeros64/8.
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// load8 returns the eight bytes of b from i on, zeros past its end.
+func load8(b []byte, i int) uint64 {
+	if i+8 <= len(b) {
+		return binary.LittleEndian.Uint64(b[i:])
+	}
+	return loadTail(b[i:])
+}
+
+func loadTail(b []byte) uint64 {
+	var x uint64
+	for k, c := range b {
+		x |= uint64(c) << (8 * k)
+	}
+	return x
+}
+
+// view returns the bytes of s, which must not be written.
+func view(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// inRange marks the bytes of h, whose high bits are clear, from lo to hi.
+// No sum carries into the next byte: h + 0x80 − lo and h + 0x7f − hi are
+// at most 0xff per byte.
+func inRange(h uint64, lo, hi byte) uint64 {
+	return (h + lowBits*uint64(0x80-lo)) &^ (h + lowBits*uint64(0x7f-hi)) & highBits
+}
+
+// wordBytes marks the ASCII word bytes of x, [0-9A-Za-z_] (asciiKind's
+// wordByte). Setting bit 0x20 maps exactly the letters onto a–z.
+func wordBytes(x uint64) uint64 {
+	h := x &^ highBits
+	g := h | lowBits*0x20
+	digit := (h + lowBits*(0x80-'0')) &^ (h + lowBits*(0x7f-'9'))
+	letter := (g + lowBits*(0x80-'a')) &^ (g + lowBits*(0x7f-'z'))
+	under := (h + lowBits*(0x80-'_')) &^ (h + lowBits*(0x7f-'_'))
+	return (digit | letter | under) &^ x & highBits
+}
+
+// upperBytes marks the ASCII upper-case letters of x.
+func upperBytes(x uint64) uint64 { return inRange(x&^highBits, 'A', 'Z') &^ x }
+
+// skipSeparators returns the index of the first byte of s from i on that
+// is an ASCII word byte or not ASCII, or len(s).
+func skipSeparators(s string, i int) int {
+	b := view(s)
+	for ; i < len(b); i += 8 {
+		x := load8(b, i)
+		if m := wordBytes(x) | x&highBits; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	return len(s)
+}
+
+// wordBytesEnd returns the index of the first byte of s from i on that is
+// not an ASCII word byte, or len(s): load8's zeros past the end are not
+// word bytes.
+func wordBytesEnd(s string, i int) int {
+	b := view(s)
+	for ; i < len(b); i += 8 {
+		if m := ^wordBytes(load8(b, i)) & highBits; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	return len(s)
+}
+
+// lowerInto writes s with its ASCII upper-case letters lowered to b, which
+// has len(s) bytes.
+func lowerInto(b []byte, s string) {
+	v, i := view(s), 0
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(v[i:])
+		binary.LittleEndian.PutUint64(b[i:], x|upperBytes(x)>>2) // 0x80>>2 is 'a'−'A'
+	}
+	for ; i < len(s); i++ {
+		b[i] = lowerTable[s[i]]
+	}
+}
+
+// firstUpper returns the index of the first ASCII upper-case letter of s,
+// or len(s).
+func firstUpper(s string) int {
+	v, i := view(s), 0
+	for ; i+8 <= len(s); i += 8 {
+		if m := upperBytes(binary.LittleEndian.Uint64(v[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s) && !isUpper(s[i]); i++ {
+	}
+	return i
+}
