@@ -205,6 +205,7 @@ func (t *Trainer) count(b *tokenized) {
 	for i := range b.coded {
 		t.empty += boolInt(b.coded[i].Len() == 0)
 		t.vocab.AddCoded(&b.coded[i])
+		b.coded[i].Release()
 	}
 	t.batches.put(b.coded)
 }

@@ -111,6 +111,28 @@ func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) 
 // keeps.
 const maxScratch = 1 << 20
 
+// keptDocBuffer bounds the capacity of each buffer that Release lets a
+// CodedDoc keep: enough for a document of thousands of words.
+const keptDocBuffer = 1 << 12
+
+// Release drops what d no longer needs once added: its references to the
+// document's text, which would otherwise keep the text alive while d waits
+// for reuse, and any buffer a long document grew, so that a caller keeping
+// many CodedDocs for reuse holds memory for documents of usual length only.
+// d stays ready to be filled by Code.
+func (d *CodedDoc) Release() {
+	clear(d.terms)
+	d.coder = nil
+	d.terms, d.ids, d.grams, d.words = trim(d.terms), trim(d.ids), trim(d.grams), trim(d.words)
+}
+
+func trim[T any](s []T) []T {
+	if cap(s) > keptDocBuffer {
+		return nil
+	}
+	return s[:0]
+}
+
 // reuse empties s for reuse, unless a huge document grew it: reused
 // buffers live as long as the coder or the coded document.
 func reuse[T any](s []T) []T {

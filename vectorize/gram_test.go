@@ -1,6 +1,7 @@
 package vectorize
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -486,5 +487,42 @@ func TestGramTableTerms(t *testing.T) {
 			}
 		}
 		t.Fatalf("%d terms spelled, want %d", len(got), len(want))
+	}
+}
+
+// Release must leave a CodedDoc holding no view of its document's text and
+// no buffer a long document grew, and ready to be coded again.
+func TestCodedDocRelease(t *testing.T) {
+	var c WordCoder
+	var d CodedDoc
+	long := make([]string, 2*keptDocBuffer)
+	for i := range long {
+		long[i] = fmt.Sprint("w", i)
+	}
+	c.Code(&d, long, NGrams{1, 2}, nil)
+	d.Release()
+	if d.coder != nil || cap(d.terms) > keptDocBuffer || cap(d.ids) > keptDocBuffer || cap(d.grams) > keptDocBuffer {
+		t.Fatalf("after a long document Release keeps capacities %d/%d/%d", cap(d.terms), cap(d.ids), cap(d.grams))
+	}
+	c.Code(&d, []string{"aa", "bb", "aa"}, NGrams{1, 2}, nil)
+	capTerms := cap(d.terms)
+	d.Release()
+	if cap(d.terms) != capTerms {
+		t.Errorf("Release dropped a short document's buffer (capacity %d, was %d)", cap(d.terms), capTerms)
+	}
+	for i, s := range d.terms[:cap(d.terms)] {
+		if s != "" {
+			t.Fatalf("term %d still refers to %q after Release", i, s)
+		}
+	}
+	b := NewVocabBuilder()
+	c.Code(&d, []string{"aa", "bb"}, NGrams{1, 1}, nil)
+	b.AddCoded(&d)
+	vocab, X, err := FinishVocab(VocabConfig{}, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := vocab.Terms(); !slices.Equal(got, []string{"aa", "bb"}) || X.NNZ() != 2 {
+		t.Errorf("coded again after Release: terms %q, %d entries", got, X.NNZ())
 	}
 }
