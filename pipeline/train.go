@@ -39,7 +39,7 @@ type Trainer struct {
 	an      *tokenize.Analyzer
 	run     *ordered[string, *tokenized]
 	vocab   *vectorize.VocabBuilder
-	coders  *freeList[*vectorize.WordCoder] // for the tokenizing goroutines
+	coders  *freeList[*coder] // for the tokenizing goroutines
 	batches *freeList[[]vectorize.CodedDoc] // that count is done with
 	hashed  []*vectorize.CSR                // per batch, with hashing
 	hash    vectorize.Hashing
@@ -132,7 +132,7 @@ func (t *Trainer) begin() {
 	} else {
 		t.vocab = vectorize.NewVocabBuilder()
 	}
-	t.coders, t.batches = new(freeList[*vectorize.WordCoder]), new(freeList[[]vectorize.CodedDoc])
+	t.coders, t.batches = new(freeList[*coder]), new(freeList[[]vectorize.CodedDoc])
 	t.run = newOrdered(t.tokenize, t.count)
 	for _, s := range t.pending {
 		t.run.Add(s)
@@ -152,6 +152,13 @@ type tokenized struct {
 // since every tokenizing goroutine keeps one (about 40 bytes a term).
 const maxCoderTerms = 1 << 18
 
+// coder is what a tokenizing goroutine reuses from batch to batch: its
+// WordCoder and its buffers for a document's words.
+type coder struct {
+	vectorize.WordCoder
+	words, extra []string
+}
+
 func (t *Trainer) tokenize(texts []string) *tokenized {
 	if t.vocab == nil {
 		return t.hashRows(texts)
@@ -160,13 +167,12 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 	docs = slices.Grow(docs[:0], len(texts))[:len(texts)]
 	c, ok := t.coders.get()
 	if !ok {
-		c = new(vectorize.WordCoder)
+		c = new(coder)
 	}
 	r := ngramsOf(t.an)
-	var words, extra []string
 	for i, s := range texts {
-		words, extra = t.an.Words(words[:0], extra[:0], s)
-		c.Code(&docs[i], words, r, extra)
+		c.words, c.extra = t.an.Words(c.words[:0], c.extra[:0], s)
+		c.Code(&docs[i], c.words, r, c.extra)
 	}
 	if c.Len() <= maxCoderTerms {
 		t.coders.put(c)
