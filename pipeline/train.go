@@ -39,7 +39,7 @@ type Trainer struct {
 	an      *tokenize.Analyzer
 	run     *ordered[string, *tokenized]
 	vocab   *vectorize.VocabBuilder
-	coders  *freeList[*coder] // for the tokenizing goroutines
+	coders  *freeList[*coder]               // for the tokenizing goroutines
 	batches *freeList[[]vectorize.CodedDoc] // that count is done with
 	hashed  []*vectorize.CSR                // per batch, with hashing
 	hash    vectorize.Hashing
