@@ -374,3 +374,21 @@ func floatsClose(a, b []float64, tol float64) bool {
 	}
 	return true
 }
+
+// A tokenizing goroutine's word buffers must not keep a finished batch's
+// texts alive, nor the room a very long document needed.
+func TestDropViews(t *testing.T) {
+	s := append(make([]string, 0, 8), "old", "text", "views")
+	s = dropViews(s, 3)
+	if len(s) != 0 || cap(s) != 8 {
+		t.Fatalf("dropViews kept len %d cap %d, want 0 and 8", len(s), cap(s))
+	}
+	for i, w := range s[:3] {
+		if w != "" {
+			t.Errorf("word %d still refers to %q", i, w)
+		}
+	}
+	if big := dropViews(make([]string, 1, maxWordBuffer+1), 1); big != nil {
+		t.Errorf("dropViews kept a buffer of %d words", cap(big))
+	}
+}

@@ -170,14 +170,32 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 		c = new(coder)
 	}
 	r := ngramsOf(t.an)
+	words, extra := 0, 0 // the most of each buffer that the batch used
 	for i, s := range texts {
 		c.words, c.extra = t.an.Words(c.words[:0], c.extra[:0], s)
 		c.Code(&docs[i], c.words, r, c.extra)
+		words, extra = max(words, len(c.words)), max(extra, len(c.extra))
 	}
+	c.words, c.extra = dropViews(c.words, words), dropViews(c.extra, extra)
 	if c.Len() <= maxCoderTerms {
 		t.coders.put(c)
 	}
 	return &tokenized{coded: docs}
+}
+
+// maxWordBuffer bounds the words a coder's buffers keep room for between
+// batches.
+const maxWordBuffer = 1 << 16
+
+// dropViews empties a word buffer for the next batch: it clears the first
+// used strings, views of this batch's texts that would keep them alive, and
+// lets go of a buffer that a very long document grew.
+func dropViews(s []string, used int) []string {
+	if cap(s) > maxWordBuffer {
+		return nil
+	}
+	clear(s[:used])
+	return s[:0]
 }
 
 // hashRows hashes a batch into rows that the trainer keeps as they are
