@@ -119,11 +119,10 @@ const keptDocBuffer = 1 << 12
 // document's text, which would otherwise keep the text alive while d waits
 // for reuse, and any buffer a long document grew, so that a caller keeping
 // many CodedDocs for reuse holds memory for documents of usual length only.
-// d stays ready to be filled by Code.
+// d is then empty: Code must fill it before it is added again.
 func (d *CodedDoc) Release() {
 	clear(d.terms)
-	d.coder = nil
-	d.terms, d.ids, d.grams, d.words = trim(d.terms), trim(d.ids), trim(d.grams), trim(d.words)
+	*d = CodedDoc{terms: trim(d.terms), ids: trim(d.ids), grams: trim(d.grams), words: trim(d.words)}
 }
 
 func trim[T any](s []T) []T {

@@ -499,10 +499,12 @@ func TestCodedDocRelease(t *testing.T) {
 	for i := range long {
 		long[i] = fmt.Sprint("w", i)
 	}
-	c.Code(&d, long, NGrams{1, 2}, nil)
+	c.Code(&d, long, NGrams{1, 3}, nil) // trigrams: words are kept too
 	d.Release()
-	if d.coder != nil || cap(d.terms) > keptDocBuffer || cap(d.ids) > keptDocBuffer || cap(d.grams) > keptDocBuffer {
-		t.Fatalf("after a long document Release keeps capacities %d/%d/%d", cap(d.terms), cap(d.ids), cap(d.grams))
+	if d.coder != nil || d.Len() != 0 || cap(d.terms) > keptDocBuffer || cap(d.ids) > keptDocBuffer ||
+		cap(d.grams) > keptDocBuffer || cap(d.words) > keptDocBuffer {
+		t.Fatalf("after a long document Release keeps %d entries, capacities %d/%d/%d/%d",
+			d.Len(), cap(d.terms), cap(d.ids), cap(d.grams), cap(d.words))
 	}
 	c.Code(&d, []string{"aa", "bb", "aa"}, NGrams{1, 2}, nil)
 	capTerms := cap(d.terms)
