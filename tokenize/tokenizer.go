@@ -67,17 +67,14 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 
 // Kinds of byte for the Analyzer's ASCII fast path (asciiKind).
 const (
-	sepByte  = iota // an ASCII separator other than a connector
-	wordByte        // an ASCII word character: [A-Za-z0-9_]
-	joinByte        // an ASCII connector (isConnector)
-	highByte        // a byte of a multi-byte rune, or invalid UTF-8
+	otherByte = iota // an ASCII separator, or a byte ≥ 0x80
+	wordByte         // an ASCII word character: [A-Za-z0-9_]
+	joinByte         // an ASCII connector (isConnector)
 )
 
 var asciiKind = func() (t [256]uint8) {
-	for c := range t {
+	for c := range utf8.RuneSelf {
 		switch {
-		case c >= utf8.RuneSelf:
-			t[c] = highByte
 		case asciiClass[c] != sepRune:
 			t[c] = wordByte
 		case isConnector[c]:
