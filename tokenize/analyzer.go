@@ -132,12 +132,15 @@ func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string
 // unigrams appends the words of text to dst and keeps its Han runs in st.
 func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 	lower := a.direct && a.lower != nil
+	orig := text
 	if lower {
 		text = lowerASCII(text)
 	}
 	dst, rest := a.asciiTerms(dst, st, text)
 	if rest != "" {
-		rest = normalize(rest)
+		// NFKC comes before lowercasing, as in the filter chain: it may
+		// compose an ASCII capital with the mark that follows it.
+		rest = normalize(orig[len(orig)-len(rest):])
 		if lower {
 			rest = strings.ToLower(rest)
 		}

@@ -43,7 +43,7 @@ func lane(b bool) uint64 {
 // random text made of the bytes that matter to it: word bytes, connectors,
 // separators, upper case, non-ASCII letters and invalid UTF-8.
 func TestASCIIFastPath(t *testing.T) {
-	pieces := []string{"a", "Z", "q", "7", "_", " ", "  ", "\n", ".", "-", "'", "@", "!", "é", "中", "\xff", "ab", "Cd"}
+	pieces := []string{"a", "Z", "q", "7", "_", " ", "  ", "\n", ".", "-", "'", "@", "!", "é", "中", "\xff", "ab", "Cd", "I\u0307", "\u0301"}
 	configs := []Config{{}, {SplitCompounds: true}, {KeepCase: true}, {MinLen: 1}, {MinLen: 3}, {Stopwords: EnglishStopwords},
 		{Stem: true}, {Stem: true, KeepCase: true}}
 	rng := rand.New(rand.NewPCG(1, 2))
