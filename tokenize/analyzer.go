@@ -211,7 +211,7 @@ func (a *Analyzer) unicodeTerms(dst []string, st *state, text string) []string {
 
 // word appends the term of a Latin or Other word, if it has one.
 func (a *Analyzer) word(dst []string, st *state, w string, s Script) []string {
-	if len(w) < a.cfg.MinLen { // a rune takes at least a byte
+	if len(w) < a.minLen[s] { // a rune takes at least a byte
 		return dst
 	}
 	if a.direct {
