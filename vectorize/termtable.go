@@ -17,10 +17,9 @@ import (
 // seed is random, but ids do not depend on it.
 type termTable struct {
 	packedTerms
-	slots  []slot
-	shift  uint // 64 − log2(len(slots)): the slot of hash h is h >> shift
-	seed   maphash.Seed
-	seeded bool
+	slots []slot
+	shift uint // 64 − log2(len(slots)): the slot of hash h is h >> shift
+	seed  maphash.Seed
 }
 
 // packedTerms holds terms back to back in one pointer-free block, which is
@@ -55,7 +54,7 @@ func makeTag(h uint64, n int) uint32 {
 // intern returns the id of s, adding s if it is new.
 func (t *termTable) intern(s string) int32 {
 	if t.slots == nil {
-		t.resize(1 << 10)
+		t.slots, t.shift, t.seed = make([]slot, 1<<10), shiftFor(1<<10), maphash.MakeSeed()
 	}
 	sl, tag, key, found := t.probe(s)
 	if found {
@@ -69,9 +68,6 @@ func (t *termTable) intern(s string) int32 {
 func (t *termTable) probe(s string) (sl *slot, tag uint32, key uint64, found bool) {
 	h, key := t.hash(s)
 	tag = makeTag(h, len(s))
-	if len(s) > maxInline {
-		key = h << offBits
-	}
 	mask := len(t.slots) - 1
 	for i := int(h >> t.shift); ; i = (i + 1) & mask {
 		sl = &t.slots[i]
@@ -81,15 +77,6 @@ func (t *termTable) probe(s string) (sl *slot, tag uint32, key uint64, found boo
 		if sl.tag == tag && t.match(sl, key, s) {
 			return sl, tag, key, true
 		}
-	}
-}
-
-// resize empties the table to size slots (a power of two), choosing the
-// hash seed the first time.
-func (t *termTable) resize(size int) {
-	t.slots, t.shift = make([]slot, size), shiftFor(size)
-	if !t.seeded {
-		t.seed, t.seeded = maphash.MakeSeed(), true
 	}
 }
 
@@ -204,11 +191,15 @@ func (t *packedTerms) strings() []string {
 	return out
 }
 
-// hash returns the hash of s and key, a word that with len(s) determines s
-// when it has at most 8 bytes. Overlapping loads avoid byte loops.
+// hash returns the hash of s and its slot key (see slot): for at most 8
+// bytes a word that with len(s) determines s, found by overlapping loads
+// rather than byte loops; for more, the hash's low bits, to which insert
+// adds the offset.
 func (t *termTable) hash(s string) (h, key uint64) {
-	n := len(s)
-	switch {
+	h = maphash.String(t.seed, s)
+	switch n := len(s); {
+	case n > maxInline:
+		key = h << offBits
 	case n >= 8:
 		key = le64(s, 0)
 	case n >= 4:
@@ -216,7 +207,7 @@ func (t *termTable) hash(s string) (h, key uint64) {
 	case n > 0:
 		key = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
 	}
-	return maphash.String(t.seed, s), key
+	return h, key
 }
 
 func le64(s string, i int) uint64 {
