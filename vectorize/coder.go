@@ -73,15 +73,17 @@ func (d *CodedDoc) Len() int {
 // terms, as VocabBuilder.AddWords would count them.
 func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) {
 	lo, hi := r.bounds()
-	*d = CodedDoc{coder: c, terms: reuse(d.terms), ids: reuse(d.ids), grams: reuse(d.grams), words: reuse(d.words)}
-	at := reuse(c.at) // positions in d.terms of the words, then of the extra terms
+	clear(d.terms) // views of the last document's text, unless Release dropped them
+	*d = CodedDoc{coder: c, terms: capped(d.terms, maxScratch), ids: capped(d.ids, maxScratch),
+		grams: capped(d.grams, maxScratch), words: capped(d.words, maxScratch)}
+	at := capped(c.at, maxScratch) // positions in d.terms of the words, then of the extra terms
 	for _, w := range words {
 		at = append(at, c.position(d, w))
 	}
 	for _, t := range extra {
 		at = append(at, c.position(d, t))
 	}
-	counts := append(reuse(c.counts), make([]int32, len(d.terms))...)
+	counts := append(capped(c.counts, maxScratch), make([]int32, len(d.terms))...)
 	counted := at[len(words):]
 	if lo == 1 {
 		counted = at
@@ -122,20 +124,14 @@ const keptDocBuffer = 1 << 12
 // d is then empty: Code must fill it before it is added again.
 func (d *CodedDoc) Release() {
 	clear(d.terms)
-	*d = CodedDoc{terms: trim(d.terms), ids: trim(d.ids), grams: trim(d.grams), words: trim(d.words)}
+	*d = CodedDoc{terms: capped(d.terms, keptDocBuffer), ids: capped(d.ids, keptDocBuffer),
+		grams: capped(d.grams, keptDocBuffer), words: capped(d.words, keptDocBuffer)}
 }
 
-func trim[T any](s []T) []T {
-	if cap(s) > keptDocBuffer {
-		return nil
-	}
-	return s[:0]
-}
-
-// reuse empties s for reuse, unless a huge document grew it: reused
-// buffers live as long as the coder or the coded document.
-func reuse[T any](s []T) []T {
-	if cap(s) > maxScratch {
+// capped empties s for reuse, unless a long document grew it beyond limit
+// elements: reused buffers live as long as the coder or the coded document.
+func capped[T any](s []T, limit int) []T {
+	if cap(s) > limit {
 		return nil
 	}
 	return s[:0]

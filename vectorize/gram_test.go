@@ -528,3 +528,17 @@ func TestCodedDocRelease(t *testing.T) {
 		t.Errorf("coded again after Release: terms %q, %d entries", got, X.NNZ())
 	}
 }
+
+// Coding a CodedDoc again without Release must not leave views of the
+// earlier, longer document beyond the new terms.
+func TestCodeDropsEarlierViews(t *testing.T) {
+	var c WordCoder
+	var d CodedDoc
+	c.Code(&d, []string{"aa", "bb", "cc", "dd"}, NGrams{1, 1}, nil)
+	c.Code(&d, []string{"ee"}, NGrams{1, 1}, nil)
+	for i, s := range d.terms[len(d.terms):cap(d.terms)] {
+		if s != "" {
+			t.Fatalf("slot %d past the terms still refers to %q", len(d.terms)+i, s)
+		}
+	}
+}
