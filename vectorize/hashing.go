@@ -227,7 +227,7 @@ func (m *murmurStream) write(s string) {
 		m.tail, m.nt = 0, 0
 	}
 	for ; i+4 <= len(s); i += 4 {
-		m.block(uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24)
+		m.block(le32(s, i))
 	}
 	for ; i < len(s); i++ {
 		m.tail |= uint32(s[i]) << (8 * m.nt)

@@ -126,9 +126,9 @@ func (b *VocabBuilder) AddWords(words []string, r NGrams, extra []string) {
 }
 
 // begin opens a row of up to n entries and returns where it starts.
-// It reserves n, the most the row can hold (the fast path of AddCoded
-// appends without checking), so a page that is left for a new one may be
-// mostly empty; it is then trimmed.
+// It reserves n, the most the row can hold, so that the row never outgrows
+// its page (appending past it would copy the page); a page that is left for
+// a new one may then be mostly empty, and is trimmed.
 func (b *VocabBuilder) begin(n int) int {
 	p := b.rows.pages
 	if len(p) == 0 || cap(p[len(p)-1])-len(p[len(p)-1]) < n {
