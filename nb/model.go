@@ -61,10 +61,9 @@ func LogProba(dst, jll []float64) []float64 {
 	if len(jll) == 0 {
 		return dst
 	}
-	lse := floats.LogSumExp(jll)
-	for _, v := range jll {
-		dst = append(dst, v-lse)
-	}
+	n := len(dst)
+	dst = append(dst, jll...)
+	normalizeLog(dst[n:])
 	return dst
 }
 
