@@ -147,9 +147,6 @@ type rowError struct {
 	err error
 }
 
-func (e *rowError) Error() string { return e.err.Error() }
-func (e *rowError) Unwrap() error { return e.err }
-
 func firstRowError(errs []*rowError) error {
 	var first *rowError
 	for _, e := range errs {
@@ -184,7 +181,6 @@ type classSum struct {
 // rows returns the non-zero feature sums of rows, by feature. Each sum
 // adds the rows' values in row order, as summing per cell would.
 func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float64) ([]classCell, *rowError) {
-	a.touched = a.touched[:0]
 	defer a.clear()
 	for _, i := range rows {
 		idx, val, err := row(int(i))
@@ -206,7 +202,7 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 		}
 	}
 	out := make([]classCell, len(a.touched))
-	if 16*len(a.touched) < len(a.sum) {
+	if a.sparse() {
 		slices.Sort(a.touched)
 		for k, j := range a.touched {
 			out[k] = classCell{j, a.sum[j]}
@@ -222,9 +218,13 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 	return out, nil
 }
 
+// sparse reports whether few enough features were touched that visiting
+// them beats a scan of every sum.
+func (a *classSum) sparse() bool { return 16*len(a.touched) < len(a.sum) }
+
 // clear zeroes the accumulator's touched entries.
 func (a *classSum) clear() {
-	if 16*len(a.touched) < len(a.sum) {
+	if a.sparse() {
 		for _, j := range a.touched {
 			a.sum[j] = 0
 		}
