@@ -100,7 +100,7 @@ func CheckCSR(X *vectorize.CSR, features int) error {
 	}
 	for i := 0; i < X.Rows; i++ {
 		idx, val := X.Row(i)
-		if err := checkRow(i, idx, val, X.Cols); err != nil {
+		if err := checkValues(i, idx, val); err != nil { // checkShape checked the columns
 			return err
 		}
 	}

@@ -48,7 +48,7 @@ func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, thresh
 	return sparseCounts(X.Cols, y, classes, binary, threshold, func() rowView {
 		return func(i int) ([]int32, []float64, error) {
 			idx, val := X.Row(i)
-			return idx, val, checkRow(i, idx, val, X.Cols) // the values, as they are summed on every core
+			return idx, val, checkValues(i, idx, val) // checkShape checked the shape
 		}
 	})
 }
@@ -78,15 +78,23 @@ func NewSparseCountsFunc(features int, y []int, classes int, binary bool, thresh
 	})
 }
 
-// checkRow reports a row that NewSparseCountsFunc cannot count.
+// checkRow reports a row that NewSparseCountsFunc cannot count: its shape,
+// which a validated matrix guarantees, then its values (checkValues).
 func checkRow(i int, idx []int32, val []float64, features int) error {
 	if len(idx) != len(val) {
 		return fmt.Errorf("%w: row %d has %d columns and %d values", ErrShape, i, len(idx), len(val))
 	}
-	for p, j := range idx {
+	for _, j := range idx {
 		if j < 0 || int(j) >= features {
 			return fmt.Errorf("%w: row %d column %d, want 0..%d", ErrShape, i, j, features-1)
 		}
+	}
+	return checkValues(i, idx, val)
+}
+
+// checkValues reports a negative or non-finite value in row i.
+func checkValues(i int, idx []int32, val []float64) error {
+	for p, j := range idx {
 		if err := checkValue(i, j, val[p]); err != nil {
 			return err
 		}
