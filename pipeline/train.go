@@ -153,43 +153,56 @@ type tokenized struct {
 const maxCoderTerms = 1 << 18
 
 // coder is what a tokenizing goroutine reuses from batch to batch: its
-// WordCoder and its buffers for a document's words.
+// WordCoder, its buffers for a document's words and, with hashing, for the
+// batch's rows.
 type coder struct {
 	vectorize.WordCoder
-	words, extra []string
+	words, extra         []string
+	usedWords, usedExtra int // the most of words and extra the batch used
+	idx                  []int32
+	val                  []float64
+	hashes               []uint32
 }
 
-func (t *Trainer) tokenize(texts []string) *tokenized {
-	if t.vocab == nil {
-		return t.hashRows(texts)
-	}
-	docs, _ := t.batches.get() // reused, so coded documents keep their capacity
-	docs = slices.Grow(docs[:0], len(texts))[:len(texts)]
+// takeCoder returns a coder from t's free list, or a new one.
+func (t *Trainer) takeCoder() *coder {
 	c, ok := t.coders.get()
 	if !ok {
 		c = new(coder)
 	}
-	r := ngramsOf(t.an)
-	words, extra := 0, 0 // the most of each buffer that the batch used
-	for i, s := range texts {
-		c.words, c.extra = t.an.Words(c.words[:0], c.extra[:0], s)
-		c.Code(&docs[i], c.words, r, c.extra)
-		words, extra = max(words, len(c.words)), max(extra, len(c.extra))
+	return c
+}
+
+// analyze fills c.words and c.extra with the words of text.
+func (c *coder) analyze(an *tokenize.Analyzer, text string) {
+	c.words, c.extra = an.Words(c.words[:0], c.extra[:0], text)
+	c.usedWords, c.usedExtra = max(c.usedWords, len(c.words)), max(c.usedExtra, len(c.extra))
+}
+
+// maxWordBuffer and maxRowBuffer bound the words and row entries a coder's
+// buffers keep room for between batches.
+const (
+	maxWordBuffer = 1 << 16
+	maxRowBuffer  = 1 << 20
+)
+
+// putCoder readies c for the next batch and returns it to t, unless its
+// WordCoder has numbered too many terms. It clears the words the batch
+// used, views of texts that they would keep alive, and lets go of buffers
+// that a very long document grew.
+func (t *Trainer) putCoder(c *coder) {
+	c.words, c.extra = dropViews(c.words, c.usedWords), dropViews(c.extra, c.usedExtra)
+	c.usedWords, c.usedExtra = 0, 0
+	c.idx, c.val = c.idx[:0], c.val[:0]
+	if cap(c.idx) > maxRowBuffer || cap(c.val) > maxRowBuffer {
+		c.idx, c.val = nil, nil
 	}
-	c.words, c.extra = dropViews(c.words, words), dropViews(c.extra, extra)
 	if c.Len() <= maxCoderTerms {
 		t.coders.put(c)
 	}
-	return &tokenized{coded: docs}
 }
 
-// maxWordBuffer bounds the words a coder's buffers keep room for between
-// batches.
-const maxWordBuffer = 1 << 16
-
-// dropViews empties a word buffer for the next batch: it clears the first
-// used strings, views of this batch's texts that would keep them alive, and
-// lets go of a buffer that a very long document grew.
+// dropViews empties a word buffer, clearing its first used strings.
 func dropViews(s []string, used int) []string {
 	if cap(s) > maxWordBuffer {
 		return nil
@@ -198,24 +211,43 @@ func dropViews(s []string, used int) []string {
 	return s[:0]
 }
 
+func (t *Trainer) tokenize(texts []string) *tokenized {
+	if t.vocab == nil {
+		return t.hashRows(texts)
+	}
+	docs, _ := t.batches.get() // reused, so coded documents keep their capacity
+	docs = slices.Grow(docs[:0], len(texts))[:len(texts)]
+	c := t.takeCoder()
+	r := ngramsOf(t.an)
+	for i, s := range texts {
+		c.analyze(t.an, s)
+		c.Code(&docs[i], c.words, r, c.extra)
+	}
+	t.putCoder(c)
+	return &tokenized{coded: docs}
+}
+
 // hashRows hashes a batch into rows that the trainer keeps as they are
 // until Finish stacks them: growing one matrix would copy it again and
-// again, holding two copies at each step.
+// again, holding two copies at each step. The rows are built in the
+// coder's buffers and copied out at their exact size.
 func (t *Trainer) hashRows(texts []string) *tokenized {
-	var words, extra []string
-	var hashes []uint32
+	c := t.takeCoder()
 	r := ngramsOf(t.an)
 	rows := vectorize.NewCSR(t.hash.Cols())
+	idx, val := c.idx[:0], c.val[:0]
 	empty := 0
 	for _, s := range texts {
-		words, extra = t.an.Words(words[:0], extra[:0], s)
-		n := len(rows.Indices)
-		rows.Indices, rows.Data, hashes = t.hash.TransformWords(rows.Indices, rows.Data, hashes, words, r, extra) // appends the row
-		empty += boolInt(len(rows.Indices) == n)                                                                  // every term has a column
+		c.analyze(t.an, s)
+		n := len(idx)
+		idx, val, c.hashes = t.hash.TransformWords(idx, val, c.hashes, c.words, r, c.extra) // appends the row
+		empty += boolInt(len(idx) == n)                                                     // every term has a column
 		rows.Rows++
-		rows.Indptr = append(rows.Indptr, len(rows.Indices))
+		rows.Indptr = append(rows.Indptr, len(idx))
 	}
-	rows.Indices, rows.Data = slices.Clone(rows.Indices), slices.Clone(rows.Data)
+	rows.Indices, rows.Data = slices.Clone(idx), slices.Clone(val)
+	c.idx, c.val = idx, val
+	t.putCoder(c)
 	return &tokenized{rows: rows, empty: empty}
 }
 
