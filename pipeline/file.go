@@ -331,7 +331,8 @@ func writePacked(b *crcWriter, blob []byte, ends []int) {
 	b.write(blob[:ends[len(ends)-1]])
 }
 
-// writeFloats writes v little-endian, 8 KiB at a time.
+// writeFloats writes v little-endian: as it is in memory where that is the
+// file's layout, else converted 8 KiB at a time.
 func writeFloats(b *crcWriter, v []float64) {
 	if littleEndian && len(v) > 0 { // the file's layout is the memory's
 		b.write(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v)))

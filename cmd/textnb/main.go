@@ -47,9 +47,9 @@ func main() {
 // the live data before collecting. Training's live data is mostly large
 // pointer-free tables that a collection does not scan, so collecting at
 // 1.35× costs little and keeps the peak near the live size (20 Newsgroups:
-// about 175 instead of 240 MiB). Below gcFloor of heap the default stands:
-// at 35% of a small heap the collector would run every megabyte or so.
-// $GOGC still overrides both.
+// about 175 instead of 240 MiB). Below it, the next collection comes at
+// gcFloor of heap (tuneGC): at 35% of a small heap the collector would run
+// every megabyte or so. $GOGC still overrides both.
 const (
 	gcPercent = 35
 	gcFloor   = 64 << 20
