@@ -239,7 +239,7 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 	// Base holds log(T_i+α) and Delta d = log(T_i+α−N_ci) − log(T_i+α),
 	// feature by feature on every core, negated at once without Norm (the
 	// weights); with Norm, sumBase sums Base and zextra sums d per class for
-	// Z_c, in one fixed order, and compactWeights divides by Z_c.
+	// Z_c, in one fixed order, and Delta is divided by Z_c below.
 	sign := 1.0
 	if !m.Norm {
 		sign = -1
@@ -269,14 +269,21 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 			zextra[s.Class[p]] += d
 		}
 	}
-	m.compactWeights(t, s, alpha, sumBase, zextra)
+	if z := m.compactWeights(t, s, alpha, sumBase, zextra); z != nil {
+		parallel.Chunks(len(t.Delta), parallelChunk, 0, func(lo, hi int) {
+			for p := lo; p < hi; p++ {
+				t.Delta[p] /= z[t.Class[p]]
+			}
+		})
+	}
 	m.FeatureLogProb, m.ClassLogPrior, m.tab = nil, prior, Linear{}
 	return t, nil
 }
 
-// compactWeights sets P and Q of t, and with Norm its final Delta, from
-// the per-class complement totals S′_c = Σ_c′ R_c′ − R_c + F·α.
-func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, sumBase float64, zextra []float64) {
+// compactWeights sets P and Q of t from the per-class complement totals
+// S′_c = Σ_c′ R_c′ − R_c + F·α; with Norm it returns each class's Z_c (in
+// zextra's place), by which Delta is to be divided, else nil.
+func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, sumBase float64, zextra []float64) []float64 {
 	sums := s.classSums()
 	var grand float64
 	for _, r := range sums {
@@ -293,13 +300,9 @@ func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, su
 		t.P[c], t.Q[c], zextra[c] = 1/z, -logS/z, z
 	}
 	if !m.Norm {
-		return // FitCompact has negated Base and Delta
+		return nil // FitCompact has negated Base and Delta
 	}
-	parallel.Chunks(len(t.Delta), parallelChunk, 0, func(lo, hi int) {
-		for p := lo; p < hi; p++ {
-			t.Delta[p] /= zextra[t.Class[p]]
-		}
-	})
+	return zextra
 }
 
 // FitCompact fits m from sparse counts like Fit; s must be binarized like m
