@@ -238,13 +238,7 @@ func PredictCSRParallel(m Model, X *vectorize.CSR, workers int) []int {
 // (all rows if rows is nil), K per row, and calls post, if not nil, on each
 // filled row p while it is in cache.
 func jointRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64, post func(p int, row []float64)) []float64 {
-	n, k := X.Rows, m.NumClasses()
-	if rows != nil {
-		n = len(rows)
-	}
-	if k == 0 {
-		n = 0
-	}
+	n, k := scoredRows(m, X, rows), m.NumClasses()
 	dst = slices.Grow(dst[:0], n*k)[:n*k]
 	parallel.Chunks(n, parallelChunk, workers, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
@@ -270,13 +264,7 @@ func jointRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64
 // logsumexp of the joint log-likelihoods.
 func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64, lse *[]float64) []float64 {
 	if lse != nil {
-		n := X.Rows
-		if rows != nil {
-			n = len(rows)
-		}
-		if m.NumClasses() == 0 {
-			n = 0
-		}
+		n := scoredRows(m, X, rows)
 		*lse = slices.Grow((*lse)[:0], n)[:n]
 	}
 	return jointRows(m, X, rows, workers, dst, func(p int, row []float64) {
@@ -285,6 +273,18 @@ func scoreRows(m Model, X *vectorize.CSR, rows []int, workers int, dst []float64
 			(*lse)[p] = s
 		}
 	})
+}
+
+// scoredRows returns how many rows jointRows scores: those listed in rows
+// (nil: all of X), none if m has no classes.
+func scoredRows(m Model, X *vectorize.CSR, rows []int) int {
+	switch {
+	case m.NumClasses() == 0:
+		return 0
+	case rows != nil:
+		return len(rows)
+	}
+	return X.Rows
 }
 
 // normalizeLog turns a row of joint log-likelihoods into log posteriors in
