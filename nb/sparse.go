@@ -37,7 +37,8 @@ type SparseCounts struct {
 // each class's rows are summed, in row order, into a dense accumulator of
 // X.Cols values, one per goroutine (as many as fit in accumulatorBudget),
 // and only the non-zero sums are kept. Invalid input is rejected with the
-// errors of Counts.Add.
+// errors of Counts.Add, labels checked before values: of a bad label and a
+// bad value, the label is reported.
 func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, threshold float64) (*SparseCounts, error) {
 	if err := checkShape(X, -1); err != nil {
 		return nil, err
