@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/readfile"
 )
 
 // WalkStats reads the documents at path (see the package documentation for
@@ -118,7 +119,7 @@ func fileProducer(files []fileDoc) func(emitFunc) {
 }
 
 func readFileDoc(f fileDoc) batch {
-	raw, err := os.ReadFile(f.path)
+	raw, err := readfile.ReadFile(f.path)
 	if err != nil {
 		return batch{err: fmt.Errorf("corpus: %w", err)}
 	}
