@@ -140,6 +140,27 @@ func TestCutLongLine(t *testing.T) {
 	}
 }
 
+// TestOneCharNeedsNoDictionary checks that a run of one character is cut
+// without loading the dictionary, into the word the dictionary gives.
+func TestOneCharNeedsNoDictionary(t *testing.T) {
+	var s Segmenter
+	chars := []string{"鈥", "的", "中", "龘", "㐀", "𠀀", "豈", "a", "。"}
+	for _, c := range chars {
+		if got := s.Cut(nil, c); !slices.Equal(got, []string{c}) {
+			t.Errorf("Cut(%q) = %q", c, got)
+		}
+	}
+	if s.Loaded() {
+		t.Fatal("cutting single characters loaded the dictionary")
+	}
+	d := loaded(t)
+	for _, c := range chars {
+		if got := d.cutValid(nil, c); !slices.Equal(got, []string{c}) {
+			t.Errorf("with the dictionary, %q is cut into %q", c, got)
+		}
+	}
+}
+
 // TestLazyLoad checks that a zero Segmenter loads nothing before use.
 func TestLazyLoad(t *testing.T) {
 	var s Segmenter
