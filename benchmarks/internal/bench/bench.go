@@ -67,10 +67,12 @@ func ReadSMS() ([]corpus.Document, error) {
 	return corpus.ReadAll(link, corpus.Options{})
 }
 
-// BuildTextnb builds cmd/textnb into dir and returns the binary's path.
-func BuildTextnb(dir string) (string, error) {
+// BuildTextnb builds cmd/textnb into dir, with extra go build flags, and
+// returns the binary's path.
+func BuildTextnb(dir string, flags ...string) (string, error) {
 	bin := filepath.Join(dir, "textnb")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/textnb/textnb/cmd/textnb")
+	args := append(append([]string{"build"}, flags...), "-o", bin, "github.com/textnb/textnb/cmd/textnb")
+	cmd := exec.Command("go", args...)
 	cmd.Stderr = os.Stderr
 	return bin, cmd.Run()
 }

@@ -1,0 +1,84 @@
+// Command pgo writes cmd/textnb/default.pgo, the CPU profile that go build
+// uses for profile-guided optimization of textnb: it profiles training and
+// evaluation on 20 Newsgroups (twice, the main workload), the SMS Spam
+// Collection and ChnSentiCorp with a binary built without PGO, and merges
+// the profiles. Rerun it after large changes to the hot code.
+//
+//	go run ./benchmarks/pgo [-o cmd/textnb/default.pgo]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/textnb/textnb/benchmarks/internal/bench"
+)
+
+func main() {
+	out := flag.String("o", filepath.Join("cmd", "textnb", "default.pgo"), "where to write the merged profile")
+	flag.Parse()
+	log.SetFlags(0)
+	tmp, err := os.MkdirTemp("", "textnb-pgo-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	bin, err := bench.BuildTextnb(tmp, "-pgo=off")
+	if err != nil {
+		log.Fatal(err)
+	}
+	data := filepath.Join(bench.Shared(), "data")
+	if err := bench.Untar(filepath.Join(data, "20news-bydate.tar.gz"), tmp); err != nil {
+		log.Fatal(err)
+	}
+	sms := filepath.Join(tmp, "sms.tsv") // the file has no extension
+	if err := os.Symlink(must(filepath.Abs(filepath.Join(data, "smsspamcollection", "SMSSpamCollection"))), sms); err != nil {
+		log.Fatal(err)
+	}
+	zh := filepath.Join(data, "chnsenticorp")
+	news := [2]string{filepath.Join(tmp, "20news-bydate-train"), filepath.Join(tmp, "20news-bydate-test")}
+	runs := []struct {
+		train, test string
+		args        []string
+	}{
+		{news[0], news[1], nil},
+		{news[0], news[1], nil},
+		{sms, sms, nil},
+		{filepath.Join(zh, "train.tsv"), filepath.Join(zh, "dev.tsv"), []string{"--text-field", "text_a"}},
+	}
+	var profiles []string
+	for i, r := range runs {
+		model := filepath.Join(tmp, "m.model")
+		train := append([]string{"train", r.train, "-o", model}, r.args...)
+		eval := append([]string{"eval", "-m", model, r.test}, r.args...)
+		for j, args := range [][]string{train, eval} {
+			p := filepath.Join(tmp, fmt.Sprintf("%d-%d.prof", i, j))
+			cmd := exec.Command(bin, args...)
+			cmd.Env = append(os.Environ(), "TEXTNB_CPUPROFILE="+p)
+			cmd.Stderr = os.Stderr
+			if err := cmd.Run(); err != nil {
+				log.Fatalf("%s %v: %v", bin, args, err)
+			}
+			profiles = append(profiles, p)
+		}
+	}
+	merged, err := exec.Command("go", append([]string{"tool", "pprof", "-proto"}, profiles...)...).Output()
+	if err != nil {
+		log.Fatalf("merging profiles: %v", err)
+	}
+	if err := os.WriteFile(*out, merged, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("wrote %s (%d bytes) from %d profiles\n", *out, len(merged), len(profiles))
+}
+
+func must(s string, err error) string {
+	if err != nil {
+		log.Fatal(err)
+	}
+	return s
+}
