@@ -166,13 +166,13 @@ func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 	c.seen.reset(size)
 	for i := 1; i < len(at); i++ {
 		key := uint64(at[i-1])<<32 | uint64(at[i])
-		sl, found := c.seen.probe(key)
+		j, tag, found := c.seen.probe(key)
 		if found {
-			d.grams[first+int(sl.node)-1].count++ // the node is the gram's index + 1
+			d.grams[first+int(c.seen.node(j))].count++ // the node is the gram's index
 			continue
 		}
+		c.seen.insert(j, tag, key, int32(len(d.grams)-first))
 		d.grams = append(d.grams, codedGram{a: at[i-1], b: at[i], count: 1})
-		c.seen.insert(sl, key, int32(len(d.grams)-first-1))
 	}
 }
 

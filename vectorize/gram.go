@@ -61,12 +61,12 @@ func (g *gramTable) extend(prefix, w int32) int32 {
 // pair returns the node of the pair (prefix, word node w), adding it.
 func (g *gramTable) pair(prefix, w int32) int32 {
 	key := uint64(prefix)<<32 | uint64(uint32(w))
-	sl, found := g.pairs.probe(key)
+	i, tag, found := g.pairs.probe(key)
 	if found {
-		return sl.node - 1
+		return g.pairs.node(i)
 	}
 	node := g.add(key)
-	g.pairs.insert(sl, key, node)
+	g.pairs.insert(i, tag, key, node)
 	return node
 }
 
@@ -178,7 +178,14 @@ const termsPart = 1 << 14
 
 // pairTable maps 64-bit keys to nodes by open addressing (linear probing).
 // Its slots hold no pointers, so the garbage collector never scans them.
+// Beside the slots, a byte per slot holds 7 bits of its hash (tags): a
+// probe reads a slot only where its tag matches. The builder's table of
+// every bigram outgrows the caches many times over, while its tags (a
+// twelfth of its size) mostly stay in them; most bigrams are new, and
+// their probes then end on an empty tag without reading a slot, which
+// insert only writes.
 type pairTable struct {
+	tags  []uint8 // 0: empty slot; else 0x80 | the hash's low 7 bits
 	slots []pairSlot
 	shift uint
 	n     int
@@ -188,7 +195,7 @@ type pairTable struct {
 // pairSlot is 12 bytes, not the 16 of a uint64 key and an int32.
 type pairSlot struct {
 	hi, lo uint32 // the key
-	node   int32  // node + 1; 0 marks an empty slot
+	node   int32
 }
 
 func (sl *pairSlot) key() uint64 { return uint64(sl.hi)<<32 | uint64(sl.lo) }
@@ -198,47 +205,76 @@ func (t *pairTable) resize(size int) {
 	if t.seed == 0 {
 		t.seed = rand.Uint64() | 1
 	}
-	t.slots, t.shift, t.n = make([]pairSlot, size), shiftFor(size), 0
+	t.tags, t.slots, t.shift, t.n = make([]uint8, size), make([]pairSlot, size), shiftFor(size), 0
 }
 
 // reset is resize for a table reused per document: it keeps the slots'
-// memory when that is large enough and not far larger (nor huge).
+// memory when that is large enough and not far larger (nor huge). Only
+// the tags are cleared: a slot is read only where its tag is set.
 func (t *pairTable) reset(size int) {
 	if cap(t.slots) < size || cap(t.slots) > max(4*size, maxScratch) {
 		t.resize(size)
 		return
 	}
-	t.slots = t.slots[:size]
-	clear(t.slots)
+	t.tags, t.slots = t.tags[:size], t.slots[:size]
+	clear(t.tags)
 	t.shift, t.n = shiftFor(size), 0
 }
 
-func (t *pairTable) probe(key uint64) (*pairSlot, bool) {
+// probe returns the slot of key, or the empty slot where key belongs, with
+// the tag of key.
+func (t *pairTable) probe(key uint64) (i int, tag uint8, found bool) {
 	if t.slots == nil {
 		t.resize(1 << 10)
 	}
-	mask := len(t.slots) - 1
+	h := mix64(key ^ t.seed)
+	mask := len(t.tags) - 1
+	tag = tagOf(h)
 	hi, lo := uint32(key>>32), uint32(key)
-	for i := int(mix64(key^t.seed) >> t.shift); ; i = (i + 1) & mask {
-		sl := &t.slots[i]
-		if sl.node == 0 || sl.lo == lo && sl.hi == hi {
-			return sl, sl.node != 0
+	for i = int(h >> t.shift); ; i = (i + 1) & mask {
+		switch t.tags[i] {
+		case 0:
+			return i, tag, false
+		case tag:
+			if sl := &t.slots[i]; sl.lo == lo && sl.hi == hi {
+				return i, tag, true
+			}
 		}
 	}
 }
 
-// insert fills the empty slot sl that probe returned for key.
-func (t *pairTable) insert(sl *pairSlot, key uint64, node int32) {
-	*sl = pairSlot{hi: uint32(key >> 32), lo: uint32(key), node: node + 1}
+// node returns the node of the slot that probe found.
+func (t *pairTable) node(i int) int32 { return t.slots[i].node }
+
+// insert fills the empty slot i that probe returned for key, with its tag.
+func (t *pairTable) insert(i int, tag uint8, key uint64, node int32) {
+	t.tags[i] = tag
+	t.slots[i] = pairSlot{hi: uint32(key >> 32), lo: uint32(key), node: node}
 	if t.n++; 4*t.n > 3*len(t.slots) {
 		t.grow()
 	}
 }
 
+// grow doubles the table. A tag does not depend on the table's size, and
+// reading the old slots in order writes the new ones almost in order too.
+// The new slots are only written, so unlike the tags they need not be
+// cleared first (see writtenSlots).
 func (t *pairTable) grow() {
+	tags, slots := t.tags, t.slots
+	size := 2 * len(slots)
 	t.shift--
-	t.slots = doubled(t.slots, func(sl pairSlot) bool { return sl.node == 0 },
-		func(sl pairSlot) int { return int(mix64(sl.key()^t.seed) >> t.shift) })
+	t.tags, t.slots = writtenSlots[uint8](size), make([]pairSlot, size)
+	mask := size - 1
+	for j, tag := range tags {
+		if tag == 0 {
+			continue
+		}
+		i := int(mix64(slots[j].key()^t.seed) >> t.shift)
+		for t.tags[i] != 0 {
+			i = (i + 1) & mask
+		}
+		t.tags[i], t.slots[i] = tag, slots[j]
+	}
 }
 
 // mix64 is murmur3's 64-bit finalizer.
