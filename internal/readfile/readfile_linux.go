@@ -2,6 +2,7 @@ package readfile
 
 import (
 	"io/fs"
+	"slices"
 	"syscall"
 )
 
@@ -21,28 +22,45 @@ func ReadFile(path string) ([]byte, error) {
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
-	if err := retry(func() error { return syscall.Fstat(fd, &st) }); err != nil {
-		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
+	if retry(func() error { return syscall.Fstat(fd, &st) }) != nil {
+		st.Size = 0 // read to the end all the same, as os.ReadFile does
 	}
-	// One byte more than the size, as os.ReadFile does, so that a file of
-	// the size it claims is read in one call and found to end in the next.
-	data := make([]byte, 0, max(int(st.Size), 0)+1)
+	data, err := readAll(fd, st.Size)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	return data, nil
+}
+
+// minBuf is os.ReadFile's smallest read: files in /proc claim size 0 and
+// then misbehave if read in small pieces.
+const minBuf = 512
+
+// readAll reads fd to its end as os.ReadFile does, given its stat size:
+// into size+1 bytes (at least minBuf), so that a file of the size it claims
+// takes one read and a second that finds the end.
+func readAll(fd int, statSize int64) ([]byte, error) {
+	size := 1
+	if int64(int(statSize)) == statSize {
+		size += int(statSize)
+	}
+	data := make([]byte, 0, max(size, minBuf))
 	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
 		var n int
 		err := retry(func() (err error) {
 			n, err = syscall.Read(fd, data[len(data):cap(data)])
 			return err
 		})
 		if err != nil {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+			return nil, err
 		}
 		if n <= 0 {
 			return data, nil
 		}
 		data = data[:len(data)+n]
+		if left := cap(data) - len(data); left == 0 || statSize == 0 && left < minBuf {
+			data = slices.Grow(data, minBuf)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,17 +26,24 @@ func TestReadFileMatchesOS(t *testing.T) {
 	}
 }
 
-// A file whose size the kernel does not know in advance (as in /proc) is
-// read to its end all the same.
+// Files that claim size 0 (as in /proc) are read to their end, and in
+// pieces large enough that they answer in full.
 func TestReadFileUnknownSize(t *testing.T) {
-	const path = "/proc/self/status"
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Skip(err)
-	}
-	got, err := ReadFile(path)
-	if err != nil || !bytes.HasPrefix(got, []byte("Name:")) || len(got) < len(want)/2 {
-		t.Fatalf("got %q, %v; os.ReadFile got %d bytes", got, err, len(want))
+	for _, path := range []string{"/proc/sys/kernel/shmmax", "/proc/self/maps"} {
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Skip(err)
+		}
+		got, err := ReadFile(path)
+		if err != nil || len(want) == 0 {
+			t.Fatalf("%s: %v (os.ReadFile read %d bytes)", path, err, len(want))
+		}
+		if path == "/proc/sys/kernel/shmmax" && !bytes.Equal(got, want) {
+			t.Errorf("%s: got %q, want %q", path, got, want)
+		}
+		if len(got) < len(want)/2 { // a process's maps change as it runs
+			t.Errorf("%s: got %d bytes, os.ReadFile %d", path, len(got), len(want))
+		}
 	}
 }
 
@@ -47,16 +55,23 @@ func TestReadFileErrors(t *testing.T) {
 	if !errors.Is(err, fs.ErrNotExist) || err.Error() != osErr.Error() {
 		t.Errorf("missing file: got %v, os.ReadFile says %v", err, osErr)
 	}
-	if _, err := ReadFile(dir); err == nil {
-		t.Errorf("reading a directory succeeded")
+	_, err = ReadFile(dir)
+	_, osErr = os.ReadFile(dir)
+	if err == nil || err.Error() != osErr.Error() {
+		t.Errorf("directory: got %v, os.ReadFile says %v", err, osErr)
 	}
 }
 
 func ExampleReadFile() {
-	dir, _ := os.MkdirTemp("", "readfile")
+	dir, err := os.MkdirTemp("", "readfile")
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "doc.txt")
-	os.WriteFile(path, []byte("hello"), 0o644)
+	if err := os.WriteFile(path, []byte("hello"), 0o644); err != nil {
+		log.Fatal(err)
+	}
 	data, err := ReadFile(path)
 	fmt.Println(string(data), err)
 	// Output: hello <nil>
