@@ -181,7 +181,7 @@ const termsPart = 1 << 14
 // Beside the slots, a byte per slot holds 7 bits of its hash (tags): a
 // probe reads a slot only where its tag matches. The builder's table of
 // every bigram outgrows the caches many times over, while its tags (a
-// twelfth of its size) mostly stay in them; most bigrams are new, and
+// thirteenth of its size) mostly stay in them; most bigrams are new, and
 // their probes then end on an empty tag without reading a slot, which
 // insert only writes.
 type pairTable struct {
@@ -210,7 +210,8 @@ func (t *pairTable) resize(size int) {
 
 // reset is resize for a table reused per document: it keeps the slots'
 // memory when that is large enough and not far larger (nor huge). Only
-// the tags are cleared: a slot is read only where its tag is set.
+// the tags are cleared: a slot is read only where its tag is set. Tags and
+// slots are always made at the same length, so they share a capacity.
 func (t *pairTable) reset(size int) {
 	if cap(t.slots) < size || cap(t.slots) > max(4*size, maxScratch) {
 		t.resize(size)

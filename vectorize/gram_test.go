@@ -325,20 +325,28 @@ func TestWordCoderConcurrentWithBuilder(t *testing.T) {
 
 // A document with many distinct bigrams grows the coder's table.
 func TestWordCoderLongDocument(t *testing.T) {
-	var words []string
-	for i := range 5000 {
-		words = append(words, strings.Repeat("w", 1+i%97), strings.Repeat("v", 1+i%89))
+	// 40,000 words with about 40,000 distinct bigrams: more than the 3/4 of
+	// the 32,768 slots a document's bigram table starts with, so it grows;
+	// the short document after it reuses the grown table.
+	var long []string
+	for i := range 20000 {
+		long = append(long, strings.Repeat("w", 1+i%197), strings.Repeat("v", 1+i%191))
 	}
+	short := strings.Fields("a b a b c a b")
 	var c WordCoder
-	var d CodedDoc
-	c.Code(&d, words, NGrams{2, 2}, nil)
-	b := NewVocabBuilder()
-	b.AddCoded(&d)
-	want := NewVocabBuilder()
-	want.AddWords(words, NGrams{2, 2}, nil)
+	b, want := NewVocabBuilder(), NewVocabBuilder()
+	for _, words := range [][]string{long, short} {
+		var d CodedDoc
+		c.Code(&d, words, NGrams{2, 2}, nil)
+		b.AddCoded(&d)
+		want.AddWords(words, NGrams{2, 2}, nil)
+	}
+	if grown := cap(c.seen.slots); grown <= 32768 { // kept by the short document
+		t.Fatalf("the document's bigram table has %d slots: it did not grow", grown)
+	}
 	_, gotX, _ := FinishVocab(VocabConfig{}, b)
 	_, wantX, _ := FinishVocab(VocabConfig{}, want)
-	if !slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indices, wantX.Indices) {
+	if !slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indices, wantX.Indices) || !slices.Equal(gotX.Indptr, wantX.Indptr) {
 		t.Fatal("long document counted differently")
 	}
 }

@@ -2,10 +2,10 @@
 // dictionary embedded in github.com/go-ego/gse, and lists Chinese stopwords.
 //
 // The dictionary costs about 1.7 s and 135 MB of heap to load, so a
-// Segmenter loads it lazily, once, on the first Cut or Load; programs that
-// never see Han text never pay for it. Segmentation uses gse's shortest-path
-// mode without the HMM, which is several times faster and keeps unknown
-// words as single characters.
+// Segmenter loads it lazily, once, on the first Cut of more than one
+// character or on Load; programs that never see Han text never pay for it.
+// Segmentation uses gse's shortest-path mode without the HMM, which is
+// several times faster and keeps unknown words as single characters.
 //
 // The dictionary is compiled into the binary (go:embed), so a deployed
 // program needs no module cache or data files. Building with gse's `ne`

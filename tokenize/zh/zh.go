@@ -28,8 +28,8 @@ const probeWord = "北京大学"
 const maxChunk = 32 << 10
 
 // A Segmenter cuts Chinese text into words. The zero value is ready to use:
-// it loads the dictionary on the first Cut or Load. It is safe for
-// concurrent use.
+// it loads the dictionary on the first Cut of more than one character, or
+// on Load. It is safe for concurrent use.
 type Segmenter struct {
 	once   sync.Once
 	loaded atomic.Bool
