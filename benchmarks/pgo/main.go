@@ -4,7 +4,7 @@
 // Collection and ChnSentiCorp with a binary built without PGO, and merges
 // the profiles. Rerun it after large changes to the hot code.
 //
-//	go run ./benchmarks/pgo [-o cmd/textnb/default.pgo]
+//	go run ./benchmarks/pgo [-o FILE]
 package main
 
 import (
@@ -14,30 +14,52 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 )
 
 func main() {
-	out := flag.String("o", filepath.Join("cmd", "textnb", "default.pgo"), "where to write the merged profile")
+	out := flag.String("o", "", "where to write the merged profile (default cmd/textnb/default.pgo in the module)")
 	flag.Parse()
 	log.SetFlags(0)
+	if *out == "" {
+		mod, err := exec.Command("go", "env", "GOMOD").Output()
+		if err != nil {
+			log.Fatal(err)
+		}
+		*out = filepath.Join(filepath.Dir(strings.TrimSpace(string(mod))), "cmd", "textnb", "default.pgo")
+	}
 	tmp, err := os.MkdirTemp("", "textnb-pgo-")
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer os.RemoveAll(tmp)
-	bin, err := bench.BuildTextnb(tmp, "-pgo=off")
+	n, err := run(tmp, *out)
+	os.RemoveAll(tmp) // before log.Fatal, which skips deferred calls
 	if err != nil {
 		log.Fatal(err)
 	}
+	fmt.Printf("wrote %s from %d profiles\n", *out, n)
+}
+
+// run profiles the workloads in tmp and writes the merged profile to out,
+// returning the number of profiles merged.
+func run(tmp, out string) (int, error) {
+	bin, err := bench.BuildTextnb(tmp, "-pgo=off")
+	if err != nil {
+		return 0, err
+	}
 	data := filepath.Join(bench.Shared(), "data")
 	if err := bench.Untar(filepath.Join(data, "20news-bydate.tar.gz"), tmp); err != nil {
-		log.Fatal(err)
+		return 0, err
+	}
+	smsFile, err := filepath.Abs(filepath.Join(data, "smsspamcollection", "SMSSpamCollection"))
+	if err != nil {
+		return 0, err
 	}
 	sms := filepath.Join(tmp, "sms.tsv") // the file has no extension
-	if err := os.Symlink(must(filepath.Abs(filepath.Join(data, "smsspamcollection", "SMSSpamCollection"))), sms); err != nil {
-		log.Fatal(err)
+	if err := os.Symlink(smsFile, sms); err != nil {
+		return 0, err
 	}
 	zh := filepath.Join(data, "chnsenticorp")
 	news := [2]string{filepath.Join(tmp, "20news-bydate-train"), filepath.Join(tmp, "20news-bydate-test")}
@@ -61,24 +83,14 @@ func main() {
 			cmd.Env = append(os.Environ(), "TEXTNB_CPUPROFILE="+p)
 			cmd.Stderr = os.Stderr
 			if err := cmd.Run(); err != nil {
-				log.Fatalf("%s %v: %v", bin, args, err)
+				return 0, fmt.Errorf("textnb %s: %v", strings.Join(args, " "), err)
 			}
 			profiles = append(profiles, p)
 		}
 	}
 	merged, err := exec.Command("go", append([]string{"tool", "pprof", "-proto"}, profiles...)...).Output()
 	if err != nil {
-		log.Fatalf("merging profiles: %v", err)
+		return 0, fmt.Errorf("merging profiles: %v", err)
 	}
-	if err := os.WriteFile(*out, merged, 0o644); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("wrote %s (%d bytes) from %d profiles\n", *out, len(merged), len(profiles))
-}
-
-func must(s string, err error) string {
-	if err != nil {
-		log.Fatal(err)
-	}
-	return s
+	return len(profiles), os.WriteFile(out, merged, 0o644)
 }
