@@ -87,7 +87,9 @@ const buildChunk = 1 << 14
 // number of spilled terms.
 func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) int {
 	size := tableSize(len(hashes))
-	x.slots, x.shift = writtenSlots[indexSlot](size), shiftFor(size)
+	// Slots are read only where a tag is set, so only the tags need
+	// writing first (see writtenSlots).
+	x.slots, x.shift = make([]indexSlot, size), shiftFor(size)
 	x.tags = writtenSlots[uint8](size)
 	spilled := make([][]int32, parts)
 	parallel.For(parts, parts, func(p int) {
