@@ -73,9 +73,8 @@ func (d *CodedDoc) Len() int {
 // terms, as VocabBuilder.AddWords would count them.
 func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) {
 	lo, hi := r.bounds()
-	clear(d.terms) // views of the last document's text, unless Release dropped them
-	*d = CodedDoc{coder: c, terms: capped(d.terms, maxScratch), ids: capped(d.ids, maxScratch),
-		grams: capped(d.grams, maxScratch), words: capped(d.words, maxScratch)}
+	d.empty(maxScratch) // views of the last document's text, unless Release dropped them
+	d.coder = c
 	at := capped(c.at, maxScratch) // positions in d.terms of the words, then of the extra terms
 	for _, w := range words {
 		at = append(at, c.position(d, w))
@@ -122,10 +121,14 @@ const keptDocBuffer = 1 << 12
 // for reuse, and any buffer a long document grew, so that a caller keeping
 // many CodedDocs for reuse holds memory for documents of usual length only.
 // d is then empty: Code must fill it before it is added again.
-func (d *CodedDoc) Release() {
+func (d *CodedDoc) Release() { d.empty(keptDocBuffer) }
+
+// empty clears d, dropping its views of the text, and keeps the buffers of
+// at most limit elements for reuse.
+func (d *CodedDoc) empty(limit int) {
 	clear(d.terms)
-	*d = CodedDoc{terms: capped(d.terms, keptDocBuffer), ids: capped(d.ids, keptDocBuffer),
-		grams: capped(d.grams, keptDocBuffer), words: capped(d.words, keptDocBuffer)}
+	*d = CodedDoc{terms: capped(d.terms, limit), ids: capped(d.ids, limit),
+		grams: capped(d.grams, limit), words: capped(d.words, limit)}
 }
 
 // capped empties s for reuse, unless a long document grew it beyond limit
