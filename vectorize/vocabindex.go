@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"hash/maphash"
+	"slices"
 	"strings"
 
 	"github.com/textnb/textnb/internal/parallel"
@@ -81,7 +82,7 @@ const buildChunk = 1 << 14
 
 // fill makes the table and places the terms of tab, given their hashes:
 // each of parts equal parts of the table, on a goroutine of its own, takes
-// the terms whose probes start in it. A term whose probe would run past
+// the terms whose probes start in it, grouped beforehand by byPart. A term whose probe would run past
 // its part's end is spilled, and placed by an unbounded probe once the
 // parts are done; linear probing finds it all the same. It returns the
 // number of spilled terms.
@@ -91,12 +92,13 @@ func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) int {
 	// writing first (see writtenSlots).
 	x.slots, x.shift = make([]indexSlot, size), shiftFor(size)
 	x.tags = writtenSlots[uint8](size)
+	ids, at := byPart(hashes, func(h uint64) int { return int(h>>x.shift) * parts / size }, parts)
 	spilled := make([][]int32, parts)
 	parallel.For(parts, parts, func(p int) {
-		lo, hi := p*size/parts, (p+1)*size/parts
-		for id, h := range hashes {
-			if i := int(h >> x.shift); i >= lo && i < hi && !x.place(tab, int32(id), h, i, hi&(size-1)) {
-				spilled[p] = append(spilled[p], int32(id))
+		hi := ((p+1)*size + parts - 1) / parts // part p's slots i have i·parts/size = p
+		for _, id := range ids[at[p]:at[p+1]] {
+			if h := hashes[id]; !x.place(tab, id, h, int(h>>x.shift), hi&(size-1)) {
+				spilled[p] = append(spilled[p], id)
 			}
 		}
 	})
@@ -108,6 +110,27 @@ func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) int {
 		n += len(ids)
 	}
 	return n
+}
+
+// byPart returns the ids 0…len(hashes)−1 grouped by part(hash), ids
+// increasing within a part, and where each part's ids start (parts+1
+// offsets): one pass each, so that no goroutine scans all the hashes.
+func byPart(hashes []uint64, part func(uint64) int, parts int) (ids []int32, at []int) {
+	at = make([]int, parts+1)
+	for _, h := range hashes {
+		at[part(h)+1]++
+	}
+	for p := range parts {
+		at[p+1] += at[p]
+	}
+	next := slices.Clone(at[:parts])
+	ids = make([]int32, len(hashes))
+	for id, h := range hashes {
+		p := part(h)
+		ids[next[p]] = int32(id)
+		next[p]++
+	}
+	return ids, at
 }
 
 // place puts term id, of hash h, in the first empty slot from slot i on,
