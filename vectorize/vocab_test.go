@@ -3,6 +3,7 @@ package vectorize
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
@@ -563,5 +564,30 @@ func TestMergeTakesNoPrefixes(t *testing.T) {
 	}
 	if want := []string{"a b c", "b c d", "c d e"}; !slices.Equal(v.Terms(), want) || !slices.Equal(X.Indices, []int32{0, 1, 1, 2}) {
 		t.Errorf("terms %q, columns %v", v.Terms(), X.Indices)
+	}
+}
+
+// TestIndexFillUnevenParts fills in a number of parts that does not divide
+// the table, so parts' ends fall between slots' shares: every term is
+// found, whatever part takes it.
+func TestIndexFillUnevenParts(t *testing.T) {
+	terms := make([]string, 3000)
+	for i := range terms {
+		terms[i] = fmt.Sprintf("w%d", i)
+	}
+	v := packTerms(terms)
+	var x vocabIndex
+	x.seed = maphash.MakeSeed()
+	hashes := make([]uint64, len(terms))
+	for id, s := range terms {
+		hashes[id] = x.termHash(s)
+	}
+	for _, parts := range []int{3, 5, 7} {
+		x.fill(&v.tab, hashes, parts)
+		for id, s := range terms {
+			if got := x.find(hashes[id], len(s)); got != int32(id) {
+				t.Fatalf("%d parts: term %q found as %d", parts, s, got)
+			}
+		}
 	}
 }
