@@ -95,9 +95,9 @@ func checkRow(i int, idx []int32, val []float64, features int) error {
 
 // checkValues reports a negative or non-finite value in row i.
 func checkValues(i int, idx []int32, val []float64) error {
-	for p, j := range idx {
-		if err := checkValue(i, j, val[p]); err != nil {
-			return err
+	for p, v := range val {
+		if !goodValue(v) {
+			return checkValue(i, idx[p], v)
 		}
 	}
 	return nil
