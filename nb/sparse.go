@@ -396,7 +396,7 @@ func (s *SparseCounts) Remap(features int, oldToNew []int32) (*SparseCounts, err
 		parallel.Chunks(len(oldToNew), parallelChunk, 0, func(lo, hi int) {
 			for j := lo; j < hi; j++ {
 				if to := oldToNew[j]; to >= 0 {
-					b.putRun(int(to), s, j) // one feature per column: the buckets are disjoint
+					b.putCells(int(to), s, j) // one feature per column: the buckets are disjoint
 				}
 			}
 		})
@@ -559,13 +559,6 @@ func (b *cellSorter) put(j int, c uint16, v float64) {
 
 // putCells appends feature j of s to bucket to.
 func (b *cellSorter) putCells(to int, s *SparseCounts, j int) {
-	for p := s.Ptr[j]; p < s.Ptr[j+1]; p++ {
-		b.put(to, s.Class[p], s.Count[p])
-	}
-}
-
-// putRun is putCells by copying: feature j of s fills bucket to at once.
-func (b *cellSorter) putRun(to int, s *SparseCounts, j int) {
 	p, from, end := b.ptr[to+1], s.Ptr[j], s.Ptr[j+1]
 	copy(b.class[p:], s.Class[from:end])
 	copy(b.val[p:], s.Count[from:end])
