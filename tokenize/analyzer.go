@@ -132,15 +132,15 @@ func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string
 // unigrams appends the words of text to dst and keeps its Han runs in st.
 func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 	lower := a.direct && a.lower != nil
-	orig := text
+	ascii := text // what asciiTerms reads: lowercased, only as far as it can go
 	if lower {
-		text = lowerASCII(text)
+		ascii = lowerASCII(text[:firstNonASCII(text)])
 	}
-	dst, rest := a.asciiTerms(dst, st, text)
-	if rest != "" {
+	dst, at := a.asciiTerms(dst, st, ascii, len(ascii) < len(text))
+	if at < len(text) {
 		// NFKC comes before lowercasing, as in the filter chain: it may
 		// compose an ASCII capital with the mark that follows it.
-		rest = normalize(orig[len(orig)-len(rest):])
+		rest := normalize(text[at:])
 		if lower {
 			rest = strings.ToLower(rest)
 		}
@@ -150,17 +150,19 @@ func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 }
 
 // asciiTerms is the fast path: it appends the terms of text up to the
-// first word that holds a non-ASCII byte and returns the rest of text,
-// which starts at a token boundary.
-func (a *Analyzer) asciiTerms(dst []string, st *state, text string) ([]string, string) {
+// first word that holds a non-ASCII byte and returns where the rest
+// starts, at a token boundary. more reports that text was cut just before
+// a non-ASCII byte, which may continue its last word.
+func (a *Analyzer) asciiTerms(dst []string, st *state, text string, more bool) ([]string, int) {
 	n := len(text)
-	for i := skipSeparators(text, 0); i < n; i = skipSeparators(text, i) {
+	i := skipSeparators(text, 0)
+	for ; i < n; i = skipSeparators(text, i) {
 		if text[i] >= utf8.RuneSelf {
-			return dst, text[i:]
+			return dst, i
 		}
 		j := a.asciiWordEnd(text, i+1)
-		if j < n && (text[j] >= utf8.RuneSelf || a.join && asciiKind[text[j]] == joinByte && j+1 < n && text[j+1] >= utf8.RuneSelf) {
-			return dst, text[i:] // a non-ASCII letter may continue the word
+		if j == n && more || j < n && (text[j] >= utf8.RuneSelf || a.join && asciiKind[text[j]] == joinByte && (j+1 == n && more || j+1 < n && text[j+1] >= utf8.RuneSelf)) {
+			return dst, i // a non-ASCII letter may continue the word
 		}
 		if a.direct {
 			dst = a.keepASCII(dst, text[i:j])
@@ -169,7 +171,7 @@ func (a *Analyzer) asciiTerms(dst []string, st *state, text string) ([]string, s
 		}
 		i = j
 	}
-	return dst, ""
+	return dst, i
 }
 
 // asciiWordEnd returns the end of the ASCII word that text[j-1] belongs to:

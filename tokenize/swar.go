@@ -3,6 +3,7 @@ package tokenize
 import (
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -106,6 +107,20 @@ func firstUpper(s string) int {
 		}
 	}
 	for ; i < len(s) && !isUpper(s[i]); i++ {
+	}
+	return i
+}
+
+// firstNonASCII returns the index of the first byte of s that is not
+// ASCII, or len(s).
+func firstNonASCII(s string) int {
+	v, i := view(s), 0
+	for ; i+8 <= len(s); i += 8 {
+		if m := binary.LittleEndian.Uint64(v[i:]) & highBits; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
 	}
 	return i
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -634,5 +635,29 @@ func TestWordsMakeTerms(t *testing.T) {
 				t.Errorf("%+v %q: Terms %q, n-grams of Words %q + %q", cfg, text, got, words, extra)
 			}
 		}
+	}
+}
+
+// TestLowercasesOnlyTheASCIIPrefix checks that a capital in the ASCII start
+// of a mostly non-ASCII document does not copy the whole document: only
+// the part the ASCII fast path reads is lowercased.
+func TestLowercasesOnlyTheASCIIPrefix(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	doc := "X " + strings.Repeat("中文文本。", 10000) // 150 KB after two ASCII bytes
+	a := NewWithSegmenter(Config{}, nil)
+	buf := a.Terms(nil, doc)
+	if len(buf) != 10000 || buf[0] != "中文文本" {
+		t.Fatalf("%d terms, the first %q", len(buf), buf[:min(1, len(buf))])
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 10 {
+		buf = a.Terms(buf[:0], doc)
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / 10; per > uint64(len(doc))/4 {
+		t.Errorf("%d bytes allocated per %d-byte document", per, len(doc))
 	}
 }
