@@ -157,11 +157,10 @@ const maxCoderTerms = 1 << 18
 // batch's rows.
 type coder struct {
 	vectorize.WordCoder
-	words, extra         []string
-	usedWords, usedExtra int // the most of words and extra the batch used
-	idx                  []int32
-	val                  []float64
-	hashes               []uint32
+	words, extra []string
+	idx          []int32
+	val          []float64
+	hashes       []uint32
 }
 
 // takeCoder returns a coder from t's free list, or a new one.
@@ -176,7 +175,6 @@ func (t *Trainer) takeCoder() *coder {
 // analyze fills c.words and c.extra with the words of text.
 func (c *coder) analyze(an *tokenize.Analyzer, text string) {
 	c.words, c.extra = an.Words(c.words[:0], c.extra[:0], text)
-	c.usedWords, c.usedExtra = max(c.usedWords, len(c.words)), max(c.usedExtra, len(c.extra))
 }
 
 // maxWordBuffer and maxRowBuffer bound the words and row entries a coder's
@@ -191,23 +189,22 @@ const (
 // used, views of texts that they would keep alive, and lets go of buffers
 // that a very long document grew.
 func (t *Trainer) putCoder(c *coder) {
-	c.words, c.extra = dropViews(c.words, c.usedWords), dropViews(c.extra, c.usedExtra)
-	c.usedWords, c.usedExtra = 0, 0
-	c.idx, c.val = c.idx[:0], c.val[:0]
-	if cap(c.idx) > maxRowBuffer || cap(c.val) > maxRowBuffer {
-		c.idx, c.val = nil, nil
+	c.words, c.extra = dropViews(c.words), dropViews(c.extra)
+	c.idx, c.val, c.hashes = c.idx[:0], c.val[:0], c.hashes[:0]
+	if cap(c.idx) > maxRowBuffer || cap(c.val) > maxRowBuffer || cap(c.hashes) > maxRowBuffer {
+		c.idx, c.val, c.hashes = nil, nil, nil
 	}
 	if c.Len() <= maxCoderTerms {
 		t.coders.put(c)
 	}
 }
 
-// dropViews empties a word buffer, clearing its first used strings.
-func dropViews(s []string, used int) []string {
+// dropViews empties a word buffer, clearing every string it held.
+func dropViews(s []string) []string {
 	if cap(s) > maxWordBuffer {
 		return nil
 	}
-	clear(s[:used])
+	clear(s[:cap(s)])
 	return s[:0]
 }
 
