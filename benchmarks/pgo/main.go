@@ -24,11 +24,7 @@ func main() {
 	flag.Parse()
 	log.SetFlags(0)
 	if *out == "" {
-		mod, err := exec.Command("go", "env", "GOMOD").Output()
-		if err != nil {
-			log.Fatal(err)
-		}
-		*out = filepath.Join(filepath.Dir(strings.TrimSpace(string(mod))), "cmd", "textnb", "default.pgo")
+		*out = filepath.Join(bench.Root(), "cmd", "textnb", "default.pgo")
 	}
 	tmp, err := os.MkdirTemp("", "textnb-pgo-")
 	if err != nil {
@@ -53,12 +49,8 @@ func run(tmp, out string) (int, error) {
 	if err := bench.Untar(filepath.Join(data, "20news-bydate.tar.gz"), tmp); err != nil {
 		return 0, err
 	}
-	smsFile, err := filepath.Abs(filepath.Join(data, "smsspamcollection", "SMSSpamCollection"))
+	sms, err := bench.LinkSMS(tmp)
 	if err != nil {
-		return 0, err
-	}
-	sms := filepath.Join(tmp, "sms.tsv") // the file has no extension
-	if err := os.Symlink(smsFile, sms); err != nil {
 		return 0, err
 	}
 	zh := filepath.Join(data, "chnsenticorp")

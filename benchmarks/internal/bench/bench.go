@@ -26,11 +26,17 @@ func Shared() string {
 	if s := os.Getenv("TEXTNB_SHARED"); s != "" {
 		return s
 	}
-	root, err := exec.Command("go", "env", "GOMOD").Output()
+	return filepath.Join(Root(), "..", "shared")
+}
+
+// Root returns the repository root (the module's folder), or "." if go
+// cannot tell.
+func Root() string {
+	mod, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
-		return "../shared"
+		return "."
 	}
-	return filepath.Join(filepath.Dir(strings.TrimSpace(string(root))), "..", "shared")
+	return filepath.Dir(strings.TrimSpace(string(mod)))
 }
 
 // Workdir makes a temporary folder and builds textnb into it; cleanup
@@ -48,23 +54,30 @@ func Workdir(prefix string) (dir, bin string, cleanup func()) {
 	return dir, bin, cleanup
 }
 
-// ReadSMS reads the SMS Spam Collection. Its file has no extension, so it
-// is read as TSV through a symbolic link that has one.
+// ReadSMS reads the SMS Spam Collection.
 func ReadSMS() ([]corpus.Document, error) {
-	src, err := filepath.Abs(filepath.Join(Shared(), "data", "smsspamcollection", "SMSSpamCollection"))
-	if err != nil {
-		return nil, err
-	}
 	tmp, err := os.MkdirTemp("", "textnb-sms-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	link := filepath.Join(tmp, "sms.tsv")
-	if err := os.Symlink(src, link); err != nil {
+	link, err := LinkSMS(tmp)
+	if err != nil {
 		return nil, err
 	}
 	return corpus.ReadAll(link, corpus.Options{})
+}
+
+// LinkSMS makes dir/sms.tsv a symbolic link to the SMS Spam Collection and
+// returns its path: the file has no extension, and is read as TSV through
+// a link that has one.
+func LinkSMS(dir string) (string, error) {
+	src, err := filepath.Abs(filepath.Join(Shared(), "data", "smsspamcollection", "SMSSpamCollection"))
+	if err != nil {
+		return "", err
+	}
+	link := filepath.Join(dir, "sms.tsv")
+	return link, os.Symlink(src, link)
 }
 
 // BuildTextnb builds cmd/textnb into dir, with extra go build flags, and
