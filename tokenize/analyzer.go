@@ -40,6 +40,7 @@ type Analyzer struct {
 
 // state is the scratch space of one Terms call.
 type state struct {
+	mask  []uint64 // word bits of the ASCII fast path
 	key   []byte
 	words []string
 	runs  []string // Han runs, for character n-grams
@@ -152,16 +153,16 @@ func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 // asciiTerms is the fast path: it appends the terms of text up to the
 // first word that holds a non-ASCII byte and returns where the rest
 // starts, at a token boundary. more reports that text was cut just before
-// a non-ASCII byte, which may continue its last word.
+// a non-ASCII byte, which may continue its last word. Words are the runs
+// of wordMask's bits.
 func (a *Analyzer) asciiTerms(dst []string, st *state, text string, more bool) ([]string, int) {
-	n := len(text)
-	i := skipSeparators(text, 0)
-	for ; i < n; i = skipSeparators(text, i) {
-		if text[i] >= utf8.RuneSelf {
-			return dst, i
-		}
-		j := a.asciiWordEnd(text, i+1)
-		if j == n && more || j < n && (text[j] >= utf8.RuneSelf || a.join && asciiKind[text[j]] == joinByte && (j+1 == n && more || j+1 < n && text[j+1] >= utf8.RuneSelf)) {
+	limit := firstNonASCII(text) // all of text when unigrams lowercased it
+	cont := more || limit < len(text)
+	st.mask = wordMask(st.mask, text[:limit], a.join)
+	m := st.mask
+	for i := nextSet(m, 0); i < limit; i = nextSet(m, i) {
+		j := nextClear(m, i)
+		if cont && (j == limit || a.join && j+1 == limit && asciiKind[text[j]] == joinByte) {
 			return dst, i // a non-ASCII letter may continue the word
 		}
 		if a.direct {
@@ -171,19 +172,7 @@ func (a *Analyzer) asciiTerms(dst []string, st *state, text string, more bool) (
 		}
 		i = j
 	}
-	return dst, i
-}
-
-// asciiWordEnd returns the end of the ASCII word that text[j-1] belongs to:
-// word bytes, and connectors between two of them unless splitting compounds.
-func (a *Analyzer) asciiWordEnd(text string, j int) int {
-	for {
-		j = wordBytesEnd(text, j)
-		if !a.join || j+1 >= len(text) || asciiKind[text[j]] != joinByte || asciiKind[text[j+1]] != wordByte {
-			return j
-		}
-		j += 2
-	}
+	return dst, limit
 }
 
 // keepASCII is keep for an ASCII word of script Latin, whose length in

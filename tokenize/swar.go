@@ -58,32 +58,6 @@ func wordBytes(x uint64) uint64 {
 // upperBytes marks the ASCII upper-case letters of x.
 func upperBytes(x uint64) uint64 { return inRange(x&^highBits, 'A', 'Z') &^ x }
 
-// skipSeparators returns the index of the first byte of s from i on that
-// is an ASCII word byte or not ASCII, or len(s).
-func skipSeparators(s string, i int) int {
-	b := view(s)
-	for ; i < len(b); i += 8 {
-		x := load8(b, i)
-		if m := wordBytes(x) | x&highBits; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	return len(s)
-}
-
-// wordBytesEnd returns the index of the first byte of s from i on that is
-// not an ASCII word byte, or len(s): load8's zeros past the end are not
-// word bytes.
-func wordBytesEnd(s string, i int) int {
-	b := view(s)
-	for ; i < len(b); i += 8 {
-		if m := ^wordBytes(load8(b, i)) & highBits; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	return len(s)
-}
-
 // lowerInto writes s with its ASCII upper-case letters lowered to b, which
 // has len(s) bytes.
 func lowerInto(b []byte, s string) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestSWARMasks checks every lane of the eight-byte classifiers against the
@@ -17,11 +18,23 @@ func TestSWARMasks(t *testing.T) {
 			for k := range 8 {
 				x |= uint64([2]int{a, b}[k%2]) << (8 * k)
 			}
-			word, upper := wordBytes(x), upperBytes(x)
+			word, upper, join := wordBytes(x), upperBytes(x), joinBytes(x)
+			if got, want := packBits(word), packWant(word); got != want {
+				t.Fatalf("packBits(%#016x) = %#x, want %#x", word, got, want)
+			}
 			for k := range 8 {
 				c := byte(x >> (8 * k))
 				if got, want := word>>(8*k)&0xff, lane(asciiKind[c] == wordByte); got != want {
 					t.Fatalf("wordBytes lane %d of %#016x = %#x, want %#x", k, x, got, want)
+				}
+				// A borrow may mark c^1 after a connector (see joinBytes).
+				prev := byte(0)
+				if k > 0 {
+					prev = byte(x >> (8 * (k - 1)))
+				}
+				borrow := k > 0 && asciiKind[prev] == joinByte && asciiKind[c^1] == joinByte
+				if got, want := join>>(8*k)&0xff, lane(asciiKind[c] == joinByte); got != want && !(borrow && c < 0x80) {
+					t.Fatalf("joinBytes lane %d of %#016x = %#x, want %#x", k, x, got, want)
 				}
 				if got, want := upper>>(8*k)&0xff, lane(isUpper(c)); got != want {
 					t.Fatalf("upperBytes lane %d of %#016x = %#x, want %#x", k, x, got, want)
@@ -31,6 +44,15 @@ func TestSWARMasks(t *testing.T) {
 	}
 }
 
+// packWant gathers the lanes' high bits one at a time.
+func packWant(m uint64) uint64 {
+	var out uint64
+	for k := range 8 {
+		out |= m >> (8*k + 7) & 1 << k
+	}
+	return out
+}
+
 func lane(b bool) uint64 {
 	if b {
 		return 0x80
@@ -38,10 +60,11 @@ func lane(b bool) uint64 {
 	return 0
 }
 
-// TestASCIIFastPath checks that the fast path, which scans eight bytes at a
-// time, cuts exactly the words that the rune-at-a-time tokenizer cuts, on
+// TestASCIIFastPath checks that the fast path, which marks word bytes 64 at
+// a time, cuts exactly the words that the rune-at-a-time tokenizer cuts, on
 // random text made of the bytes that matter to it: word bytes, connectors,
-// separators, upper case, non-ASCII letters and invalid UTF-8.
+// separators, upper case, non-ASCII letters and invalid UTF-8. Texts run
+// to a few hundred bytes, so that words cross the 64-byte blocks.
 func TestASCIIFastPath(t *testing.T) {
 	pieces := []string{"a", "Z", "q", "7", "_", " ", "  ", "\n", ".", "-", "'", "@", "!", "é", "中", "\xff", "ab", "Cd", "I\u0307", "\u0301"}
 	configs := []Config{{}, {SplitCompounds: true}, {KeepCase: true}, {MinLen: 1}, {MinLen: 3}, {Stopwords: EnglishStopwords},
@@ -51,8 +74,17 @@ func TestASCIIFastPath(t *testing.T) {
 		a := NewWithSegmenter(cfg, nil)
 		for range 3000 {
 			var b strings.Builder
-			for range rng.IntN(40) {
-				b.WriteString(pieces[rng.IntN(len(pieces))])
+			long := rng.IntN(2) == 0 // and ASCII, which the fast path reads up to its end
+			n := 40
+			if long {
+				n = 300
+			}
+			for range rng.IntN(n) {
+				p := pieces[rng.IntN(len(pieces))]
+				for long && p[0] >= utf8.RuneSelf {
+					p = pieces[rng.IntN(len(pieces))]
+				}
+				b.WriteString(p)
 			}
 			text := b.String()
 			got := a.Terms(nil, text)

@@ -1,0 +1,118 @@
+package tokenize
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The ASCII fast path marks, one bit per byte, the bytes of a text that
+// belong to words (wordMask), and then finds each word as a run of set bits
+// by counting zeros, 64 bytes at a time. Scanning byte by byte, or eight
+// bytes at a time for each word, costs a mispredicted branch or two at
+// every word boundary; this costs a few instructions a byte and almost no
+// branches.
+
+// packBits gathers the high bits of the eight bytes of m (each 0x80 or 0)
+// into the low eight bits of the result, the first byte's lowest. Each
+// byte's bit lands on a bit of its own in the product's top byte, and no
+// two partial products share a bit, so nothing carries.
+func packBits(m uint64) uint64 { return (m >> 7) * 0x0102040810204080 >> 56 }
+
+// joinBytes marks the ASCII connectors of x (isConnector). A borrow may
+// also mark a byte equal to a connector's value with its lowest bit
+// flipped right after a marked byte: such a byte is either a word byte
+// ('A' after '@'), which is in a word anyway, or has no word byte before
+// it, so it joins nothing (wordMask). Bytes ≥ 0x80 are never marked.
+func joinBytes(x uint64) uint64 {
+	return (eqBytes(x, '.') | eqBytes(x, '\'') | eqBytes(x, '@') | eqBytes(x, '-')) &^ x & highBits
+}
+
+// eqBytes marks the bytes of x equal to c, in their high bit (and, through
+// a borrow, possibly bytes equal to c^1 right after a marked one).
+func eqBytes(x uint64, c byte) uint64 {
+	y := x ^ lowBits*uint64(c)
+	return (y - lowBits) &^ y
+}
+
+// wordMask returns the word bits of text, in dst if it has room: bit i%64
+// of word i/64 is set when text[i] is an ASCII word byte ([0-9A-Za-z_]),
+// or, with join, a connector between two of them. The bits past the end of
+// text are clear.
+func wordMask(dst []uint64, text string, join bool) []uint64 {
+	n := (len(text) + 63) / 64
+	if cap(dst) < 2*n {
+		dst = make([]uint64, 2*n)
+	}
+	w, conn := dst[:n], dst[n:2*n] // word bytes, connectors
+	b := view(text)
+	for k := range w {
+		w[k], conn[k] = blockBits(b[64*k : min(64*k+64, len(b))])
+	}
+	if !join {
+		return w
+	}
+	var last uint64 // the top bit of the previous word bits: a word byte?
+	for k, wk := range w {
+		var next uint64 // the first byte of the next 64: a word byte?
+		if k+1 < n {
+			next = w[k+1] << 63
+		}
+		w[k] = wk | conn[k]&(wk<<1|last)&(wk>>1|next)
+		last = wk >> 63
+	}
+	return w
+}
+
+// blockBits returns the word byte and connector bits of up to 64 bytes.
+func blockBits(block []byte) (word, conn uint64) {
+	if len(block) == 64 { // the usual case: loads without bounds checks
+		for i := 0; i < 64; i += 8 {
+			x := binary.LittleEndian.Uint64(block[i : i+8])
+			word |= packBits(wordBytes(x)) << i
+			conn |= packBits(joinBytes(x)) << i
+		}
+		return word, conn
+	}
+	for i := 0; i < len(block); i += 8 {
+		x := load8(block, i)
+		word |= packBits(wordBytes(x)) << i
+		conn |= packBits(joinBytes(x)) << i
+	}
+	return word, conn
+}
+
+// nextSet returns the index of the first set bit of m at or after i, or
+// 64·len(m).
+func nextSet(m []uint64, i int) int {
+	k := i >> 6
+	if k >= len(m) {
+		return len(m) << 6
+	}
+	if x := m[k] >> (i & 63); x != 0 {
+		return i + bits.TrailingZeros64(x)
+	}
+	for k++; k < len(m); k++ {
+		if m[k] != 0 {
+			return k<<6 + bits.TrailingZeros64(m[k])
+		}
+	}
+	return len(m) << 6
+}
+
+// nextClear returns the index of the first clear bit of m at or after i,
+// or 64·len(m).
+func nextClear(m []uint64, i int) int {
+	k := i >> 6
+	if k >= len(m) {
+		return len(m) << 6
+	}
+	if x := ^m[k] >> (i & 63); x != 0 {
+		return i + bits.TrailingZeros64(x)
+	}
+	for k++; k < len(m); k++ {
+		if m[k] != ^uint64(0) {
+			return k<<6 + bits.TrailingZeros64(^m[k])
+		}
+	}
+	return len(m) << 6
+}
