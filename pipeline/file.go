@@ -270,7 +270,7 @@ func decodeModel(payload []byte) (*Model, error) {
 		}
 	}
 	idf := r.floats(boolInt(h.IDF) * h.Features)
-	m.lin = r.linear(len(h.Classes), h.Features)
+	m.setLin(r.linear(len(h.Classes), h.Features))
 	if r.err == nil {
 		r.err = m.lin.Validate()
 	}

@@ -20,6 +20,9 @@ type Model struct {
 	hash   vectorize.Hashing
 	weight weighting         // nil: none
 	lin    *nb.CompactLinear // the classifier's scoring form
+	// scorer returns lin's scorer, made on first use; nil if lin is
+	// malformed, which Predictor then scores as NaN.
+	scorer func() *nb.CompactScorer
 	// classCount is the number of training documents per class.
 	classCount []float64
 
@@ -90,8 +93,17 @@ func (m *Model) refit() error {
 	if err != nil {
 		return err
 	}
-	m.lin = lin
+	m.setLin(lin)
 	return nil
+}
+
+// setLin makes lin the classifier's scoring form.
+func (m *Model) setLin(lin *nb.CompactLinear) {
+	m.lin = lin
+	m.scorer = sync.OnceValue(func() *nb.CompactScorer {
+		s, _ := lin.Scorer() // nil for a malformed lin
+		return s
+	})
 }
 
 // TrainingPriors returns the class frequencies of the training data. The
@@ -139,6 +151,7 @@ type Predictor struct {
 	idx          []int32
 	val          []float64
 	jll          []float64
+	score        *nb.CompactScorer // m's, once asked for
 }
 
 // NewPredictor returns a Predictor for m.
@@ -165,7 +178,12 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 // JointLogLikelihood appends one unnormalized log posterior per class.
 func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
 	idx, val := p.Row(text)
-	return p.m.lin.JointLogLikelihood(dst, idx, val)
+	if p.score == nil {
+		if p.score = p.m.scorer(); p.score == nil {
+			return p.m.lin.JointLogLikelihood(dst, idx, val)
+		}
+	}
+	return p.score.JointLogLikelihood(dst, idx, val)
 }
 
 // Proba appends the class probabilities of text and returns them with the

@@ -1,0 +1,132 @@
+package nb
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/textnb/textnb/internal/parallel"
+)
+
+// A CompactScorer scores rows as its CompactLinear does, to the last bit,
+// from a layout made for scoring: each feature's base weight, first cell
+// and set of classes with a cell (a bit mask) side by side, where the
+// CompactLinear keeps them in three arrays (Base, Ptr, Class). Scoring a
+// feature then reads one 16-byte entry and its Delta cells instead of four
+// places in memory; a feature with a cell for every class adds them without
+// looking up their classes. On 20 Newsgroups (377,100 features, 20 classes)
+// that scores the test split about a quarter faster.
+//
+// A scorer reads its CompactLinear's Bias, P, Q and Delta: it is valid as
+// long as that is not modified.
+type CompactScorer struct {
+	t     *CompactLinear
+	feats []scoredFeature
+	full  uint32 // the mask of every class
+}
+
+// scoredFeature is a feature's part of CompactLinear for scoring.
+type scoredFeature struct {
+	base float64 // Base[j], or 0
+	lo   uint32  // Ptr[j]
+	mask uint32  // bit c set where class c has a cell
+}
+
+// MaxScorerClasses is the most classes a CompactScorer lays out for: their
+// set fits in a mask of 32 bits. With more it scores through its
+// CompactLinear.
+const MaxScorerClasses = 32
+
+// Scorer returns a CompactScorer for t, which must be valid (Validate).
+func (t *CompactLinear) Scorer() (*CompactScorer, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	s := &CompactScorer{t: t}
+	if t.K > MaxScorerClasses || len(t.Delta) > 1<<32-1 {
+		return s, nil
+	}
+	s.full = uint32(1<<t.K - 1)
+	s.feats = make([]scoredFeature, t.Features)
+	parallel.Chunks(t.Features, parallelChunk, 0, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			f := scoredFeature{lo: uint32(t.Ptr[j])}
+			if t.Base != nil {
+				f.base = t.Base[j]
+			}
+			for _, c := range t.Class[t.Ptr[j]:t.Ptr[j+1]] {
+				f.mask |= 1 << c
+			}
+			s.feats[j] = f
+		}
+	})
+	return s, nil
+}
+
+// NumClasses returns K.
+func (s *CompactScorer) NumClasses() int { return s.t.K }
+
+// NumFeatures returns the number of features.
+func (s *CompactScorer) NumFeatures() int { return s.t.Features }
+
+// JointLogLikelihood appends the K scores of one sparse row, equal to the
+// CompactLinear's. A row whose idx and val differ in length scores NaN.
+func (s *CompactScorer) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
+	t := s.t
+	if s.feats == nil {
+		return t.JointLogLikelihood(dst, idx, val)
+	}
+	k, n := t.K, len(dst)
+	if len(idx) != len(val) {
+		return nanRow(dst, k)
+	}
+	dst = slices.Grow(dst, k)[:n+k]
+	acc := dst[n:]
+	clear(acc)
+	keep(s.touch(idx))
+	var sx, sb float64
+	for p, j := range idx {
+		if uint(j) >= uint(len(s.feats)) {
+			continue
+		}
+		x := val[p]
+		if t.Binary {
+			if x <= t.Threshold {
+				continue
+			}
+			x = 1
+		}
+		f := &s.feats[j]
+		sx += x
+		if t.Base != nil {
+			sb += x * f.base
+		}
+		delta := t.Delta[f.lo:]
+		if f.mask == s.full {
+			for c, d := range delta[:k] {
+				acc[c] += x * d
+			}
+			continue
+		}
+		q := 0
+		for m := f.mask; m != 0; m &= m - 1 {
+			acc[bits.TrailingZeros32(m)] += x * delta[q]
+			q++
+		}
+	}
+	for c := range acc {
+		acc[c] += t.Bias[c] + t.P[c]*sb + t.Q[c]*sx
+	}
+	return dst
+}
+
+// touch loads the entry of every feature of a row (see
+// CompactLinear.touch): their loads all start at once.
+func (s *CompactScorer) touch(idx []int32) uint64 {
+	var mix uint64
+	for _, j := range idx {
+		if uint(j) < uint(len(s.feats)) {
+			mix += uint64(s.feats[j].lo)
+		}
+	}
+	return mix
+}

@@ -1,0 +1,99 @@
+package nb_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/vectorize"
+)
+
+// The scorer's scores equal its CompactLinear's bit for bit, for every
+// compact model, with 2 to 40 classes (beyond MaxScorerClasses it scores
+// through the CompactLinear), features with cells in some, all or no
+// classes, columns past the model and explicit zeros.
+func TestCompactScorerMatchesCompactLinear(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, k := range []int{2, 3, 20, 32, 33, 40} {
+		const f = 300
+		X, y := vectorize.NewCSR(f), make([]int, 0, 4*k)
+		for i := range cap(y) {
+			y = append(y, i%k)
+			var idx []int32
+			var val []float64
+			for j := range f {
+				// Features 0–9 occur in every class; the others now and then.
+				if j < 10 || r.IntN(8) == 0 {
+					idx, val = append(idx, int32(j)), append(val, float64(1+r.IntN(4)))
+				}
+			}
+			X.AppendRow(idx, val)
+		}
+		for name, est := range cpEstimators() {
+			s, err := nb.NewSparseCountsFor(est, X, y, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lin, err := est.(nb.CompactEstimator).FitCompact(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, err := lin.Scorer()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.NumClasses() != k || sc.NumFeatures() != f {
+				t.Fatalf("scorer of %d×%d says %d×%d", k, f, sc.NumClasses(), sc.NumFeatures())
+			}
+			for range 50 {
+				var idx []int32
+				var val []float64
+				for j := range f + 20 { // some past the model
+					if r.IntN(6) == 0 {
+						idx, val = append(idx, int32(j)), append(val, float64(r.IntN(3))*0.7)
+					}
+				}
+				want := lin.JointLogLikelihood([]float64{1}, idx, val)
+				got := sc.JointLogLikelihood([]float64{1}, idx, val)
+				for c := range want {
+					if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+						t.Fatalf("%s, %d classes: score %d = %v, CompactLinear's %v", name, k, c, got[c], want[c])
+					}
+				}
+			}
+			if got := sc.JointLogLikelihood(nil, []int32{1}, nil); len(got) != k || !math.IsNaN(got[0]) {
+				t.Fatalf("%s: a row of 1 index and 0 values scores %v, want NaN", name, got)
+			}
+		}
+	}
+}
+
+func TestCompactScorerRejectsMalformed(t *testing.T) {
+	lin := cpFit(t)
+	lin.Class[0] = 7
+	if _, err := lin.Scorer(); err == nil {
+		t.Fatal("a scorer of a model with class 7 of 2: no error")
+	}
+}
+
+func ExampleCompactScorer() {
+	s, err := nb.NewSparseCounts(exampleX, exampleY, 2, false, 0)
+	if err != nil {
+		fmt.Println(err)
+	}
+	lin, err := (&nb.Complement{}).FitCompact(s)
+	if err != nil {
+		fmt.Println(err)
+	}
+	sc, err := lin.Scorer() // once; then score many rows
+	if err != nil {
+		fmt.Println(err)
+	}
+	row, val := []int32{0, 1}, []float64{1, 1} // "ball goal"
+	jll := sc.JointLogLikelihood(nil, row, val)
+	fmt.Println(nb.Argmax(jll), jll[0] == lin.JointLogLikelihood(nil, row, val)[0])
+	// Output:
+	// 0 true
+}
