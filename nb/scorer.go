@@ -1,10 +1,9 @@
 package nb
 
 import (
+	"math"
 	"math/bits"
 	"slices"
-
-	"github.com/textnb/textnb/internal/parallel"
 )
 
 // A CompactScorer scores rows as its CompactLinear does, to the last bit,
@@ -36,30 +35,48 @@ type scoredFeature struct {
 // CompactLinear.
 const MaxScorerClasses = 32
 
-// Scorer returns a CompactScorer for t, which must be valid (Validate).
+// Scorer returns a CompactScorer for t, or the error of t.Validate if t
+// is malformed. Laying t out checks it as Validate would, in the same
+// pass: a decoded model needs only this.
 func (t *CompactLinear) Scorer() (*CompactScorer, error) {
-	if err := t.Validate(); err != nil {
-		return nil, err
-	}
 	s := &CompactScorer{t: t}
-	if t.K > MaxScorerClasses || len(t.Delta) > 1<<32-1 {
-		return s, nil
+	if t.K > MaxScorerClasses || uint64(len(t.Delta)) > math.MaxUint32 ||
+		!t.consistent() || t.Ptr[0] != 0 || t.Ptr[t.Features] != len(t.Class) {
+		if err := t.Validate(); err != nil {
+			return nil, err
+		}
+		return s, nil // scores through t
 	}
 	s.full = uint32(1<<t.K - 1)
 	s.feats = make([]scoredFeature, t.Features)
-	parallel.Chunks(t.Features, parallelChunk, 0, func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			f := scoredFeature{lo: uint32(t.Ptr[j])}
-			if t.Base != nil {
-				f.base = t.Base[j]
-			}
-			for _, c := range t.Class[t.Ptr[j]:t.Ptr[j+1]] {
-				f.mask |= 1 << c
-			}
-			s.feats[j] = f
-		}
-	})
+	if bad := firstBad(t.Features, s.layOut); bad < t.Features {
+		return nil, checkFeatureCells(t.Ptr, t.Class, t.K, bad)
+	}
 	return s, nil
+}
+
+// layOut fills the entries of features lo to hi−1 and returns the first
+// whose cells are out of order (see checkFeatureCells), or hi.
+func (s *CompactScorer) layOut(lo, hi int) int {
+	t := s.t
+	for j := lo; j < hi; j++ {
+		p, q := t.Ptr[j], t.Ptr[j+1]
+		if p < 0 || p > q || q > len(t.Class) {
+			return j
+		}
+		f := scoredFeature{lo: uint32(p)}
+		if t.Base != nil {
+			f.base = t.Base[j]
+		}
+		for _, c := range t.Class[p:q] {
+			if int(c) >= t.K || f.mask>>c != 0 { // classes increase strictly
+				return j
+			}
+			f.mask |= 1 << c
+		}
+		s.feats[j] = f
+	}
+	return hi
 }
 
 // NumClasses returns K.

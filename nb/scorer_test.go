@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/textnb/textnb/nb"
@@ -70,11 +71,36 @@ func TestCompactScorerMatchesCompactLinear(t *testing.T) {
 	}
 }
 
+// Scorer checks a model as Validate does, in its own pass, and fails with
+// the same error.
 func TestCompactScorerRejectsMalformed(t *testing.T) {
-	lin := cpFit(t)
-	lin.Class[0] = 7
-	if _, err := lin.Scorer(); err == nil {
-		t.Fatal("a scorer of a model with class 7 of 2: no error")
+	for name, bad := range map[string]func(*nb.CompactLinear){
+		"k":        func(l *nb.CompactLinear) { l.K = 3 },
+		"ptrLen":   func(l *nb.CompactLinear) { l.Ptr = l.Ptr[:2] },
+		"ptrRange": func(l *nb.CompactLinear) { l.Ptr[1] = 99 },
+		"ptrOrder": func(l *nb.CompactLinear) { l.Ptr[1] = -1 },
+		"ptrLast":  func(l *nb.CompactLinear) { l.Ptr[len(l.Ptr)-1]-- },
+		"class":    func(l *nb.CompactLinear) { l.Class[0] = 2 },
+		"repeat": func(l *nb.CompactLinear) { // a class twice in one feature
+			for j := range l.Features {
+				if p := l.Ptr[j]; l.Ptr[j+1]-p >= 2 {
+					l.Class[p+1] = l.Class[p]
+					return
+				}
+			}
+		},
+		"base": func(l *nb.CompactLinear) { l.Base = []float64{1} },
+	} {
+		lin := cpFit(t)
+		lin.Ptr, lin.Class = slices.Clone(lin.Ptr), slices.Clone(lin.Class)
+		bad(lin)
+		want := lin.Validate()
+		if want == nil {
+			t.Fatalf("%s: Validate accepts the model", name)
+		}
+		if sc, err := lin.Scorer(); err == nil || err.Error() != want.Error() {
+			t.Errorf("%s: Scorer = %v, %v; want Validate's error %v", name, sc, err, want)
+		}
 	}
 }
 

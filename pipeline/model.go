@@ -97,7 +97,8 @@ func (m *Model) refit() error {
 	return nil
 }
 
-// setLin makes lin the classifier's scoring form.
+// setLin makes lin the classifier's scoring form, with its scorer made on
+// first use.
 func (m *Model) setLin(lin *nb.CompactLinear) {
 	m.lin = lin
 	m.scorer = sync.OnceValue(func() *nb.CompactScorer {
