@@ -29,7 +29,28 @@ type gramTable struct {
 	words    termTable
 	wordNode []int32 // word id → node
 	pairs    pairTable
-	link     []uint64 // node → isWord|word id, or prefix node<<32 | last word node
+	link     links // node → isWord|word id, or prefix node<<32 | last word node
+}
+
+// links is an append-only array in pages that are never copied: a slice
+// appended to a node at a time would be copied whole each time it grows by
+// a quarter, some forty bytes copied per node in all.
+type links struct {
+	pages [][]uint64
+	n     int
+}
+
+const linkPage = 1 << 16
+
+func (l *links) at(i int32) uint64 { return l.pages[i/linkPage][i%linkPage] }
+
+func (l *links) add(v uint64) int32 {
+	if l.n%linkPage == 0 {
+		l.pages = append(l.pages, make([]uint64, linkPage))
+	}
+	l.pages[l.n/linkPage][l.n%linkPage] = v
+	l.n++
+	return int32(l.n - 1)
 }
 
 const isWord = 1 << 63
@@ -48,7 +69,7 @@ func (g *gramTable) word(s string) int32 {
 // string has one node: a w that is itself a chain (from callers that pass
 // "words" holding spaces) is extended by word by word.
 func (g *gramTable) extend(prefix, w int32) int32 {
-	if g.link[w]&isWord == 0 {
+	if g.link.at(w)&isWord == 0 {
 		var buf [16]int32
 		for _, wn := range g.wordNodes(buf[:0], w) {
 			prefix = g.pair(prefix, wn)
@@ -75,7 +96,7 @@ func (g *gramTable) pair(prefix, w int32) int32 {
 func (g *gramTable) wordNodes(dst []int32, node int32) []int32 {
 	start := len(dst)
 	for {
-		l := g.link[node]
+		l := g.link.at(node)
 		if l&isWord != 0 {
 			dst = append(dst, node)
 			break
@@ -87,10 +108,7 @@ func (g *gramTable) wordNodes(dst []int32, node int32) []int32 {
 	return dst
 }
 
-func (g *gramTable) add(link uint64) int32 {
-	g.link = append(g.link, link)
-	return int32(len(g.link) - 1)
-}
+func (g *gramTable) add(link uint64) int32 { return g.link.add(link) }
 
 // term returns the node of any term, splitting it at single spaces.
 func (g *gramTable) term(s string) int32 {
@@ -112,7 +130,7 @@ func (g *gramTable) extendTerm(prefix int32, s string) int32 {
 	}
 }
 
-func (g *gramTable) len() int { return len(g.link) }
+func (g *gramTable) len() int { return g.link.n }
 
 // appendTerm appends the string of node to dst; nodes is scratch space.
 func (g *gramTable) appendTerm(dst []byte, nodes []int32, node int32) ([]byte, []int32) {
@@ -121,7 +139,7 @@ func (g *gramTable) appendTerm(dst []byte, nodes []int32, node int32) ([]byte, [
 		if i > 0 {
 			dst = append(dst, ' ')
 		}
-		dst = append(dst, g.words.term(int32(uint32(g.link[wn])))...)
+		dst = append(dst, g.words.term(int32(uint32(g.link.at(wn))))...)
 	}
 	return dst, nodes
 }
@@ -131,11 +149,11 @@ func (g *gramTable) appendTerm(dst []byte, nodes []int32, node int32) ([]byte, [
 func (g *gramTable) termLen(node int32) int {
 	n := 0
 	for {
-		l := g.link[node]
+		l := g.link.at(node)
 		if l&isWord != 0 {
 			return n + g.words.termLen(int32(uint32(l)))
 		}
-		n += 1 + g.words.termLen(int32(uint32(g.link[uint32(l)]))) // a space and the last word
+		n += 1 + g.words.termLen(int32(uint32(g.link.at(int32(uint32(l)))))) // a space and the last word
 		node = int32(l >> 32)
 	}
 }
