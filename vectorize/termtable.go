@@ -3,6 +3,7 @@ package vectorize
 import (
 	"hash/maphash"
 	"math/bits"
+	"math/rand/v2"
 	"unsafe"
 )
 
@@ -12,14 +13,17 @@ import (
 // term's bytes inline and a long term's offset, so a lookup costs one cache
 // miss for a short term and two for a long one; a Go map costs about as
 // much for the lookup but twice as much memory, all of it scanned by the
-// garbage collector. The hash is Go's seeded maphash (AES-based where the
-// processor has it), so crafted terms cannot pile into one probe run; the
-// seed is random, but ids do not depend on it.
+// garbage collector. The hash is seeded, so crafted terms cannot pile into
+// one probe run: Go's maphash (AES-based where the processor has it) for a
+// term longer than 8 bytes, murmur3's finalizer of the slot key, seed and
+// length for a shorter one, most words, which costs a few instructions
+// instead of a call. The seeds are random, but ids do not depend on them.
 type termTable struct {
 	packedTerms
-	slots []slot
-	shift uint // 64 − log2(len(slots)): the slot of hash h is h >> shift
-	seed  maphash.Seed
+	slots   []slot
+	shift   uint // 64 − log2(len(slots)): the slot of hash h is h >> shift
+	seed    maphash.Seed
+	mixSeed uint64
 }
 
 // packedTerms holds terms back to back in one pointer-free block, which is
@@ -54,7 +58,7 @@ func makeTag(h uint64, n int) uint32 {
 // intern returns the id of s, adding s if it is new.
 func (t *termTable) intern(s string) int32 {
 	if t.slots == nil {
-		t.slots, t.shift, t.seed = make([]slot, 1<<10), shiftFor(1<<10), maphash.MakeSeed()
+		t.slots, t.shift, t.seed, t.mixSeed = make([]slot, 1<<10), shiftFor(1<<10), maphash.MakeSeed(), rand.Uint64()
 	}
 	sl, tag, key, found := t.probe(s)
 	if found {
@@ -196,10 +200,10 @@ func (t *packedTerms) strings() []string {
 // rather than byte loops; for more, the hash's low bits, to which insert
 // adds the offset.
 func (t *termTable) hash(s string) (h, key uint64) {
-	h = maphash.String(t.seed, s)
 	switch n := len(s); {
 	case n > maxInline:
-		key = h << offBits
+		h = maphash.String(t.seed, s)
+		return h, h << offBits
 	case n >= 8:
 		key = le64(s, 0)
 	case n >= 4:
@@ -207,7 +211,7 @@ func (t *termTable) hash(s string) (h, key uint64) {
 	case n > 0:
 		key = uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
 	}
-	return h, key
+	return mix64(key ^ t.mixSeed + uint64(len(s))), key
 }
 
 func le64(s string, i int) uint64 {
