@@ -360,12 +360,25 @@ func writeSparse(b *crcWriter, ptr []int, class []uint16, val []float64) {
 		buf = le.AppendUint32(buf, uint32(p))
 	}
 	b.write(buf)
-	buf = buf[:0]
-	for _, c := range class {
-		buf = le.AppendUint16(buf, c)
-	}
-	b.write(buf)
+	writeUint16s(b, class)
 	writeFloats(b, val)
+}
+
+// writeUint16s writes v little-endian, as writeFloats writes floats.
+func writeUint16s(b *crcWriter, v []uint16) {
+	if littleEndian && len(v) > 0 {
+		b.write(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 2*len(v)))
+		return
+	}
+	var buf [8 << 10]byte
+	for len(v) > 0 {
+		n := min(len(v), len(buf)/2)
+		for i, x := range v[:n] {
+			binary.LittleEndian.PutUint16(buf[2*i:], x)
+		}
+		b.write(buf[:2*n])
+		v = v[n:]
+	}
 }
 
 // writeLinear stores a compact scorer; Base may be empty.
@@ -481,8 +494,12 @@ func (r *reader) sparse(f, nnz int) (ptr []int, class []uint16, val []float64) {
 		ptr[i] = int(le.Uint32(pb[4*i:]))
 	}
 	class = make([]uint16, nnz)
-	for i := range class {
-		class[i] = le.Uint16(cb[2*i:])
+	if littleEndian && nnz > 0 {
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&class[0])), 2*nnz), cb)
+	} else {
+		for i := range class {
+			class[i] = le.Uint16(cb[2*i:])
+		}
 	}
 	return ptr, class, val
 }
