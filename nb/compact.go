@@ -104,10 +104,16 @@ func (t *CompactLinear) JointLogLikelihood(dst []float64, idx []int32, val []flo
 			acc[c] += x * delta[q]
 		}
 	}
+	t.addClassTerms(acc, sb, sx)
+	return dst
+}
+
+// addClassTerms adds each class's bias and its terms of Σ x_i·Base_i (sb)
+// and Σ x_i (sx) to the cells' sums in acc, completing the scores.
+func (t *CompactLinear) addClassTerms(acc []float64, sb, sx float64) {
 	for c := range acc {
 		acc[c] += t.Bias[c] + t.P[c]*sb + t.Q[c]*sx
 	}
-	return dst
 }
 
 // touch loads the first cell and base weight of every feature of a row

@@ -130,9 +130,7 @@ func (s *CompactScorer) JointLogLikelihood(dst []float64, idx []int32, val []flo
 			q++
 		}
 	}
-	for c := range acc {
-		acc[c] += t.Bias[c] + t.P[c]*sb + t.Q[c]*sx
-	}
+	t.addClassTerms(acc, sb, sx)
 	return dst
 }
 
