@@ -333,20 +333,29 @@ func writePacked(b *crcWriter, blob []byte, ends []int) {
 	b.write(blob[:ends[len(ends)-1]])
 }
 
-// writeFloats writes v little-endian: as it is in memory where that is the
-// file's layout, else converted 8 KiB at a time.
+// writeFloats writes v little-endian.
 func writeFloats(b *crcWriter, v []float64) {
-	if littleEndian && len(v) > 0 { // the file's layout is the memory's
-		b.write(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v)))
+	writeLE(b, v, func(p []byte, x float64) { binary.LittleEndian.PutUint64(p, math.Float64bits(x)) })
+}
+
+// writeLE writes v little-endian: as it is in memory where that is the
+// file's layout, else converted by put 8 KiB at a time.
+func writeLE[T uint16 | float64](b *crcWriter, v []T, put func([]byte, T)) {
+	if len(v) == 0 {
+		return
+	}
+	size := int(unsafe.Sizeof(v[0]))
+	if littleEndian {
+		b.write(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), size*len(v)))
 		return
 	}
 	var buf [8 << 10]byte
 	for len(v) > 0 {
-		n := min(len(v), len(buf)/8)
+		n := min(len(v), len(buf)/size)
 		for i, x := range v[:n] {
-			binary.LittleEndian.PutUint64(buf[8*i:], math.Float64bits(x))
+			put(buf[size*i:], x)
 		}
-		b.write(buf[:8*n])
+		b.write(buf[:size*n])
 		v = v[n:]
 	}
 }
@@ -360,25 +369,8 @@ func writeSparse(b *crcWriter, ptr []int, class []uint16, val []float64) {
 		buf = le.AppendUint32(buf, uint32(p))
 	}
 	b.write(buf)
-	writeUint16s(b, class)
+	writeLE(b, class, binary.LittleEndian.PutUint16)
 	writeFloats(b, val)
-}
-
-// writeUint16s writes v little-endian, as writeFloats writes floats.
-func writeUint16s(b *crcWriter, v []uint16) {
-	if littleEndian && len(v) > 0 {
-		b.write(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 2*len(v)))
-		return
-	}
-	var buf [8 << 10]byte
-	for len(v) > 0 {
-		n := min(len(v), len(buf)/2)
-		for i, x := range v[:n] {
-			binary.LittleEndian.PutUint16(buf[2*i:], x)
-		}
-		b.write(buf[:2*n])
-		v = v[n:]
-	}
 }
 
 // writeLinear stores a compact scorer; Base may be empty.

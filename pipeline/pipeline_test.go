@@ -132,6 +132,35 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	}
 }
 
+// The conversions that a big-endian machine takes write the bytes that a
+// little-endian one copies from memory, and read them back the same.
+func TestModelFileBytesDoNotDependOnByteOrder(t *testing.T) {
+	m, _ := train(t, Config{}, newsTrain)
+	var native, portable bytes.Buffer
+	if _, err := m.WriteTo(&native); err != nil {
+		t.Fatal(err)
+	}
+	defer func(le bool) { littleEndian = le }(littleEndian)
+	littleEndian = false
+	if _, err := m.WriteTo(&portable); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(native.Bytes(), portable.Bytes()) {
+		t.Fatal("the converting path writes other bytes")
+	}
+	got, err := Decode(portable.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if _, err := got.WriteTo(&again); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Bytes(), native.Bytes()) {
+		t.Error("a model read by the converting path encodes to other bytes")
+	}
+}
+
 func equalFloats(a, b []float64) bool {
 	if len(a) != len(b) {
 		return false
