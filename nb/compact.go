@@ -53,7 +53,8 @@ func (t *CompactLinear) consistent() bool {
 
 // Validate reports whether t is well formed: consistent lengths, pointers
 // in order and every feature's classes strictly increasing below K. Call it
-// on a CompactLinear decoded from a file.
+// on a CompactLinear decoded from a file, or make its Scorer, which checks
+// the same as it lays the model out.
 func (t *CompactLinear) Validate() error {
 	if !t.consistent() || t.Ptr[0] != 0 || t.Ptr[t.Features] != len(t.Class) {
 		return fmt.Errorf("%w: compact linear of %d classes × %d features holds %d/%d/%d class terms, %d base weights, %d pointers, %d classes and %d cells",

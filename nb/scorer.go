@@ -15,8 +15,9 @@ import (
 // looking up their classes. On 20 Newsgroups (377,100 features, 20 classes)
 // that scores the test split about a quarter faster.
 //
-// A scorer reads its CompactLinear's Bias, P, Q and Delta: it is valid as
-// long as that is not modified.
+// Make one with CompactLinear.Scorer: a zero CompactScorer has no model to
+// score with. A scorer reads its CompactLinear's fields as it scores: it is
+// valid as long as that is not modified.
 type CompactScorer struct {
 	t     *CompactLinear
 	feats []scoredFeature

@@ -361,7 +361,7 @@ func writeLE[T uint16 | float64](b *crcWriter, v []T, put func([]byte, T)) {
 }
 
 // writeSparse writes the per-feature cells shared by counts and the
-// compact scorer: pointers, class ids, values.
+// CompactLinear: pointers, class ids, values.
 func writeSparse(b *crcWriter, ptr []int, class []uint16, val []float64) {
 	le := binary.LittleEndian
 	buf := make([]byte, 0, 4*len(ptr))
@@ -373,7 +373,7 @@ func writeSparse(b *crcWriter, ptr []int, class []uint16, val []float64) {
 	writeFloats(b, val)
 }
 
-// writeLinear stores a compact scorer; Base may be empty.
+// writeLinear stores a CompactLinear; Base may be empty.
 func writeLinear(b *crcWriter, l *nb.CompactLinear) {
 	le := binary.LittleEndian
 	b.write(le.AppendUint32(nil, uint32(len(l.Delta))))

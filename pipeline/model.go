@@ -20,8 +20,9 @@ type Model struct {
 	hash   vectorize.Hashing
 	weight weighting         // nil: none
 	lin    *nb.CompactLinear // the classifier's scoring form
-	// scorer returns lin's scorer, made on first use; nil if lin is
-	// malformed, which Predictor then scores as NaN.
+	// scorer returns lin's scorer: made when a model is loaded, which
+	// checks lin, or on first use after training; nil if lin is malformed
+	// (Predictor then scores through lin, as NaN).
 	scorer func() *nb.CompactScorer
 	// classCount is the number of training documents per class.
 	classCount []float64
@@ -116,7 +117,7 @@ func (m *Model) TrainingPriors() []float64 {
 	return p
 }
 
-// textEstimator is a text model that fits a compact scorer from sparse
+// textEstimator is a text model that fits a CompactLinear from sparse
 // counts: O(features + non-zero counts) memory instead of classes × features.
 type textEstimator interface {
 	nb.Estimator
@@ -179,10 +180,11 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 // JointLogLikelihood appends one unnormalized log posterior per class.
 func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
 	idx, val := p.Row(text)
+	if p.score == nil && p.m.scorer != nil {
+		p.score = p.m.scorer()
+	}
 	if p.score == nil {
-		if p.score = p.m.scorer(); p.score == nil {
-			return p.m.lin.JointLogLikelihood(dst, idx, val)
-		}
+		return p.m.lin.JointLogLikelihood(dst, idx, val)
 	}
 	return p.score.JointLogLikelihood(dst, idx, val)
 }

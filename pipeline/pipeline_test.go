@@ -161,6 +161,18 @@ func TestModelFileBytesDoNotDependOnByteOrder(t *testing.T) {
 	}
 }
 
+// A Predictor scores through the classifier's scorer when the model has
+// one and through the classifier itself when not, with the same results.
+func TestPredictorScoresWithoutScorer(t *testing.T) {
+	m, _ := train(t, Config{}, newsTrain)
+	want := m.NewPredictor().JointLogLikelihood(nil, "The striker scored twice")
+	m.scorer = nil // as a Model whose classifier was set without one
+	got := m.NewPredictor().JointLogLikelihood(nil, "The striker scored twice")
+	if !equalFloats(got, want) {
+		t.Fatalf("without a scorer %v, with %v", got, want)
+	}
+}
+
 func equalFloats(a, b []float64) bool {
 	if len(a) != len(b) {
 		return false
