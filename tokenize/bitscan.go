@@ -46,7 +46,7 @@ func wordMask(dst []uint64, text string, join bool) []uint64 {
 	w, conn := dst[:n], dst[n:2*n] // word bytes, connectors
 	b := view(text)
 	for k := range w {
-		w[k], conn[k] = blockBits(b[64*k : min(64*k+64, len(b))])
+		w[k], conn[k] = blockBits(b[64*k:min(64*k+64, len(b))], join)
 	}
 	if !join {
 		return w
@@ -63,20 +63,25 @@ func wordMask(dst []uint64, text string, join bool) []uint64 {
 	return w
 }
 
-// blockBits returns the word byte and connector bits of up to 64 bytes.
-func blockBits(block []byte) (word, conn uint64) {
+// blockBits returns the word byte bits of up to 64 bytes and, with join,
+// their connector bits.
+func blockBits(block []byte, join bool) (word, conn uint64) {
 	if len(block) == 64 { // the usual case: loads without bounds checks
 		for i := 0; i < 64; i += 8 {
 			x := binary.LittleEndian.Uint64(block[i : i+8])
 			word |= packBits(wordBytes(x)) << i
-			conn |= packBits(joinBytes(x)) << i
+			if join {
+				conn |= packBits(joinBytes(x)) << i
+			}
 		}
 		return word, conn
 	}
 	for i := 0; i < len(block); i += 8 {
 		x := load8(block, i)
 		word |= packBits(wordBytes(x)) << i
-		conn |= packBits(joinBytes(x)) << i
+		if join {
+			conn |= packBits(joinBytes(x)) << i
+		}
 	}
 	return word, conn
 }

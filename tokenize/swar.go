@@ -8,9 +8,11 @@ import (
 )
 
 // The ASCII fast path classifies eight bytes at a time ("SWAR"): inRange,
-// wordBytes and upperBytes return a word with 0x80 in every byte of the
-// eight that has the property, 0 in the others. Bytes are in little-endian
-// order, so the first byte with the property is at TrailingZeros64/8.
+// wordBytes, upperBytes and joinBytes return a word with 0x80 in every byte
+// of the eight that has the property, 0 in the others. Bytes are in
+// little-endian order: the first byte with the property is at
+// TrailingZeros64/8 (firstUpper, firstNonASCII), and packBits makes the
+// marks one bit per byte, in order (blockBits).
 const (
 	lowBits  = 0x0101010101010101
 	highBits = 0x8080808080808080
@@ -45,7 +47,7 @@ func inRange(h uint64, lo, hi byte) uint64 {
 // wordBytes marks the ASCII word bytes of x, [0-9A-Za-z_] (asciiKind's
 // wordByte). Setting bit 0x20 maps exactly the letters onto a–z. It spells
 // out inRange three times: three calls would not fit the inliner's budget,
-// and the scanning loops call it for every eight bytes.
+// and blockBits calls it for every eight bytes of text.
 func wordBytes(x uint64) uint64 {
 	h := x &^ highBits
 	g := h | lowBits*0x20
