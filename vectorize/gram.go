@@ -42,7 +42,12 @@ type links struct {
 
 const linkPage = 1 << 16
 
-func (l *links) at(i int32) uint64 { return l.pages[i/linkPage][i%linkPage] }
+func (l *links) at(i int32) uint64 {
+	if int(i) >= l.n { // within the last page, past its end, reads 0
+		panic("vectorize: link of a node not added")
+	}
+	return l.pages[i/linkPage][i%linkPage]
+}
 
 func (l *links) add(v uint64) int32 {
 	if l.n%linkPage == 0 {

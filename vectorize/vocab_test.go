@@ -446,8 +446,9 @@ func TestNewVocabularyPacked(t *testing.T) {
 
 // TestVocabularyIndexOnEveryCore checks that the index, built in parts on
 // several goroutines, finds every term of a vocabulary large enough to be
-// split and loaded to 3/4, where runs cross the parts' ends (most seeds
-// spill some terms; TestIndexFillSpillsAcrossParts spills for certain).
+// split and loaded as fully as tableSize allows (just under 3/8), where
+// runs cross the parts' ends (most seeds spill some terms;
+// TestIndexFillSpillsAcrossParts spills for certain).
 func TestVocabularyIndexOnEveryCore(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
 	terms := make([]string, 196_000)
