@@ -73,21 +73,16 @@ func (t *CompactLinear) JointLogLikelihood(dst []float64, idx []int32, val []flo
 	if len(idx) != len(val) {
 		return nanRow(dst, k)
 	}
-	dst = slices.Grow(dst, k)[:n+k]
-	acc := dst[n:]
-	clear(acc)
+	dst, acc := startScores(dst, k)
 	keep(t.touch(idx))
 	var sx, sb float64
 	for p, j := range idx {
 		if uint(j) >= uint(t.Features) {
 			continue
 		}
-		x := val[p]
-		if t.Binary {
-			if x <= t.Threshold {
-				continue
-			}
-			x = 1
+		x, ok := t.value(val[p])
+		if !ok {
+			continue
 		}
 		sx += x
 		if t.Base != nil {
@@ -107,6 +102,23 @@ func (t *CompactLinear) JointLogLikelihood(dst []float64, idx []int32, val []flo
 	}
 	t.addClassTerms(acc, sb, sx)
 	return dst
+}
+
+// startScores appends k zeroed scores to dst and returns dst and them.
+func startScores(dst []float64, k int) (all, scores []float64) {
+	n := len(dst)
+	dst = slices.Grow(dst, k)[:n+k]
+	clear(dst[n:])
+	return dst, dst[n:]
+}
+
+// value returns what a row's value x adds: x itself, or with Binary
+// nothing (false) if x is at most Threshold and 1 if not.
+func (t *CompactLinear) value(x float64) (float64, bool) {
+	if !t.Binary {
+		return x, true
+	}
+	return 1, !(x <= t.Threshold) // NaN counts, as in Linear
 }
 
 // addClassTerms adds each class's bias and its terms of Σ x_i·Base_i (sb)

@@ -3,7 +3,6 @@ package nb
 import (
 	"math"
 	"math/bits"
-	"slices"
 )
 
 // A CompactScorer scores rows as its CompactLinear does, to the last bit,
@@ -93,25 +92,20 @@ func (s *CompactScorer) JointLogLikelihood(dst []float64, idx []int32, val []flo
 	if s.feats == nil {
 		return t.JointLogLikelihood(dst, idx, val)
 	}
-	k, n := t.K, len(dst)
+	k := t.K
 	if len(idx) != len(val) {
 		return nanRow(dst, k)
 	}
-	dst = slices.Grow(dst, k)[:n+k]
-	acc := dst[n:]
-	clear(acc)
+	dst, acc := startScores(dst, k)
 	keep(s.touch(idx))
 	var sx, sb float64
 	for p, j := range idx {
 		if uint(j) >= uint(len(s.feats)) {
 			continue
 		}
-		x := val[p]
-		if t.Binary {
-			if x <= t.Threshold {
-				continue
-			}
-			x = 1
+		x, ok := t.value(val[p])
+		if !ok {
+			continue
 		}
 		f := &s.feats[j]
 		sx += x

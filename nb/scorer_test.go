@@ -14,7 +14,7 @@ import (
 // The scorer's scores equal its CompactLinear's bit for bit, for every
 // compact model, with 2 to 40 classes (beyond MaxScorerClasses it scores
 // through the CompactLinear), features with cells in some, all or no
-// classes, columns past the model and explicit zeros.
+// classes, columns past the model, explicit zeros and a rare NaN.
 func TestCompactScorerMatchesCompactLinear(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, k := range []int{2, 3, 20, 32, 33, 40} {
@@ -53,7 +53,11 @@ func TestCompactScorerMatchesCompactLinear(t *testing.T) {
 				var val []float64
 				for j := range f + 20 { // some past the model
 					if r.IntN(6) == 0 {
-						idx, val = append(idx, int32(j)), append(val, float64(r.IntN(3))*0.7)
+						v := float64(r.IntN(3)) * 0.7
+						if r.IntN(500) == 0 {
+							v = math.NaN() // binarized it counts as 1, as in Linear
+						}
+						idx, val = append(idx, int32(j)), append(val, v)
 					}
 				}
 				want := lin.JointLogLikelihood([]float64{1}, idx, val)
@@ -73,6 +77,35 @@ func TestCompactScorerMatchesCompactLinear(t *testing.T) {
 
 // Scorer checks a model as Validate does, in its own pass, and fails with
 // the same error.
+// Binarized, a NaN value counts as present, in the compact forms as in
+// Linear.
+func TestCompactBinaryNaNCountsAsLinear(t *testing.T) {
+	s, err := nb.NewSparseCountsFor(&nb.Bernoulli{}, exampleX, exampleY, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lin, err := (&nb.Bernoulli{}).FitCompact(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := lin.Scorer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, val := []int32{0, 1}, []float64{math.NaN(), 1}
+	want := lin.Dense().JointLogLikelihood(nil, idx, val)
+	for name, got := range map[string][]float64{
+		"CompactLinear": lin.JointLogLikelihood(nil, idx, val),
+		"CompactScorer": sc.JointLogLikelihood(nil, idx, val),
+	} {
+		for c := range want {
+			if math.IsNaN(got[c]) || math.Abs(got[c]-want[c]) > 1e-12 {
+				t.Fatalf("%s scores %v, Linear %v", name, got, want)
+			}
+		}
+	}
+}
+
 func TestCompactScorerRejectsMalformed(t *testing.T) {
 	for name, bad := range map[string]func(*nb.CompactLinear){
 		"k":        func(l *nb.CompactLinear) { l.K = 3 },
