@@ -397,15 +397,14 @@ func (s *shardTerms) load(b *VocabBuilder) {
 			ids = append(ids, int32(id))
 		}
 	}
-	byID := make([]string, len(df)) // sortKeys reads terms by id
-	for i, t := range b.g.terms(ids) {
-		byID[ids[i]] = t
-	}
-	s.keys = sortKeys(byID, ids)
+	spelled := b.g.terms(ids)
+	s.keys = sortKeys(spelled, positions(len(ids))) // ids of the keys: positions in spelled
 	s.terms = make([]string, len(ids))
 	s.df, s.tf = make([]int64, len(ids)), make([]int64, len(ids))
 	for i, k := range s.keys {
-		s.terms[i], s.df[i], s.tf[i] = byID[k.id], df[k.id], tf[k.id]
+		id := ids[k.id]
+		s.terms[i], s.df[i], s.tf[i] = spelled[k.id], df[id], tf[id]
+		s.keys[i].id = id // the node, which merge reads
 	}
 	s.union = make([]int32, len(ids))
 }
