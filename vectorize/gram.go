@@ -36,22 +36,22 @@ type gramTable struct {
 // appended to a node at a time would be copied whole each time it grows by
 // a quarter, some forty bytes copied per node in all.
 type links struct {
-	pages [][]uint64
+	pages []*[linkPage]uint64
 	n     int
 }
 
 const linkPage = 1 << 16
 
 func (l *links) at(i int32) uint64 {
-	if int(i) >= l.n { // within the last page, past its end, reads 0
+	if uint(i) >= uint(l.n) { // within the last page, past its end, reads 0
 		panic("vectorize: link of a node not added")
 	}
-	return l.pages[i/linkPage][i%linkPage]
+	return l.pages[uint32(i)/linkPage][uint32(i)%linkPage]
 }
 
 func (l *links) add(v uint64) int32 {
 	if l.n%linkPage == 0 {
-		l.pages = append(l.pages, make([]uint64, linkPage))
+		l.pages = append(l.pages, new([linkPage]uint64))
 	}
 	l.pages[l.n/linkPage][l.n%linkPage] = v
 	l.n++
@@ -64,7 +64,7 @@ const isWord = 1 << 63
 func (g *gramTable) word(s string) int32 {
 	id := g.words.intern(s)
 	if int(id) == len(g.wordNode) {
-		g.wordNode = append(g.wordNode, g.add(isWord|uint64(id)))
+		g.wordNode = append(g.wordNode, g.link.add(isWord|uint64(id)))
 	}
 	return g.wordNode[id]
 }
@@ -91,7 +91,7 @@ func (g *gramTable) pair(prefix, w int32) int32 {
 	if found {
 		return g.pairs.node(i)
 	}
-	node := g.add(key)
+	node := g.link.add(key)
 	g.pairs.insert(i, tag, key, node)
 	return node
 }
@@ -112,8 +112,6 @@ func (g *gramTable) wordNodes(dst []int32, node int32) []int32 {
 	slices.Reverse(dst[start:])
 	return dst
 }
-
-func (g *gramTable) add(link uint64) int32 { return g.link.add(link) }
 
 // term returns the node of any term, splitting it at single spaces.
 func (g *gramTable) term(s string) int32 {
@@ -232,11 +230,12 @@ func (t *pairTable) resize(size int) {
 }
 
 // reset is resize for a table reused per document: it keeps the slots'
-// memory when that is large enough and not far larger (nor huge). Only
-// the tags are cleared: a slot is read only where its tag is set. Tags and
-// slots are always made at the same length, so they share a capacity.
+// memory when that is large enough and not huge (a huge document grew
+// it). Only the tags are cleared: a slot is read only where its tag is
+// set. Tags and slots are always made at the same length, so they share a
+// capacity.
 func (t *pairTable) reset(size int) {
-	if cap(t.slots) < size || cap(t.slots) > max(4*size, maxScratch) {
+	if cap(t.slots) < size || cap(t.slots) > maxScratch {
 		t.resize(size)
 		return
 	}
@@ -288,15 +287,11 @@ func (t *pairTable) grow() {
 	size := 2 * len(slots)
 	t.shift--
 	t.tags, t.slots = writtenSlots[uint8](size), make([]pairSlot, size)
-	mask := size - 1
 	for j, tag := range tags {
 		if tag == 0 {
 			continue
 		}
-		i := int(mix64(slots[j].key()^t.seed) >> t.shift)
-		for t.tags[i] != 0 {
-			i = (i + 1) & mask
-		}
+		i := freeSlot(t.tags, int(mix64(slots[j].key()^t.seed)>>t.shift), -1)
 		t.tags[i], t.slots[i] = tag, slots[j]
 	}
 }

@@ -153,6 +153,18 @@ func doubled[S any](old []S, empty func(S) bool, home func(S) int) []S {
 	return slots
 }
 
+// freeSlot returns the first slot from i on, wrapping around, whose tag is
+// 0 (empty), or −1 if the probe reaches slot stop first (−1: no stop).
+func freeSlot(tags []uint8, i, stop int) int {
+	mask := len(tags) - 1
+	for tags[i] != 0 {
+		if i = (i + 1) & mask; i == stop {
+			return -1
+		}
+	}
+	return i
+}
+
 // writtenSlots returns n zero slots whose memory has been written. A large
 // allocation comes from the OS untouched, and a table probes (reads) a slot
 // before it fills it: every page would fault twice, the second time, a

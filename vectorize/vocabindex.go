@@ -82,10 +82,10 @@ const buildChunk = 1 << 14
 
 // fill makes the table and places the terms of tab, given their hashes:
 // each of parts equal parts of the table, on a goroutine of its own, takes
-// the terms whose probes start in it, grouped beforehand by byPart. A term whose probe would run past
-// its part's end is spilled, and placed by an unbounded probe once the
-// parts are done; linear probing finds it all the same. It returns the
-// number of spilled terms.
+// the terms whose probes start in it, grouped beforehand by byPart. A term
+// whose probe would run past its part's end is spilled, and placed by an
+// unbounded probe once the parts are done; linear probing finds it all the
+// same. It returns the number of spilled terms.
 func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) int {
 	size := tableSize(len(hashes))
 	// Slots are read only where a tag is set, so only the tags need
@@ -137,11 +137,8 @@ func byPart(hashes []uint64, part func(uint64) int, parts int) (ids []int32, at 
 // unless the probe reaches slot stop first (the next part's first slot, 0
 // past the table's end; −1: no stop); it reports whether it placed it.
 func (x *vocabIndex) place(tab *packedTerms, id int32, h uint64, i, stop int) bool {
-	mask := len(x.tags) - 1
-	for x.tags[i] != 0 {
-		if i = (i + 1) & mask; i == stop {
-			return false
-		}
+	if i = freeSlot(x.tags, i, stop); i < 0 {
+		return false
 	}
 	x.tags[i] = tagOf(h)
 	x.slots[i] = indexSlot{hash: h, id: id, n: lenKey(tab.termLen(id))}
