@@ -133,11 +133,12 @@ func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string
 // unigrams appends the words of text to dst and keeps its Han runs in st.
 func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 	lower := a.direct && a.lower != nil
-	ascii := text // what asciiTerms reads: lowercased, only as far as it can go
+	n := firstNonASCII(text)
+	ascii := text[:n] // what asciiTerms reads, lowercased if words are lowered here
 	if lower {
-		ascii = lowerASCII(text[:firstNonASCII(text)])
+		ascii = lowerASCII(ascii)
 	}
-	dst, at := a.asciiTerms(dst, st, ascii, len(ascii) < len(text))
+	dst, at := a.asciiTerms(dst, st, ascii, n < len(text))
 	if at < len(text) {
 		// NFKC comes before lowercasing, as in the filter chain: it may
 		// compose an ASCII capital with the mark that follows it.
@@ -150,19 +151,17 @@ func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 	return dst
 }
 
-// asciiTerms is the fast path: it appends the terms of text up to the
-// first word that holds a non-ASCII byte and returns where the rest
-// starts, at a token boundary. more reports that text was cut just before
-// a non-ASCII byte, which may continue its last word. Words are the runs
-// of wordMask's bits.
+// asciiTerms is the fast path: it appends the terms of text, which is all
+// ASCII, and returns where the rest starts, at a token boundary: before
+// the last word if more reports that a non-ASCII byte follows text, which
+// may continue that word. Words are the runs of wordMask's bits.
 func (a *Analyzer) asciiTerms(dst []string, st *state, text string, more bool) ([]string, int) {
-	limit := firstNonASCII(text) // all of text when unigrams lowercased it
-	cont := more || limit < len(text)
-	st.mask = wordMask(st.mask, text[:limit], a.join)
+	limit := len(text)
+	st.mask = wordMask(st.mask, text, a.join)
 	m := st.mask
 	for i := nextSet(m, 0); i < limit; i = nextSet(m, i) {
 		j := nextClear(m, i)
-		if cont && (j == limit || a.join && j+1 == limit && asciiKind[text[j]] == joinByte) {
+		if more && (j == limit || a.join && j+1 == limit && isConnector[text[j]]) {
 			return dst, i // a non-ASCII letter may continue the word
 		}
 		if a.direct {

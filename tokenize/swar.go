@@ -44,8 +44,8 @@ func inRange(h uint64, lo, hi byte) uint64 {
 	return (h + lowBits*uint64(0x80-lo)) &^ (h + lowBits*uint64(0x7f-hi)) & highBits
 }
 
-// wordBytes marks the ASCII word bytes of x, [0-9A-Za-z_] (asciiKind's
-// wordByte). Setting bit 0x20 maps exactly the letters onto a–z. It spells
+// wordBytes marks the ASCII word bytes of x, [0-9A-Za-z_] (the bytes that
+// asciiClass does not class as separators). Setting bit 0x20 maps exactly the letters onto a–z. It spells
 // out inRange three times: three calls would not fit the inliner's budget,
 // and blockBits calls it for every eight bytes of text.
 func wordBytes(x uint64) uint64 {

@@ -116,3 +116,23 @@ func TestLowerASCII(t *testing.T) {
 		}
 	}
 }
+
+// Kinds of byte for the ASCII fast path's classifiers (asciiKind), as the
+// rune-at-a-time tokenizer sees them.
+const (
+	otherByte = iota // an ASCII separator, or a byte ≥ 0x80
+	wordByte         // an ASCII word character: [A-Za-z0-9_]
+	joinByte         // an ASCII connector (isConnector)
+)
+
+var asciiKind = func() (t [256]uint8) {
+	for c := range utf8.RuneSelf {
+		switch {
+		case asciiClass[c] != sepRune:
+			t[c] = wordByte
+		case isConnector[c]:
+			t[c] = joinByte
+		}
+	}
+	return t
+}()

@@ -65,25 +65,6 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 	return t
 }()
 
-// Kinds of byte for the Analyzer's ASCII fast path (asciiKind).
-const (
-	otherByte = iota // an ASCII separator, or a byte ≥ 0x80
-	wordByte         // an ASCII word character: [A-Za-z0-9_]
-	joinByte         // an ASCII connector (isConnector)
-)
-
-var asciiKind = func() (t [256]uint8) {
-	for c := range utf8.RuneSelf {
-		switch {
-		case asciiClass[c] != sepRune:
-			t[c] = wordByte
-		case isConnector[c]:
-			t[c] = joinByte
-		}
-	}
-	return t
-}()
-
 func classify(r rune) uint8 {
 	switch {
 	case r < utf8.RuneSelf:
