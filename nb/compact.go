@@ -56,11 +56,20 @@ func (t *CompactLinear) consistent() bool {
 // on a CompactLinear decoded from a file, or make its Scorer, which checks
 // the same as it lays the model out.
 func (t *CompactLinear) Validate() error {
+	if err := t.checkShape(); err != nil {
+		return err
+	}
+	return checkCells(t.Ptr, t.Class, t.K)
+}
+
+// checkShape is Validate short of the cells: field lengths and the
+// pointers' ends.
+func (t *CompactLinear) checkShape() error {
 	if !t.consistent() || t.Ptr[0] != 0 || t.Ptr[t.Features] != len(t.Class) {
 		return fmt.Errorf("%w: compact linear of %d classes × %d features holds %d/%d/%d class terms, %d base weights, %d pointers, %d classes and %d cells",
 			ErrShape, t.K, t.Features, len(t.Bias), len(t.P), len(t.Q), len(t.Base), len(t.Ptr), len(t.Class), len(t.Delta))
 	}
-	return checkCells(t.Ptr, t.Class, t.K)
+	return nil
 }
 
 // JointLogLikelihood appends the K scores of one sparse row. A malformed t
@@ -288,10 +297,11 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 			zextra[s.Class[p]] += d
 		}
 	}
-	if z := m.compactWeights(t, s, alpha, sumBase, zextra); z != nil {
+	m.compactWeights(t, s, alpha, sumBase, zextra)
+	if m.Norm {
 		parallel.Chunks(len(t.Delta), parallelChunk, 0, func(lo, hi int) {
 			for p := lo; p < hi; p++ {
-				t.Delta[p] /= z[t.Class[p]]
+				t.Delta[p] /= zextra[t.Class[p]]
 			}
 		})
 	}
@@ -300,9 +310,10 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 }
 
 // compactWeights sets P and Q of t from the per-class complement totals
-// S′_c = Σ_c′ R_c′ − R_c + F·α; with Norm it returns each class's Z_c (in
-// zextra's place), by which Delta is to be divided, else nil.
-func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, sumBase float64, zextra []float64) []float64 {
+// S′_c = Σ_c′ R_c′ − R_c + F·α; with Norm it turns zextra into each class's
+// Z_c, by which Delta is to be divided (without, FitCompact has negated
+// Base and Delta).
+func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, sumBase float64, zextra []float64) {
 	sums := s.classSums()
 	var grand float64
 	for _, r := range sums {
@@ -311,17 +322,13 @@ func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, su
 	fa, fn := float64(s.Features)*alpha, float64(s.Features)
 	for c, r := range sums {
 		logS := math.Log(grand - r + fa)
-		if !m.Norm {
+		if m.Norm {
+			z := sumBase - fn*logS + zextra[c]
+			t.P[c], t.Q[c], zextra[c] = 1/z, -logS/z, z
+		} else {
 			t.P[c], t.Q[c] = 1, logS
-			continue
 		}
-		z := sumBase - fn*logS + zextra[c]
-		t.P[c], t.Q[c], zextra[c] = 1/z, -logS/z, z
 	}
-	if !m.Norm {
-		return nil // FitCompact has negated Base and Delta
-	}
-	return zextra
 }
 
 // FitCompact fits m from sparse counts like Fit; s must be binarized like m

@@ -39,10 +39,12 @@ const MaxScorerClasses = 32
 // is malformed. Laying t out checks it as Validate would, in the same
 // pass: a decoded model needs only this.
 func (t *CompactLinear) Scorer() (*CompactScorer, error) {
+	if err := t.checkShape(); err != nil {
+		return nil, err
+	}
 	s := &CompactScorer{t: t}
-	if t.K > MaxScorerClasses || uint64(len(t.Delta)) > math.MaxUint32 ||
-		!t.consistent() || t.Ptr[0] != 0 || t.Ptr[t.Features] != len(t.Class) {
-		if err := t.Validate(); err != nil {
+	if t.K > MaxScorerClasses || uint64(len(t.Delta)) > math.MaxUint32 {
+		if err := checkCells(t.Ptr, t.Class, t.K); err != nil {
 			return nil, err
 		}
 		return s, nil // scores through t
