@@ -75,8 +75,6 @@ func TestCompactScorerMatchesCompactLinear(t *testing.T) {
 	}
 }
 
-// Scorer checks a model as Validate does, in its own pass, and fails with
-// the same error.
 // Binarized, a NaN value counts as present, in the compact forms as in
 // Linear.
 func TestCompactBinaryNaNCountsAsLinear(t *testing.T) {
@@ -106,6 +104,8 @@ func TestCompactBinaryNaNCountsAsLinear(t *testing.T) {
 	}
 }
 
+// Scorer checks a model as Validate does, in its own pass, and fails with
+// the same error.
 func TestCompactScorerRejectsMalformed(t *testing.T) {
 	for name, bad := range map[string]func(*nb.CompactLinear){
 		"k":        func(l *nb.CompactLinear) { l.K = 3 },

@@ -286,7 +286,10 @@ func (e EM) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vecto
 			resp = append(resp, math.Exp(v))
 		}
 		cur.copyFrom(base)
-		cur.addSoft(unlabeled, resp, e.Lambda) // fitLabeled checked the rows; exp gives valid weights
+		// fitLabeled checked the rows. exp gives weights in [0, 1], or NaN
+		// for a row the estimator scored NaN, which only est.Fit's own
+		// checks of the counts catch.
+		cur.addSoft(unlabeled, resp, e.Lambda)
 		if err := est.Fit(cur); err != nil {
 			return res, err
 		}

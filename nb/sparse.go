@@ -276,10 +276,10 @@ func NewSparseCountsForFunc(est Estimator, features int, y []int, classes int, r
 
 // presence is 1 when v exceeds the threshold and 0 otherwise.
 func presence(v, threshold float64) float64 {
-	if v > threshold {
-		return 1
+	if v <= threshold {
+		return 0
 	}
-	return 0
+	return 1 // NaN too, as CompactLinear.value and Linear count it
 }
 
 // NNZ returns the number of stored class-feature cells.
@@ -533,9 +533,11 @@ func (s *SparseCounts) classSums() []float64 {
 // cellSorter gathers (feature, class, value) entries into per-feature
 // buckets by a counting sort and then sums them per class. The caller puts
 // each bucket's size in ptr[j+1], calls alloc, puts the entries and calls
-// finish.
+// finish. When no bucket can receive two entries of one class, and they
+// arrive in class order, ptr, class and val are final after the puts, and
+// finish is skipped (featureMajor, Remap).
 type cellSorter struct {
-	ptr   []int // features+1; between alloc and finish ptr[j+1] is feature j's cursor
+	ptr   []int // features+1; after alloc, until the puts end, ptr[j+1] is feature j's cursor
 	class []uint16
 	val   []float64
 }
