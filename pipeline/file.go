@@ -434,13 +434,23 @@ func (r *reader) floats(n int) []float64 {
 	if b == nil {
 		return nil
 	}
-	v := make([]float64, n)
+	return readLE(make([]float64, n), b, func(p []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(p)) })
+}
+
+// readLE fills v from the little-endian bytes b, which hold exactly v, as
+// writeLE wrote them: a copy where memory has the file's layout, else
+// converted by get. It returns v.
+func readLE[T uint16 | float64](v []T, b []byte, get func([]byte) T) []T {
+	if len(v) == 0 {
+		return v
+	}
+	size := int(unsafe.Sizeof(v[0]))
 	if littleEndian {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*n), b)
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), size*len(v)), b)
 		return v
 	}
 	for i := range v {
-		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
+		v[i] = get(b[size*i:])
 	}
 	return v
 }
@@ -485,14 +495,7 @@ func (r *reader) sparse(f, nnz int) (ptr []int, class []uint16, val []float64) {
 	for i := range ptr {
 		ptr[i] = int(le.Uint32(pb[4*i:]))
 	}
-	class = make([]uint16, nnz)
-	if littleEndian && nnz > 0 {
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(&class[0])), 2*nnz), cb)
-	} else {
-		for i := range class {
-			class[i] = le.Uint16(cb[2*i:])
-		}
-	}
+	class = readLE(make([]uint16, nnz), cb, le.Uint16)
 	return ptr, class, val
 }
 
