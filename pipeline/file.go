@@ -270,11 +270,11 @@ func decodeModel(payload []byte) (*Model, error) {
 		}
 	}
 	idf := r.floats(boolInt(h.IDF) * h.Features)
-	m.lin = r.linear(len(h.Classes), h.Features)
+	lin := r.linear(len(h.Classes), h.Features)
 	if r.err == nil { // laying out the scorer validates the classifier
 		var s *nb.CompactScorer
-		s, r.err = m.lin.Scorer()
-		m.scorer = func() *nb.CompactScorer { return s }
+		s, r.err = lin.Scorer()
+		m.setLin(lin, s)
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, r.err)

@@ -94,14 +94,18 @@ func (m *Model) refit() error {
 	if err != nil {
 		return err
 	}
-	m.setLin(lin)
+	m.setLin(lin, nil)
 	return nil
 }
 
-// setLin makes lin the classifier's scoring form, with its scorer made on
-// first use.
-func (m *Model) setLin(lin *nb.CompactLinear) {
+// setLin makes lin the classifier's scoring form. Its scorer is s if given
+// (a loaded model's, made as lin was checked), else made on first use.
+func (m *Model) setLin(lin *nb.CompactLinear, s *nb.CompactScorer) {
 	m.lin = lin
+	if s != nil {
+		m.scorer = func() *nb.CompactScorer { return s }
+		return
+	}
 	m.scorer = sync.OnceValue(func() *nb.CompactScorer {
 		s, _ := lin.Scorer() // nil for a malformed lin
 		return s
@@ -153,7 +157,6 @@ type Predictor struct {
 	idx          []int32
 	val          []float64
 	jll          []float64
-	score        *nb.CompactScorer // m's, once asked for
 }
 
 // NewPredictor returns a Predictor for m.
@@ -180,13 +183,10 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 // JointLogLikelihood appends one unnormalized log posterior per class.
 func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
 	idx, val := p.Row(text)
-	if p.score == nil && p.m.scorer != nil {
-		p.score = p.m.scorer()
+	if s := p.m.scorer(); s != nil {
+		return s.JointLogLikelihood(dst, idx, val)
 	}
-	if p.score == nil {
-		return p.m.lin.JointLogLikelihood(dst, idx, val)
-	}
-	return p.score.JointLogLikelihood(dst, idx, val)
+	return p.m.lin.JointLogLikelihood(dst, idx, val) // a malformed lin: NaN
 }
 
 // Proba appends the class probabilities of text and returns them with the

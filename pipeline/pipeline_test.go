@@ -161,15 +161,25 @@ func TestModelFileBytesDoNotDependOnByteOrder(t *testing.T) {
 	}
 }
 
-// A Predictor scores through the classifier's scorer when the model has
-// one and through the classifier itself when not, with the same results.
-func TestPredictorScoresWithoutScorer(t *testing.T) {
-	m, _ := train(t, Config{}, newsTrain)
-	want := m.NewPredictor().JointLogLikelihood(nil, "The striker scored twice")
-	m.scorer = nil // as a Model whose classifier was set without one
-	got := m.NewPredictor().JointLogLikelihood(nil, "The striker scored twice")
-	if !equalFloats(got, want) {
-		t.Fatalf("without a scorer %v, with %v", got, want)
+// A Predictor scores through the classifier's scorer, made on first use
+// after training or while loading, as the classifier itself scores.
+func TestPredictorScoresAsTheClassifier(t *testing.T) {
+	trained, _ := train(t, Config{}, newsTrain)
+	var b bytes.Buffer
+	if _, err := trained.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Decode(b.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]*Model{"trained": trained, "loaded": loaded} {
+		p := m.NewPredictor()
+		idx, val := p.Row("The striker scored twice")
+		want := m.lin.JointLogLikelihood(nil, idx, val)
+		if got := p.JointLogLikelihood(nil, "The striker scored twice"); !equalFloats(got, want) {
+			t.Fatalf("%s: the Predictor scores %v, the classifier %v", name, got, want)
+		}
 	}
 }
 
