@@ -16,6 +16,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/textnb/textnb/corpus"
 )
 
 // errUsage marks errors that come from the command line itself.
@@ -47,9 +49,9 @@ func main() {
 // the live data before collecting. Training's live data is mostly large
 // pointer-free tables that a collection does not scan, so collecting at
 // 1.35× costs little and keeps the peak near the live size (20 Newsgroups:
-// about 175 instead of 240 MiB). Below it, the next collection comes at
-// gcFloor of heap (tuneGC): at 35% of a small heap the collector would run
-// every megabyte or so. The peak comes after counting, above the floor, so
+// about 175 instead of 240 MiB). While the live heap is below gcFloor, the
+// next collection comes at gcFloor of heap (tuneGC): at 35% of a small
+// heap the collector would run every megabyte or so. The peak comes after counting, above the floor, so
 // a floor of 96 rather than 64 MiB spares training 20 Newsgroups a few
 // collections while its tables grow (1.60–1.69 → 1.47–1.52 CPU-s) at the
 // same peak; 112 MiB raises the peak by 10 MiB. $GOGC still overrides both.
@@ -113,13 +115,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "textnb %s: %v\n", c.name, err)
 			return 2
 		default:
-			fmt.Fprintf(stderr, "textnb %s: %v\n", c.name, err)
+			fmt.Fprintf(stderr, "textnb %s: %v%s\n", c.name, err, fieldHint(err))
 			return 1
 		}
 	}
 	fmt.Fprintf(stderr, "textnb: unknown command %q\n", args[0])
 	usage(stderr)
 	return 2
+}
+
+// fieldHint points a column or field that a corpus lacks at the flags that
+// name it, for every command that reads one.
+func fieldHint(err error) string {
+	if errors.Is(err, corpus.ErrMissingField) {
+		return " (--label-field and --text-field name them)"
+	}
+	return ""
 }
 
 func usage(w io.Writer) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -58,7 +57,7 @@ func (tf tableFlags) trainTableIf(fs *flag.FlagSet, model, path, out string, std
 func trainTable(path, out, labelField string, cfg pipeline.TableConfig, stdout io.Writer) error {
 	t, err := corpus.ReadTable(path, labelField)
 	if err != nil {
-		return labelFieldHint(err)
+		return err
 	}
 	m, err := pipeline.TrainTable(t, cfg)
 	if err != nil {
@@ -78,11 +77,8 @@ func trainTable(path, out, labelField string, cfg pipeline.TableConfig, stdout i
 // columns are ignored unparsed, so a table may carry ids or notes.
 func readRows(path string, m *pipeline.Table, labelField string, fn func(source, label string, x []float64) error) error {
 	r, err := corpus.OpenTable(path, labelField)
-	if errors.Is(err, corpus.ErrUnsupported) {
-		return fmt.Errorf("%w: %s: a table model reads .csv or .tsv files", corpus.ErrUnsupported, path)
-	}
 	if err != nil {
-		return labelFieldHint(err)
+		return err
 	}
 	defer r.Close()
 	cols, err := m.Columns(nil, r.Header)
@@ -105,12 +101,4 @@ func readRows(path string, m *pipeline.Table, labelField string, fn func(source,
 		}
 	}
 	return r.Err()
-}
-
-// labelFieldHint points a missing label column at the flag that names it.
-func labelFieldHint(err error) error {
-	if errors.Is(err, corpus.ErrMissingField) {
-		return fmt.Errorf("%w (see --label-field)", err)
-	}
-	return err
 }

@@ -86,6 +86,7 @@ func TestCLITableErrors(t *testing.T) {
 		"one.csv":    "label,a\nx,1\nx,2\n",
 		"header.csv": "length,width,const,colour\n",
 		"doc.txt":    "some text",
+		"text.csv":   "text,score\nsome text,1\n",
 		"huge.csv":   "length,width,const,colour\n5,3,7,0\n1e300,3,7,0\n",
 	})
 	iris := filepath.Join(root, "iris.csv")
@@ -98,8 +99,8 @@ func TestCLITableErrors(t *testing.T) {
 		{1, []string{"bad.csv:3", `("width")`, `"two" is not a finite number`}, []string{"predict", "-m", model, filepath.Join(files, "bad.csv")}},
 		{1, []string{"huge.csv:3", "overflow"}, []string{"predict", "-m", model, filepath.Join(files, "huge.csv")}},
 		{1, []string{"header.csv", "no rows"}, []string{"predict", "-m", model, filepath.Join(files, "header.csv")}},
-		{1, []string{"doc.txt", "reads .csv or .tsv"}, []string{"predict", "-m", model, filepath.Join(files, "doc.txt")}},
-		{1, []string{"reads .csv or .tsv"}, []string{"predict", "-m", model, "-"}},
+		{1, []string{"doc.txt", "a table is a .csv or .tsv file"}, []string{"predict", "-m", model, filepath.Join(files, "doc.txt")}},
+		{1, []string{"a table is a .csv or .tsv file"}, []string{"predict", "-m", model, "-"}},
 		{1, []string{`no label column "label"`, "--label-field"}, []string{"eval", "-m", model, iris}},
 		{1, []string{"only one class", `"x"`}, []string{"train", filepath.Join(files, "one.csv"), "--model", "categorical", "-o", filepath.Join(files, "x.model")}},
 		{1, []string{`no label column "label"`, "--label-field"}, []string{"train", iris, "--model", "gaussian", "-o", filepath.Join(files, "x.model")}},
@@ -119,7 +120,8 @@ func TestCLITableErrors(t *testing.T) {
 	// A text model with a table and a table model with text are each read
 	// as what the model expects, with a message saying what is missing.
 	text := trainTo(t, spamTSV)
-	mustFail(t, 1, []string{`no text column "text"`}, "eval", "-m", text, iris)
+	mustFail(t, 1, []string{`no text column "text"`, "--text-field"}, "eval", "-m", text, iris)
+	mustFail(t, 1, []string{`no label column "label"`, "--label-field"}, "train", filepath.Join(files, "text.csv"), "-o", filepath.Join(files, "x.model"))
 	mustFail(t, 1, []string{`no columns "length", "width", "const" and "colour"`}, "eval", "-m", model, spamTSV)
 }
 
