@@ -26,25 +26,18 @@ func main() {
 	if *out == "" {
 		*out = filepath.Join(bench.Root(), "cmd", "textnb", "default.pgo")
 	}
-	tmp, err := os.MkdirTemp("", "textnb-pgo-")
-	if err != nil {
-		log.Fatal(err)
-	}
-	n, err := run(tmp, *out)
-	os.RemoveAll(tmp) // before log.Fatal, which skips deferred calls
+	tmp, bin, cleanup := bench.Workdir("textnb-pgo-", "-pgo=off") // profile code built without a profile
+	n, err := run(tmp, bin, *out)
+	cleanup() // before log.Fatal, which skips deferred calls
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("wrote %s from %d profiles\n", *out, n)
 }
 
-// run profiles the workloads in tmp and writes the merged profile to out,
-// returning the number of profiles merged.
-func run(tmp, out string) (int, error) {
-	bin, err := bench.BuildTextnb(tmp, "-pgo=off")
-	if err != nil {
-		return 0, err
-	}
+// run profiles the workloads of bin in tmp and writes the merged profile
+// to out, returning the number of profiles merged.
+func run(tmp, bin, out string) (int, error) {
 	data := filepath.Join(bench.Shared(), "data")
 	if err := bench.Untar(filepath.Join(data, "20news-bydate.tar.gz"), tmp); err != nil {
 		return 0, err

@@ -39,15 +39,16 @@ func Root() string {
 	return filepath.Dir(strings.TrimSpace(string(mod)))
 }
 
-// Workdir makes a temporary folder and builds textnb into it; cleanup
-// removes the folder. Errors end the program: this is for benchmarks.
-func Workdir(prefix string) (dir, bin string, cleanup func()) {
+// Workdir makes a temporary folder and builds textnb into it, passing
+// flags to go build; cleanup removes the folder. Errors end the program:
+// this is for benchmarks.
+func Workdir(prefix string, flags ...string) (dir, bin string, cleanup func()) {
 	dir, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		log.Fatal(err)
 	}
 	cleanup = func() { os.RemoveAll(dir) }
-	if bin, err = BuildTextnb(dir); err != nil {
+	if bin, err = BuildTextnb(dir, flags...); err != nil {
 		cleanup()
 		log.Fatal(err)
 	}
