@@ -53,7 +53,7 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	p := &Pruned{u: u, shards: c.shards, binary: cfg.Binary}
 	var presorted []int32 // with MaxFeatures: the kept union ids in term order
 	var sortedTerms []string
-	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures {
+	if cfg.limits(len(keep)) {
 		// Ties in MaxFeatures go by term order: sort now. Provisional
 		// ids stay in union id order.
 		presorted, sortedTerms = u.sortKept(keep, u.keptTerms(keep, cfg), cfg)

@@ -28,6 +28,9 @@ type VocabConfig struct {
 	Binary bool
 }
 
+// limits reports whether MaxFeatures drops some of n kept terms.
+func (c VocabConfig) limits(n int) bool { return c.MaxFeatures > 0 && n > c.MaxFeatures }
+
 func (c VocabConfig) validate() error {
 	if c.MinDF < 0 || c.MaxFeatures < 0 || !(c.MaxDF >= 0 && c.MaxDF <= 1) {
 		return fmt.Errorf("%w: min_df %d, max_df %g, max_features %d (want min_df ≥ 0, 0 ≤ max_df ≤ 1, max_features ≥ 0)",
@@ -518,7 +521,7 @@ func (u *union) kept(cfg VocabConfig) ([]int32, error) {
 // MaxFeatures ranks by if it needs them: all that sorting them needs of the
 // shards' term tables, which a caller may then release.
 func (u *union) keptTerms(keep []int32, cfg VocabConfig) []string {
-	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures && u.tf == nil && !cfg.Binary {
+	if cfg.limits(len(keep)) && u.tf == nil && !cfg.Binary {
 		_, u.tf = u.one.termCounts(false, true) // unite counted the df
 	}
 	return u.termsOf(keep)
@@ -530,7 +533,7 @@ func (u *union) sortKept(keep []int32, terms []string, cfg VocabConfig) ([]int32
 	if pos := u.termOrder(terms); pos != nil {
 		keep, terms = permute(keep, pos), permute(terms, pos)
 	}
-	if cfg.MaxFeatures > 0 && len(keep) > cfg.MaxFeatures {
+	if cfg.limits(len(keep)) {
 		total := u.tf
 		if cfg.Binary {
 			total = u.df
