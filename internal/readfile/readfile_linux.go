@@ -23,9 +23,9 @@ func ReadFile(path string) ([]byte, error) {
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if retry(func() error { return syscall.Fstat(fd, &st) }) != nil {
-		st.Size = 0 // read to the end all the same, as os.ReadFile does
+		st.Size, st.Mode = 0, 0 // read to the end all the same, as os.ReadFile does
 	}
-	data, err := readAll(fd, st.Size)
+	data, err := readAll(fd, st.Size, st.Mode&syscall.S_IFMT == syscall.S_IFREG)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 	}
@@ -38,8 +38,11 @@ const minBuf = 512
 
 // readAll reads fd to its end as os.ReadFile does, given its stat size:
 // into size+1 bytes (at least minBuf), so that a file of the size it claims
-// takes one read and a second that finds the end.
-func readAll(fd int, statSize int64) ([]byte, error) {
+// takes one read. os.ReadFile reads again to find the end; for a regular
+// file a read that comes short at exactly the stat size has found it, a
+// system call saved per document. Any other short read (a file that grew
+// or shrank since, or a FUSE file that answers in pieces) reads on.
+func readAll(fd int, statSize int64, regular bool) ([]byte, error) {
 	size := 1
 	if int64(int(statSize)) == statSize {
 		size += int(statSize)
@@ -57,7 +60,11 @@ func readAll(fd int, statSize int64) ([]byte, error) {
 		if n <= 0 {
 			return data, nil
 		}
+		short := n < cap(data)-len(data)
 		data = data[:len(data)+n]
+		if regular && short && int64(len(data)) == statSize {
+			return data, nil
+		}
 		if left := cap(data) - len(data); left == 0 || statSize == 0 && left < minBuf {
 			data = slices.Grow(data, minBuf)
 		}
