@@ -39,9 +39,11 @@ const minBuf = 512
 // readAll reads fd to its end as os.ReadFile does, given its stat size:
 // into size+1 bytes (at least minBuf), so that a file of the size it claims
 // takes one read. os.ReadFile reads again to find the end; for a regular
-// file a read that comes short at exactly the stat size has found it, a
-// system call saved per document. Any other short read (a file that grew
-// or shrank since, or a FUSE file that answers in pieces) reads on.
+// file, reaching exactly the stat size (short of the buffer, which is
+// larger) is taken as the end, a system call saved per document. That
+// trusts fstat: a file that shrank or grew since reads on to its end, but
+// one whose stated size is stale and that answers in pieces ending there
+// (a FUSE file, say) would be cut at that size.
 func readAll(fd int, statSize int64, regular bool) ([]byte, error) {
 	size := 1
 	if int64(int(statSize)) == statSize {
@@ -60,9 +62,8 @@ func readAll(fd int, statSize int64, regular bool) ([]byte, error) {
 		if n <= 0 {
 			return data, nil
 		}
-		short := n < cap(data)-len(data)
 		data = data[:len(data)+n]
-		if regular && short && int64(len(data)) == statSize {
+		if regular && int64(len(data)) == statSize {
 			return data, nil
 		}
 		if left := cap(data) - len(data); left == 0 || statSize == 0 && left < minBuf {

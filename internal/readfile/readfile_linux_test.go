@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // A stat size that no longer holds (the file grew or shrank after fstat)
@@ -29,5 +30,26 @@ func TestReadAllStaleStatSize(t *testing.T) {
 				t.Errorf("stat size %d, regular %t: got %d bytes, %v; want %d", statSize, regular, len(got), err, len(want))
 			}
 		}
+	}
+}
+
+// Reads that come in pieces go on until the stat size is reached: a pipe
+// stands in for a file system that answers in pieces.
+func TestReadAllPiecesUpToStatSize(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	want := bytes.Repeat([]byte("abc"), 1000)
+	go func() {
+		w.Write(want[:1000])
+		time.Sleep(20 * time.Millisecond) // the first read returns the first piece alone
+		w.Write(want[1000:])
+		w.Close()
+	}()
+	got, err := readAll(int(r.Fd()), int64(len(want)), true)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("got %d bytes, %v; want %d", len(got), err, len(want))
 	}
 }
