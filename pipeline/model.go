@@ -21,8 +21,7 @@ type Model struct {
 	weight weighting         // nil: none
 	lin    *nb.CompactLinear // the classifier's scoring form
 	// scorer returns lin's scorer: made when a model is loaded, which
-	// checks lin, or on first use after training; nil if lin is malformed
-	// (Predictor then scores through lin, as NaN).
+	// checks lin, or on first use after training.
 	scorer func() *nb.CompactScorer
 	// classCount is the number of training documents per class.
 	classCount []float64
@@ -107,7 +106,10 @@ func (m *Model) setLin(lin *nb.CompactLinear, s *nb.CompactScorer) {
 		return
 	}
 	m.scorer = sync.OnceValue(func() *nb.CompactScorer {
-		s, _ := lin.Scorer() // nil for a malformed lin
+		s, err := lin.Scorer()
+		if err != nil { // training fits lin from counts it has checked
+			panic("pipeline: trained classifier is malformed: " + err.Error())
+		}
 		return s
 	})
 }
@@ -183,10 +185,7 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 // JointLogLikelihood appends one unnormalized log posterior per class.
 func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
 	idx, val := p.Row(text)
-	if s := p.m.scorer(); s != nil {
-		return s.JointLogLikelihood(dst, idx, val)
-	}
-	return p.m.lin.JointLogLikelihood(dst, idx, val) // a malformed lin: NaN
+	return p.m.scorer().JointLogLikelihood(dst, idx, val)
 }
 
 // Proba appends the class probabilities of text and returns them with the
