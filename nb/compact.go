@@ -89,7 +89,7 @@ func (t *CompactLinear) JointLogLikelihood(dst []float64, idx []int32, val []flo
 		if uint(j) >= uint(t.Features) {
 			continue
 		}
-		x, ok := t.value(val[p])
+		x, ok := binarized(val[p], t.Binary, t.Threshold)
 		if !ok {
 			continue
 		}
@@ -121,13 +121,14 @@ func startScores(dst []float64, k int) (all, scores []float64) {
 	return dst, dst[n:]
 }
 
-// value returns what a row's value x adds: x itself, or with Binary
-// nothing (false) if x is at most Threshold and 1 if not.
-func (t *CompactLinear) value(x float64) (float64, bool) {
-	if !t.Binary {
+// binarized returns what a row's value x adds to counts or scores: x
+// itself, or with binary nothing (false) if x is at most threshold and 1
+// if not (NaN too). Every model that binarizes goes through it.
+func binarized(x float64, binary bool, threshold float64) (float64, bool) {
+	if !binary {
 		return x, true
 	}
-	return 1, !(x <= t.Threshold) // NaN counts, as in Linear
+	return 1, !(x <= threshold)
 }
 
 // addClassTerms adds each class's bias and its terms of Σ x_i·Base_i (sb)

@@ -116,12 +116,9 @@ func (c *Counts) addRow(idx []int32, val []float64, k int, w float64) {
 	c.ClassCount[k] += w
 	fc := c.FeatureCount[k*c.Features : (k+1)*c.Features]
 	for p, j := range idx {
-		v := val[p]
-		if c.Binary {
-			if v <= c.Threshold {
-				continue
-			}
-			v = 1
+		v, ok := binarized(val[p], c.Binary, c.Threshold)
+		if !ok {
+			continue
 		}
 		fc[j] += w * v
 	}

@@ -368,12 +368,9 @@ func (t *Linear) score(dst []float64, idx []int32, val []float64, binary bool, t
 		if uint(j) >= uint(f) {
 			continue
 		}
-		v := val[p]
-		if binary {
-			if v <= thr {
-				continue
-			}
-			v = 1
+		v, ok := binarized(val[p], binary, thr)
+		if !ok {
+			continue
 		}
 		w := t.W[int(j)*k : int(j)*k+k]
 		w = w[:len(out)] // lets the compiler drop bounds checks

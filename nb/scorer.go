@@ -105,7 +105,7 @@ func (s *CompactScorer) JointLogLikelihood(dst []float64, idx []int32, val []flo
 		if uint(j) >= uint(len(s.feats)) {
 			continue
 		}
-		x, ok := t.value(val[p])
+		x, ok := binarized(val[p], t.Binary, t.Threshold)
 		if !ok {
 			continue
 		}

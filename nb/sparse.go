@@ -197,11 +197,8 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 			return nil, &rowError{int(i), err}
 		}
 		for p, j := range idx {
-			v := val[p]
-			if binary {
-				v = presence(v, threshold)
-			}
-			if v == 0 {
+			v, ok := binarized(val[p], binary, threshold)
+			if !ok || v == 0 {
 				continue // an absent value: it leaves the sum as it is
 			}
 			if a.sum[j] == 0 {
@@ -272,14 +269,6 @@ func NewSparseCountsFor(est Estimator, X *vectorize.CSR, y []int, classes int) (
 func NewSparseCountsForFunc(est Estimator, features int, y []int, classes int, row RowFunc) (*SparseCounts, error) {
 	c := NewCountsFor(est, 0, 0)
 	return NewSparseCountsFunc(features, y, classes, c.Binary, c.Threshold, row)
-}
-
-// presence is 1 when v exceeds the threshold and 0 otherwise.
-func presence(v, threshold float64) float64 {
-	if v <= threshold {
-		return 0
-	}
-	return 1 // NaN too, as CompactLinear.value and Linear count it
 }
 
 // NNZ returns the number of stored class-feature cells.
