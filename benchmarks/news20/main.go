@@ -40,13 +40,12 @@ func main() {
 	log.SetFlags(0)
 	tmp, bin, cleanup := bench.Workdir("textnb-20news-")
 	defer cleanup()
-	archive := filepath.Join(bench.Shared(), "data", "20news-bydate.tar.gz")
 	start := time.Now()
-	if err := bench.Untar(archive, tmp); err != nil {
-		log.Fatalf("unpack %s: %v", archive, err)
+	train, test, err := bench.Unpack20News(tmp)
+	if err != nil {
+		log.Fatal(err)
 	}
-	log.Printf("unpacked %s in %.1fs", archive, time.Since(start).Seconds())
-	train, test := filepath.Join(tmp, "20news-bydate-train"), filepath.Join(tmp, "20news-bydate-test")
+	log.Printf("unpacked 20 Newsgroups in %.1fs", time.Since(start).Seconds())
 	model := filepath.Join(tmp, "m.model")
 
 	var chosen []config

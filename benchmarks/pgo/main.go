@@ -38,22 +38,21 @@ func main() {
 // run profiles the workloads of bin in tmp and writes the merged profile
 // to out, returning the number of profiles merged.
 func run(tmp, bin, out string) (int, error) {
-	data := filepath.Join(bench.Shared(), "data")
-	if err := bench.Untar(filepath.Join(data, "20news-bydate.tar.gz"), tmp); err != nil {
+	newsTrain, newsTest, err := bench.Unpack20News(tmp)
+	if err != nil {
 		return 0, err
 	}
 	sms, err := bench.LinkSMS(tmp)
 	if err != nil {
 		return 0, err
 	}
-	zh := filepath.Join(data, "chnsenticorp")
-	news := [2]string{filepath.Join(tmp, "20news-bydate-train"), filepath.Join(tmp, "20news-bydate-test")}
+	zh := filepath.Join(bench.Shared(), "data", "chnsenticorp")
 	runs := []struct {
 		train, test string
 		args        []string
 	}{
-		{news[0], news[1], nil},
-		{news[0], news[1], nil},
+		{newsTrain, newsTest, nil},
+		{newsTrain, newsTest, nil},
 		{sms, sms, nil},
 		{filepath.Join(zh, "train.tsv"), filepath.Join(zh, "dev.tsv"), []string{"--text-field", "text_a"}},
 	}

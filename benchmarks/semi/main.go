@@ -21,7 +21,6 @@ import (
 	"log"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -127,17 +126,17 @@ func load(trainOnly bool) (train, test []corpus.Document, err error) {
 		return nil, nil, err
 	}
 	defer os.RemoveAll(tmp)
-	archive := filepath.Join(bench.Shared(), "data", "20news-bydate.tar.gz")
-	if err := bench.Untar(archive, tmp); err != nil {
-		return nil, nil, fmt.Errorf("unpack %s: %v", archive, err)
+	trainDir, testDir, err := bench.Unpack20News(tmp)
+	if err != nil {
+		return nil, nil, err
 	}
-	if train, err = corpus.ReadAll(filepath.Join(tmp, "20news-bydate-train"), corpus.Options{}); err != nil {
+	if train, err = corpus.ReadAll(trainDir, corpus.Options{}); err != nil {
 		return nil, nil, err
 	}
 	if trainOnly {
 		return train, nil, nil
 	}
-	test, err = corpus.ReadAll(filepath.Join(tmp, "20news-bydate-test"), corpus.Options{})
+	test, err = corpus.ReadAll(testDir, corpus.Options{})
 	return train, test, err
 }
 

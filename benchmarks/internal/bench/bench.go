@@ -81,6 +81,16 @@ func LinkSMS(dir string) (string, error) {
 	return link, os.Symlink(src, link)
 }
 
+// Unpack20News unpacks the shared 20 Newsgroups archive into dir and
+// returns the paths of its train and test folders.
+func Unpack20News(dir string) (train, test string, err error) {
+	archive := filepath.Join(Shared(), "data", "20news-bydate.tar.gz")
+	if err := Untar(archive, dir); err != nil {
+		return "", "", fmt.Errorf("unpack %s: %w", archive, err)
+	}
+	return filepath.Join(dir, "20news-bydate-train"), filepath.Join(dir, "20news-bydate-test"), nil
+}
+
 // BuildTextnb builds cmd/textnb into dir, with extra go build flags, and
 // returns the binary's path.
 func BuildTextnb(dir string, flags ...string) (string, error) {
