@@ -123,34 +123,28 @@ func (t *termTable) grow() {
 	t.double(64-t.shift+1 <= tagHashBits)
 }
 
+// double moves the slots into a table of twice the size, placing each by
+// linear probing from its hash: the tag's hash bits if fromTag, else the
+// term's hash recomputed.
 func (t *termTable) double(fromTag bool) {
 	t.shift--
-	t.slots = doubled(t.slots, func(sl slot) bool { return sl.tag == 0 }, func(sl slot) int {
+	slots := writtenSlots[slot](2 * len(t.slots))
+	mask := len(slots) - 1
+	for _, sl := range t.slots {
+		if sl.tag == 0 {
+			continue
+		}
 		h := uint64(sl.tag) << 32
 		if !fromTag {
 			h, _ = t.hash(t.term(sl.id))
 		}
-		return int(h >> t.shift)
-	})
-}
-
-// doubled returns an open-addressing table of twice old's size holding
-// old's occupied slots, each placed by linear probing from home(slot), its
-// slot number in the new table; empty tells free slots.
-func doubled[S any](old []S, empty func(S) bool, home func(S) int) []S {
-	slots := writtenSlots[S](2 * len(old))
-	mask := len(slots) - 1
-	for _, sl := range old {
-		if empty(sl) {
-			continue
-		}
-		i := home(sl)
-		for !empty(slots[i]) {
+		i := int(h >> t.shift)
+		for slots[i].tag != 0 {
 			i = (i + 1) & mask
 		}
 		slots[i] = sl
 	}
-	return slots
+	t.slots = slots
 }
 
 // freeSlot returns the first slot from i on, wrapping around, whose tag is
