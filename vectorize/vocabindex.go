@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -92,7 +93,8 @@ func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) int {
 	// writing first (see writtenSlots).
 	x.slots, x.shift = make([]indexSlot, size), shiftFor(size)
 	x.tags = writtenSlots[uint8](size)
-	ids, at := byPart(hashes, func(h uint64) int { return int(h>>x.shift) * parts / size }, parts)
+	log := bits.TrailingZeros(uint(size)) // a shift, not a division per term: size is a power of two
+	ids, at := byPart(hashes, func(h uint64) int { return int(h>>x.shift) * parts >> log }, parts)
 	spilled := make([][]int32, parts)
 	parallel.For(parts, parts, func(p int) {
 		hi := ((p+1)*size + parts - 1) / parts // part p's slots i have i·parts/size = p
