@@ -131,24 +131,59 @@ func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string
 }
 
 // unigrams appends the words of text to dst and keeps its Han runs in st.
+// ASCII stretches take the fast path (asciiTerms); a stretch holding
+// non-ASCII text takes the rune-at-a-time path up to where the text is
+// ASCII again for a while (resumeAt), so that one curly quote does not
+// slow the rest of a document.
 func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 	lower := a.direct && a.lower != nil
-	n := firstNonASCII(text)
-	ascii := text[:n] // what asciiTerms reads, lowercased if words are lowered here
-	if lower {
-		ascii = lowerASCII(ascii)
-	}
-	dst, at := a.asciiTerms(dst, st, ascii, n < len(text))
-	if at < len(text) {
+	for {
+		n := firstNonASCII(text)
+		ascii := text[:n] // what asciiTerms reads, lowercased if words are lowered here
+		if lower {
+			ascii = lowerASCII(ascii)
+		}
+		var at int
+		if dst, at = a.asciiTerms(dst, st, ascii, n < len(text)); at == len(text) {
+			return dst
+		}
+		text = text[at:]
+		end := resumeAt(text)
 		// NFKC comes before lowercasing, as in the filter chain: it may
 		// compose an ASCII capital with the mark that follows it.
-		rest := normalize(text[at:])
+		slow := normalize(text[:end])
 		if lower {
-			rest = strings.ToLower(rest)
+			slow = strings.ToLower(slow)
 		}
-		dst = a.unicodeTerms(dst, st, rest)
+		dst = a.unicodeTerms(dst, st, slow)
+		text = text[end:]
 	}
-	return dst
+}
+
+// resumeRun is how many ASCII bytes must follow before the fast path takes
+// over again: fewer would cut text with scattered ASCII (Chinese with
+// digits, say) into pieces that cost more than they save.
+const resumeRun = 64
+
+// resumeAt returns where the fast path can take text back: at an ASCII
+// separator that is no connector, which ends any word before it and
+// composes with nothing under NFKC, starting a run of at least resumeRun
+// ASCII bytes; or len(text).
+func resumeAt(text string) int {
+	start, sep := 0, -1 // the current ASCII run, and its first such separator
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			start, sep = i+1, -1
+		case sep < 0 && i > 0 && asciiClass[c] == sepRune && !isConnector[c]: // at 0: no progress
+			sep = i
+		}
+		if sep >= 0 && i+1-start >= resumeRun {
+			return sep
+		}
+	}
+	return len(text)
 }
 
 // asciiTerms is the fast path: it appends the terms of text, which is all

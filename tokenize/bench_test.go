@@ -45,6 +45,10 @@ func BenchmarkEnglish(b *testing.B) {
 		benchTerms(b, NewWithSegmenter(Config{WordNGrams: NGramRange{1, 2}}, nil), englishDoc)
 	})
 	b.Run("parallel", func(b *testing.B) { benchParallel(b, NewWithSegmenter(Config{}, nil), englishDoc) })
+	// One curly apostrophe near the start, as typeset English has them.
+	b.Run("curly", func(b *testing.B) {
+		benchTerms(b, NewWithSegmenter(Config{}, nil), englishDoc[:40]+" don’t "+englishDoc[40:])
+	})
 }
 
 func BenchmarkChinese(b *testing.B) { benchHan(b, chineseProse) }

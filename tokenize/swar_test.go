@@ -63,10 +63,12 @@ func lane(b bool) uint64 {
 // TestASCIIFastPath checks that the fast path, which marks word bytes 64 at
 // a time, cuts exactly the words that the rune-at-a-time tokenizer cuts, on
 // random text made of the bytes that matter to it: word bytes, connectors,
-// separators, upper case, non-ASCII letters and invalid UTF-8. Half the
-// texts run to a few hundred bytes and hold only ASCII up to a random point
-// past the first 64 bytes, so that words cross the 64-byte blocks and the
-// fast path stops at a non-ASCII byte in any of them.
+// separators, upper case, non-ASCII letters and invalid UTF-8. A third of
+// the texts run to a few hundred bytes and hold only ASCII up to a random
+// point past the first 64 bytes, so that words cross the 64-byte blocks and
+// the fast path stops at a non-ASCII byte in any of them; another third
+// are long and mostly ASCII, so that the fast path takes the text back
+// after each non-ASCII stretch.
 func TestASCIIFastPath(t *testing.T) {
 	pieces := []string{"a", "Z", "q", "7", "_", " ", "  ", "\n", ".", "-", "'", "@", "!", "é", "中", "\xff", "ab", "Cd", "I\u0307", "\u0301"}
 	configs := []Config{{}, {SplitCompounds: true}, {KeepCase: true}, {MinLen: 1}, {MinLen: 3}, {Stopwords: EnglishStopwords},
@@ -76,13 +78,16 @@ func TestASCIIFastPath(t *testing.T) {
 		a := NewWithSegmenter(cfg, nil)
 		for range 3000 {
 			var b strings.Builder
-			n, ascii := 40, 0 // pieces, and bytes before the first non-ASCII one
-			if rng.IntN(2) == 0 {
+			n, ascii, sparse := 40, 0, false // pieces, bytes before the first non-ASCII one, non-ASCII rare
+			switch rng.IntN(3) {
+			case 0:
 				n, ascii = 300, 64+rng.IntN(400)
+			case 1:
+				n, sparse = 1500, true
 			}
 			for range rng.IntN(n) {
 				p := pieces[rng.IntN(len(pieces))]
-				for b.Len() < ascii && p[0] >= utf8.RuneSelf {
+				for (b.Len() < ascii || sparse && rng.IntN(30) > 0) && p[0] >= utf8.RuneSelf {
 					p = pieces[rng.IntN(len(pieces))]
 				}
 				b.WriteString(p)
