@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"math/bits"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -189,36 +190,47 @@ func resumeAt(text string) int {
 // asciiTerms is the fast path: it appends the terms of text, which is all
 // ASCII, and returns where the rest starts, at a token boundary: before
 // the last word if more reports that a non-ASCII byte follows text, which
-// may continue that word. Words are the runs of wordMask's bits.
+// may continue that word. Words are the runs of wordMask's bits, found 64
+// at a time from the bits where runs start and end: a run takes a few
+// instructions with no chain of bit scans from one word to the next.
 func (a *Analyzer) asciiTerms(dst []string, st *state, text string, more bool) ([]string, int) {
-	limit := len(text)
 	st.mask = wordMask(st.mask, text, a.join)
-	m := st.mask
-	for i := nextSet(m, 0); i < limit; i = nextSet(m, i) {
-		j := nextClear(m, i)
-		if more && (j == limit || a.join && j+1 == limit && isConnector[text[j]]) {
-			return dst, i // a non-ASCII letter may continue the word
+	m, start := st.mask, -1                        // start: of a run that an earlier block opened
+	minLen, stop := a.minLen[Latin], a.stop[Latin] // a word's length in bytes is its length in runes
+	var carry uint64                               // the previous block's last bit
+	for k, w := range m {
+		if w == 0 { // no run is open: it would have set this block's first bit
+			carry = 0
+			continue
 		}
-		if a.direct {
-			dst = a.keepASCII(dst, text[i:j])
-		} else {
-			dst = a.word(dst, st, text[i:j], Latin)
+		var next uint64 // the next block's first bit
+		if k+1 < len(m) {
+			next = m[k+1] & 1
 		}
-		i = j
+		starts, ends := w&^(w<<1|carry), w&^(w>>1|next<<63) // a run's first and last bits
+		carry = w >> 63
+		for base := k << 6; ends != 0; ends &= ends - 1 {
+			if start < 0 { // a run starts before it ends
+				start = base + bits.TrailingZeros64(starts)
+				starts &= starts - 1
+			}
+			end := base + bits.TrailingZeros64(ends) + 1
+			if more && end+1 >= len(text) && (end == len(text) || a.join && isConnector[text[end]]) {
+				return dst, start // a non-ASCII letter may continue the word
+			}
+			switch t := text[start:end]; {
+			case !a.direct:
+				dst = a.word(dst, st, t, Latin)
+			case len(t) >= minLen && (stop == nil || !stop(t)): // keep's filters, inline
+				dst = append(dst, t)
+			}
+			start = -1
+		}
+		if starts != 0 { // a run that goes on into the next block
+			start = k<<6 + bits.TrailingZeros64(starts)
+		}
 	}
-	return dst, limit
-}
-
-// keepASCII is keep for an ASCII word of script Latin, whose length in
-// bytes is its length in runes.
-func (a *Analyzer) keepASCII(dst []string, w string) []string {
-	if len(w) < a.minLen[Latin] {
-		return dst
-	}
-	if stop := a.stop[Latin]; stop != nil && stop(w) {
-		return dst
-	}
-	return append(dst, w)
+	return dst, len(text)
 }
 
 // unicodeTerms appends the terms of NFKC text.

@@ -1,16 +1,13 @@
 package tokenize
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "encoding/binary"
 
 // The ASCII fast path marks, one bit per byte, the bytes of a text that
-// belong to words (wordMask), and then finds each word as a run of set bits
-// by counting zeros, 64 bytes at a time. Scanning byte by byte, or eight
-// bytes at a time for each word, costs a mispredicted branch or two at
-// every word boundary; this costs a few instructions a byte and almost no
-// branches.
+// belong to words (wordMask), and then finds each word as a run of set
+// bits, from the bits where runs start and end, 64 bytes at a time
+// (Analyzer.asciiTerms). Scanning byte by byte, or eight bytes at a time
+// for each word, costs a mispredicted branch or two at every word
+// boundary; this costs a few instructions a byte and almost no branches.
 
 // packBits gathers the high bits of the eight bytes of m (each 0x80 or 0)
 // into the low eight bits of the result, the first byte's lowest. Each
@@ -84,40 +81,4 @@ func blockBits(block []byte, join bool) (word, conn uint64) {
 		}
 	}
 	return word, conn
-}
-
-// nextSet returns the index of the first set bit of m at or after i, or
-// 64·len(m).
-func nextSet(m []uint64, i int) int {
-	k := i >> 6
-	if k >= len(m) {
-		return len(m) << 6
-	}
-	if x := m[k] >> (i & 63); x != 0 {
-		return i + bits.TrailingZeros64(x)
-	}
-	for k++; k < len(m); k++ {
-		if m[k] != 0 {
-			return k<<6 + bits.TrailingZeros64(m[k])
-		}
-	}
-	return len(m) << 6
-}
-
-// nextClear returns the index of the first clear bit of m at or after i,
-// or 64·len(m).
-func nextClear(m []uint64, i int) int {
-	k := i >> 6
-	if k >= len(m) {
-		return len(m) << 6
-	}
-	if x := ^m[k] >> (i & 63); x != 0 {
-		return i + bits.TrailingZeros64(x)
-	}
-	for k++; k < len(m); k++ {
-		if m[k] != ^uint64(0) {
-			return k<<6 + bits.TrailingZeros64(^m[k])
-		}
-	}
-	return len(m) << 6
 }
