@@ -3,6 +3,7 @@ package vectorize
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -490,19 +491,34 @@ func (u *union) kept(cfg VocabConfig) ([]int32, error) {
 		return nil, fmt.Errorf("%w: max_df %g is %g of %d documents, fewer than min_df %d",
 			ErrConfig, maxDF, maxCount, u.rows, minCount)
 	}
-	kept := func(df int64) bool { return df >= int64(minCount) && float64(df) <= maxCount }
+	// For an integer df, df ≤ maxCount is df ≤ ⌊maxCount⌋, and lo ≤ df ≤ hi
+	// is one unsigned comparison: the loops below take no branch on df.
+	lo, span := int64(minCount), uint64(int64(math.Floor(maxCount))-int64(minCount))
 	n := 0
 	for _, df := range u.df {
-		if kept(df) {
+		if uint64(df-lo) <= span {
 			n++
 		}
 	}
-	keep := make([]int32, 0, n)
-	rare, common := 0, 0
+	if n == 0 {
+		return nil, u.nothingKept(minCount, maxDF, maxCount)
+	}
+	keep, k := make([]int32, n+1), 0 // keep[n] takes the ids after the last kept one
 	for g, df := range u.df {
+		keep[k] = int32(g)
+		if uint64(df-lo) <= span {
+			k++
+		}
+	}
+	return keep[:n], nil
+}
+
+// nothingKept explains why no term has a document frequency from minCount
+// to maxCount.
+func (u *union) nothingKept(minCount int, maxDF, maxCount float64) error {
+	rare, common := 0, 0
+	for _, df := range u.df {
 		switch {
-		case kept(df):
-			keep = append(keep, int32(g))
 		case df == 0: // an n-gram prefix, not a term
 		case df < int64(minCount):
 			rare++
@@ -510,11 +526,8 @@ func (u *union) kept(cfg VocabConfig) ([]int32, error) {
 			common++
 		}
 	}
-	if len(keep) == 0 {
-		return nil, fmt.Errorf("%w: after pruning %d terms of %d documents none remain: %d in fewer than min_df %d documents, %d in more than max_df %g (%g documents)",
-			ErrEmptyVocabulary, u.distinct, u.rows, rare, minCount, common, maxDF, maxCount)
-	}
-	return keep, nil
+	return fmt.Errorf("%w: after pruning %d terms of %d documents none remain: %d in fewer than min_df %d documents, %d in more than max_df %g (%g documents)",
+		ErrEmptyVocabulary, u.distinct, u.rows, rare, minCount, common, maxDF, maxCount)
 }
 
 // keptTerms returns the terms of the kept union ids, and counts the totals
