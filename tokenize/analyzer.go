@@ -27,8 +27,8 @@ type Analyzer struct {
 	lower  TokenFilter // nil with KeepCase
 	chains [len(scriptNames)][]TokenFilter
 	// minLen and stop are each script's length and stop word rules, which
-	// its chain applies and keep applies without one; stop is nil for none
-	// (for Han, it also drops character n-grams).
+	// its chain applies and keep (and asciiTerms, inline) without one; stop
+	// is nil for none (for Han, it also drops character n-grams).
 	minLen [len(scriptNames)]int
 	stop   [len(scriptNames)]func(string) bool
 	join   bool // connectors join words (not SplitCompounds)
@@ -190,13 +190,12 @@ func resumeAt(text string) int {
 // asciiTerms is the fast path: it appends the terms of text, which is all
 // ASCII, and returns where the rest starts, at a token boundary: before
 // the last word if more reports that a non-ASCII byte follows text, which
-// may continue that word. Words are the runs of wordMask's bits, found 64
-// at a time from the bits where runs start and end: a run takes a few
-// instructions with no chain of bit scans from one word to the next.
+// may continue that word. Words are the runs of wordMask's bits, taken 64
+// at a time from the bits where runs start and end.
 func (a *Analyzer) asciiTerms(dst []string, st *state, text string, more bool) ([]string, int) {
 	st.mask = wordMask(st.mask, text, a.join)
-	m, start := st.mask, -1                        // start: of a run that an earlier block opened
-	minLen, stop := a.minLen[Latin], a.stop[Latin] // a word's length in bytes is its length in runes
+	m, start := st.mask, -1                        // start: of the run waiting for its end, or −1
+	minLen, stop := a.minLen[Latin], a.stop[Latin] // as keep applies them; bytes are runes here
 	var carry uint64                               // the previous block's last bit
 	for k, w := range m {
 		if w == 0 { // no run is open: it would have set this block's first bit
@@ -207,27 +206,28 @@ func (a *Analyzer) asciiTerms(dst []string, st *state, text string, more bool) (
 		if k+1 < len(m) {
 			next = m[k+1] & 1
 		}
+		base := k << 6
 		starts, ends := w&^(w<<1|carry), w&^(w>>1|next<<63) // a run's first and last bits
 		carry = w >> 63
-		for base := k << 6; ends != 0; ends &= ends - 1 {
+		for ; ends != 0; ends &= ends - 1 {
 			if start < 0 { // a run starts before it ends
 				start = base + bits.TrailingZeros64(starts)
 				starts &= starts - 1
 			}
 			end := base + bits.TrailingZeros64(ends) + 1
-			if more && end+1 >= len(text) && (end == len(text) || a.join && isConnector[text[end]]) {
+			if more && (end == len(text) || a.join && end+1 == len(text) && isConnector[text[end]]) {
 				return dst, start // a non-ASCII letter may continue the word
 			}
 			switch t := text[start:end]; {
 			case !a.direct:
 				dst = a.word(dst, st, t, Latin)
-			case len(t) >= minLen && (stop == nil || !stop(t)): // keep's filters, inline
+			case len(t) >= minLen && (stop == nil || !stop(t)):
 				dst = append(dst, t)
 			}
 			start = -1
 		}
 		if starts != 0 { // a run that goes on into the next block
-			start = k<<6 + bits.TrailingZeros64(starts)
+			start = base + bits.TrailingZeros64(starts)
 		}
 	}
 	return dst, len(text)

@@ -92,12 +92,39 @@ func TestASCIIFastPath(t *testing.T) {
 				}
 				b.WriteString(p)
 			}
-			text := b.String()
-			got := a.Terms(nil, text)
-			if want := slowTerms(a, text); !slices.Equal(got, want) {
-				t.Fatalf("%+v: Terms(%q) = %q, rune at a time %q", cfg, text, got, want)
-			}
+			checkFastPath(t, a, cfg, b.String())
 		}
+		for _, text := range blockEdgeTexts() {
+			checkFastPath(t, a, cfg, text)
+		}
+	}
+}
+
+// blockEdgeTexts are texts whose words meet the fast path's 64-byte blocks
+// in ways random pieces rarely do: a word filling whole blocks; a word
+// ending on a block's last byte, a block without words, then a word on the
+// next block's first byte; each also with a non-ASCII letter after it.
+func blockEdgeTexts() []string {
+	texts := []string{
+		strings.Repeat("x", 200),
+		" " + strings.Repeat("x", 130) + " y",
+		strings.Repeat(" ", 61) + "abc" + strings.Repeat(" ", 64) + "de fg",
+		strings.Repeat(" ", 62) + "ab" + strings.Repeat(".", 64) + "cd",
+		strings.Repeat("x", 64) + " " + strings.Repeat("y", 63),
+	}
+	for _, s := range texts[:len(texts):len(texts)] {
+		texts = append(texts, s+"é", s+"-é")
+	}
+	return texts
+}
+
+// checkFastPath compares the terms of text with those of the rune-at-a-time
+// path.
+func checkFastPath(t *testing.T, a *Analyzer, cfg Config, text string) {
+	t.Helper()
+	got := a.Terms(nil, text)
+	if want := slowTerms(a, text); !slices.Equal(got, want) {
+		t.Fatalf("%+v: Terms(%q) = %q, rune at a time %q", cfg, text, got, want)
 	}
 }
 
