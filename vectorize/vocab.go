@@ -491,12 +491,14 @@ func (u *union) kept(cfg VocabConfig) ([]int32, error) {
 		return nil, fmt.Errorf("%w: max_df %g is %g of %d documents, fewer than min_df %d",
 			ErrConfig, maxDF, maxCount, u.rows, minCount)
 	}
-	// For an integer df, df ≤ maxCount is df ≤ ⌊maxCount⌋, and lo ≤ df ≤ hi
-	// is one unsigned comparison: the loops below take no branch on df.
+	// For an integer df, df ≤ maxCount is df ≤ ⌊maxCount⌋ ≥ minCount
+	// (checked above), so minCount ≤ df ≤ ⌊maxCount⌋ is one unsigned
+	// comparison, and the loops below take no branch on df.
 	lo, span := int64(minCount), uint64(int64(math.Floor(maxCount))-int64(minCount))
+	kept := func(df int64) bool { return uint64(df-lo) <= span }
 	n := 0
 	for _, df := range u.df {
-		if uint64(df-lo) <= span {
+		if kept(df) {
 			n++
 		}
 	}
@@ -506,11 +508,11 @@ func (u *union) kept(cfg VocabConfig) ([]int32, error) {
 	keep, k := make([]int32, n+1), 0 // keep[n] takes the ids after the last kept one
 	for g, df := range u.df {
 		keep[k] = int32(g)
-		if uint64(df-lo) <= span {
+		if kept(df) {
 			k++
 		}
 	}
-	return keep[:n], nil
+	return keep[:n:n], nil
 }
 
 // nothingKept explains why no term has a document frequency from minCount
