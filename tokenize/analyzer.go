@@ -33,7 +33,7 @@ type Analyzer struct {
 	stop   [len(scriptNames)]func(string) bool
 	join   bool // connectors join words (not SplitCompounds)
 	// direct is set when no filter needs the cache (no stemming): words are
-	// lowercased a document at a time and checked in place.
+	// lowercased a stretch of text at a time and checked in place.
 	direct bool
 	cache  *termCache // nil when direct
 	pool   sync.Pool  // of *state
@@ -51,7 +51,7 @@ type state struct {
 
 // New returns an Analyzer for cfg that segments Han text with the
 // process-wide zh.Default segmenter, which loads its dictionary only when
-// the first Han run arrives. Invalid values in cfg are clamped (see
+// the first Han run of more than one character arrives. Invalid values in cfg are clamped (see
 // Config.Validate).
 func New(cfg Config) *Analyzer {
 	return NewWithSegmenter(cfg, zh.Default())
@@ -98,7 +98,7 @@ func (a *Analyzer) Config() Config { return a.cfg }
 
 // Terms appends the terms of text to dst: its words in order, then its
 // word n-grams (n = 2, 3, …), then the character n-grams of its Han runs.
-// Unigram terms are views of text (or of one lowercased copy of it) or,
+// Unigram terms are views of text (or of lowercased copies of its stretches) or,
 // with stemming, shared cached strings. The n-gram terms of one call
 // share one allocation, so a caller that keeps a few of them for long
 // should clone them (strings.Clone).
@@ -116,7 +116,7 @@ func (a *Analyzer) Terms(dst []string, text string) []string {
 // order, and to extra the character n-grams of the Han runs: Terms is the
 // WordNGrams of words followed by extra. A vectorizer that forms n-grams
 // itself (vectorize.VocabBuilder.AddWords) is spared building their
-// strings. Words are views of text (or of one lowercased copy of it) or,
+// strings. Words are views of text (or of lowercased copies of its stretches) or,
 // with stemming, shared cached strings; the extra terms of one call share
 // one allocation.
 func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string) {
@@ -132,23 +132,26 @@ func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string
 }
 
 // unigrams appends the words of text to dst and keeps its Han runs in st.
-// ASCII stretches take the fast path (asciiTerms); a stretch holding
-// non-ASCII text takes the rune-at-a-time path up to where the text is
-// ASCII again for a while (resumeAt), so that one curly quote does not
-// slow the rest of a document.
+// ASCII stretches take the fast path (asciiTerms); non-ASCII text takes the
+// rune-at-a-time path, from the last break before it (so that NFKC sees a
+// mark with the ASCII character it may compose with: '<' and U+0338 make
+// '≮') up to where the text is ASCII again for a while (resumeAt), so that
+// one curly quote does not slow the rest of a document.
 func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 	lower := a.direct && a.lower != nil
 	for {
-		n := firstNonASCII(text)
-		ascii := text[:n] // what asciiTerms reads, lowercased if words are lowered here
+		cut := firstNonASCII(text)
+		if cut < len(text) {
+			cut = lastBreak(text[:cut])
+		}
+		ascii := text[:cut] // what asciiTerms reads, lowercased if words are lowered here
 		if lower {
 			ascii = lowerASCII(ascii)
 		}
-		var at int
-		if dst, at = a.asciiTerms(dst, st, ascii, n < len(text)); at == len(text) {
+		if dst = a.asciiTerms(dst, st, ascii); cut == len(text) {
 			return dst
 		}
-		text = text[at:]
+		text = text[cut:]
 		end := resumeAt(text)
 		// NFKC comes before lowercasing, as in the filter chain: it may
 		// compose an ASCII capital with the mark that follows it.
@@ -161,26 +164,37 @@ func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 	}
 }
 
+// isBreak reports an ASCII separator that is no connector: it ends any word
+// before it, and nothing before it composes with it under NFKC.
+func isBreak(c byte) bool { return asciiClass[c] == sepRune && !isConnector[c] }
+
+// lastBreak returns the index of the last break of ASCII text, or 0.
+func lastBreak(text string) int {
+	i := len(text) - 1
+	for i > 0 && !isBreak(text[i]) {
+		i--
+	}
+	return max(i, 0)
+}
+
 // resumeRun is how many ASCII bytes must follow before the fast path takes
 // over again: fewer would cut text with scattered ASCII (Chinese with
 // digits, say) into pieces that cost more than they save.
 const resumeRun = 64
 
-// resumeAt returns where the fast path can take text back: at an ASCII
-// separator that is no connector, which ends any word before it and
-// composes with nothing under NFKC, starting a run of at least resumeRun
-// ASCII bytes; or len(text).
+// resumeAt returns where the fast path can take text back: at a break
+// followed by at least resumeRun ASCII bytes (itself included), or
+// len(text). A break at 0 does not count: the slow path must make progress.
 func resumeAt(text string) int {
-	start, sep := 0, -1 // the current ASCII run, and its first such separator
+	sep := -1 // the first break of the current ASCII run
 	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch {
+		switch c := text[i]; {
 		case c >= utf8.RuneSelf:
-			start, sep = i+1, -1
-		case sep < 0 && i > 0 && asciiClass[c] == sepRune && !isConnector[c]: // at 0: no progress
+			sep = -1
+		case sep < 0 && i > 0 && isBreak(c):
 			sep = i
 		}
-		if sep >= 0 && i+1-start >= resumeRun {
+		if sep >= 0 && i+1-sep >= resumeRun {
 			return sep
 		}
 	}
@@ -188,11 +202,10 @@ func resumeAt(text string) int {
 }
 
 // asciiTerms is the fast path: it appends the terms of text, which is all
-// ASCII, and returns where the rest starts, at a token boundary: before
-// the last word if more reports that a non-ASCII byte follows text, which
-// may continue that word. Words are the runs of wordMask's bits, taken 64
-// at a time from the bits where runs start and end.
-func (a *Analyzer) asciiTerms(dst []string, st *state, text string, more bool) ([]string, int) {
+// ASCII and ends at a break or at the end of the document. Words are the
+// runs of wordMask's bits, taken 64 at a time from the bits where runs
+// start and end.
+func (a *Analyzer) asciiTerms(dst []string, st *state, text string) []string {
 	st.mask = wordMask(st.mask, text, a.join)
 	m, start := st.mask, -1                        // start: of the run waiting for its end, or −1
 	minLen, stop := a.minLen[Latin], a.stop[Latin] // as keep applies them; bytes are runes here
@@ -215,9 +228,6 @@ func (a *Analyzer) asciiTerms(dst []string, st *state, text string, more bool) (
 				starts &= starts - 1
 			}
 			end := base + bits.TrailingZeros64(ends) + 1
-			if more && (end == len(text) || a.join && end+1 == len(text) && isConnector[text[end]]) {
-				return dst, start // a non-ASCII letter may continue the word
-			}
 			switch t := text[start:end]; {
 			case !a.direct:
 				dst = a.word(dst, st, t, Latin)
@@ -230,7 +240,7 @@ func (a *Analyzer) asciiTerms(dst []string, st *state, text string, more bool) (
 			start = base + bits.TrailingZeros64(starts)
 		}
 	}
-	return dst, len(text)
+	return dst
 }
 
 // unicodeTerms appends the terms of NFKC text.

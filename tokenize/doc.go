@@ -12,15 +12,17 @@
 // the n-grams without building their strings.
 //
 // Words follow scikit-learn's default token pattern \b\w\w+\b: a word is a
-// run of letters, digits, marks and underscores, so apostrophes and hyphens
-// split words, and the minimum length counts runes.
+// run of letters, digits, marks and underscores, and the minimum length
+// counts runes; unless Config.SplitCompounds is set, a connector between two
+// word characters (. ' ’ @ -) joins them into one word.
 //
-// Without stemming a document is lowercased at once and its words are
-// checked in place, as views of it. With stemming a per-Analyzer cache of
+// Without stemming each ASCII stretch of a document is lowercased at once
+// and its words are checked in place, as views of it. With stemming a per-Analyzer cache of
 // filter results lets the filter chain (and its allocations) run once per
 // distinct word; each later occurrence costs one map look-up. The ASCII
 // path skips normalization and Unicode decoding.
 //
-// The Chinese dictionary (package zh) is loaded on the first Han run only,
+// The Chinese dictionary (package zh) is loaded on the first Han run of more
+// than one character only,
 // so English-only text never pays its 1.7 s and 135 MB.
 package tokenize

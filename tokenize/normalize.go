@@ -10,8 +10,8 @@ import (
 // normalize applies NFKC, which folds full-width and compatibility forms
 // ('ＡＢＣ１２３' → 'ABC123', 'ﬁ' → 'fi'), unless NFKC would not change the
 // tokens. Invalid UTF-8 bytes pass through unchanged and later act as
-// separators. The Analyzer calls it from a token boundary on: NFKC joins
-// nothing across one.
+// separators. The Analyzer calls it from an ASCII break on (isBreak), which
+// nothing before it composes with, up to the next such break.
 //
 // A first pass checks each rune against a table, which is much faster than
 // norm's own check and lets Chinese text keep its full-width punctuation

@@ -70,7 +70,7 @@ func lane(b bool) uint64 {
 // are long and mostly ASCII, so that the fast path takes the text back
 // after each non-ASCII stretch.
 func TestASCIIFastPath(t *testing.T) {
-	pieces := []string{"a", "Z", "q", "7", "_", " ", "  ", "\n", ".", "-", "'", "@", "!", "é", "中", "\xff", "ab", "Cd", "I\u0307", "\u0301"}
+	pieces := []string{"a", "Z", "q", "7", "_", " ", "  ", "\n", ".", "-", "'", "@", "!", "é", "中", "\xff", "ab", "Cd", "I\u0307", "\u0301", "<", "\u0338"}
 	configs := []Config{{}, {SplitCompounds: true}, {KeepCase: true}, {MinLen: 1}, {MinLen: 3}, {Stopwords: EnglishStopwords},
 		{Stem: true}, {Stem: true, KeepCase: true}}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -101,9 +101,11 @@ func TestASCIIFastPath(t *testing.T) {
 }
 
 // blockEdgeTexts are texts whose words meet the fast path's 64-byte blocks
-// in ways random pieces rarely do: a word filling whole blocks; a word
-// ending on a block's last byte, a block without words, then a word on the
-// next block's first byte; each also with a non-ASCII letter after it.
+// or its hand-overs to the slow path in ways random pieces rarely do: a word
+// filling whole blocks; a word ending on a block's last byte, a block
+// without words, then a word on the next block's first byte; an ASCII
+// character that a mark after it composes with; a short ASCII run between
+// Han text; each also with a non-ASCII letter after it.
 func blockEdgeTexts() []string {
 	texts := []string{
 		strings.Repeat("x", 200),
@@ -111,6 +113,8 @@ func blockEdgeTexts() []string {
 		strings.Repeat(" ", 61) + "abc" + strings.Repeat(" ", 64) + "de fg",
 		strings.Repeat(" ", 62) + "ab" + strings.Repeat(".", 64) + "cd",
 		strings.Repeat("x", 64) + " " + strings.Repeat("y", 63),
+		"ab<\u0338cd", "x <\u0338 y", // NFKC composes '<' and U+0338 into '≮', a separator
+		"中" + strings.Repeat("a", 63) + " 中" + strings.Repeat("b", 70),
 	}
 	for _, s := range texts[:len(texts):len(texts)] {
 		texts = append(texts, s+"é", s+"-é")

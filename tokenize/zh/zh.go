@@ -40,7 +40,7 @@ type Segmenter struct {
 var defaultSegmenter Segmenter
 
 // Default returns the process-wide Segmenter, which loads the dictionary
-// when first used.
+// when first asked to cut a run of more than one character.
 func Default() *Segmenter { return &defaultSegmenter }
 
 // Load loads the dictionary unless it has been loaded already and returns
