@@ -61,20 +61,17 @@ func wordMask(dst []uint64, text string, join bool) []uint64 {
 }
 
 // blockBits returns the word byte bits of up to 64 bytes and, with join,
-// their connector bits.
+// their connector bits. A short block is padded with zeros, which are
+// neither word bytes nor connectors.
 func blockBits(block []byte, join bool) (word, conn uint64) {
-	if len(block) == 64 { // the usual case: loads without bounds checks
-		for i := 0; i < 64; i += 8 {
-			x := binary.LittleEndian.Uint64(block[i : i+8])
-			word |= packBits(wordBytes(x)) << i
-			if join {
-				conn |= packBits(joinBytes(x)) << i
-			}
-		}
-		return word, conn
+	var pad [64]byte
+	if len(block) < 64 {
+		copy(pad[:], block)
+		block = pad[:]
 	}
-	for i := 0; i < len(block); i += 8 {
-		x := load8(block, i)
+	b := (*[64]byte)(block) // loads without bounds checks
+	for i := 0; i < 64; i += 8 {
+		x := binary.LittleEndian.Uint64(b[i : i+8])
 		word |= packBits(wordBytes(x)) << i
 		if join {
 			conn |= packBits(joinBytes(x)) << i

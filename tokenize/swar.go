@@ -18,22 +18,6 @@ const (
 	highBits = 0x8080808080808080
 )
 
-// load8 returns the eight bytes of b from i on, zeros past its end.
-func load8(b []byte, i int) uint64 {
-	if i+8 <= len(b) {
-		return binary.LittleEndian.Uint64(b[i:])
-	}
-	return loadTail(b[i:])
-}
-
-func loadTail(b []byte) uint64 {
-	var x uint64
-	for k, c := range b {
-		x |= uint64(c) << (8 * k)
-	}
-	return x
-}
-
 // view returns the bytes of s, which must not be written.
 func view(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
