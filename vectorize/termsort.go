@@ -39,21 +39,24 @@ func comparePrefix(x, y *sortKey) (c int, tie bool) {
 	return 0, true
 }
 
-// sortByTerm sorts ids by their terms (byte order, which is also Python's
-// code point order).
-func sortByTerm(terms []string, ids []int32) {
-	for i, k := range sortKeys(terms, ids) {
-		ids[i] = k.id
+// sortByTerm returns the positions of terms in term order (byte order,
+// which is also Python's code point order).
+func sortByTerm(terms []string) []int32 {
+	pos := make([]int32, len(terms))
+	for i, k := range sortKeys(terms) {
+		pos[i] = k.id
 	}
+	return pos
 }
 
-// sortKeys returns the keys of ids in term order. It radix-sorts by the
-// first 8 bytes, then each run of equal first bytes by the next 8, and
-// compares the terms themselves only within runs of equal 16-byte prefixes.
-func sortKeys(terms []string, ids []int32) []sortKey {
-	keys := make([]sortKey, len(ids))
-	for i, id := range ids {
-		keys[i] = newSortKey(terms[id], id)
+// sortKeys returns the keys of terms, whose ids are their positions, in
+// term order. It radix-sorts by the first 8 bytes, then each run of equal
+// first bytes by the next 8, and compares the terms themselves only within
+// runs of equal 16-byte prefixes.
+func sortKeys(terms []string) []sortKey {
+	keys := make([]sortKey, len(terms))
+	for i, t := range terms {
+		keys[i] = newSortKey(t, int32(i))
 	}
 	tmp := make([]sortKey, len(keys))
 	radixSort(keys, tmp)

@@ -31,12 +31,7 @@ func TestSortByTerm(t *testing.T) {
 	for _, n := range []int{len(want), 100, 3} {
 		terms := slices.Clone(want[:n])
 		rand.New(rand.NewPCG(3, 4)).Shuffle(len(terms), func(i, j int) { terms[i], terms[j] = terms[j], terms[i] })
-		ids := make([]int32, len(terms))
-		for i := range ids {
-			ids[i] = int32(i)
-		}
-		sortByTerm(terms, ids)
-		for i, id := range ids {
+		for i, id := range sortByTerm(terms) {
 			if terms[id] != want[i] {
 				t.Fatalf("n=%d: position %d is %q, want %q", n, i, terms[id], want[i])
 			}

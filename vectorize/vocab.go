@@ -402,7 +402,7 @@ func (s *shardTerms) load(b *VocabBuilder) {
 		}
 	}
 	spelled := b.g.terms(ids)
-	s.keys = sortKeys(spelled, positions(len(ids))) // ids of the keys: positions in spelled
+	s.keys = sortKeys(spelled) // ids of the keys: positions in spelled
 	s.terms = make([]string, len(ids))
 	s.df, s.tf = make([]int64, len(ids)), make([]int64, len(ids))
 	for i, k := range s.keys {
@@ -565,9 +565,7 @@ func (u *union) termOrder(terms []string) []int32 {
 	if u.sorted {
 		return nil
 	}
-	pos := positions(len(terms))
-	sortByTerm(terms, pos)
-	return pos
+	return sortByTerm(terms)
 }
 
 func positions(n int) []int32 {
