@@ -169,12 +169,10 @@ func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 	c.seen.reset(size)
 	for i := 1; i < len(at); i++ {
 		key := uint64(at[i-1])<<32 | uint64(at[i])
-		j, tag, found := c.seen.probe(key)
-		if found {
-			d.grams[first+int(c.seen.node(j))].count++ // the node is the gram's index
+		if g, found := c.seen.intern(key, int32(len(d.grams)-first)); found { // the node is the gram's index
+			d.grams[first+int(g)].count++
 			continue
 		}
-		c.seen.insert(j, tag, key, int32(len(d.grams)-first))
 		d.grams = append(d.grams, codedGram{a: at[i-1], b: at[i], count: 1})
 	}
 }

@@ -87,12 +87,10 @@ func (g *gramTable) extend(prefix, w int32) int32 {
 // pair returns the node of the pair (prefix, word node w), adding it.
 func (g *gramTable) pair(prefix, w int32) int32 {
 	key := uint64(prefix)<<32 | uint64(uint32(w))
-	i, tag, found := g.pairs.probe(key)
-	if found {
-		return g.pairs.node(i)
+	node, found := g.pairs.intern(key, int32(g.link.n))
+	if !found {
+		g.link.add(key)
 	}
-	node := g.link.add(key)
-	g.pairs.insert(i, tag, key, node)
 	return node
 }
 
@@ -244,12 +242,23 @@ func (t *pairTable) reset(size int) {
 	t.shift, t.n = shiftFor(size), 0
 }
 
-// probe returns the slot of key, or the empty slot where key belongs, with
-// the tag of key.
-func (t *pairTable) probe(key uint64) (i int, tag uint8, found bool) {
+// intern returns the node of key and true, or adds key with node next and
+// returns next and false.
+func (t *pairTable) intern(key uint64, next int32) (node int32, found bool) {
 	if t.slots == nil {
 		t.resize(1 << 10)
 	}
+	i, tag, found := t.probe(key)
+	if found {
+		return t.slots[i].node, true
+	}
+	t.insert(i, tag, key, next)
+	return next, false
+}
+
+// probe returns the slot of key, or the empty slot where key belongs, with
+// the tag of key.
+func (t *pairTable) probe(key uint64) (i int, tag uint8, found bool) {
 	h := mix64(key ^ t.seed)
 	mask := len(t.tags) - 1
 	tag = tagOf(h)
@@ -265,9 +274,6 @@ func (t *pairTable) probe(key uint64) (i int, tag uint8, found bool) {
 		}
 	}
 }
-
-// node returns the node of the slot that probe found.
-func (t *pairTable) node(i int) int32 { return t.slots[i].node }
 
 // insert fills the empty slot i that probe returned for key, with its tag.
 func (t *pairTable) insert(i int, tag uint8, key uint64, node int32) {
