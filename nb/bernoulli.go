@@ -5,8 +5,8 @@ import (
 	"math"
 )
 
-// Bernoulli is scikit-learn's BernoulliNB: a feature is present when its
-// value exceeds Binarize (the zero value's threshold 0 is scikit-learn's
+// Bernoulli is scikit-learn's BernoulliNB: a feature is present unless its
+// value is at most Binarize (the zero value's threshold 0 is scikit-learn's
 // default), both when counting and when scoring.
 //
 //	FeatureLogProb[c,j] = log(N_cj + α) − log(n_c + 2α)

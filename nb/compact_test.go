@@ -268,8 +268,8 @@ func BenchmarkFitDense(b *testing.B) {
 	}
 }
 
-// BenchmarkCompactJointLogLikelihood scores 1,000 documents with the compact and
-// the dense form of one Multinomial model.
+// BenchmarkCompactJointLogLikelihood scores 1,000 documents with the scorer,
+// the compact and the dense form of one Complement model.
 func BenchmarkCompactJointLogLikelihood(b *testing.B) {
 	d := cpSynthetic()
 	s, err := nb.NewSparseCounts(d.X, d.y, cpK, false, 0)
@@ -281,7 +281,11 @@ func BenchmarkCompactJointLogLikelihood(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for name, m := range map[string]nb.Model{"Compact": lin, "Linear": lin.Dense()} {
+	sc, err := lin.Scorer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for name, m := range map[string]nb.Model{"Scorer": sc, "Compact": lin, "Linear": lin.Dense()} {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			var buf []float64

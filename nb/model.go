@@ -303,8 +303,8 @@ const parallelChunk = 128
 // Linear is the scoring form every text model reduces to:
 // jll = Bias + Σ_j x_j·W[j·K : j·K+K]. Interleaving the classes per feature
 // makes scoring one sparse pass that reads K contiguous weights per term.
-// With Binary set, x_j counts as 1 when it exceeds Threshold and 0 otherwise
-// (Bernoulli NB). A Linear is what a model file stores for prediction.
+// With Binary set, x_j counts as 0 when it is at most Threshold and 1
+// otherwise, NaN included (Bernoulli NB; see binarized). A Linear is what a model file stores for prediction.
 type Linear struct {
 	K         int
 	W         []float64 // features×K
@@ -355,7 +355,8 @@ func newTable(kf []float64, bias []float64) (Linear, error) {
 func (t *Linear) fits(k, n int) bool { return t.K == k && k > 0 && len(t.W) == n }
 
 // score appends the row's scores (NaNs if idx and val differ in length);
-// with binary set, a value counts as 1 when it exceeds thr and 0 otherwise.
+// with binary set, a value counts as 0 when it is at most thr and 1
+// otherwise (binarized).
 func (t *Linear) score(dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
 	if len(val) != len(idx) {
 		return nanRow(dst, t.K)
