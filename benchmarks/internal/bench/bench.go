@@ -32,11 +32,12 @@ func Shared() string {
 // Root returns the repository root (the module's folder), or "." if go
 // cannot tell.
 func Root() string {
-	mod, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	mod := strings.TrimSpace(string(out))
+	if err != nil || mod == "" || mod == os.DevNull { // outside a module
 		return "."
 	}
-	return filepath.Dir(strings.TrimSpace(string(mod)))
+	return filepath.Dir(mod)
 }
 
 // Workdir makes a temporary folder and builds textnb into it, passing
