@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -119,14 +120,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 			t.Errorf("%+v: counts differ after a round trip", cfg)
 		}
 		// A second save of the loaded model writes the same bytes.
-		var w1, w2 bytes.Buffer
-		if _, err := m.WriteTo(&w1); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := got.WriteTo(&w2); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(w1.Bytes(), w2.Bytes()) {
+		if !bytes.Equal(encode(t, m), encode(t, got)) {
 			t.Errorf("%+v: re-encoding a loaded model changed its bytes", cfg)
 		}
 	}
@@ -136,27 +130,18 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 // little-endian one copies from memory, and read them back the same.
 func TestModelFileBytesDoNotDependOnByteOrder(t *testing.T) {
 	m, _ := train(t, Config{}, newsTrain)
-	var native, portable bytes.Buffer
-	if _, err := m.WriteTo(&native); err != nil {
-		t.Fatal(err)
-	}
+	native := encode(t, m)
 	defer func(le bool) { littleEndian = le }(littleEndian)
 	littleEndian = false
-	if _, err := m.WriteTo(&portable); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(native.Bytes(), portable.Bytes()) {
+	portable := encode(t, m)
+	if !bytes.Equal(native, portable) {
 		t.Fatal("the converting path writes other bytes")
 	}
-	got, err := Decode(portable.Bytes())
+	got, err := Decode(portable)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var again bytes.Buffer
-	if _, err := got.WriteTo(&again); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(again.Bytes(), native.Bytes()) {
+	if !bytes.Equal(encode(t, got), native) {
 		t.Error("a model read by the converting path encodes to other bytes")
 	}
 }
@@ -165,11 +150,7 @@ func TestModelFileBytesDoNotDependOnByteOrder(t *testing.T) {
 // after training or while loading, as the classifier itself scores.
 func TestPredictorScoresAsTheClassifier(t *testing.T) {
 	trained, _ := train(t, Config{}, newsTrain)
-	var b bytes.Buffer
-	if _, err := trained.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := Decode(b.Bytes())
+	loaded, err := Decode(encode(t, trained))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,6 +162,16 @@ func TestPredictorScoresAsTheClassifier(t *testing.T) {
 			t.Fatalf("%s: the Predictor scores %v, the classifier %v", name, got, want)
 		}
 	}
+}
+
+// encode returns the bytes of m's model file.
+func encode(t testing.TB, m io.WriterTo) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 func equalFloats(a, b []float64) bool {
@@ -196,27 +187,19 @@ func equalFloats(a, b []float64) bool {
 }
 
 func TestTrainingIsDeterministic(t *testing.T) {
-	encode := func(procs int) []byte {
+	trainOn := func(procs int) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		m, _ := train(t, Config{}, newsTrain)
-		var b bytes.Buffer
-		if _, err := m.WriteTo(&b); err != nil {
-			t.Fatal(err)
-		}
-		return b.Bytes()
+		return encode(t, m)
 	}
-	if !bytes.Equal(encode(1), encode(4)) {
+	if !bytes.Equal(trainOn(1), trainOn(4)) {
 		t.Error("model bytes depend on the number of goroutines")
 	}
 }
 
 func TestLoadRejectsBadFiles(t *testing.T) {
 	m, _ := train(t, Config{}, newsTrain)
-	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	good := b.Bytes()
+	good := encode(t, m)
 	flip := bytes.Clone(good)
 	flip[len(flip)/2] ^= 0x40
 	version := bytes.Clone(good)
@@ -346,11 +329,7 @@ func TestEvaluator(t *testing.T) {
 func TestLoadChecksWeighting(t *testing.T) {
 	m, _ := train(t, Config{Weighting: Counts}, newsTrain)
 	m.Config.Weighting = TFIDF
-	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Decode(b.Bytes()); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "IDF") {
+	if _, err := Decode(encode(t, m)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "IDF") {
 		t.Errorf("Decode: %v, want ErrFormat about the IDF", err)
 	}
 }

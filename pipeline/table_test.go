@@ -161,19 +161,11 @@ func TestTableFileRoundTrip(t *testing.T) {
 }
 
 func TestTableFileErrors(t *testing.T) {
-	var buf bytes.Buffer
-	if _, err := trainTable(t, TableConfig{}).WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Decode(buf.Bytes()); !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), "table model") {
+	if _, err := Decode(encode(t, trainTable(t, TableConfig{}))); !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), "table model") {
 		t.Errorf("Decode of a table model: %v, want ErrKind naming the table model", err)
 	}
 	text, _ := train(t, Config{}, "../testdata/spam.tsv")
-	buf.Reset()
-	if _, err := text.WriteTo(&buf); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := DecodeTable(buf.Bytes()); !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), "text model") {
+	if _, err := DecodeTable(encode(t, text)); !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), "text model") {
 		t.Errorf("DecodeTable of a text model: %v, want ErrKind naming the text model", err)
 	}
 	for name, payload := range map[string]string{
