@@ -29,9 +29,10 @@ func inRange(h uint64, lo, hi byte) uint64 {
 }
 
 // wordBytes marks the ASCII word bytes of x, [0-9A-Za-z_] (the bytes that
-// asciiClass does not class as separators). Setting bit 0x20 maps exactly the letters onto a–z. It spells
-// out inRange three times: three calls would not fit the inliner's budget,
-// and blockBits calls it for every eight bytes of text.
+// asciiClass does not class as separators). Setting bit 0x20 maps exactly
+// the letters onto a–z. It spells out inRange three times: three calls
+// would not fit the inliner's budget, and blockBits calls it for every
+// eight bytes of text.
 func wordBytes(x uint64) uint64 {
 	h := x &^ highBits
 	g := h | lowBits*0x20

@@ -198,11 +198,11 @@ const termsPart = 1 << 14
 // pairTable maps 64-bit keys to nodes by open addressing (linear probing).
 // Its slots hold no pointers, so the garbage collector never scans them.
 // Beside the slots, a byte per slot holds 7 bits of its hash (tags): a
-// probe reads a slot only where its tag matches. The builder's table of
-// every bigram outgrows the caches many times over, while its tags (a
-// thirteenth of its size) mostly stay in them; most bigrams are new, and
-// their probes then end on an empty tag without reading a slot, which
-// insert only writes.
+// probe reads a slot only where its tag matches. The trie's table of every
+// (prefix, word) pair, every n-gram with n ≥ 2, outgrows the caches many
+// times over, while its tags (a thirteenth of its size) mostly stay in
+// them; most bigrams are new, and their probes then end on an empty tag
+// without reading a slot, which insert only writes.
 type pairTable struct {
 	tags  []uint8 // 0: empty slot; else 0x80 | the hash's low 7 bits
 	slots []pairSlot

@@ -49,12 +49,12 @@ func main() {
 // the live data before collecting. Training's live data is mostly large
 // pointer-free tables that a collection does not scan, so collecting at
 // 1.35× costs little and keeps the peak near the live size (20 Newsgroups:
-// about 175 instead of 240 MiB). While the live heap is below gcFloor, the
-// next collection comes at gcFloor of heap (tuneGC): at 35% of a small
-// heap the collector would run every megabyte or so. The peak comes after counting, above the floor, so
-// a floor of 96 rather than 64 MiB spares training 20 Newsgroups a few
-// collections while its tables grow (1.60–1.69 → 1.47–1.52 CPU-s) at the
-// same peak; 112 MiB raises the peak by 10 MiB. $GOGC still overrides both.
+// about 175 instead of 240 MiB). The next collection comes at the larger of
+// gcFloor and 1.35× the live heap (tuneGC): at 35% of a small heap the
+// collector would run every megabyte or so. Training's peak comes after
+// counting, above the floor, so a floor of 96 rather than 64 MiB spares it
+// a few collections while its tables grow, at the same peak; 112 MiB and
+// more raise the peak. $GOGC still overrides both.
 const (
 	gcPercent = 35
 	gcFloor   = 96 << 20
