@@ -15,8 +15,9 @@ import "strings"
 // A coder serves one goroutine at a time, and a CodedDoc refers to its
 // coder until the builder has added it. The builder keeps its map from the
 // coder's numbers to its own inside the coder, touching nothing that Code
-// writes, so a coder may code the next documents while the builder adds
-// the last ones. The map serves one builder: a coder whose documents go to
+// writes, and spells a term new to it from the CodedDoc's view of the
+// coder's terms, which Code only appends to; so a coder may code the next
+// documents while the builder adds the last ones. The map serves one builder: a coder whose documents go to
 // several builders in turn starts it afresh at each switch. The zero value
 // is ready to use.
 type WordCoder struct {
@@ -30,6 +31,7 @@ type WordCoder struct {
 	// the table that finds repeated bigrams (pair of positions → gram)
 	pos, at, counts []int32
 	seen            pairTable
+	spaced          bool // some term numbered holds a space
 }
 
 // Len returns the number of distinct terms the coder has numbered; a
@@ -40,8 +42,8 @@ func (c *WordCoder) Len() int { return c.terms.len() }
 // to be filled by WordCoder.Code; it can be reused once added.
 type CodedDoc struct {
 	coder *WordCoder
-	terms []string // the document's distinct terms
-	ids   []int32  // their ids in the coder
+	ids   []int32     // the document's distinct terms: their ids in the coder
+	tab   packedTerms // the coder's terms as of coding, to spell the ids
 	grams []codedGram
 	// words holds the positions in terms of the words, in order, when
 	// n-grams from longLo to longHi words (n ≥ 3) are to be counted: the
@@ -49,7 +51,7 @@ type CodedDoc struct {
 	words          []int32
 	longLo, longHi int
 	// spaced reports a term holding a space, which may be the same term as
-	// a bigram of others.
+	// a bigram of others (checked only once the coder has seen such a term).
 	spaced bool
 }
 
@@ -73,7 +75,7 @@ func (d *CodedDoc) Len() int {
 // terms, as VocabBuilder.AddWords would count them.
 func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) {
 	lo, hi := r.bounds()
-	d.empty(maxScratch) // views of the last document's text, unless Release dropped them
+	d.empty(maxScratch) // the last document, unless Release dropped it
 	d.coder = c
 	at := capped(c.at, maxScratch) // positions in d.terms of the words, then of the extra terms
 	for _, w := range words {
@@ -82,7 +84,7 @@ func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) 
 	for _, t := range extra {
 		at = append(at, c.position(d, t))
 	}
-	counts := append(capped(c.counts, maxScratch), make([]int32, len(d.terms))...)
+	counts := append(capped(c.counts, maxScratch), make([]int32, len(d.ids))...)
 	counted := at[len(words):]
 	if lo == 1 {
 		counted = at
@@ -106,6 +108,18 @@ func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) 
 	for _, id := range d.ids {
 		c.pos[id] = 0
 	}
+	d.tab = c.terms.packedTerms
+	d.spaced = c.spaced && d.hasSpace()
+}
+
+// hasSpace reports whether one of d's terms holds a space.
+func (d *CodedDoc) hasSpace() bool {
+	for _, id := range d.ids {
+		if strings.IndexByte(d.tab.term(id), ' ') >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // maxScratch bounds the per-document scratch a WordCoder or a CodedDoc
@@ -117,18 +131,16 @@ const maxScratch = 1 << 20
 const keptDocBuffer = 1 << 12
 
 // Release drops what d no longer needs once added: its references to the
-// document's text, which would otherwise keep the text alive while d waits
-// for reuse, and any buffer a long document grew, so that a caller keeping
-// many CodedDocs for reuse holds memory for documents of usual length only.
-// d is then empty: Code must fill it before it is added again.
+// coder and the coder's terms, which would otherwise keep a dropped coder's
+// table alive while d waits for reuse, and any buffer a long document grew,
+// so that a caller keeping many CodedDocs for reuse holds memory for
+// documents of usual length only. d is then empty: Code must fill it before
+// it is added again. A CodedDoc never refers to the text it was coded from.
 func (d *CodedDoc) Release() { d.empty(keptDocBuffer) }
 
-// empty clears d, dropping its views of the text, and keeps the buffers of
-// at most limit elements for reuse.
+// empty clears d and keeps the buffers of at most limit elements for reuse.
 func (d *CodedDoc) empty(limit int) {
-	clear(d.terms)
-	*d = CodedDoc{terms: capped(d.terms, limit), ids: capped(d.ids, limit),
-		grams: capped(d.grams, limit), words: capped(d.words, limit)}
+	*d = CodedDoc{ids: capped(d.ids, limit), grams: capped(d.grams, limit), words: capped(d.words, limit)}
 }
 
 // capped empties s for reuse, unless a long document grew it beyond limit
@@ -143,14 +155,13 @@ func capped[T any](s []T, limit int) []T {
 // position returns where t is in d's distinct terms, adding it.
 func (c *WordCoder) position(d *CodedDoc, t string) int32 {
 	id := c.terms.intern(t)
-	if int(id) >= len(c.pos) {
+	if int(id) >= len(c.pos) { // a new term: ids are dense
 		c.pos = append(c.pos, make([]int32, int(id)+1-len(c.pos))...)
+		c.spaced = c.spaced || strings.IndexByte(t, ' ') >= 0
 	}
 	if c.pos[id] == 0 {
-		d.spaced = d.spaced || strings.IndexByte(t, ' ') >= 0
-		d.terms = append(d.terms, t)
 		d.ids = append(d.ids, id)
-		c.pos[id] = int32(len(d.terms))
+		c.pos[id] = int32(len(d.ids))
 	}
 	return c.pos[id] - 1
 }
@@ -186,13 +197,13 @@ func (b *VocabBuilder) AddCoded(d *CodedDoc) {
 	}
 	start := b.begin(d.Len())
 	b.nodes = b.nodes[:0]
-	for k, id := range d.ids {
+	for _, id := range d.ids {
 		if int(id) >= len(c.builder) {
 			c.builder = append(c.builder, make([]int32, int(id)+1-len(c.builder))...)
 		}
 		node := c.builder[id] - 1 // stored + 1, so that the zero value means unknown
 		if node < 0 {
-			node = b.g.term(d.terms[k])
+			node = b.g.term(d.tab.term(id))
 			c.builder[id] = node + 1
 		}
 		b.nodes = append(b.nodes, node)
