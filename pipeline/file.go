@@ -21,8 +21,11 @@ import (
 // that text-mode transfers and 7-bit channels corrupt it visibly.
 const magic = "\x89TNB\r\n\x1a\n"
 
-// FormatVersion is the model file format this package writes.
-const FormatVersion = 1
+// FormatVersion is the model file format this package writes; it reads
+// every version from 1 on. Version 2 lets a vocabulary's terms come in any
+// order (a trained model keeps the order in which it first saw them);
+// version 1 had them sorted, and its files still load.
+const FormatVersion = 2
 
 // Kind says what a model file holds.
 type Kind uint32
@@ -196,8 +199,8 @@ func openContainer(data []byte) (Kind, []byte, error) {
 		return 0, nil, ErrFormat
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(data[len(magic):]); v != FormatVersion {
-		return 0, nil, fmt.Errorf("%w: version %d, this build reads %d", ErrVersion, v, FormatVersion)
+	if v := le.Uint32(data[len(magic):]); v < 1 || v > FormatVersion {
+		return 0, nil, fmt.Errorf("%w: version %d, this build reads 1 to %d", ErrVersion, v, FormatVersion)
 	}
 	body, sum := data[:len(data)-4], le.Uint32(data[len(data)-4:])
 	if crc32.Checksum(body, castagnoli) != sum {
@@ -275,6 +278,9 @@ func decodeModel(payload []byte) (*Model, error) {
 		var s *nb.CompactScorer
 		s, r.err = lin.Scorer()
 		m.setLin(lin, s)
+	}
+	if r.err == nil && m.vocab != nil {
+		r.err = m.vocab.Prepare() // waits for the index, which finds a repeated term
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, r.err)

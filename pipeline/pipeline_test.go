@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"io"
 	"math"
 	"os"
@@ -197,6 +199,75 @@ func TestTrainingIsDeterministic(t *testing.T) {
 	}
 }
 
+// withVersion returns the model file data with its format version set to
+// v and its checksum made to match.
+func withVersion(data []byte, v uint32) []byte {
+	out := bytes.Clone(data)
+	binary.LittleEndian.PutUint32(out[len(magic):], v)
+	body := out[:len(out)-4]
+	binary.LittleEndian.PutUint32(out[len(out)-4:], crc32.Checksum(body, castagnoli))
+	return out
+}
+
+// encodeRepeatingTerm returns the model file of m with its vocabulary's
+// second term spelled like its first, as only a faulty writer would.
+func encodeRepeatingTerm(t *testing.T, m *Model) []byte {
+	terms := m.vocab.Terms()
+	terms[1] = terms[0]
+	var blob []byte
+	ends := make([]int, len(terms))
+	for i, s := range terms {
+		blob = append(blob, s...)
+		ends[i] = len(blob)
+	}
+	v, err := vectorize.NewVocabularyPacked(blob, ends)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := m.vocab
+	defer func() { m.vocab = good }()
+	m.vocab = v
+	return encode(t, m)
+}
+
+// A version 1 file, whose terms are sorted, loads and predicts as the
+// model it was written from.
+func TestLoadVersion1(t *testing.T) {
+	tr, err := NewTrainer(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.viaMatrix = true // the matrix fit sorts the terms, as version 1 had them
+	err = corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
+		tr.Add(d.Label, d.Text)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := tr.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if terms := m.vocab.Terms(); !slices.IsSorted(terms) {
+		t.Fatal("the matrix fit left the terms unsorted")
+	}
+	old, err := Decode(withVersion(encode(t, m), 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := corpus.ReadAll(newsTest, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	po, pm := old.NewPredictor(), m.NewPredictor()
+	for _, d := range docs {
+		if got, want := po.JointLogLikelihood(nil, d.Text), pm.JointLogLikelihood(nil, d.Text); !equalFloats(got, want) {
+			t.Fatalf("%s: version 1 file scores %v, the model %v", d.Source, got, want)
+		}
+	}
+}
+
 func TestLoadRejectsBadFiles(t *testing.T) {
 	m, _ := train(t, Config{}, newsTrain)
 	good := encode(t, m)
@@ -204,6 +275,8 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 	flip[len(flip)/2] ^= 0x40
 	version := bytes.Clone(good)
 	version[len(magic)] = 99
+	version0 := withVersion(good, 0)
+	repeated := encodeRepeatingTerm(t, m)
 	for _, tc := range []struct {
 		name string
 		data []byte
@@ -215,6 +288,8 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 		{"magic only", []byte(magic), ErrFormat},
 		{"corrupted", flip, ErrChecksum},
 		{"future version", version, ErrVersion},
+		{"version 0", version0, ErrVersion},
+		{"repeated term", repeated, ErrFormat},
 	} {
 		path := filepath.Join(t.TempDir(), "bad.model")
 		if err := os.WriteFile(path, tc.data, 0o644); err != nil {
@@ -374,22 +449,61 @@ func TestPrunedFitMatchesMatrixFit(t *testing.T) {
 			}
 		}
 		pruned, matrix := models[0], models[1]
-		if !slices.Equal(pruned.vocab.Terms(), matrix.vocab.Terms()) {
-			t.Fatalf("%+v: vocabularies differ", cfg)
+		// The pruned fit keeps the order in which the terms were first
+		// seen, the matrix fit sorts them: compare term by term.
+		pt, mt := pruned.vocab.Terms(), matrix.vocab.Terms()
+		pi, mi := termOrder(pt), termOrder(mt)
+		if len(pi) != len(mi) {
+			t.Fatalf("%+v: vocabularies of %d and %d terms", cfg, len(pi), len(mi))
 		}
-		if a, b := pruned.idf(), matrix.idf(); (a == nil) != (b == nil) || a != nil && !floatsClose(*a, *b, 1e-12) {
+		for k := range pi {
+			if pt[pi[k]] != mt[mi[k]] {
+				t.Fatalf("%+v: vocabularies differ at %q, %q", cfg, pt[pi[k]], mt[mi[k]])
+			}
+		}
+		if a, b := pruned.idf(), matrix.idf(); (a == nil) != (b == nil) || a != nil && !floatsClose(pick(*a, pi), pick(*b, mi), 1e-12) {
 			t.Fatalf("%+v: IDF differs", cfg)
 		}
 		pc, mc := pruned.counts, matrix.counts
-		if !slices.Equal(pc.Ptr, mc.Ptr) || !slices.Equal(pc.Class, mc.Class) || !floatsClose(pc.Count, mc.Count, 1e-12) {
-			t.Fatalf("%+v: class-feature sums differ", cfg)
+		for k := range pi {
+			p, q := pi[k], mi[k]
+			if !slices.Equal(pc.Class[pc.Ptr[p]:pc.Ptr[p+1]], mc.Class[mc.Ptr[q]:mc.Ptr[q+1]]) ||
+				!floatsClose(pc.Count[pc.Ptr[p]:pc.Ptr[p+1]], mc.Count[mc.Ptr[q]:mc.Ptr[q+1]], 1e-12) {
+				t.Fatalf("%+v: class-feature sums of %q differ", cfg, pt[p])
+			}
 		}
 		pl, ml := pruned.lin, matrix.lin
-		if !floatsClose(pl.Base, ml.Base, 1e-12) || !floatsClose(pl.Delta, ml.Delta, 1e-12) ||
+		if (pl.Base == nil) != (ml.Base == nil) || pl.Base != nil && !floatsClose(pick(pl.Base, pi), pick(ml.Base, mi), 1e-12) ||
 			!floatsClose(pl.Q, ml.Q, 1e-12) || !floatsClose(pl.P, ml.P, 1e-12) {
 			t.Fatalf("%+v: weights differ", cfg)
 		}
+		for k := range pi {
+			p, q := pi[k], mi[k]
+			if !slices.Equal(pl.Class[pl.Ptr[p]:pl.Ptr[p+1]], ml.Class[ml.Ptr[q]:ml.Ptr[q+1]]) ||
+				!floatsClose(pl.Delta[pl.Ptr[p]:pl.Ptr[p+1]], ml.Delta[ml.Ptr[q]:ml.Ptr[q+1]], 1e-12) {
+				t.Fatalf("%+v: weights of %q differ", cfg, pt[p])
+			}
+		}
 	}
+}
+
+// termOrder returns the ids of terms in the sorted order of the terms.
+func termOrder(terms []string) []int32 {
+	ids := make([]int32, len(terms))
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	slices.SortFunc(ids, func(a, b int32) int { return strings.Compare(terms[a], terms[b]) })
+	return ids
+}
+
+// pick returns v[ids[0]], v[ids[1]], ….
+func pick(v []float64, ids []int32) []float64 {
+	out := make([]float64, len(ids))
+	for k, i := range ids {
+		out[k] = v[i]
+	}
+	return out
 }
 
 // floatsClose reports whether a and b agree to tol, relative beyond 1.

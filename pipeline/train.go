@@ -344,28 +344,16 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 	return s, m.fitPruned(p, t.y)
 }
 
-// fitPruned fits m on the rows of p, weighted and summed per class in
-// provisional term order while another goroutine sorts the terms; the
-// results are then put in sorted term order.
+// fitPruned fits m on the rows of p, weighted and summed per class under
+// p's provisional ids, which the model keeps: its vocabulary follows the
+// order in which the builder first saw the terms, so training sorts no
+// terms and remaps no sums. Prediction looks terms up by hash, in any order.
 func (m *Model) fitPruned(p *vectorize.Pruned, y []int) error {
-	sorted := make(chan struct{})
-	go func() {
-		defer close(sorted)
-		p.Vocabulary()
-	}()
 	counts, err := m.countPruned(p, y)
-	<-sorted
 	if err != nil {
 		return err
 	}
-	vocab, final := p.Vocabulary()
-	if m.counts, err = counts.Remap(counts.Features, final); err != nil {
-		return err
-	}
-	m.vocab = vocab
-	if idf := m.idf(); idf != nil {
-		*idf = permuteTo(*idf, final)
-	}
+	m.counts, m.vocab = counts, p.Provisional()
 	return m.refit()
 }
 
@@ -387,15 +375,6 @@ func (m *Model) countPruned(p *vectorize.Pruned, y []int) (*nb.SparseCounts, err
 			}
 			return idx, val
 		})
-}
-
-// permuteTo returns v with v[i] moved to position to[i].
-func permuteTo(v []float64, to []int32) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[to[i]] = x
-	}
-	return out
 }
 
 // fit weights X in place and fits the classifier, reporting what

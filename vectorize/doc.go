@@ -35,9 +35,9 @@ var (
 	ErrEmptyVocabulary = errors.New("vectorize: empty vocabulary")
 	// ErrConfig reports an invalid configuration value.
 	ErrConfig = errors.New("vectorize: invalid configuration")
-	// ErrVocabularyOrder reports vocabulary terms that are not sorted and
-	// unique.
-	ErrVocabularyOrder = errors.New("vectorize: vocabulary terms not sorted and unique")
+	// ErrVocabularyTerms reports a vocabulary term outside the bytes given
+	// or repeating another.
+	ErrVocabularyTerms = errors.New("vectorize: vocabulary term out of bounds or repeated")
 	// ErrNotFitted reports a weighting used before Fit (or without IDF).
 	ErrNotFitted = errors.New("vectorize: transform used before fit")
 	// ErrLabels reports class labels that do not fit the matrix or the

@@ -249,17 +249,20 @@ func ExamplePruned() {
 	if err != nil {
 		panic(err)
 	}
-	vocab, final := p.Vocabulary() // may run on another goroutine while rows are read
+	vocab := p.Provisional() // the ids Row gives, in first-seen order
 	for i := range p.Rows() {
 		idx, val := p.Row(i, nil, nil)
 		fmt.Printf("doc %d:", i)
 		for k, id := range idx {
-			fmt.Printf(" %s×%g (df %d)", vocab.Term(int(final[id])), val[k], p.DF()[id])
+			fmt.Printf(" %s×%g (df %d)", vocab.Term(int(id)), val[k], p.DF()[id])
 		}
 		fmt.Println()
 	}
+	sorted, final := p.Vocabulary() // sorted as scikit-learn numbers them, and the map to it
+	fmt.Println(sorted.Terms(), final)
 	// Output:
 	// doc 0: spam×2 (df 2) eggs×1 (df 2)
 	// doc 1: eggs×1 (df 2)
 	// doc 2: spam×1 (df 2)
+	// [eggs spam] [1 0]
 }

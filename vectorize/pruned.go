@@ -12,11 +12,12 @@ import (
 // of the builders' choosing), their document frequencies, and every
 // document's row over them. A caller that only needs to weight and sum the
 // rows (as naive Bayes training does) reads them with Row and skips
-// building, sorting and re-reading a document-term matrix; and it may sort
-// the terms (Vocabulary) on another goroutine meanwhile.
+// building, sorting and re-reading a document-term matrix. It may keep the
+// provisional ids (Provisional) and skip sorting the terms too, or sort
+// them (Vocabulary) on another goroutine meanwhile.
 //
-// Row, DF and Vocabulary are safe for concurrent use. The builders must
-// not change until the last call.
+// Row, DF, Provisional and Vocabulary are safe for concurrent use. The
+// builders must not change until the last call.
 type Pruned struct {
 	u      *union
 	shards []*VocabBuilder
@@ -28,7 +29,7 @@ type Pruned struct {
 	// sorted: the terms in final order and the provisional → final map,
 	// set at once when MaxFeatures had to compare terms, else by Vocabulary
 	sorted func() (*Vocabulary, []int32)
-	terms  []string // by provisional id, if taken from the tables early
+	terms  []string // by provisional id, if taken from the tables early or sorted for MaxFeatures
 }
 
 // Prune applies cfg to the merged vocabulary without building the matrix.
@@ -62,8 +63,10 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	p.keep, p.kept = keep, newRankSet(len(u.df), keep)
 	if presorted != nil {
 		v, final := packTerms(sortedTerms), make([]int32, len(keep))
+		p.terms = make([]string, len(keep))
 		for i, g := range presorted {
-			final[p.kept.rank(g)] = int32(i)
+			k := p.kept.rank(g)
+			final[k], p.terms[k] = int32(i), sortedTerms[i]
 		}
 		p.sorted = func() (*Vocabulary, []int32) { return v, final }
 	}
@@ -78,7 +81,7 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	}
 	if consume {
 		// The kept terms are all that is needed of the tables.
-		if presorted == nil {
+		if p.terms == nil {
 			p.terms = u.termsOf(keep)
 		}
 		releaseTables(p.shards, u)
@@ -137,6 +140,19 @@ func (p *Pruned) Row(i int, idx []int32, val []float64) ([]int32, []float64) {
 		}
 	}
 	return idx, val
+}
+
+// Provisional returns the kept terms as a Vocabulary under their
+// provisional ids, the ids Row gives: in the builders' first-seen order,
+// unsorted, so that a caller that keeps those ids needs neither a sort nor
+// a remap of what it computed from the rows. Each call builds a new
+// Vocabulary.
+func (p *Pruned) Provisional() *Vocabulary {
+	terms := p.terms
+	if terms == nil {
+		terms = p.u.termsOf(p.keep)
+	}
+	return packTerms(terms)
 }
 
 // Vocabulary returns the kept terms in sorted order, the ids a Vocabulary

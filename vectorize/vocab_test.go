@@ -329,8 +329,18 @@ func TestVocabulary(t *testing.T) {
 	if len(idx) != 0 || len(val) != 0 {
 		t.Errorf("empty Transform = %v %v", idx, val)
 	}
-	for _, bad := range [][]string{{"b", "a"}, {"a", "a"}} {
-		if _, err := NewVocabulary(bad); !errors.Is(err, ErrVocabularyOrder) {
+	// Terms may come in any order; they number the columns as given.
+	u, err := NewVocabulary([]string{"x", "b", "a b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for want, term := range []string{"x", "b", "a b"} {
+		if id, ok := u.ID(term); !ok || id != int32(want) || u.Term(want) != term {
+			t.Errorf("unsorted: ID(%q) = %d, %v; Term(%d) = %q", term, id, ok, want, u.Term(want))
+		}
+	}
+	for _, bad := range [][]string{{"a", "a"}, {"b", "a", "c", "a"}, {"", "b", ""}} {
+		if _, err := NewVocabulary(bad); !errors.Is(err, ErrVocabularyTerms) {
 			t.Errorf("NewVocabulary(%q) error %v", bad, err)
 		}
 	}
@@ -370,6 +380,13 @@ func TestMergeAndSelectVocabularies(t *testing.T) {
 	if !slices.Equal(u.Terms(), []string{"a", "b", "c", "e", "f"}) ||
 		!slices.Equal(fa, []int32{0, 2, 3}) || !slices.Equal(fb, []int32{1, 2, 4}) {
 		t.Errorf("merge = %q %v %v", u.Terms(), fa, fb)
+	}
+	// Terms in first-seen order, as a trained model keeps them.
+	c, _ := NewVocabulary([]string{"e", "a", "c"})
+	d, _ := NewVocabulary([]string{"f", "c", "b"})
+	u2, fc, fd := MergeVocabularies(c, d)
+	if !slices.Equal(u2.Terms(), u.Terms()) || !slices.Equal(fc, []int32{3, 0, 2}) || !slices.Equal(fd, []int32{4, 2, 1}) {
+		t.Errorf("merge of unsorted = %q %v %v", u2.Terms(), fc, fd)
 	}
 	s, err := u.Select([]int32{1, 3})
 	if err != nil || !slices.Equal(s.Terms(), []string{"b", "e"}) {
@@ -434,10 +451,23 @@ func TestNewVocabularyPacked(t *testing.T) {
 	if _, ok := v.ID("apples"); ok {
 		t.Error("found a term that is not there")
 	}
-	for _, bad := range [][]int{{5, 3, 9, 14}, {3, 8, 8, 14}, {3, 8, 14, 99}} {
-		if _, err := NewVocabularyPacked(blob, bad); !errors.Is(err, ErrVocabularyOrder) {
+	for _, bad := range [][]int{{5, 3, 9, 14}, {3, 8, 14, 99}, {3, 8, 14, -1}} {
+		if _, err := NewVocabularyPacked(blob, bad); !errors.Is(err, ErrVocabularyTerms) {
 			t.Errorf("ends %v: error %v", bad, err)
 		}
+	}
+	// A repeated term is reported by Prepare, on every call.
+	rep, err := NewVocabularyPacked([]byte("bananaapplebanana"), []int{6, 11, 17})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := rep.Prepare(); !errors.Is(err, ErrVocabularyTerms) || !strings.Contains(err.Error(), `term 2 "banana" repeats term 0`) {
+			t.Errorf("repeated term: Prepare error %v", err)
+		}
+	}
+	if id, ok := rep.ID("banana"); !ok || id != 0 {
+		t.Errorf("a repeated term is found as %d, %v; want its first id", id, ok)
 	}
 	if _, err := NewVocabularyPacked(nil, nil); !errors.Is(err, ErrEmptyVocabulary) {
 		t.Errorf("empty: %v", err)
@@ -487,8 +517,8 @@ func TestIndexFillSpillsAcrossParts(t *testing.T) {
 		hashes[id] = s<<shift | uint64(id) // distinct hashes, home slot s
 	}
 	var x vocabIndex
-	if spilled := x.fill(&v.tab, hashes, 2); spilled != 3 {
-		t.Errorf("spilled %d terms, want 3 (two past the middle, one past the end)", spilled)
+	if spilled, rep := x.fill(&v.tab, hashes, 2); spilled != 3 || rep.id >= 0 {
+		t.Errorf("spilled %d terms, want 3 (two past the middle, one past the end); repeat %+v", spilled, rep)
 	}
 	for id, h := range hashes {
 		if got := x.find(h, v.tab.termLen(int32(id))); got != int32(id) {
@@ -497,6 +527,31 @@ func TestIndexFillSpillsAcrossParts(t *testing.T) {
 	}
 	if x.find(hashes[0], 2) != -1 || x.find(hashes[0]+1<<20, 1) != -1 {
 		t.Error("a hash or length that was not indexed is found")
+	}
+}
+
+// TestIndexFillFindsRepeats fills a table in two parts with a term repeated
+// within a part and one repeated among the spilled terms: the repeat of
+// smallest id is reported, with the id it repeats.
+func TestIndexFillFindsRepeats(t *testing.T) {
+	terms := []string{"ccc", "bb", "a", "bb", "a"}
+	v := packTerms(terms)
+	const shift = 64 - 10 // 1024 slots
+	code := map[string]uint64{"ccc": 0, "bb": 1, "a": 2}
+	home := map[string]uint64{"ccc": 511, "bb": 511, "a": 100} // bb spills past the middle
+	hashes := make([]uint64, len(terms))
+	for id, s := range terms {
+		hashes[id] = home[s]<<shift | code[s] // equal terms, equal hashes
+	}
+	var x vocabIndex
+	spilled, rep := x.fill(&v.tab, hashes, 2)
+	if spilled != 2 || rep != (repeat{3, 1}) {
+		t.Errorf("spilled %d, repeat %+v; want 2 and term 3 repeating term 1", spilled, rep)
+	}
+	for _, id := range []int32{0, 1, 2} {
+		if got := x.find(hashes[id], len(terms[id])); got != id {
+			t.Errorf("term %q found as %d, want %d", terms[id], got, id)
+		}
 	}
 }
 
@@ -509,17 +564,24 @@ func TestIndexPlaceStopsAtPartEnd(t *testing.T) {
 	var x vocabIndex
 	size := 1 << 10
 	x.slots, x.tags, x.shift = make([]indexSlot, size), make([]uint8, size), shiftFor(size)
-	if !x.place(&v.tab, 0, 1, 510, 512) || !x.place(&v.tab, 1, 2, 511, 512) {
+	placed := func(id int32, h uint64, i, stop int) bool {
+		ok, same := x.place(&v.tab, id, h, i, stop)
+		if same >= 0 {
+			t.Fatalf("term %d met %d as an equal term", id, same)
+		}
+		return ok
+	}
+	if !placed(0, 1, 510, 512) || !placed(1, 2, 511, 512) {
 		t.Fatal("free slots refused")
 	}
-	if x.place(&v.tab, 2, 3, 510, 512) || x.tags[512] != 0 {
+	if placed(2, 3, 510, 512) || x.tags[512] != 0 {
 		t.Fatal("placed past the part's end")
 	}
 	x.tags[size-1] = 0x80
-	if x.place(&v.tab, 2, 3, size-1, 0) || x.tags[0] != 0 {
+	if placed(2, 3, size-1, 0) || x.tags[0] != 0 {
 		t.Fatal("wrapped around the table's end")
 	}
-	if !x.place(&v.tab, 2, 3, 510, -1) || x.tags[512] != tagOf(3) || x.slots[512] != (indexSlot{hash: 3, id: 2, n: 1}) {
+	if !placed(2, 3, 510, -1) || x.tags[512] != tagOf(3) || x.slots[512] != (indexSlot{hash: 3, id: 2, n: 1}) {
 		t.Fatalf("unbounded place: slot 512 = %+v", x.slots[512])
 	}
 }

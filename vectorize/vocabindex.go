@@ -1,6 +1,7 @@
 package vectorize
 
 import (
+	"fmt"
 	"hash/maphash"
 	"math/bits"
 	"slices"
@@ -64,9 +65,10 @@ func (x *vocabIndex) termHash(t string) uint64 {
 	}
 }
 
-// build indexes the n terms of tab, which are distinct, hashing them in
-// chunks and filling the table in parts, on every core.
-func (x *vocabIndex) build(tab *packedTerms) {
+// build indexes the n terms of tab, hashing them in chunks and filling the
+// table in parts, on every core. It reports a term that repeats an earlier
+// one (ErrVocabularyTerms); the later copy is not indexed.
+func (x *vocabIndex) build(tab *packedTerms) error {
 	n := tab.len()
 	x.seed = maphash.MakeSeed()
 	hashes := make([]uint64, n)
@@ -75,7 +77,23 @@ func (x *vocabIndex) build(tab *packedTerms) {
 			hashes[id] = x.termHash(tab.term(int32(id)))
 		}
 	})
-	x.fill(tab, hashes, min(parallel.Workers(0), max(1, n/buildChunk)))
+	_, rep := x.fill(tab, hashes, min(parallel.Workers(0), max(1, n/buildChunk)))
+	if rep.id < 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: term %d %q repeats term %d", ErrVocabularyTerms, rep.id, tab.term(rep.id), rep.of)
+}
+
+// repeat is a term id that repeats the term of an earlier id, of; id is −1
+// for none.
+type repeat struct{ id, of int32 }
+
+// first returns the repeat of r and s with the smaller id, if any.
+func (r repeat) first(s repeat) repeat {
+	if r.id < 0 || s.id >= 0 && s.id < r.id {
+		return s
+	}
+	return r
 }
 
 // buildChunk is the fewest terms worth a goroutine of their own.
@@ -86,8 +104,10 @@ const buildChunk = 1 << 14
 // the terms whose probes start in it, grouped beforehand by byPart. A term
 // whose probe would run past its part's end is spilled, and placed by an
 // unbounded probe once the parts are done; linear probing finds it all the
-// same. It returns the number of spilled terms.
-func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) int {
+// same. It returns the number of spilled terms and the repeated term of
+// smallest id. Equal terms start their probes at the same slot, so the
+// later one meets the earlier, in its part or among the spilled.
+func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) (int, repeat) {
 	size := tableSize(len(hashes))
 	// Slots are read only where a tag is set, so only the tags need
 	// writing first (see writtenSlots).
@@ -96,22 +116,31 @@ func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) int {
 	log := bits.TrailingZeros(uint(size)) // a shift, not a division per term: size is a power of two
 	ids, at := byPart(hashes, func(h uint64) int { return int(h>>x.shift) * parts >> log }, parts)
 	spilled := make([][]int32, parts)
+	reps := make([]repeat, parts)
 	parallel.For(parts, parts, func(p int) {
 		hi := ((p+1)*size + parts - 1) / parts // part p's slots i have i·parts/size = p
+		reps[p] = repeat{-1, -1}
 		for _, id := range ids[at[p]:at[p+1]] {
-			if h := hashes[id]; !x.place(tab, id, h, int(h>>x.shift), hi&(size-1)) {
+			h := hashes[id]
+			switch placed, of := x.place(tab, id, h, int(h>>x.shift), hi&(size-1)); {
+			case of >= 0:
+				reps[p] = reps[p].first(repeat{id, of})
+			case !placed:
 				spilled[p] = append(spilled[p], id)
 			}
 		}
 	})
-	n := 0
-	for _, ids := range spilled {
+	n, rep := 0, repeat{-1, -1}
+	for p, ids := range spilled {
 		for _, id := range ids {
-			x.place(tab, id, hashes[id], int(hashes[id]>>x.shift), -1)
+			if _, of := x.place(tab, id, hashes[id], int(hashes[id]>>x.shift), -1); of >= 0 {
+				rep = rep.first(repeat{id, of})
+			}
 		}
 		n += len(ids)
+		rep = rep.first(reps[p])
 	}
-	return n
+	return n, rep
 }
 
 // byPart returns the ids 0…len(hashes)−1 grouped by part(hash), ids
@@ -137,14 +166,21 @@ func byPart(hashes []uint64, part func(uint64) int, parts int) (ids []int32, at 
 
 // place puts term id, of hash h, in the first empty slot from slot i on,
 // unless the probe reaches slot stop first (the next part's first slot, 0
-// past the table's end; −1: no stop); it reports whether it placed it.
-func (x *vocabIndex) place(tab *packedTerms, id int32, h uint64, i, stop int) bool {
-	if i = freeSlot(x.tags, i, stop); i < 0 {
-		return false
+// past the table's end; −1: no stop) or meets an equal term; it reports
+// whether it placed it, and the equal term's id, or −1.
+func (x *vocabIndex) place(tab *packedTerms, id int32, h uint64, i, stop int) (bool, int32) {
+	mask, tag, n := len(x.tags)-1, tagOf(h), lenKey(tab.termLen(id))
+	for ; x.tags[i] != 0; i = (i + 1) & mask {
+		if sl := &x.slots[i]; x.tags[i] == tag && sl.hash == h && sl.n == n && tab.term(sl.id) == tab.term(id) {
+			return false, sl.id
+		}
+		if (i+1)&mask == stop {
+			return false, -1
+		}
 	}
-	x.tags[i] = tagOf(h)
-	x.slots[i] = indexSlot{hash: h, id: id, n: lenKey(tab.termLen(id))}
-	return true
+	x.tags[i] = tag
+	x.slots[i] = indexSlot{hash: h, id: id, n: n}
+	return true, -1
 }
 
 // find returns the id of the term with hash h and length n, or −1.

@@ -1,53 +1,53 @@
 package vectorize
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 )
 
-// A Vocabulary maps terms to column ids 0..Len()-1 in sorted term order
-// (byte order, which is code point order, as Python sorts str). It is
+// A Vocabulary maps unique terms to column ids 0..Len()-1. The vocabularies
+// a VocabBuilder finishes (FinishVocab, VocabCounts.Finish) number their
+// terms in sorted order (byte order, which is code point order, as Python
+// sorts str), as scikit-learn's CountVectorizer does; Pruned.Provisional
+// keeps the builders' first-seen order, which spares training a sort. It is
 // immutable and safe for concurrent use.
 type Vocabulary struct {
 	tab  packedTerms
 	ix   vocabIndex
 	once sync.Once
+	err  error // a repeated term, found by the index build
 }
 
-// NewVocabulary returns the vocabulary of terms, which must be sorted and
-// unique (as a model file stores them).
+// NewVocabulary returns the vocabulary whose term i is terms[i]. The terms
+// must be unique, in any order.
 func NewVocabulary(terms []string) (*Vocabulary, error) {
 	if len(terms) == 0 {
 		return nil, fmt.Errorf("%w: no terms", ErrEmptyVocabulary)
 	}
-	for i := 1; i < len(terms); i++ {
-		if terms[i-1] >= terms[i] {
-			return nil, fmt.Errorf("%w: term %d %q does not sort after %q", ErrVocabularyOrder, i, terms[i], terms[i-1])
-		}
+	v := packTerms(terms)
+	if err := v.Prepare(); err != nil {
+		return nil, err
 	}
-	return packTerms(terms), nil
+	return v, nil
 }
 
 // NewVocabularyPacked returns the vocabulary whose term i is
-// blob[ends[i-1]:ends[i]] (ends[-1] taken as 0), without copying blob; the
-// terms must be sorted and unique. It is how a model file is read fast.
+// blob[ends[i-1]:ends[i]] (ends[-1] taken as 0), without copying blob. It
+// is how a model file is read fast: it checks only that every term lies
+// within blob, and leaves finding a repeated term to Prepare, whose index
+// build meets it anyway.
 func NewVocabularyPacked(blob []byte, ends []int) (*Vocabulary, error) {
 	if len(ends) == 0 {
 		return nil, fmt.Errorf("%w: no terms", ErrEmptyVocabulary)
 	}
-	prev, lo := []byte(nil), 0
+	lo := 0
 	for i, hi := range ends {
 		if hi < lo || hi > len(blob) {
-			return nil, fmt.Errorf("%w: term %d ends at %d, outside [%d, %d]", ErrVocabularyOrder, i, hi, lo, len(blob))
+			return nil, fmt.Errorf("%w: term %d ends at %d, outside [%d, %d]", ErrVocabularyTerms, i, hi, lo, len(blob))
 		}
-		t := blob[lo:hi]
-		if i > 0 && bytes.Compare(prev, t) >= 0 {
-			return nil, fmt.Errorf("%w: term %d %q does not sort after %q", ErrVocabularyOrder, i, t, prev)
-		}
-		prev, lo = t, hi
+		lo = hi
 	}
 	v := &Vocabulary{}
 	v.tab.bytes, v.tab.ends = blob[:lo:lo], ends
@@ -56,7 +56,12 @@ func NewVocabularyPacked(blob []byte, ends []int) (*Vocabulary, error) {
 
 // Prepare builds the look-up index now; otherwise the first look-up does.
 // Calling it on another goroutine overlaps that work with other set-up.
-func (v *Vocabulary) Prepare() { v.once.Do(func() { v.ix.build(&v.tab) }) }
+// It reports a term that repeats an earlier one (ErrVocabularyTerms), as
+// every later call does; look-ups of that term then find the earlier id.
+func (v *Vocabulary) Prepare() error {
+	v.once.Do(func() { v.err = v.ix.build(&v.tab) })
+	return v.err
+}
 
 // find returns the id of term t, or −1.
 func (v *Vocabulary) find(t string) int32 {
@@ -201,34 +206,52 @@ func (v *Vocabulary) Select(keep []int32) (*Vocabulary, error) {
 	return packTerms(terms), nil
 }
 
-// MergeVocabularies returns the sorted union of a and b and, for each, the
-// map from its old ids to the union's ids. The maps are increasing, so
+// MergeVocabularies returns the sorted union of a and b, whose terms may
+// come in any order, and, for each, the map from its old ids to the
+// union's ids. When a and b are sorted the maps are increasing, so
 // CSR.RemapColumns keeps rows sorted without re-sorting them.
 func MergeVocabularies(a, b *Vocabulary) (u *Vocabulary, fromA, fromB []int32) {
-	fromA = make([]int32, a.Len())
-	fromB = make([]int32, b.Len())
+	ta, tb := a.Terms(), b.Terms()
+	pa, pb := sortedPositions(ta), sortedPositions(tb)
+	fromA = make([]int32, len(ta))
+	fromB = make([]int32, len(tb))
 	i, j, n := 0, 0, 0
-	order := make([]string, 0, a.Len()+b.Len())
-	for i < a.Len() || j < b.Len() {
-		ta, tb := a.Term(i), b.Term(j)
+	order := make([]string, 0, len(ta)+len(tb))
+	for i < len(pa) || j < len(pb) {
+		var x, y string
+		if i < len(pa) {
+			x = ta[pa[i]]
+		}
+		if j < len(pb) {
+			y = tb[pb[j]]
+		}
 		switch {
-		case j >= b.Len() || (i < a.Len() && ta < tb):
-			fromA[i] = int32(n)
-			order = append(order, ta)
+		case j >= len(pb) || (i < len(pa) && x < y):
+			fromA[pa[i]] = int32(n)
+			order = append(order, x)
 			i++
-		case i >= a.Len() || tb < ta:
-			fromB[j] = int32(n)
-			order = append(order, tb)
+		case i >= len(pa) || y < x:
+			fromB[pb[j]] = int32(n)
+			order = append(order, y)
 			j++
 		default:
-			fromA[i], fromB[j] = int32(n), int32(n)
-			order = append(order, ta)
+			fromA[pa[i]], fromB[pb[j]] = int32(n), int32(n)
+			order = append(order, x)
 			i++
 			j++
 		}
 		n++
 	}
 	return packTerms(order), fromA, fromB
+}
+
+// sortedPositions returns the positions of terms in sorted order, without
+// sorting terms that are sorted already.
+func sortedPositions(terms []string) []int32 {
+	if slices.IsSorted(terms) {
+		return positions(len(terms))
+	}
+	return sortByTerm(terms)
 }
 
 // checkIncreasing reports whether ids are strictly increasing and in [0, n).
