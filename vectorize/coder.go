@@ -1,6 +1,10 @@
 package vectorize
 
-import "strings"
+import (
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+)
 
 // A WordCoder prepares documents for a VocabBuilder on another goroutine:
 // it numbers their words in a table of its own and lists each document's
@@ -30,7 +34,7 @@ type WordCoder struct {
 	// distinct terms, else 0; the words' positions, the terms' counts, and
 	// the table that finds repeated bigrams (pair of positions → gram)
 	pos, at, counts []int32
-	seen            pairTable
+	seen            gramIndex
 	spaced          bool // some term numbered holds a space
 }
 
@@ -167,25 +171,89 @@ func (c *WordCoder) position(d *CodedDoc, t string) int32 {
 }
 
 // bigrams adds the distinct bigrams of the word positions at, with counts,
-// de-duplicating them in a hash table sized for the document.
+// in order of first occurrence.
 func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 	if len(at) < 2 {
 		return
 	}
 	first := len(d.grams)
-	size := 64 // room for all the bigrams of a document of usual length
-	for size < 2*min(len(at), 1<<14) {
-		size *= 2
-	}
-	c.seen.reset(size)
+	grams := c.seen.start(len(at) - 1)
 	for i := 1; i < len(at); i++ {
-		key := uint64(at[i-1])<<32 | uint64(at[i])
-		if g, found := c.seen.intern(key, int32(len(d.grams)-first)); found { // the node is the gram's index
+		a, b := at[i-1], at[i]
+		h := grams.bucket(a, b)
+		g := grams.find(h, d.grams[first:], a, b)
+		if g >= 0 {
 			d.grams[first+int(g)].count++
 			continue
 		}
-		d.grams = append(d.grams, codedGram{a: at[i-1], b: at[i], count: 1})
+		grams.add(h, int32(len(d.grams)-first))
+		d.grams = append(d.grams, codedGram{a: a, b: b, count: 1})
 	}
+}
+
+// gramIndex finds a document's bigrams among those listed so far: a
+// hash table of chains through the list, whose bucket heads carry the
+// document's number, so that starting a document clears nothing. Most of a
+// document's bigrams are new and most buckets empty, so a bigram costs a
+// multiply, a load from a table that stays in the first-level cache, and
+// rarely a comparison.
+type gramIndex struct {
+	heads []uint64 // per bucket: the document's number << 32 | its last gram
+	next  []int32  // per gram: the bucket's previous gram, or −1
+	doc   uint32   // the document's number, from 1
+	shift uint
+	seed  uint64
+}
+
+// Bucket counts: at least minBuckets, else one per bigram, up to maxBuckets
+// (kept between documents: a huge document gets longer chains instead).
+const (
+	minBuckets = 1 << 12
+	maxBuckets = 1 << 16
+)
+
+// start readies the index for a document of n bigrams and returns it.
+func (x *gramIndex) start(n int) *gramIndex {
+	size := minBuckets
+	for size < n && size < maxBuckets {
+		size *= 2
+	}
+	if x.doc++; len(x.heads) < size || x.doc == 0 { // a new table, or its numbers wrapped around
+		x.heads, x.doc = make([]uint64, size), 1
+		x.shift = uint(64 - bits.TrailingZeros(uint(size)))
+		x.seed = rand.Uint64()
+	}
+	x.next = capped(x.next, maxScratch)
+	return x
+}
+
+// bucket returns the bucket of the bigram (a, b).
+func (x *gramIndex) bucket(a, b int32) int {
+	return int(((uint64(uint32(a))<<32 | uint64(uint32(b))) ^ x.seed) * 0x9e3779b97f4a7c15 >> x.shift)
+}
+
+// find returns the index in grams of the bigram (a, b) of bucket h, or −1.
+func (x *gramIndex) find(h int, grams []codedGram, a, b int32) int32 {
+	head := x.heads[h]
+	if uint32(head>>32) != x.doc {
+		return -1
+	}
+	for g := int32(uint32(head)); g >= 0; g = x.next[g] {
+		if grams[g].a == a && grams[g].b == b {
+			return g
+		}
+	}
+	return -1
+}
+
+// add lists gram g, the next in order, in bucket h.
+func (x *gramIndex) add(h int, g int32) {
+	prev := int32(-1)
+	if head := x.heads[h]; uint32(head>>32) == x.doc {
+		prev = int32(uint32(head))
+	}
+	x.next = append(x.next, prev)
+	x.heads[h] = uint64(x.doc)<<32 | uint64(uint32(g))
 }
 
 // AddCoded appends one document that a WordCoder coded. It counts the same

@@ -227,21 +227,6 @@ func (t *pairTable) resize(size int) {
 	t.tags, t.slots, t.shift, t.n = make([]uint8, size), make([]pairSlot, size), shiftFor(size), 0
 }
 
-// reset is resize for a table reused per document: it keeps the slots'
-// memory when that is large enough and not huge (a huge document grew
-// it). Only the tags are cleared: a slot is read only where its tag is
-// set. Tags and slots are always made at the same length, so they share a
-// capacity.
-func (t *pairTable) reset(size int) {
-	if cap(t.slots) < size || cap(t.slots) > maxScratch {
-		t.resize(size)
-		return
-	}
-	t.tags, t.slots = t.tags[:size], t.slots[:size]
-	clear(t.tags)
-	t.shift, t.n = shiftFor(size), 0
-}
-
 // intern returns the node of key and true, or adds key with node next and
 // returns next and false.
 func (t *pairTable) intern(key uint64, next int32) (node int32, found bool) {

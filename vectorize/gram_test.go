@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -324,13 +325,12 @@ func TestWordCoderConcurrentWithBuilder(t *testing.T) {
 	}
 }
 
-// A document with many distinct bigrams grows the coder's table.
+// A document with more distinct bigrams than the most buckets the coder's
+// bigram index keeps grows the index to that size and chains the rest; the
+// short document after it reuses the grown index.
 func TestWordCoderLongDocument(t *testing.T) {
-	// 40,000 words with about 40,000 distinct bigrams: more than the 3/4 of
-	// the 32,768 slots a document's bigram table starts with, so it grows;
-	// the short document after it reuses the grown table.
 	var long []string
-	for i := range 20000 {
+	for i := range 40000 { // 80,000 words, about 75,000 distinct bigrams
 		long = append(long, strings.Repeat("w", 1+i%197), strings.Repeat("v", 1+i%191))
 	}
 	short := strings.Fields("a b a b c a b")
@@ -342,13 +342,36 @@ func TestWordCoderLongDocument(t *testing.T) {
 		b.AddCoded(&d)
 		want.AddWords(words, NGrams{2, 2}, nil)
 	}
-	if grown := cap(c.seen.slots); grown <= 32768 { // kept by the short document
-		t.Fatalf("the document's bigram table has %d slots: it did not grow", grown)
+	if n := len(c.seen.heads); n != maxBuckets { // kept by the short document
+		t.Fatalf("the bigram index has %d buckets, want %d", n, maxBuckets)
 	}
 	_, gotX, _ := FinishVocab(VocabConfig{}, b)
 	_, wantX, _ := FinishVocab(VocabConfig{}, want)
 	if !slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indices, wantX.Indices) || !slices.Equal(gotX.Indptr, wantX.Indptr) {
 		t.Fatal("long document counted differently")
+	}
+}
+
+// The bigram index numbers documents to tell its buckets' heads from the
+// last document's; when the numbers wrap around it starts a new table
+// rather than take a stale head for a current one.
+func TestWordCoderBigramIndexWraps(t *testing.T) {
+	words := strings.Fields("to be or not to be that is the question to be")
+	var c WordCoder
+	var d CodedDoc
+	c.Code(&d, words, NGrams{2, 2}, nil)
+	c.seen.doc = math.MaxUint32 // the next document is number 0 again
+	b, want := NewVocabBuilder(), NewVocabBuilder()
+	c.Code(&d, words, NGrams{2, 2}, nil)
+	b.AddCoded(&d)
+	want.AddWords(words, NGrams{2, 2}, nil)
+	if c.seen.doc != 1 {
+		t.Errorf("document number %d after wrapping, want 1", c.seen.doc)
+	}
+	_, gotX, _ := FinishVocab(VocabConfig{}, b)
+	_, wantX, _ := FinishVocab(VocabConfig{}, want)
+	if !slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indices, wantX.Indices) {
+		t.Errorf("counted %v %v after wrapping, want %v %v", gotX.Indices, gotX.Data, wantX.Indices, wantX.Data)
 	}
 }
 
