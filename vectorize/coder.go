@@ -21,9 +21,9 @@ import (
 // coder's numbers to its own inside the coder, touching nothing that Code
 // writes, and spells a term new to it from the CodedDoc's view of the
 // coder's terms, which Code only appends to; so a coder may code the next
-// documents while the builder adds the last ones. The map serves one builder: a coder whose documents go to
-// several builders in turn starts it afresh at each switch. The zero value
-// is ready to use.
+// documents while the builder adds the last ones. The map serves one
+// builder: a coder whose documents go to several builders in turn starts it
+// afresh at each switch. The zero value is ready to use.
 type WordCoder struct {
 	terms termTable
 	// builder maps the coder's term ids to the builder's nodes, plus one
@@ -49,7 +49,7 @@ type CodedDoc struct {
 	ids   []int32     // the document's distinct terms: their ids in the coder
 	tab   packedTerms // the coder's terms as of coding, to spell the ids
 	grams []codedGram
-	// words holds the positions in terms of the words, in order, when
+	// words holds the positions in ids of the words, in order, when
 	// n-grams from longLo to longHi words (n ≥ 3) are to be counted: the
 	// builder forms those from the words, in memory linear in them.
 	words          []int32
@@ -81,7 +81,7 @@ func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) 
 	lo, hi := r.bounds()
 	d.empty(maxScratch) // the last document, unless Release dropped it
 	d.coder = c
-	at := capped(c.at, maxScratch) // positions in d.terms of the words, then of the extra terms
+	at := capped(c.at, maxScratch) // positions in d.ids of the words, then of the extra terms
 	for _, w := range words {
 		at = append(at, c.position(d, w))
 	}
@@ -193,9 +193,10 @@ func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 
 // gramIndex finds a document's bigrams among those listed so far: a
 // hash table of chains through the list, whose bucket heads carry the
-// document's number, so that starting a document clears nothing. Most of a
-// document's bigrams are new and most buckets empty, so a bigram costs a
-// multiply, a load from a table that stays in the first-level cache, and
+// document's number, so that starting a document clears nothing. A
+// document uses a prefix of the heads, two buckets per bigram or more (32
+// KiB for a document of usual length, which stays in cache), so most of its
+// bigrams are new and find their bucket empty: a multiply, one load, and
 // rarely a comparison.
 type gramIndex struct {
 	heads []uint64 // per bucket: the document's number << 32 | its last gram
@@ -205,8 +206,8 @@ type gramIndex struct {
 	seed  uint64
 }
 
-// Bucket counts: at least minBuckets, else one per bigram, up to maxBuckets
-// (kept between documents: a huge document gets longer chains instead).
+// A document gets at least minBuckets buckets. Up to maxBuckets are kept
+// for the next documents; a huge document's heads are dropped after it.
 const (
 	minBuckets = 1 << 12
 	maxBuckets = 1 << 16
@@ -215,14 +216,17 @@ const (
 // start readies the index for a document of n bigrams and returns it.
 func (x *gramIndex) start(n int) *gramIndex {
 	size := minBuckets
-	for size < n && size < maxBuckets {
+	for size < 2*n {
 		size *= 2
+	}
+	if len(x.heads) > maxBuckets && size <= maxBuckets {
+		x.heads = nil // a huge document's
 	}
 	if x.doc++; len(x.heads) < size || x.doc == 0 { // a new table, or its numbers wrapped around
 		x.heads, x.doc = make([]uint64, size), 1
-		x.shift = uint(64 - bits.TrailingZeros(uint(size)))
 		x.seed = rand.Uint64()
 	}
+	x.shift = uint(64 - bits.TrailingZeros(uint(size))) // heads[:size]; older documents' heads beyond
 	x.next = capped(x.next, maxScratch)
 	return x
 }
