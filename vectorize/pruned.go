@@ -143,10 +143,10 @@ func (p *Pruned) Row(i int, idx []int32, val []float64) ([]int32, []float64) {
 }
 
 // Provisional returns the kept terms as a Vocabulary under their
-// provisional ids, the ids Row gives: in the builders' first-seen order,
-// unsorted, so that a caller that keeps those ids needs neither a sort nor
-// a remap of what it computed from the rows. Each call builds a new
-// Vocabulary.
+// provisional ids, the ids Row gives: in the order the builder first saw
+// them when there is one builder, in sorted order when several were
+// merged. A caller that keeps those ids needs neither a sort nor a remap of
+// what it computed from the rows. Each call builds a new Vocabulary.
 func (p *Pruned) Provisional() *Vocabulary {
 	terms := p.terms
 	if terms == nil {

@@ -64,6 +64,15 @@ func checkPruned(t *testing.T, p *Pruned, want *Vocabulary, X *CSR) {
 	if !slices.Equal(v.Terms(), want.Terms()) {
 		t.Fatalf("terms differ from Finish's")
 	}
+	prov := p.Provisional() // the terms under the ids Row gives
+	if prov.Len() != p.Len() {
+		t.Fatalf("Provisional has %d terms, want %d", prov.Len(), p.Len())
+	}
+	for id := range p.Len() {
+		if prov.Term(id) != v.Term(int(final[id])) {
+			t.Fatalf("provisional term %d is %q, want %q", id, prov.Term(id), v.Term(int(final[id])))
+		}
+	}
 	wantDF := X.ColumnCounts(nil)
 	for id, df := range p.DF() {
 		if int64(wantDF[final[id]]) != df {

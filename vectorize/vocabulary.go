@@ -11,8 +11,8 @@ import (
 // a VocabBuilder finishes (FinishVocab, VocabCounts.Finish) number their
 // terms in sorted order (byte order, which is code point order, as Python
 // sorts str), as scikit-learn's CountVectorizer does; Pruned.Provisional
-// keeps the builders' first-seen order, which spares training a sort. It is
-// immutable and safe for concurrent use.
+// keeps the order one builder first saw them in, which spares training a
+// sort. It is immutable and safe for concurrent use.
 type Vocabulary struct {
 	tab  packedTerms
 	ix   vocabIndex
@@ -207,9 +207,10 @@ func (v *Vocabulary) Select(keep []int32) (*Vocabulary, error) {
 }
 
 // MergeVocabularies returns the sorted union of a and b, whose terms may
-// come in any order, and, for each, the map from its old ids to the
-// union's ids. When a and b are sorted the maps are increasing, so
-// CSR.RemapColumns keeps rows sorted without re-sorting them.
+// come in any order but must be unique within each (as Prepare checks), and,
+// for each, the map from its old ids to the union's ids. When a and b are
+// sorted the maps are increasing, so CSR.RemapColumns keeps rows sorted
+// without re-sorting them.
 func MergeVocabularies(a, b *Vocabulary) (u *Vocabulary, fromA, fromB []int32) {
 	ta, tb := a.Terms(), b.Terms()
 	pa, pb := sortedPositions(ta), sortedPositions(tb)
