@@ -21,10 +21,12 @@ import (
 // that text-mode transfers and 7-bit channels corrupt it visibly.
 const magic = "\x89TNB\r\n\x1a\n"
 
-// FormatVersion is the model file format this package writes; it reads
-// every version from 1 on. Version 2 lets a vocabulary's terms come in any
-// order (a trained model keeps the order in which it first saw them);
-// version 1 had them sorted, and its files still load.
+// FormatVersion is the model file format this package writes, for every
+// kind of model; it reads every version from 1 on. Version 2 lets a text
+// model's vocabulary come in any order (training keeps the order in which
+// it first saw the terms; semi-supervised and merged models are sorted);
+// version 1 had it sorted, and its files still load. Table models did not
+// change.
 const FormatVersion = 2
 
 // Kind says what a model file holds.
@@ -279,15 +281,20 @@ func decodeModel(payload []byte) (*Model, error) {
 		s, r.err = lin.Scorer()
 		m.setLin(lin, s)
 	}
-	if r.err == nil && m.vocab != nil {
-		r.err = m.vocab.Prepare() // waits for the index, which finds a repeated term
-	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrFormat, r.err)
 	}
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
-	return m, m.restore(idf)
+	if err := m.restore(idf); err != nil {
+		return nil, err
+	}
+	if m.vocab != nil {
+		if err := m.vocab.Prepare(); err != nil { // waits for the index, which finds a repeated term
+			return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+		}
+	}
+	return m, nil
 }
 
 // restore rebuilds the stages' state after decoding.
