@@ -105,7 +105,7 @@ func (v *Vocabulary) Terms() []string { return v.tab.strings() }
 
 // ID returns the id of term.
 func (v *Vocabulary) ID(term string) (int32, bool) {
-	v.Prepare()
+	_ = v.Prepare() // a repeated term is found under its first id
 	id := v.find(term)
 	return id, id >= 0
 }
@@ -122,7 +122,7 @@ func (v *Vocabulary) Transform(idx []int32, val []float64, terms []string) ([]in
 // followed by extra (see VocabBuilder.AddWords), without building the
 // n-gram strings. hashes is scratch space, returned for reuse.
 func (v *Vocabulary) TransformWords(idx []int32, val []float64, hashes []uint64, words []string, r NGrams, extra []string) ([]int32, []float64, []uint64) {
-	v.Prepare()
+	_ = v.Prepare() // as in ID
 	lo, hi := r.bounds()
 	start := len(idx)
 	hashes = hashes[:0]
