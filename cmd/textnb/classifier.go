@@ -23,6 +23,7 @@ type inputs struct {
 	labeled bool           // eval: corpora or tables with true labels
 	fields  corpus.Options // eval: their label (and text) columns
 	stdin   io.Reader      // predict, text models: what "-" reads, a document per line
+	ahead   *readAhead     // eval, text models: the corpora, read while the model loaded
 }
 
 // openClassifier loads the model file at path, reading it once.
@@ -47,6 +48,11 @@ func (c textClassifier) priors() []float64 { return c.m.PosteriorPriors() }
 
 func (c textClassifier) feed(paths []string, emit func(pipeline.Prediction)) error {
 	b := c.m.NewBatch(emit)
+	if c.in.ahead != nil {
+		err := c.in.ahead.each(func(d corpus.Document) { b.Add(d.Source, d.Label, d.Text) })
+		b.Close()
+		return err
+	}
 	var err error
 	for _, path := range paths {
 		if c.in.labeled {

@@ -213,6 +213,32 @@ func TestCLIBadInput(t *testing.T) {
 	}
 }
 
+// Eval reads its corpus while the model loads: the corpus's errors are
+// still reported, naming the file and line, and a model's error comes
+// first.
+func TestCLIEvalBadCorpus(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "news.model")
+	mustRun(t, "", "train", newsTrain, "-o", model)
+	for _, tc := range []struct {
+		name   string
+		files  map[string]string
+		corpus string
+		msgs   []string
+	}{
+		{"empty folder", map[string]string{"c/": ""}, "c", []string{"no documents"}},
+		{"missing path", nil, "nowhere", []string{"nowhere", "no such file"}},
+		{"malformed line", map[string]string{"bad.tsv": "label\ttext\nham\thi there\nspam no tab\n"}, "bad.tsv", []string{"bad.tsv:3", "wrong number of fields"}},
+		{"malformed line after a full batch", map[string]string{"late.tsv": "label\ttext\n" + strings.Repeat("ham\thi there\n", 5000) + "spam no tab\n"},
+			"late.tsv", []string{"late.tsv:5002", "wrong number of fields"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := write(t, tc.files)
+			mustFail(t, 1, tc.msgs, "eval", "-m", model, filepath.Join(root, tc.corpus))
+			mustFail(t, 1, []string{"missing.model", "no such file"}, "eval", "-m", filepath.Join(root, "missing.model"), filepath.Join(root, tc.corpus))
+		})
+	}
+}
+
 func TestCLIEmptyDocument(t *testing.T) {
 	root := write(t, map[string]string{
 		"c/a/1.txt": "the match ended in a draw", "c/a/2.txt": "",

@@ -23,7 +23,10 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *modelPath == "" || len(pos) != 1 {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
 	}
-	c, err := openClassifier(*modelPath, inputs{labeled: true, fields: fields.options(false)})
+	in := inputs{labeled: true, fields: fields.options(false)}
+	in.ahead = startReadAhead(pos, in.fields) // a table model reads its table itself and ignores it
+	defer in.ahead.stop()
+	c, err := openClassifier(*modelPath, in)
 	if err != nil {
 		return err
 	}
