@@ -255,8 +255,24 @@ func Open(path string) (*Model, *Table, error) {
 	return e.m, e.t, nil
 }
 
-// decodeModel reads a text model from a checked container's payload.
+// decodeModel reads a text model from a checked container's payload. The
+// vocabulary's index is built on another goroutine meanwhile, from the
+// payload's bytes: every return waits for it, so that a caller may reuse
+// the bytes once decoding has failed.
 func decodeModel(payload []byte) (*Model, error) {
+	m, err := decodeModelIndexing(payload)
+	if err != nil && m != nil && m.vocab != nil {
+		_ = m.vocab.Prepare()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// decodeModelIndexing is decodeModel, but it may return an error and the
+// model whose index is still being built.
+func decodeModelIndexing(payload []byte) (*Model, error) {
 	r := &reader{b: payload}
 	var h header
 	if err := json.Unmarshal(r.bytes(int(r.u32())), &h); err != nil && r.err == nil {
@@ -282,16 +298,16 @@ func decodeModel(payload []byte) (*Model, error) {
 		m.setLin(lin, s)
 	}
 	if r.err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFormat, r.err)
+		return m, fmt.Errorf("%w: %v", ErrFormat, r.err)
 	}
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
 	if err := m.restore(idf); err != nil {
-		return nil, err
+		return m, err
 	}
 	if m.vocab != nil {
 		if err := m.vocab.Prepare(); err != nil { // waits for the index, which finds a repeated term
-			return nil, fmt.Errorf("%w: %w", ErrFormat, err)
+			return m, fmt.Errorf("%w: %w", ErrFormat, err)
 		}
 	}
 	return m, nil

@@ -204,9 +204,15 @@ func TestTrainingIsDeterministic(t *testing.T) {
 func withVersion(data []byte, v uint32) []byte {
 	out := bytes.Clone(data)
 	binary.LittleEndian.PutUint32(out[len(magic):], v)
-	body := out[:len(out)-4]
-	binary.LittleEndian.PutUint32(out[len(out)-4:], crc32.Checksum(body, castagnoli))
-	return out
+	return rechecksum(out)
+}
+
+// rechecksum sets the checksum at the end of a model file's data to match
+// the rest, and returns data.
+func rechecksum(data []byte) []byte {
+	body := data[:len(data)-4]
+	binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(body, castagnoli))
+	return data
 }
 
 // encodeRepeatingTerm returns the model file of m with its vocabulary's
