@@ -234,7 +234,11 @@ func TestCLIEvalBadCorpus(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := write(t, tc.files)
 			mustFail(t, 1, tc.msgs, "eval", "-m", model, filepath.Join(root, tc.corpus))
-			mustFail(t, 1, []string{"missing.model", "no such file"}, "eval", "-m", filepath.Join(root, "missing.model"), filepath.Join(root, tc.corpus))
+			corpusPath := filepath.Join(root, tc.corpus)
+			mustFail(t, 1, []string{"missing.model", "no such file"}, "eval", "-m", filepath.Join(root, "missing.model"), corpusPath)
+			if _, errOut, _ := textnb(t, "", "eval", "-m", filepath.Join(root, "missing.model"), corpusPath); strings.Contains(errOut, corpusPath) {
+				t.Errorf("a missing model's error also names the corpus: %s", errOut)
+			}
 		})
 	}
 }

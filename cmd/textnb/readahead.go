@@ -18,42 +18,63 @@ type readAhead struct {
 // errStopped ends a read-ahead whose documents are no longer wanted.
 var errStopped = errors.New("read-ahead stopped")
 
-// readAheadBatches bounds the documents read ahead of the model: 16
-// batches of 256.
-const readAheadBatches = 16
+// A batch holds up to aheadDocs documents or aheadBytes of text, and
+// aheadBatches of them wait at most: a few megabytes whatever the
+// documents' length.
+const (
+	aheadDocs    = 256
+	aheadBytes   = 256 << 10
+	aheadBatches = 16
+)
 
 // startReadAhead starts reading the corpora at paths, in order.
 func startReadAhead(paths []string, opt corpus.Options) *readAhead {
-	r := &readAhead{batches: make(chan []corpus.Document, readAheadBatches), stopped: make(chan struct{})}
+	r := &readAhead{batches: make(chan []corpus.Document, aheadBatches), stopped: make(chan struct{})}
 	go func() {
 		defer close(r.batches)
-		batch := make([]corpus.Document, 0, 256)
-		send := func() error {
-			select {
-			case r.batches <- batch:
-				batch = make([]corpus.Document, 0, 256)
-				return nil
-			case <-r.stopped:
-				return errStopped
-			}
-		}
-		for _, path := range paths {
-			err := corpus.Walk(path, opt, func(d corpus.Document) error {
-				if batch = append(batch, d); len(batch) == cap(batch) {
-					return send()
-				}
-				return nil
-			})
-			if err != nil {
-				r.err = err
-				return
-			}
-		}
-		if len(batch) > 0 {
-			r.err = send()
-		}
+		r.err = r.read(paths, opt)
 	}()
 	return r
+}
+
+// read walks the corpora, sending full batches and, at the end or at an
+// error, the documents read before it.
+func (r *readAhead) read(paths []string, opt corpus.Options) error {
+	var batch []corpus.Document
+	size := 0
+	send := func() error {
+		select {
+		case r.batches <- batch:
+			batch, size = nil, 0
+			return nil
+		case <-r.stopped:
+			return errStopped
+		}
+	}
+	for _, path := range paths {
+		err := corpus.Walk(path, opt, func(d corpus.Document) error {
+			select {
+			case <-r.stopped:
+				return errStopped
+			default:
+			}
+			batch, size = append(batch, d), size+len(d.Text)
+			if len(batch) == aheadDocs || size >= aheadBytes {
+				return send()
+			}
+			return nil
+		})
+		if err != nil {
+			if len(batch) > 0 && !errors.Is(err, errStopped) {
+				_ = send()
+			}
+			return err
+		}
+	}
+	if len(batch) > 0 {
+		return send()
+	}
+	return nil
 }
 
 // each calls fn on every document read, in order, and returns the
@@ -67,5 +88,10 @@ func (r *readAhead) each(fn func(corpus.Document)) error {
 	return r.err
 }
 
-// stop lets the reading goroutine end early; its documents are dropped.
-func (r *readAhead) stop() { close(r.stopped) }
+// stop ends the reading early, dropping what was read, and returns once
+// the reading goroutine has.
+func (r *readAhead) stop() {
+	close(r.stopped)
+	for range r.batches {
+	}
+}
