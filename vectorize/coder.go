@@ -207,7 +207,8 @@ type gramIndex struct {
 }
 
 // A document gets at least minBuckets buckets. Up to maxBuckets are kept
-// for the next documents; a huge document's heads are dropped after it.
+// for the next documents; the heads of a document that needed more are
+// dropped when the coder starts its next document that needs no more.
 const (
 	minBuckets = 1 << 12
 	maxBuckets = 1 << 16

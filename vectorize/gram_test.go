@@ -325,9 +325,9 @@ func TestWordCoderConcurrentWithBuilder(t *testing.T) {
 	}
 }
 
-// A document with more bigrams than the coder's bigram index keeps buckets
-// for gets buckets enough for them, so that its chains stay short; the
-// short document after it drops them.
+// A document with more bigrams than the coder's bigram index keeps
+// buckets for gets enough buckets for them, so that its chains stay short;
+// the short document after it drops them.
 func TestWordCoderLongDocument(t *testing.T) {
 	var long []string
 	for i := range 40000 { // 80,000 words, about 75,000 distinct bigrams
@@ -352,6 +352,34 @@ func TestWordCoderLongDocument(t *testing.T) {
 	_, wantX, _ := FinishVocab(VocabConfig{}, want)
 	if !slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indices, wantX.Indices) || !slices.Equal(gotX.Indptr, wantX.Indptr) {
 		t.Fatal("long document counted differently")
+	}
+}
+
+// Documents of different lengths share the kept buckets: a short one uses
+// their first part, over heads a longer one left, and counts as AddWords.
+func TestWordCoderBigramIndexPrefix(t *testing.T) {
+	doc := func(n int) []string {
+		var w []string
+		for i := range n {
+			w = append(w, fmt.Sprint("w", i%(n/2+1)), fmt.Sprint("v", i%7))
+		}
+		return w
+	}
+	var c WordCoder
+	b, want := NewVocabBuilder(), NewVocabBuilder()
+	for k, words := range [][]string{doc(10000), doc(30), doc(5000), doc(30), doc(10000)} {
+		var d CodedDoc
+		c.Code(&d, words, NGrams{1, 2}, nil)
+		b.AddCoded(&d)
+		want.AddWords(words, NGrams{1, 2}, nil)
+		if n := len(c.seen.heads); n != maxBuckets { // 20,000 words: two buckets per bigram, up to the most kept
+			t.Fatalf("document %d: %d buckets kept, want the first long document's %d", k, n, maxBuckets)
+		}
+	}
+	_, gotX, _ := FinishVocab(VocabConfig{}, b)
+	_, wantX, _ := FinishVocab(VocabConfig{}, want)
+	if !slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indices, wantX.Indices) || !slices.Equal(gotX.Indptr, wantX.Indptr) {
+		t.Fatal("documents sharing the kept buckets counted differently")
 	}
 }
 

@@ -41,7 +41,34 @@ func TestPrunedMatchesFinish(t *testing.T) {
 				}
 				t.Logf("%+v shards %d consume %v", cfg, nShards, consume)
 				checkPruned(t, p, want, X)
+				checkProvisionalOrder(t, p.Provisional().Terms(), nShards, docs)
 			}
+		}
+	}
+}
+
+// checkProvisionalOrder checks that provisional ids follow the order in
+// which one builder first saw the terms (docs hold no n-grams, so that is
+// the order of first occurrence), and sorted order across several.
+func checkProvisionalOrder(t *testing.T, terms []string, shards int, docs [][]string) {
+	t.Helper()
+	if shards > 1 {
+		if !slices.IsSorted(terms) {
+			t.Fatal("several shards: provisional terms not sorted")
+		}
+		return
+	}
+	first := map[string]int{}
+	for _, d := range docs {
+		for _, w := range d {
+			if _, ok := first[w]; !ok {
+				first[w] = len(first)
+			}
+		}
+	}
+	for i := 1; i < len(terms); i++ {
+		if first[terms[i-1]] >= first[terms[i]] {
+			t.Fatalf("one shard: provisional term %d %q was first seen before term %d %q", i, terms[i], i-1, terms[i-1])
 		}
 	}
 }
