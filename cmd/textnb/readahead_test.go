@@ -14,36 +14,7 @@ import (
 
 // bigCorpus copies the news test corpus n times over into one folder: more
 // documents than several read-ahead batches hold, ending in a partial one.
-func bigCorpus(t *testing.T, n int) (root string, docs int) {
-	t.Helper()
-	root = t.TempDir()
-	classes, err := os.ReadDir(newsTest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range classes {
-		files, err := os.ReadDir(filepath.Join(newsTest, c.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Join(root, c.Name()), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for k := range n {
-			for _, f := range files {
-				text, err := os.ReadFile(filepath.Join(newsTest, c.Name(), f.Name()))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(root, c.Name(), fmt.Sprintf("%d-%s", k, f.Name())), text, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				docs++
-			}
-		}
-	}
-	return root, docs
-}
+func bigCorpus(t *testing.T, n int) (root string, docs int) { return copyCorpus(t, newsTest, 0, n) }
 
 // Eval, which reads its corpus ahead, counts every document of a corpus of
 // several batches once, with the predictions that predict (which reads as
