@@ -1,7 +1,6 @@
 package vectorize
 
 import (
-	"math/bits"
 	"math/rand/v2"
 	"strings"
 )
@@ -159,8 +158,8 @@ func capped[T any](s []T, limit int) []T {
 // position returns where t is in d's distinct terms, adding it.
 func (c *WordCoder) position(d *CodedDoc, t string) int32 {
 	id := c.terms.intern(t)
-	if int(id) >= len(c.pos) { // a new term: ids are dense
-		c.pos = append(c.pos, make([]int32, int(id)+1-len(c.pos))...)
+	if int(id) == len(c.pos) { // a new term: ids are dense
+		c.pos = append(c.pos, 0)
 		c.spaced = c.spaced || strings.IndexByte(t, ' ') >= 0
 	}
 	if c.pos[id] == 0 {
@@ -177,16 +176,13 @@ func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
 		return
 	}
 	first := len(d.grams)
-	grams := c.seen.start(len(at) - 1)
+	c.seen.start(len(at) - 1)
 	for i := 1; i < len(at); i++ {
 		a, b := at[i-1], at[i]
-		h := grams.bucket(a, b)
-		g := grams.find(h, d.grams[first:], a, b)
-		if g >= 0 {
+		if g, found := c.seen.intern(d.grams[first:], a, b); found {
 			d.grams[first+int(g)].count++
 			continue
 		}
-		grams.add(h, int32(len(d.grams)-first))
 		d.grams = append(d.grams, codedGram{a: a, b: b, count: 1})
 	}
 }
@@ -214,8 +210,8 @@ const (
 	maxBuckets = 1 << 16
 )
 
-// start readies the index for a document of n bigrams and returns it.
-func (x *gramIndex) start(n int) *gramIndex {
+// start readies the index for a document of n bigrams.
+func (x *gramIndex) start(n int) {
 	size := minBuckets
 	for size < 2*n {
 		size *= 2
@@ -227,38 +223,28 @@ func (x *gramIndex) start(n int) *gramIndex {
 		x.heads, x.doc = make([]uint64, size), 1
 		x.seed = rand.Uint64()
 	}
-	x.shift = uint(64 - bits.TrailingZeros(uint(size))) // heads[:size]; older documents' heads beyond
+	x.shift = shiftFor(size) // heads[:size]; older documents' heads beyond
 	x.next = capped(x.next, maxScratch)
-	return x
 }
 
-// bucket returns the bucket of the bigram (a, b).
-func (x *gramIndex) bucket(a, b int32) int {
-	return int(((uint64(uint32(a))<<32 | uint64(uint32(b))) ^ x.seed) * 0x9e3779b97f4a7c15 >> x.shift)
-}
-
-// find returns the index in grams of the bigram (a, b) of bucket h, or −1.
-func (x *gramIndex) find(h int, grams []codedGram, a, b int32) int32 {
-	head := x.heads[h]
-	if uint32(head>>32) != x.doc {
-		return -1
-	}
-	for g := int32(uint32(head)); g >= 0; g = x.next[g] {
-		if grams[g].a == a && grams[g].b == b {
-			return g
-		}
-	}
-	return -1
-}
-
-// add lists gram g, the next in order, in bucket h.
-func (x *gramIndex) add(h int, g int32) {
+// intern returns the index in grams (the document's grams so far) of the
+// bigram (a, b) and true, or lists it as the next gram and returns that
+// index and false.
+func (x *gramIndex) intern(grams []codedGram, a, b int32) (int32, bool) {
+	h := ((uint64(uint32(a))<<32 | uint64(uint32(b))) ^ x.seed) * 0x9e3779b97f4a7c15 >> x.shift
 	prev := int32(-1)
 	if head := x.heads[h]; uint32(head>>32) == x.doc {
 		prev = int32(uint32(head))
+		for g := prev; g >= 0; g = x.next[g] {
+			if grams[g].a == a && grams[g].b == b {
+				return g, true
+			}
+		}
 	}
+	g := int32(len(x.next))
 	x.next = append(x.next, prev)
 	x.heads[h] = uint64(x.doc)<<32 | uint64(uint32(g))
+	return g, false
 }
 
 // AddCoded appends one document that a WordCoder coded. It counts the same

@@ -3,7 +3,6 @@ package vectorize
 import (
 	"fmt"
 	"hash/maphash"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -113,7 +112,7 @@ func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) (int, re
 	// writing first (see writtenSlots).
 	x.slots, x.shift = make([]indexSlot, size), shiftFor(size)
 	x.tags = writtenSlots[uint8](size)
-	log := bits.TrailingZeros(uint(size)) // a shift, not a division per term: size is a power of two
+	log := 64 - x.shift // log2(size): a shift, not a division per term
 	ids, at := byPart(hashes, func(h uint64) int { return int(h>>x.shift) * parts >> log }, parts)
 	spilled := make([][]int32, parts)
 	reps := make([]repeat, parts)
