@@ -219,19 +219,11 @@ type pairSlot struct {
 
 func (sl *pairSlot) key() uint64 { return uint64(sl.hi)<<32 | uint64(sl.lo) }
 
-// resize empties the table to size slots, a power of two.
-func (t *pairTable) resize(size int) {
-	if t.seed == 0 {
-		t.seed = rand.Uint64() | 1
-	}
-	t.tags, t.slots, t.shift, t.n = make([]uint8, size), make([]pairSlot, size), shiftFor(size), 0
-}
-
 // intern returns the node of key and true, or adds key with node next and
 // returns next and false.
 func (t *pairTable) intern(key uint64, next int32) (node int32, found bool) {
 	if t.slots == nil {
-		t.resize(1 << 10)
+		t.tags, t.slots, t.shift, t.seed = make([]uint8, 1<<10), make([]pairSlot, 1<<10), shiftFor(1<<10), rand.Uint64()
 	}
 	i, tag, found := t.probe(key)
 	if found {
@@ -282,7 +274,7 @@ func (t *pairTable) grow() {
 		if tag == 0 {
 			continue
 		}
-		i := freeSlot(t.tags, int(mix64(slots[j].key()^t.seed)>>t.shift), -1)
+		i := freeSlot(t.tags, int(mix64(slots[j].key()^t.seed)>>t.shift))
 		t.tags[i], t.slots[i] = tag, slots[j]
 	}
 }

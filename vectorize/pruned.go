@@ -27,7 +27,7 @@ type Pruned struct {
 	starts []int   // per shard: its first row
 	binary bool
 	// sorted: the terms in final order and the provisional → final map,
-	// set at once when MaxFeatures had to compare terms, else by Vocabulary
+	// made on the first call of Vocabulary
 	sorted func() (*Vocabulary, []int32)
 	terms  []string // by provisional id, if taken from the tables early or sorted for MaxFeatures
 }
@@ -61,14 +61,11 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 		keep = slices.Sorted(slices.Values(presorted))
 	}
 	p.keep, p.kept = keep, newRankSet(len(u.df), keep)
-	if presorted != nil {
-		v, final := packTerms(sortedTerms), make([]int32, len(keep))
+	if presorted != nil { // the terms are at hand: keep them by provisional id
 		p.terms = make([]string, len(keep))
 		for i, g := range presorted {
-			k := p.kept.rank(g)
-			final[k], p.terms[k] = int32(i), sortedTerms[i]
+			p.terms[p.kept.rank(g)] = sortedTerms[i]
 		}
-		p.sorted = func() (*Vocabulary, []int32) { return v, final }
 	}
 	p.df = make([]int64, len(keep))
 	for i, g := range keep {
@@ -88,9 +85,7 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 		u.df, u.tf = nil, nil // p.df has what is needed
 		c.u, c.shards = &union{}, nil
 	}
-	if p.sorted == nil {
-		p.sorted = sync.OnceValues(p.sortTerms)
-	}
+	p.sorted = sync.OnceValues(p.sortTerms)
 	return p, nil
 }
 

@@ -148,13 +148,9 @@ func (t *termTable) double(fromTag bool) {
 }
 
 // freeSlot returns the first slot from i on, wrapping around, whose tag is
-// 0 (empty), or −1 if the probe reaches slot stop first (−1: no stop).
-func freeSlot(tags []uint8, i, stop int) int {
-	mask := len(tags) - 1
-	for tags[i] != 0 {
-		if i = (i + 1) & mask; i == stop {
-			return -1
-		}
+// 0 (empty).
+func freeSlot(tags []uint8, i int) int {
+	for mask := len(tags) - 1; tags[i] != 0; i = (i + 1) & mask {
 	}
 	return i
 }

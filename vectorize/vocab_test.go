@@ -517,8 +517,8 @@ func TestIndexFillSpillsAcrossParts(t *testing.T) {
 		hashes[id] = s<<shift | uint64(id) // distinct hashes, home slot s
 	}
 	var x vocabIndex
-	if spilled, rep := x.fill(&v.tab, hashes, 2); spilled != 3 || rep.id >= 0 {
-		t.Errorf("spilled %d terms, want 3 (two past the middle, one past the end); repeat %+v", spilled, rep)
+	if spilled, rep := x.fill(&v.tab, hashes, 2); spilled != 3 || rep {
+		t.Errorf("spilled %d terms, want 3 (two past the middle, one past the end); repeat %v", spilled, rep)
 	}
 	for id, h := range hashes {
 		if got := x.find(h, v.tab.termLen(int32(id))); got != int32(id) {
@@ -545,8 +545,11 @@ func TestIndexFillFindsRepeats(t *testing.T) {
 	}
 	var x vocabIndex
 	spilled, rep := x.fill(&v.tab, hashes, 2)
-	if spilled != 2 || rep != (repeat{3, 1}) {
-		t.Errorf("spilled %d, repeat %+v; want 2 and term 3 repeating term 1", spilled, rep)
+	if spilled != 2 || !rep {
+		t.Errorf("spilled %d, repeat %v; want 2 and a repeat", spilled, rep)
+	}
+	if id, of := x.firstRepeat(&v.tab, hashes); id != 3 || of != 1 {
+		t.Errorf("first repeat: term %d of %d; want term 3 repeating term 1", id, of)
 	}
 	for _, id := range []int32{0, 1, 2} {
 		if got := x.find(hashes[id], len(terms[id])); got != id {
@@ -566,8 +569,8 @@ func TestIndexPlaceStopsAtPartEnd(t *testing.T) {
 	x.slots, x.tags, x.shift = make([]indexSlot, size), make([]uint8, size), shiftFor(size)
 	placed := func(id int32, h uint64, i, stop int) bool {
 		ok, same := x.place(&v.tab, id, h, i, stop)
-		if same >= 0 {
-			t.Fatalf("term %d met %d as an equal term", id, same)
+		if same {
+			t.Fatalf("term %d met an equal term", id)
 		}
 		return ok
 	}

@@ -76,23 +76,22 @@ func (x *vocabIndex) build(tab *packedTerms) error {
 			hashes[id] = x.termHash(tab.term(int32(id)))
 		}
 	})
-	_, rep := x.fill(tab, hashes, min(parallel.Workers(0), max(1, n/buildChunk)))
-	if rep.id < 0 {
-		return nil
+	if _, repeated := x.fill(tab, hashes, min(parallel.Workers(0), max(1, n/buildChunk))); repeated {
+		id, of := x.firstRepeat(tab, hashes)
+		return fmt.Errorf("%w: term %d %q repeats term %d", ErrVocabularyTerms, id, tab.term(id), of)
 	}
-	return fmt.Errorf("%w: term %d %q repeats term %d", ErrVocabularyTerms, rep.id, tab.term(rep.id), rep.of)
+	return nil
 }
 
-// repeat is a term id that repeats the term of an earlier id, of; id is −1
-// for none.
-type repeat struct{ id, of int32 }
-
-// first returns the repeat of r and s with the smaller id, if any.
-func (r repeat) first(s repeat) repeat {
-	if r.id < 0 || s.id >= 0 && s.id < r.id {
-		return s
+// firstRepeat returns the smallest id whose term repeats an earlier one's,
+// and that one's id, which the index holds in its place; −1, −1 if none.
+func (x *vocabIndex) firstRepeat(tab *packedTerms, hashes []uint64) (id, of int32) {
+	for id := range int32(len(hashes)) {
+		if of := x.find(hashes[id], tab.termLen(id)); of != id && of >= 0 && tab.term(of) == tab.term(id) {
+			return id, of
+		}
 	}
-	return r
+	return -1, -1
 }
 
 // buildChunk is the fewest terms worth a goroutine of their own.
@@ -103,10 +102,11 @@ const buildChunk = 1 << 14
 // the terms whose probes start in it, grouped beforehand by byPart. A term
 // whose probe would run past its part's end is spilled, and placed by an
 // unbounded probe once the parts are done; linear probing finds it all the
-// same. It returns the number of spilled terms and the repeated term of
-// smallest id. Equal terms start their probes at the same slot, so the
-// later one meets the earlier, in its part or among the spilled.
-func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) (int, repeat) {
+// same. It returns the number of spilled terms and whether a term repeated
+// an earlier one and was left out. Equal terms start their probes at the
+// same slot, so the later one meets the earlier, in its part or among the
+// spilled.
+func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) (spilled int, repeated bool) {
 	size := tableSize(len(hashes))
 	// Slots are read only where a tag is set, so only the tags need
 	// writing first (see writtenSlots).
@@ -114,32 +114,28 @@ func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) (int, re
 	x.tags = writtenSlots[uint8](size)
 	log := 64 - x.shift // log2(size): a shift, not a division per term
 	ids, at := byPart(hashes, func(h uint64) int { return int(h>>x.shift) * parts >> log }, parts)
-	spilled := make([][]int32, parts)
-	reps := make([]repeat, parts)
+	spills := make([][]int32, parts)
+	reps := make([]bool, parts)
 	parallel.For(parts, parts, func(p int) {
 		hi := ((p+1)*size + parts - 1) / parts // part p's slots i have i·parts/size = p
-		reps[p] = repeat{-1, -1}
 		for _, id := range ids[at[p]:at[p+1]] {
 			h := hashes[id]
-			switch placed, of := x.place(tab, id, h, int(h>>x.shift), hi&(size-1)); {
-			case of >= 0:
-				reps[p] = reps[p].first(repeat{id, of})
-			case !placed:
-				spilled[p] = append(spilled[p], id)
+			placed, rep := x.place(tab, id, h, int(h>>x.shift), hi&(size-1))
+			reps[p] = reps[p] || rep
+			if !placed && !rep {
+				spills[p] = append(spills[p], id)
 			}
 		}
 	})
-	n, rep := 0, repeat{-1, -1}
-	for p, ids := range spilled {
+	for p, ids := range spills {
 		for _, id := range ids {
-			if _, of := x.place(tab, id, hashes[id], int(hashes[id]>>x.shift), -1); of >= 0 {
-				rep = rep.first(repeat{id, of})
-			}
+			_, rep := x.place(tab, id, hashes[id], int(hashes[id]>>x.shift), -1)
+			repeated = repeated || rep
 		}
-		n += len(ids)
-		rep = rep.first(reps[p])
+		spilled += len(ids)
+		repeated = repeated || reps[p]
 	}
-	return n, rep
+	return spilled, repeated
 }
 
 // byPart returns the ids 0…len(hashes)−1 grouped by part(hash), ids
@@ -166,20 +162,20 @@ func byPart(hashes []uint64, part func(uint64) int, parts int) (ids []int32, at 
 // place puts term id, of hash h, in the first empty slot from slot i on,
 // unless the probe reaches slot stop first (the next part's first slot, 0
 // past the table's end; −1: no stop) or meets an equal term; it reports
-// whether it placed it, and the equal term's id, or −1.
-func (x *vocabIndex) place(tab *packedTerms, id int32, h uint64, i, stop int) (bool, int32) {
+// whether it placed it, and whether it met an equal term.
+func (x *vocabIndex) place(tab *packedTerms, id int32, h uint64, i, stop int) (placed, repeated bool) {
 	mask, tag, n := len(x.tags)-1, tagOf(h), lenKey(tab.termLen(id))
 	for ; x.tags[i] != 0; i = (i + 1) & mask {
 		if sl := &x.slots[i]; x.tags[i] == tag && sl.hash == h && sl.n == n && tab.term(sl.id) == tab.term(id) {
-			return false, sl.id
+			return false, true
 		}
 		if (i+1)&mask == stop {
-			return false, -1
+			return false, false
 		}
 	}
 	x.tags[i] = tag
 	x.slots[i] = indexSlot{hash: h, id: id, n: n}
-	return true, -1
+	return true, false
 }
 
 // find returns the id of the term with hash h and length n, or −1.

@@ -212,47 +212,16 @@ func (v *Vocabulary) Select(keep []int32) (*Vocabulary, error) {
 // sorted the maps are increasing, so CSR.RemapColumns keeps rows sorted
 // without re-sorting them.
 func MergeVocabularies(a, b *Vocabulary) (u *Vocabulary, fromA, fromB []int32) {
-	ta, tb := a.Terms(), b.Terms()
-	pa, pb := sortedPositions(ta), sortedPositions(tb)
-	fromA = make([]int32, len(ta))
-	fromB = make([]int32, len(tb))
-	i, j, n := 0, 0, 0
-	order := make([]string, 0, len(ta)+len(tb))
-	for i < len(pa) || j < len(pb) {
-		var x, y string
-		if i < len(pa) {
-			x = ta[pa[i]]
+	all := append(a.Terms(), b.Terms()...)
+	from := make([]int32, len(all)) // a's old ids, then b's
+	var order []string
+	for _, p := range sortByTerm(all) {
+		if n := len(order); n == 0 || order[n-1] != all[p] {
+			order = append(order, all[p])
 		}
-		if j < len(pb) {
-			y = tb[pb[j]]
-		}
-		switch {
-		case j >= len(pb) || (i < len(pa) && x < y):
-			fromA[pa[i]] = int32(n)
-			order = append(order, x)
-			i++
-		case i >= len(pa) || y < x:
-			fromB[pb[j]] = int32(n)
-			order = append(order, y)
-			j++
-		default:
-			fromA[pa[i]], fromB[pb[j]] = int32(n), int32(n)
-			order = append(order, x)
-			i++
-			j++
-		}
-		n++
+		from[p] = int32(len(order) - 1)
 	}
-	return packTerms(order), fromA, fromB
-}
-
-// sortedPositions returns the positions of terms in sorted order, without
-// sorting terms that are sorted already.
-func sortedPositions(terms []string) []int32 {
-	if slices.IsSorted(terms) {
-		return positions(len(terms))
-	}
-	return sortByTerm(terms)
+	return packTerms(order), from[:a.Len()], from[a.Len():]
 }
 
 // checkIncreasing reports whether ids are strictly increasing and in [0, n).
