@@ -2,7 +2,6 @@ package vectorize
 
 import (
 	"math/rand/v2"
-	"strings"
 )
 
 // A WordCoder prepares documents for a VocabBuilder on another goroutine:
@@ -25,8 +24,10 @@ import (
 // afresh at each switch. The zero value is ready to use.
 type WordCoder struct {
 	terms termTable
-	// builder maps the coder's term ids to the builder's nodes, plus one
-	// (0: not known yet); only VocabBuilder.AddCoded reads or writes it.
+	// builder maps the coder's term ids to the builder's nodes, plus one,
+	// negated for a term that holds a space (a chain of word nodes, which
+	// may be the same term as a bigram of others); 0: not known yet. Only
+	// VocabBuilder.AddCoded reads or writes it.
 	builder []int32
 	owner   uint64 // the tables id of the builder whose nodes builder holds
 	// scratch of Code: per term id, 1 + its position in the document's
@@ -34,7 +35,6 @@ type WordCoder struct {
 	// the table that finds repeated bigrams (pair of positions → gram)
 	pos, at, counts []int32
 	seen            gramIndex
-	spaced          bool // some term numbered holds a space
 }
 
 // Len returns the number of distinct terms the coder has numbered; a
@@ -53,9 +53,6 @@ type CodedDoc struct {
 	// builder forms those from the words, in memory linear in them.
 	words          []int32
 	longLo, longHi int
-	// spaced reports a term holding a space, which may be the same term as
-	// a bigram of others (checked only once the coder has seen such a term).
-	spaced bool
 }
 
 // codedGram is a distinct unigram or bigram: positions a and b into the
@@ -112,17 +109,6 @@ func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) 
 		c.pos[id] = 0
 	}
 	d.tab = c.terms.packedTerms
-	d.spaced = c.spaced && d.hasSpace()
-}
-
-// hasSpace reports whether one of d's terms holds a space.
-func (d *CodedDoc) hasSpace() bool {
-	for _, id := range d.ids {
-		if strings.IndexByte(d.tab.term(id), ' ') >= 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // maxScratch bounds the per-document scratch a WordCoder or a CodedDoc
@@ -160,7 +146,6 @@ func (c *WordCoder) position(d *CodedDoc, t string) int32 {
 	id := c.terms.intern(t)
 	if int(id) == len(c.pos) { // a new term: ids are dense
 		c.pos = append(c.pos, 0)
-		c.spaced = c.spaced || strings.IndexByte(t, ' ') >= 0
 	}
 	if c.pos[id] == 0 {
 		d.ids = append(d.ids, id)
@@ -256,18 +241,23 @@ func (b *VocabBuilder) AddCoded(d *CodedDoc) {
 	}
 	start := b.begin(d.Len())
 	b.nodes = b.nodes[:0]
+	spaced := false
 	for _, id := range d.ids {
 		if int(id) >= len(c.builder) {
 			c.builder = append(c.builder, make([]int32, int(id)+1-len(c.builder))...)
 		}
-		node := c.builder[id] - 1 // stored + 1, so that the zero value means unknown
-		if node < 0 {
-			node = b.g.term(d.tab.term(id))
-			c.builder[id] = node + 1
+		v := c.builder[id]
+		if v == 0 {
+			node := b.g.term(d.tab.term(id))
+			if v = node + 1; b.g.link.at(node)&isWord == 0 {
+				v = -v
+			}
+			c.builder[id] = v
 		}
-		b.nodes = append(b.nodes, node)
+		spaced = spaced || v < 0
+		b.nodes = append(b.nodes, max(v, -v)-1)
 	}
-	if !d.spaced && d.longHi == 0 {
+	if !spaced && d.longHi == 0 {
 		// Distinct coder terms have distinct nodes, so the grams are
 		// distinct terms: no need to merge repeats. No term holds a space,
 		// so a bigram is a pair of word nodes: extend's check is not needed.
