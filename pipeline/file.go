@@ -257,22 +257,9 @@ func Open(path string) (*Model, *Table, error) {
 
 // decodeModel reads a text model from a checked container's payload. The
 // vocabulary's index is built on another goroutine meanwhile, from the
-// payload's bytes: every return waits for it, so that a caller may reuse
-// the bytes once decoding has failed.
-func decodeModel(payload []byte) (*Model, error) {
-	m, err := decodeModelIndexing(payload)
-	if err != nil && m != nil && m.vocab != nil {
-		_ = m.vocab.Prepare()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// decodeModelIndexing is decodeModel, but it may return an error and the
-// model whose index is still being built.
-func decodeModelIndexing(payload []byte) (*Model, error) {
+// payload's bytes; every return waits for it, so that the caller may reuse
+// the bytes once decoding has failed (a model it returns keeps them).
+func decodeModel(payload []byte) (out *Model, err error) {
 	r := &reader{b: payload}
 	var h header
 	if err := json.Unmarshal(r.bytes(int(r.u32())), &h); err != nil && r.err == nil {
@@ -286,7 +273,14 @@ func decodeModelIndexing(payload []byte) (*Model, error) {
 		blob, ends := r.packed(h.Terms)
 		if r.err == nil {
 			if m.vocab, r.err = vectorize.NewVocabularyPacked(blob, ends); r.err == nil {
-				go m.vocab.Prepare() // overlaps the index build with decoding
+				v := m.vocab
+				go v.Prepare() // overlaps the index build with decoding
+				defer func() {
+					// The index build finds a repeated term.
+					if verr := v.Prepare(); err == nil && verr != nil {
+						out, err = nil, fmt.Errorf("%w: %w", ErrFormat, verr)
+					}
+				}()
 			}
 		}
 	}
@@ -294,21 +288,17 @@ func decodeModelIndexing(payload []byte) (*Model, error) {
 	lin := r.linear(len(h.Classes), h.Features)
 	if r.err == nil { // laying out the scorer validates the classifier
 		var s *nb.CompactScorer
-		s, r.err = lin.Scorer()
-		m.setLin(lin, s)
+		if s, r.err = lin.Scorer(); r.err == nil {
+			m.setLin(lin, s)
+		}
 	}
 	if r.err != nil {
-		return m, fmt.Errorf("%w: %v", ErrFormat, r.err)
+		return nil, fmt.Errorf("%w: %v", ErrFormat, r.err)
 	}
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
 	if err := m.restore(idf); err != nil {
-		return m, err
-	}
-	if m.vocab != nil {
-		if err := m.vocab.Prepare(); err != nil { // waits for the index, which finds a repeated term
-			return m, fmt.Errorf("%w: %w", ErrFormat, err)
-		}
+		return nil, err
 	}
 	return m, nil
 }

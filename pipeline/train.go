@@ -344,30 +344,20 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 	return s, m.fitPruned(p, t.y)
 }
 
-// fitPruned fits m on the rows of p, weighted and summed per class under
-// p's provisional ids, which the model keeps: its vocabulary follows the
-// order in which the builder first saw the terms, so training sorts no
-// terms and remaps no sums. Prediction looks terms up by hash, in any order.
+// fitPruned fits the weighting on p's document frequencies and m on p's
+// rows, weighted and summed per class under p's provisional ids, which the
+// model keeps: its vocabulary follows the order in which the builder first
+// saw the terms, so training sorts no terms and remaps no sums. Prediction
+// looks terms up by hash, in any order.
 func (m *Model) fitPruned(p *vectorize.Pruned, y []int) error {
-	counts, err := m.countPruned(p, y)
-	if err != nil {
-		return err
-	}
-	m.counts, m.vocab = counts, p.Provisional()
-	return m.refit()
-}
-
-// countPruned fits the weighting on p's document frequencies and sums the
-// weighted rows per class.
-func (m *Model) countPruned(p *vectorize.Pruned, y []int) (*nb.SparseCounts, error) {
 	m.weight = m.newWeighting()
 	w := m.weight
 	if w != nil {
 		if err := w.FitDF(p.Rows(), p.DF()); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return nb.NewSparseCountsForFunc(m.newEstimator(), p.Len(), y, len(m.Classes),
+	counts, err := nb.NewSparseCountsForFunc(m.newEstimator(), p.Len(), y, len(m.Classes),
 		func(i int, idx []int32, val []float64) ([]int32, []float64) {
 			idx, val = p.Row(i, idx, val)
 			if w != nil {
@@ -375,6 +365,11 @@ func (m *Model) countPruned(p *vectorize.Pruned, y []int) (*nb.SparseCounts, err
 			}
 			return idx, val
 		})
+	if err != nil {
+		return err
+	}
+	m.counts, m.vocab = counts, p.Provisional()
+	return m.refit()
 }
 
 // fit weights X in place and fits the classifier, reporting what
