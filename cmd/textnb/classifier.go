@@ -23,7 +23,7 @@ type inputs struct {
 	labeled bool           // eval: corpora or tables with true labels
 	fields  corpus.Options // eval: their label (and text) columns
 	stdin   io.Reader      // predict, text models: what "-" reads, a document per line
-	ahead   *readAhead     // eval, text models: the corpora, read while the model loaded
+	ahead   *readAhead     // eval: the corpus, read while the model loads (text models)
 }
 
 // openClassifier loads the model file at path, reading it once.
@@ -46,29 +46,20 @@ type textClassifier struct {
 func (c textClassifier) classes() []string { return c.m.Classes }
 func (c textClassifier) priors() []float64 { return c.m.PosteriorPriors() }
 
+// feed classifies eval's corpus as its read-ahead delivers it (paths are
+// what it reads), or predict's inputs at paths.
 func (c textClassifier) feed(paths []string, emit func(pipeline.Prediction)) error {
 	b := c.m.NewBatch(emit)
+	defer b.Close()
 	if c.in.ahead != nil {
-		err := c.in.ahead.each(func(d corpus.Document) { b.Add(d.Source, d.Label, d.Text) })
-		b.Close()
-		return err
+		return c.in.ahead.each(func(d corpus.Document) { b.Add(d.Source, d.Label, d.Text) })
 	}
-	var err error
 	for _, path := range paths {
-		if c.in.labeled {
-			err = corpus.Walk(path, c.in.fields, func(d corpus.Document) error {
-				b.Add(d.Source, d.Label, d.Text)
-				return nil
-			})
-		} else {
-			err = addInput(b, path, c.in.stdin)
-		}
-		if err != nil {
-			break
+		if err := addInput(b, path, c.in.stdin); err != nil {
+			return err
 		}
 	}
-	b.Close()
-	return err
+	return nil
 }
 
 type tableClassifier struct {
@@ -80,6 +71,9 @@ func (c tableClassifier) classes() []string { return c.t.Classes }
 func (c tableClassifier) priors() []float64 { return c.t.TrainingPriors() }
 
 func (c tableClassifier) feed(paths []string, emit func(pipeline.Prediction)) error {
+	if c.in.ahead != nil {
+		c.in.ahead.stop() // a table is read as rows of features, not as documents
+	}
 	labelField := "" // predict: rows without labels
 	if c.in.labeled {
 		labelField = c.in.fields.LabelField

@@ -24,7 +24,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
 	}
 	in := inputs{labeled: true, fields: fields.options(false)}
-	in.ahead = startReadAhead(pos, in.fields) // a table model reads its table itself and ignores it
+	in.ahead = startReadAhead(pos[0], in.fields)
 	defer in.ahead.stop()
 	c, err := openClassifier(*modelPath, in)
 	if err != nil {

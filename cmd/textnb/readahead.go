@@ -2,17 +2,19 @@ package main
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/textnb/textnb/corpus"
 )
 
-// readAhead reads labeled corpora on a goroutine of its own, in batches,
+// readAhead reads a labeled corpus on a goroutine of its own, in batches,
 // so that eval reads and decodes the documents while the model loads,
 // which uses one core for part of that time.
 type readAhead struct {
 	batches chan []corpus.Document
 	stopped chan struct{}
-	err     error // the corpora's error, set before batches closes
+	err     error // the corpus's error, set before batches closes
+	once    sync.Once
 }
 
 // errStopped ends a read-ahead whose documents are no longer wanted.
@@ -27,58 +29,52 @@ const (
 	aheadBatches = 16
 )
 
-// startReadAhead starts reading the corpora at paths, in order.
-func startReadAhead(paths []string, opt corpus.Options) *readAhead {
+// startReadAhead starts reading the corpus at path.
+func startReadAhead(path string, opt corpus.Options) *readAhead {
 	r := &readAhead{batches: make(chan []corpus.Document, aheadBatches), stopped: make(chan struct{})}
 	go func() {
 		defer close(r.batches)
-		r.err = r.read(paths, opt)
+		r.err = r.read(path, opt)
 	}()
 	return r
 }
 
-// read walks the corpora, sending full batches and, at the end or at an
+// read walks the corpus, sending full batches and, at the end or at an
 // error, the documents read before it.
-func (r *readAhead) read(paths []string, opt corpus.Options) error {
-	var batch []corpus.Document
+func (r *readAhead) read(path string, opt corpus.Options) error {
+	batch := make([]corpus.Document, 0, aheadDocs)
 	size := 0
 	send := func() error {
 		select {
 		case r.batches <- batch:
-			batch, size = nil, 0
+			batch, size = make([]corpus.Document, 0, aheadDocs), 0
 			return nil
 		case <-r.stopped:
 			return errStopped
 		}
 	}
-	for _, path := range paths {
-		err := corpus.Walk(path, opt, func(d corpus.Document) error {
-			select {
-			case <-r.stopped:
-				return errStopped
-			default:
-			}
-			batch, size = append(batch, d), size+len(d.Text)
-			if len(batch) == aheadDocs || size >= aheadBytes {
-				return send()
-			}
-			return nil
-		})
-		if err != nil {
-			if len(batch) > 0 && !errors.Is(err, errStopped) {
-				_ = send()
-			}
-			return err
+	err := corpus.Walk(path, opt, func(d corpus.Document) error {
+		select {
+		case <-r.stopped:
+			return errStopped
+		default:
+		}
+		batch, size = append(batch, d), size+len(d.Text)
+		if len(batch) == aheadDocs || size >= aheadBytes {
+			return send()
+		}
+		return nil
+	})
+	if len(batch) > 0 && !errors.Is(err, errStopped) {
+		if serr := send(); err == nil {
+			err = serr
 		}
 	}
-	if len(batch) > 0 {
-		return send()
-	}
-	return nil
+	return err
 }
 
 // each calls fn on every document read, in order, and returns the
-// corpora's error.
+// corpus's error.
 func (r *readAhead) each(fn func(corpus.Document)) error {
 	for b := range r.batches {
 		for _, d := range b {
@@ -89,9 +85,11 @@ func (r *readAhead) each(fn func(corpus.Document)) error {
 }
 
 // stop ends the reading early, dropping what was read, and returns once
-// the reading goroutine has.
+// the reading goroutine has. Later calls do nothing.
 func (r *readAhead) stop() {
-	close(r.stopped)
-	for range r.batches {
-	}
+	r.once.Do(func() {
+		close(r.stopped)
+		for range r.batches {
+		}
+	})
 }

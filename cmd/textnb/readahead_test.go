@@ -55,7 +55,7 @@ func TestCLIEvalReadsAheadEveryDocument(t *testing.T) {
 // once its goroutine has.
 func TestReadAheadStop(t *testing.T) {
 	root, _ := bigCorpus(t, 60) // 4,800 documents: more than the buffer holds
-	r := startReadAhead([]string{root}, corpus.Options{})
+	r := startReadAhead(root, corpus.Options{})
 	first := <-r.batches // the reading has started
 	if len(first) == 0 {
 		t.Fatal("an empty batch")
@@ -76,7 +76,7 @@ func TestReadAheadErrorAfterDocuments(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := startReadAhead([]string{path}, corpus.Options{})
+	r := startReadAhead(path, corpus.Options{})
 	defer r.stop()
 	n := 0
 	err := r.each(func(corpus.Document) { n++ })

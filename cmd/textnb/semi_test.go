@@ -36,12 +36,12 @@ func copyCorpus(t *testing.T, src string, n, times int) (dir string, docs int) {
 		if err := os.MkdirAll(filepath.Join(dir, c.Name()), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		for k := range times {
-			for _, f := range files {
-				b, err := os.ReadFile(filepath.Join(src, c.Name(), f.Name()))
-				if err != nil {
-					t.Fatal(err)
-				}
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(src, c.Name(), f.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range times {
 				name := f.Name()
 				if k > 0 {
 					name = strconv.Itoa(k) + "-" + name
