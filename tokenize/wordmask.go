@@ -42,8 +42,14 @@ func wordMask(dst []uint64, text string, join bool) []uint64 {
 	}
 	w, conn := dst[:n], dst[n:2*n] // word bytes, connectors
 	b := view(text)
-	for k := range w {
-		w[k], conn[k] = blockBits(b[64*k:min(64*k+64, len(b))], join)
+	full := len(b) / 64
+	for k := range full {
+		w[k], conn[k] = blockBits((*[64]byte)(b[64*k:]), join)
+	}
+	if full < n { // a short last block, padded with zeros: neither word bytes nor connectors
+		var pad [64]byte
+		copy(pad[:], b[64*full:])
+		w[full], conn[full] = blockBits(&pad, join)
 	}
 	if !join {
 		return w
@@ -60,16 +66,9 @@ func wordMask(dst []uint64, text string, join bool) []uint64 {
 	return w
 }
 
-// blockBits returns the word byte bits of up to 64 bytes and, with join,
-// their connector bits. A short block is padded with zeros, which are
-// neither word bytes nor connectors.
-func blockBits(block []byte, join bool) (word, conn uint64) {
-	var pad [64]byte
-	if len(block) < 64 {
-		copy(pad[:], block)
-		block = pad[:]
-	}
-	b := (*[64]byte)(block) // loads without bounds checks
+// blockBits returns the word byte bits of 64 bytes and, with join, their
+// connector bits.
+func blockBits(b *[64]byte, join bool) (word, conn uint64) {
 	for i := 0; i < 64; i += 8 {
 		x := binary.LittleEndian.Uint64(b[i : i+8])
 		word |= packBits(wordBytes(x)) << i
