@@ -186,16 +186,13 @@ const resumeRun = 64
 // followed by at least resumeRun ASCII bytes (itself included), or
 // len(text). A break at 0 does not count: the slow path must make progress.
 func resumeAt(text string) int {
-	sep := -1 // the first break of the current ASCII run
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case c >= utf8.RuneSelf:
-			sep = -1
-		case sep < 0 && i > 0 && isBreak(c):
-			sep = i
-		}
-		if sep >= 0 && i+1-sep >= resumeRun {
-			return sep
+	for i := 1; i < len(text); i++ {
+		if c := text[i]; c < utf8.RuneSelf && isBreak(c) { // the first break of an ASCII run
+			n := firstNonASCII(text[i:])
+			if n >= resumeRun {
+				return i
+			}
+			i += n // to the non-ASCII byte that ends the run
 		}
 	}
 	return len(text)
