@@ -86,7 +86,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	cw.write(le.AppendUint32(nil, uint32(len(js))))
 	cw.write(js)
 	writePacked(cw, blob, ends)
-	writeFloats(cw, idf)
+	writeLE(cw, idf)
 	writeLinear(cw, m.lin)
 	counts, err := m.Counts()
 	if err != nil {
@@ -352,14 +352,9 @@ func writePacked(b *crcWriter, blob []byte, ends []int) {
 	b.write(blob[:ends[len(ends)-1]])
 }
 
-// writeFloats writes v little-endian.
-func writeFloats(b *crcWriter, v []float64) {
-	writeLE(b, v, func(p []byte, x float64) { binary.LittleEndian.PutUint64(p, math.Float64bits(x)) })
-}
-
 // writeLE writes v little-endian: as it is in memory where that is the
-// file's layout, else converted by put 8 KiB at a time.
-func writeLE[T uint16 | float64](b *crcWriter, v []T, put func([]byte, T)) {
+// file's layout, else converted by binary.Encode 8 KiB at a time.
+func writeLE[T uint16 | float64](b *crcWriter, v []T) {
 	if len(v) == 0 {
 		return
 	}
@@ -371,9 +366,7 @@ func writeLE[T uint16 | float64](b *crcWriter, v []T, put func([]byte, T)) {
 	var buf [8 << 10]byte
 	for len(v) > 0 {
 		n := min(len(v), len(buf)/size)
-		for i, x := range v[:n] {
-			put(buf[size*i:], x)
-		}
+		_, _ = binary.Encode(buf[:size*n], binary.LittleEndian, v[:n]) // fits: n values of size bytes
 		b.write(buf[:size*n])
 		v = v[n:]
 	}
@@ -388,8 +381,8 @@ func writeSparse(b *crcWriter, ptr []int, class []uint16, val []float64) {
 		buf = le.AppendUint32(buf, uint32(p))
 	}
 	b.write(buf)
-	writeLE(b, class, binary.LittleEndian.PutUint16)
-	writeFloats(b, val)
+	writeLE(b, class)
+	writeLE(b, val)
 }
 
 // writeLinear stores a CompactLinear; Base may be empty.
@@ -399,10 +392,10 @@ func writeLinear(b *crcWriter, l *nb.CompactLinear) {
 	b.write(le.AppendUint32(nil, uint32(len(l.Base))))
 	b.write(le.AppendUint32(nil, uint32(boolInt(l.Binary))))
 	b.write(le.AppendUint64(nil, math.Float64bits(l.Threshold)))
-	writeFloats(b, l.Bias)
-	writeFloats(b, l.P)
-	writeFloats(b, l.Q)
-	writeFloats(b, l.Base)
+	writeLE(b, l.Bias)
+	writeLE(b, l.P)
+	writeLE(b, l.Q)
+	writeLE(b, l.Base)
 	writeSparse(b, l.Ptr, l.Class, l.Delta)
 }
 
@@ -410,7 +403,7 @@ func writeLinear(b *crcWriter, l *nb.CompactLinear) {
 func writeCounts(b *crcWriter, c *nb.SparseCounts) {
 	le := binary.LittleEndian
 	b.write(le.AppendUint32(nil, uint32(len(c.Count))))
-	writeFloats(b, c.ClassCount)
+	writeLE(b, c.ClassCount)
 	writeSparse(b, c.Ptr, c.Class, c.Count)
 }
 
@@ -453,13 +446,13 @@ func (r *reader) floats(n int) []float64 {
 	if b == nil {
 		return nil
 	}
-	return readLE(make([]float64, n), b, func(p []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(p)) })
+	return readLE(make([]float64, n), b)
 }
 
 // readLE fills v from the little-endian bytes b, which hold exactly v, as
 // writeLE wrote them: a copy where memory has the file's layout, else
-// converted by get. It returns v.
-func readLE[T uint16 | float64](v []T, b []byte, get func([]byte) T) []T {
+// converted by binary.Decode. It returns v.
+func readLE[T uint16 | float64](v []T, b []byte) []T {
 	if len(v) == 0 {
 		return v
 	}
@@ -468,9 +461,7 @@ func readLE[T uint16 | float64](v []T, b []byte, get func([]byte) T) []T {
 		copy(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), size*len(v)), b)
 		return v
 	}
-	for i := range v {
-		v[i] = get(b[size*i:])
-	}
+	_, _ = binary.Decode(b, binary.LittleEndian, v) // b holds exactly v
 	return v
 }
 
@@ -514,7 +505,7 @@ func (r *reader) sparse(f, nnz int) (ptr []int, class []uint16, val []float64) {
 	for i := range ptr {
 		ptr[i] = int(le.Uint32(pb[4*i:]))
 	}
-	class = readLE(make([]uint16, nnz), cb, le.Uint16)
+	class = readLE(make([]uint16, nnz), cb)
 	return ptr, class, val
 }
 
