@@ -246,19 +246,26 @@ func addCodedEqualsAddWords(t *testing.T, words, extra [][]string) {
 			}
 			coded.AddCoded(&d)
 		}
-		wantVocab, wantX, err := FinishVocab(VocabConfig{}, want)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gotVocab, gotX, err := FinishVocab(VocabConfig{}, coded)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(gotVocab.Terms(), wantVocab.Terms()) || !slices.Equal(gotX.Indptr, wantX.Indptr) ||
-			!slices.Equal(gotX.Indices, wantX.Indices) || !slices.Equal(gotX.Data, wantX.Data) {
+		if !sameCounts(t, coded, want) {
 			t.Fatalf("%v: AddCoded differs from AddWords", r)
 		}
 	}
+}
+
+// sameCounts reports whether FinishVocab makes the same terms and matrix
+// of got as of want: the documents were counted alike.
+func sameCounts(t *testing.T, got, want *VocabBuilder) bool {
+	t.Helper()
+	gv, gx, err := FinishVocab(VocabConfig{}, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wv, wx, err := FinishVocab(VocabConfig{}, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.Equal(gv.Terms(), wv.Terms()) && slices.Equal(gx.Indptr, wx.Indptr) &&
+		slices.Equal(gx.Indices, wx.Indices) && slices.Equal(gx.Data, wx.Data)
 }
 
 // A coder whose documents go to two builders, before and after Consume,
@@ -317,11 +324,8 @@ func TestWordCoderConcurrentWithBuilder(t *testing.T) {
 	for d := range docs {
 		got.AddCoded(d)
 	}
-	wantVocab, wantX, _ := FinishVocab(VocabConfig{}, want)
-	gotVocab, gotX, err := FinishVocab(VocabConfig{}, got)
-	if err != nil || !slices.Equal(gotVocab.Terms(), wantVocab.Terms()) || !slices.Equal(gotX.Indices, wantX.Indices) ||
-		!slices.Equal(gotX.Data, wantX.Data) {
-		t.Fatalf("concurrent coding differs: %v", err)
+	if !sameCounts(t, got, want) {
+		t.Fatal("concurrent coding differs")
 	}
 }
 
@@ -348,9 +352,7 @@ func TestWordCoderLongDocument(t *testing.T) {
 			t.Fatalf("the short document kept the long one's %d buckets", n)
 		}
 	}
-	_, gotX, _ := FinishVocab(VocabConfig{}, b)
-	_, wantX, _ := FinishVocab(VocabConfig{}, want)
-	if !slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indices, wantX.Indices) || !slices.Equal(gotX.Indptr, wantX.Indptr) {
+	if !sameCounts(t, b, want) {
 		t.Fatal("long document counted differently")
 	}
 }
@@ -376,9 +378,7 @@ func TestWordCoderBigramIndexPrefix(t *testing.T) {
 			t.Fatalf("document %d: %d buckets kept, want the first long document's %d", k, n, maxBuckets)
 		}
 	}
-	_, gotX, _ := FinishVocab(VocabConfig{}, b)
-	_, wantX, _ := FinishVocab(VocabConfig{}, want)
-	if !slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indices, wantX.Indices) || !slices.Equal(gotX.Indptr, wantX.Indptr) {
+	if !sameCounts(t, b, want) {
 		t.Fatal("documents sharing the kept buckets counted differently")
 	}
 }
@@ -399,10 +399,8 @@ func TestWordCoderBigramIndexWraps(t *testing.T) {
 	if c.seen.doc != 1 {
 		t.Errorf("document number %d after wrapping, want 1", c.seen.doc)
 	}
-	_, gotX, _ := FinishVocab(VocabConfig{}, b)
-	_, wantX, _ := FinishVocab(VocabConfig{}, want)
-	if !slices.Equal(gotX.Data, wantX.Data) || !slices.Equal(gotX.Indices, wantX.Indices) {
-		t.Errorf("counted %v %v after wrapping, want %v %v", gotX.Indices, gotX.Data, wantX.Indices, wantX.Data)
+	if !sameCounts(t, b, want) {
+		t.Error("counted differently after wrapping")
 	}
 }
 
