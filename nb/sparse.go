@@ -1,6 +1,7 @@
 package nb
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -196,16 +197,22 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 		if err != nil {
 			return nil, &rowError{int(i), err}
 		}
+		n := len(a.touched)
+		a.touched = slices.Grow(a.touched, len(idx))[:n+len(idx)]
 		for p, j := range idx {
 			v, ok := binarized(val[p], binary, threshold)
 			if !ok || v == 0 {
 				continue // an absent value: it leaves the sum as it is
 			}
-			if a.sum[j] == 0 {
-				a.touched = append(a.touched, j)
-			}
-			a.sum[j] += v
+			// Without a branch: whether a feature is new to the class is
+			// not predictable, and a mispredicted branch would wait for
+			// the sum's cache miss.
+			s := a.sum[j]
+			a.touched[n] = j
+			n += zeroInt(s)
+			a.sum[j] = s + v
 		}
+		a.touched = a.touched[:n]
 	}
 	out := make([]classCell, len(a.touched))
 	if a.sparse() {
@@ -241,20 +248,38 @@ func (a *classSum) clear() {
 }
 
 // featureMajor lays the classes' cells out by feature, classes increasing.
+// Ranges of features go on every core: each class's cells are in feature
+// order, so a range's cells are a stretch of each class's.
 func featureMajor(cells [][]classCell, features int) (ptr []int, class []uint16, count []float64) {
 	b := cellSorter{ptr: make([]int, features+1)}
-	for _, cs := range cells {
-		for _, cell := range cs {
-			b.ptr[cell.j+1]++
+	parallel.Chunks(features, featureMajorChunk, 0, func(lo, hi int) {
+		for _, cs := range cells {
+			for _, cell := range featureRange(cs, lo, hi) {
+				b.ptr[cell.j+1]++
+			}
 		}
-	}
+	})
 	b.alloc()
-	for c, cs := range cells { // classes in order, at most one cell each per feature: nothing to sum
-		for _, cell := range cs {
-			b.put(int(cell.j), uint16(c), cell.v)
+	parallel.Chunks(features, featureMajorChunk, 0, func(lo, hi int) {
+		for c, cs := range cells { // classes in order, at most one cell each per feature: nothing to sum
+			for _, cell := range featureRange(cs, lo, hi) {
+				b.put(int(cell.j), uint16(c), cell.v)
+			}
 		}
-	}
+	})
 	return b.ptr, b.class, b.val
+}
+
+// featureMajorChunk is the features a goroutine of featureMajor takes at a
+// time: enough that looking up each class's stretch costs nothing.
+const featureMajorChunk = 1 << 15
+
+// featureRange returns the cells of features lo to hi−1 of cells, which
+// are in feature order.
+func featureRange(cells []classCell, lo, hi int) []classCell {
+	start, _ := slices.BinarySearchFunc(cells, lo, func(c classCell, j int) int { return cmp.Compare(int(c.j), j) })
+	end, _ := slices.BinarySearchFunc(cells[start:], hi, func(c classCell, j int) int { return cmp.Compare(int(c.j), j) })
+	return cells[start : start+end]
 }
 
 // NewSparseCountsFor counts X for est, binarizing like NewCountsFor would
@@ -587,4 +612,12 @@ func (b *cellSorter) finish(classes int) (ptr []int, class []uint16, count []flo
 	class, count = slices.Clone(b.class[:w]), slices.Clone(b.val[:w])
 	b.class, b.val = nil, nil
 	return b.ptr, class, count
+}
+
+// zeroInt is 1 if v is 0, else 0, without a branch.
+func zeroInt(v float64) int {
+	if v == 0 {
+		return 1
+	}
+	return 0
 }

@@ -97,6 +97,28 @@ func TestSparseCountsMatchCounts(t *testing.T) {
 	}
 }
 
+// Wide counts are laid out by feature in several ranges at once; each
+// range must find its stretch of every class's cells.
+func TestSparseCountsWideMatchCounts(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	y := txtLabels(r, 400, 5)
+	cols := 3*featureMajorChunk + featureMajorChunk/2
+	X := spSkewed(r, y, cols, cols)
+	c := NewCounts(5, cols)
+	if err := c.Add(X, y); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSparseCounts(X, y, 5, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spEqual(t, "wide NewSparseCounts", s, c)
+	if inFirst, beforeLast := s.Ptr[featureMajorChunk], s.Ptr[3*featureMajorChunk]; inFirst == 0 || beforeLast == s.NNZ() {
+		t.Fatalf("%d cells in the first range and %d after the third: the test does not span the ranges",
+			inFirst, s.NNZ()-beforeLast)
+	}
+}
+
 func TestSparseCountsRejectBadInput(t *testing.T) {
 	X := vectorize.FromDense([][]float64{{1, 0, 2}, {0, 1, 0}, {0, 0, 1}, {5, 0, 0}})
 	y := []int{0, 1, 0, 1}
