@@ -121,20 +121,23 @@ func (p *Pruned) DF() []int64 { return p.df }
 func (p *Pruned) Row(i int, idx []int32, val []float64) ([]int32, []float64) {
 	k := sort.SearchInts(p.starts, i+1) - 1
 	b, local := p.shards[k], p.u.local[k]
-	for _, e := range b.rows.row(i - p.starts[k]) {
+	row := b.rows.row(i - p.starts[k])
+	n := len(idx)
+	idx, val = slices.Grow(idx, len(row))[:n+len(row)], slices.Grow(val, len(row))[:n+len(row)]
+	for _, e := range row {
 		g := int32(e >> 32)
 		if local != nil {
 			g = local[g]
 		}
-		if id := p.kept.rank(g); id >= 0 {
-			n := float64(uint32(e))
-			if p.binary {
-				n = 1
-			}
-			idx, val = append(idx, id), append(val, n)
+		id, kept := p.kept.rankOf(g)
+		c := float64(uint32(e))
+		if p.binary {
+			c = 1
 		}
+		idx[n], val[n] = id, c
+		n += kept // without a branch: whether a term is kept is not predictable
 	}
-	return idx, val
+	return idx[:n], val[:n]
 }
 
 // Provisional returns the kept terms as a Vocabulary under their
@@ -184,4 +187,12 @@ func (s rankSet) rank(id int32) int32 {
 		return -1
 	}
 	return s.ranks[w] + int32(bits.OnesCount64(s.bits[w]&(1<<b-1)))
+}
+
+// rankOf returns the number of members below id, and 1 if id is a member,
+// else 0.
+func (s rankSet) rankOf(id int32) (int32, int) {
+	w, b := id/64, uint(id%64)
+	word := s.bits[w]
+	return s.ranks[w] + int32(bits.OnesCount64(word&(1<<b-1))), int(word >> b & 1)
 }
