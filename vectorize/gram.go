@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/textnb/textnb/internal/parallel"
 )
@@ -159,10 +158,10 @@ func (g *gramTable) termLen(node int32) int {
 	}
 }
 
-// terms returns the strings of nodes, as views of one new block of exactly
+// terms returns the strings of nodes, packed in one new block of exactly
 // their size. Parts of nodes are spelled on every core, each into its own
 // stretch of the block, whose offsets a first pass measures.
-func (g *gramTable) terms(nodes []int32) []string {
+func (g *gramTable) terms(nodes []int32) packedTerms {
 	parts := max(1, min(parallel.Workers(0), len(nodes)/termsPart))
 	first := func(p int) int { return p * len(nodes) / parts } // part p's first node
 	part := func(p int) []int32 { return nodes[first(p):first(p+1)] }
@@ -175,21 +174,17 @@ func (g *gramTable) terms(nodes []int32) []string {
 	for p := range parts {
 		at[p+1] += at[p]
 	}
-	blob := make([]byte, at[parts])
-	out := make([]string, len(nodes))
+	t := packedTerms{bytes: make([]byte, at[parts]), ends: make([]int, len(nodes))}
 	parallel.For(parts, 0, func(p int) {
 		var scratch []int32
-		dst, i := blob[at[p]:at[p]:at[p+1]], first(p)
+		dst, i := t.bytes[at[p]:at[p]:at[p+1]], first(p)
 		for _, n := range part(p) {
-			start := len(dst)
 			dst, scratch = g.appendTerm(dst, scratch, n) // never beyond the stretch: it is measured
-			if len(dst) > start {
-				out[i] = unsafe.String(&dst[start], len(dst)-start) // blob is never written again
-			}
+			t.ends[i] = at[p] + len(dst)
 			i++
 		}
 	})
-	return out
+	return t
 }
 
 // termsPart is the fewest terms worth a goroutine of their own.

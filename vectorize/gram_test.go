@@ -540,7 +540,8 @@ func TestGramTableTerms(t *testing.T) {
 			t.Fatalf("termLen of %q = %d", want[i], g.termLen(n))
 		}
 	}
-	got := g.terms(nodes)
+	spelled := g.terms(nodes)
+	got := spelled.strings()
 	if !slices.Equal(got, want) {
 		for i := range want {
 			if got[i] != want[i] {

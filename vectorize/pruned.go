@@ -29,7 +29,7 @@ type Pruned struct {
 	// sorted: the terms in final order and the provisional → final map,
 	// made on the first call of Vocabulary
 	sorted func() (*Vocabulary, []int32)
-	terms  []string // by provisional id, if taken from the tables early or sorted for MaxFeatures
+	terms  *packedTerms // by provisional id, if taken from the tables early or sorted for MaxFeatures
 }
 
 // Prune applies cfg to the merged vocabulary without building the matrix.
@@ -62,10 +62,11 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	}
 	p.keep, p.kept = keep, newRankSet(len(u.df), keep)
 	if presorted != nil { // the terms are at hand: keep them by provisional id
-		p.terms = make([]string, len(keep))
+		terms := make([]string, len(keep))
 		for i, g := range presorted {
-			p.terms[p.kept.rank(g)] = sortedTerms[i]
+			terms[p.kept.rank(g)] = sortedTerms[i]
 		}
+		p.terms = &packTerms(terms).tab
 	}
 	p.df = make([]int64, len(keep))
 	for i, g := range keep {
@@ -79,7 +80,8 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	if consume {
 		// The kept terms are all that is needed of the tables.
 		if p.terms == nil {
-			p.terms = u.termsOf(keep)
+			t := u.termsOf(keep)
+			p.terms = &t
 		}
 		releaseTables(p.shards, u)
 		u.df, u.tf = nil, nil // p.df has what is needed
@@ -91,10 +93,12 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 
 // sortTerms puts the kept terms in sorted order.
 func (p *Pruned) sortTerms() (*Vocabulary, []int32) {
-	u, terms := p.u, p.terms
-	if terms == nil {
-		terms = u.termsOf(p.keep)
+	u, spelled := p.u, p.terms
+	if spelled == nil {
+		t := u.termsOf(p.keep)
+		spelled = &t
 	}
+	terms := spelled.strings()
 	pos := u.termOrder(terms)
 	if pos == nil {
 		return packTerms(terms), positions(len(terms))
@@ -144,13 +148,14 @@ func (p *Pruned) Row(i int, idx []int32, val []float64) ([]int32, []float64) {
 // provisional ids, the ids Row gives: in the order the builder first saw
 // them when there is one builder, in sorted order when several were
 // merged. A caller that keeps those ids needs neither a sort nor a remap of
-// what it computed from the rows. Each call builds a new Vocabulary.
+// what it computed from the rows. Each call builds a new Vocabulary; once
+// PruneConsume has spelled the terms, each shares that one copy, which no
+// Vocabulary modifies.
 func (p *Pruned) Provisional() *Vocabulary {
-	terms := p.terms
-	if terms == nil {
-		terms = p.u.termsOf(p.keep)
+	if p.terms != nil {
+		return &Vocabulary{tab: *p.terms}
 	}
-	return packTerms(terms)
+	return &Vocabulary{tab: p.u.termsOf(p.keep)}
 }
 
 // Vocabulary returns the kept terms in sorted order, the ids a Vocabulary

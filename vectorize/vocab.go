@@ -347,8 +347,8 @@ type union struct {
 	local    [][]int32     // per shard: provisional id → union id; nil: the same
 }
 
-// termsOf returns the terms of union ids.
-func (u *union) termsOf(ids []int32) []string {
+// termsOf returns the terms of union ids, packed.
+func (u *union) termsOf(ids []int32) packedTerms {
 	if u.terms == nil {
 		return u.one.g.terms(ids)
 	}
@@ -356,7 +356,7 @@ func (u *union) termsOf(ids []int32) []string {
 	for i, g := range ids {
 		out[i] = u.terms[g]
 	}
-	return out
+	return packTerms(out).tab
 }
 
 func unite(shards []*VocabBuilder) *union {
@@ -401,7 +401,8 @@ func (s *shardTerms) load(b *VocabBuilder) {
 			ids = append(ids, int32(id))
 		}
 	}
-	spelled := b.g.terms(ids)
+	packed := b.g.terms(ids)
+	spelled := packed.strings()
 	s.keys = sortKeys(spelled) // ids of the keys: positions in spelled
 	s.terms = make([]string, len(ids))
 	s.df, s.tf = make([]int64, len(ids)), make([]int64, len(ids))
@@ -539,7 +540,8 @@ func (u *union) keptTerms(keep []int32, cfg VocabConfig) []string {
 	if cfg.limits(len(keep)) && u.tf == nil && !cfg.Binary {
 		_, u.tf = u.one.termCounts(false, true) // unite counted the df
 	}
-	return u.termsOf(keep)
+	t := u.termsOf(keep)
+	return t.strings()
 }
 
 // sortKept puts the kept union ids and their terms in sorted term order
