@@ -122,15 +122,32 @@ func fitIDF(n int, df []int64, idf func(n, df float64) float64) ([]float64, erro
 	if n <= 0 {
 		return nil, fmt.Errorf("%w: cannot fit weights on %d rows", ErrShape, n)
 	}
+	// The weight depends on df alone, and most terms share a few small
+	// document frequencies: a wide vocabulary computes each of those once.
+	var small []float64
+	if len(df) > 4*smallDF {
+		small = make([]float64, min(n, smallDF)+1)
+		for d := range small {
+			small[d] = idf(float64(n), float64(d))
+		}
+	}
 	out := make([]float64, len(df))
 	for j, d := range df {
-		if d < 0 || d > int64(n) {
+		switch {
+		case d < 0 || d > int64(n):
 			return nil, fmt.Errorf("%w: column %d in %d of %d rows", ErrShape, j, d, n)
+		case d < int64(len(small)):
+			out[j] = small[d]
+		default:
+			out[j] = idf(float64(n), float64(d))
 		}
-		out[j] = idf(float64(n), float64(d))
 	}
 	return out, nil
 }
+
+// smallDF bounds the document frequencies whose weights fitIDF computes
+// ahead.
+const smallDF = 1 << 10
 
 // Transform weights X in place.
 func (t *TFIDF) Transform(X *CSR) error { return transformMatrix(t, X) }

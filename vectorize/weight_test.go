@@ -3,6 +3,7 @@ package vectorize
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -152,6 +153,46 @@ func TestLogCountIsLog(t *testing.T) {
 	for _, v := range []float64{0, 1, 2, 3, 7.5, 100, 255, 256, 1000, 0.25, 1e9} {
 		if got, want := logCount(v), math.Log(v); got != want {
 			t.Errorf("logCount(%g) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// A wide vocabulary's weights come from a table of the small document
+// frequencies: each must equal the weight of its column fitted alone, and a
+// bad frequency must still be reported.
+func TestFitDFWide(t *testing.T) {
+	const n = 3000
+	r := rand.New(rand.NewPCG(5, 6))
+	df := make([]int64, 5*smallDF)
+	for j := range df {
+		df[j] = int64(r.IntN(n + 1))
+		if j%3 == 0 {
+			df[j] = int64(r.IntN(smallDF + 2)) // around the table's end
+		}
+	}
+	type weighting interface{ FitDF(int, []int64) error }
+	for _, mk := range []func() (weighting, *[]float64){
+		func() (weighting, *[]float64) { w := &TFIDF{}; return w, &w.IDF },
+		func() (weighting, *[]float64) { w := &TFIDF{NoSmoothIDF: true}; return w, &w.IDF },
+		func() (weighting, *[]float64) { w := &Rennie{}; return w, &w.IDF },
+	} {
+		wide, got := mk()
+		if err := wide.FitDF(n, df); err != nil {
+			t.Fatal(err)
+		}
+		for j, d := range df {
+			alone, want := mk()
+			if err := alone.FitDF(n, []int64{d}); err != nil {
+				t.Fatal(err)
+			}
+			if math.Float64bits((*got)[j]) != math.Float64bits((*want)[0]) {
+				t.Fatalf("%T: column %d (df %d) weighs %v, alone %v", wide, j, d, (*got)[j], (*want)[0])
+			}
+		}
+		bad := slices.Clone(df)
+		bad[len(bad)/2] = n + 1
+		if err := wide.FitDF(n, bad); !errors.Is(err, ErrShape) {
+			t.Errorf("%T: df above the rows: %v, want ErrShape", wide, err)
 		}
 	}
 }
