@@ -417,6 +417,42 @@ func TestModelRecordsTokenizer(t *testing.T) {
 	}
 }
 
+// TestPartsFitMatchesMatrixFit checks that training a hashing model from
+// its batches of rows (fitParts) gives, bit for bit, the model that
+// training through the stacked count matrix does.
+func TestPartsFitMatchesMatrixFit(t *testing.T) {
+	for _, cfg := range []Config{
+		{Vectorizer: Hash},
+		{Vectorizer: Hash, HashFeatures: 1 << 12, Classifier: Multinomial, Weighting: Counts},
+		{Vectorizer: Hash, Weighting: Rennie, Norm: true},
+		{Vectorizer: Hash, Classifier: Bernoulli},
+	} {
+		var files [2][]byte
+		for k, viaMatrix := range []bool{false, true} {
+			tr, err := NewTrainer(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.viaMatrix = viaMatrix
+			err = corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
+				tr.Add(d.Label, d.Text)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, _, err := tr.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[k] = encode(t, m)
+		}
+		if !bytes.Equal(files[0], files[1]) {
+			t.Errorf("%+v: the model fitted from the parts differs from the matrix's", cfg)
+		}
+	}
+}
+
 // TestPrunedFitMatchesMatrixFit checks that training straight from the
 // vectorizer's rows (fitPruned) gives the model that training through a
 // count matrix does, up to the order of floating-point sums.

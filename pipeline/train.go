@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/textnb/textnb/nb"
@@ -225,9 +226,9 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 }
 
 // hashRows hashes a batch into rows that the trainer keeps as they are
-// until Finish stacks them: growing one matrix would copy it again and
-// again, holding two copies at each step. The rows are built in the
-// coder's buffers and copied out at their exact size.
+// until Finish fits from them (fitParts): growing one matrix would copy it
+// again and again, holding two copies at each step. The rows are built in
+// the coder's buffers and copied out at their exact size.
 func (t *Trainer) hashRows(texts []string) *tokenized {
 	c := t.takeCoder()
 	r := ngramsOf(t.an)
@@ -301,14 +302,19 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 
 // train finishes the vectorizer and fits m, returning a Summary with
 // Features, MinDF and Semi filled in; Finish fills the rest.
-// Semi-supervised training and hashing go through a count matrix;
-// otherwise the rows are weighted and summed straight from the
-// vectorizer's store (fitPruned).
+// Semi-supervised training goes through a count matrix; otherwise the
+// rows are weighted and summed straight from the vectorizer's store
+// (fitPruned) or the hashed batches (fitParts).
 func (t *Trainer) train(m *Model) (s Summary, err error) {
 	if t.vocab == nil {
 		m.hash = t.hash
-		X, err := vectorize.StackRows(t.hash.Cols(), t.hashed)
+		parts := t.hashed
 		t.hashed = nil
+		if t.cfg.Semi.Method == NoSemi && !t.viaMatrix {
+			s.Features = t.hash.Cols()
+			return s, m.fitParts(s.Features, parts, t.y)
+		}
+		X, err := vectorize.StackRows(t.hash.Cols(), parts)
 		if err != nil {
 			return s, err
 		}
@@ -345,31 +351,68 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 }
 
 // fitPruned fits the weighting on p's document frequencies and m on p's
-// rows, weighted and summed per class under p's provisional ids, which the
-// model keeps: its vocabulary follows the order in which the builder first
-// saw the terms, so training sorts no terms and remaps no sums. Prediction
-// looks terms up by hash, in any order.
+// rows, under p's provisional ids, which the model keeps: its vocabulary
+// follows the order in which the builder first saw the terms, so training
+// sorts no terms and remaps no sums. Prediction looks terms up by hash, in
+// any order.
 func (m *Model) fitPruned(p *vectorize.Pruned, y []int) error {
-	m.weight = m.newWeighting()
-	w := m.weight
-	if w != nil {
-		if err := w.FitDF(p.Rows(), p.DF()); err != nil {
-			return err
-		}
-	}
-	counts, err := nb.NewSparseCountsForFunc(m.newEstimator(), p.Len(), y, len(m.Classes),
-		func(i int, idx []int32, val []float64) ([]int32, []float64) {
-			idx, val = p.Row(i, idx, val)
-			if w != nil {
-				_ = w.TransformRow(idx, val) // p's ids are in range
-			}
-			return idx, val
-		})
+	counts, err := m.fitRows(p.Len(), p.Rows(), p.DF, y, p.Row)
 	if err != nil {
 		return err
 	}
 	m.counts, m.vocab = counts, p.Provisional()
 	return m.refit()
+}
+
+// fitParts fits m as fit would on the rows of parts stacked, without the
+// stacked copy, which would double the memory the rows take.
+func (m *Model) fitParts(cols int, parts []*vectorize.CSR, y []int) error {
+	starts := make([]int, len(parts)+1) // part k's first row
+	for k, p := range parts {
+		starts[k+1] = starts[k] + p.Rows
+	}
+	df := func() []int64 {
+		df := make([]int64, cols)
+		for _, p := range parts {
+			for _, j := range p.Indices {
+				df[j]++
+			}
+		}
+		return df
+	}
+	counts, err := m.fitRows(cols, starts[len(parts)], df, y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		k := sort.SearchInts(starts, i+1) - 1
+		ri, rv := parts[k].Row(i - starts[k])
+		return append(idx, ri...), append(val, rv...)
+	})
+	if err != nil {
+		return err
+	}
+	m.counts = counts
+	return m.refit()
+}
+
+// fitRows fits m's weighting on the document frequencies of n rows (df,
+// called only if there is a weighting) and returns the counts of the rows
+// that row appends, each weighted in place and summed per class; features
+// bounds their columns.
+func (m *Model) fitRows(features, n int, df func() []int64, y []int, row nb.RowFunc) (*nb.SparseCounts, error) {
+	m.weight = m.newWeighting()
+	w := m.weight
+	if w != nil {
+		if err := w.FitDF(n, df()); err != nil {
+			return nil, err
+		}
+	}
+	return nb.NewSparseCountsForFunc(m.newEstimator(), features, y, len(m.Classes),
+		func(i int, idx []int32, val []float64) ([]int32, []float64) {
+			start := len(idx)
+			idx, val = row(i, idx, val)
+			if w != nil {
+				_ = w.TransformRow(idx[start:], val[start:]) // the rows' columns are in range
+			}
+			return idx, val
+		})
 }
 
 // fit weights X in place and fits the classifier, reporting what
