@@ -95,7 +95,7 @@ func producer(path string, opt Options) (func(emitFunc), error) {
 		return csvProducer(path, opt)
 	case ".txt":
 		if opt.Unlabeled {
-			return fileProducer([]fileDoc{{path: path}}), nil
+			return fileProducer([]fileDoc{{name: path}}), nil
 		}
 		return nil, fmt.Errorf("%w: %s: a .txt file is one unlabeled document (set Unlabeled); labeled input is %s",
 			ErrUnsupported, path, supported)
@@ -104,8 +104,19 @@ func producer(path string, opt Options) (func(emitFunc), error) {
 	}
 }
 
-// fileDoc is a document that is a whole file.
-type fileDoc struct{ path, label string }
+// fileDoc is a document that is a whole file: name in folder dir, or at
+// the path name when dir is "". The listing leaves joining the two to the
+// reading goroutines.
+type fileDoc struct{ dir, name, label string }
+
+// path returns the file's path: filepath.Join(dir, name) for the clean dir
+// and plain name that listing gives.
+func (f fileDoc) path() string {
+	if f.dir == "" {
+		return f.name
+	}
+	return f.dir + string(filepath.Separator) + f.name
+}
 
 // fileProducer emits one unit per file, read and decoded by a worker.
 func fileProducer(files []fileDoc) func(emitFunc) {
@@ -119,55 +130,72 @@ func fileProducer(files []fileDoc) func(emitFunc) {
 }
 
 func readFileDoc(f fileDoc) batch {
-	raw, err := readfile.ReadFile(f.path)
+	path := f.path()
+	raw, err := readfile.ReadFile(path)
 	if err != nil {
 		return batch{err: fmt.Errorf("corpus: %w", err)}
 	}
 	text, enc := decodeString(unsafe.String(unsafe.SliceData(raw), len(raw))) // raw is never written again
 	return batch{
-		docs: []Document{{Source: f.path, Label: f.label, Text: text}},
+		docs: []Document{{Source: path, Label: f.label, Text: text}},
 		encs: []Encoding{enc},
 	}
 }
 
 // listCorpus lists a corpus directory in reading order: entries sorted by
-// name, class folders expanded in place.
+// name, class folders expanded in place. The class folders are listed on
+// every core; the first error in reading order is reported.
 func listCorpus(root string, unlabeled bool) ([]fileDoc, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
-	var files []fileDoc
+	// parts in reading order: a class folder to list, or a file of the
+	// root, or what is wrong with the entry
+	type part struct {
+		dir, label string
+		files      []fileDoc
+		err        error
+	}
+	var parts []part
 	for _, e := range entries {
 		if hidden(e.Name()) {
 			continue
 		}
 		p := filepath.Join(root, e.Name())
 		info, err := os.Stat(p) // follows symlinks
-		if err != nil {
-			return nil, fmt.Errorf("corpus: %w", err)
-		}
 		switch {
+		case err != nil:
+			parts = append(parts, part{err: fmt.Errorf("corpus: %w", err)})
 		case info.IsDir():
 			label := e.Name()
 			if unlabeled {
 				label = ""
 			}
-			n := len(files)
-			if files, err = listClass(files, p, label); err != nil {
-				return nil, err
-			}
-			if len(files) == n && !unlabeled {
-				return nil, fmt.Errorf("%w: %s", ErrEmptyClass, p)
-			}
+			parts = append(parts, part{dir: p, label: label})
 		case !info.Mode().IsRegular():
 			// Devices, sockets and pipes are not documents.
 		case unlabeled:
-			files = append(files, fileDoc{path: p})
+			parts = append(parts, part{files: []fileDoc{{name: p}}})
 		default:
-			return nil, fmt.Errorf("%w: %s: file in the root of a labeled corpus (put it in a class folder, or read unlabeled)",
-				ErrUnsupported, p)
+			parts = append(parts, part{err: fmt.Errorf("%w: %s: file in the root of a labeled corpus (put it in a class folder, or read unlabeled)",
+				ErrUnsupported, p)})
 		}
+	}
+	parallel.For(len(parts), 0, func(k int) {
+		if p := &parts[k]; p.dir != "" && p.err == nil {
+			p.files, p.err = listClass(nil, p.dir, p.label)
+			if p.err == nil && len(p.files) == 0 && !unlabeled {
+				p.err = fmt.Errorf("%w: %s", ErrEmptyClass, p.dir)
+			}
+		}
+	})
+	var files []fileDoc
+	for _, p := range parts {
+		if p.err != nil {
+			return nil, p.err
+		}
+		files = append(files, p.files...)
 	}
 	return files, nil
 }
@@ -183,14 +211,18 @@ func listClass(dst []fileDoc, dir, label string) ([]fileDoc, error) {
 		if hidden(e.Name()) {
 			continue
 		}
+		mode := e.Type()
+		if mode.IsRegular() {
+			dst = append(dst, fileDoc{dir: dir, name: e.Name(), label: label})
+			continue
+		}
 		p := filepath.Join(dir, e.Name())
-		if e.IsDir() {
+		if mode.IsDir() {
 			if dst, err = listClass(dst, p, label); err != nil {
 				return dst, err
 			}
 			continue
 		}
-		mode := e.Type()
 		if mode&os.ModeSymlink != 0 {
 			info, err := os.Stat(p)
 			if err != nil {
@@ -199,10 +231,9 @@ func listClass(dst []fileDoc, dir, label string) ([]fileDoc, error) {
 			if info.IsDir() {
 				return dst, fmt.Errorf("%w: %s: symlinked folder inside a class folder", ErrUnsupported, p)
 			}
-			mode = info.Mode().Type()
-		}
-		if mode.IsRegular() {
-			dst = append(dst, fileDoc{path: p, label: label})
+			if info.Mode().IsRegular() {
+				dst = append(dst, fileDoc{dir: dir, name: e.Name(), label: label})
+			}
 		}
 	}
 	return dst, nil

@@ -154,6 +154,45 @@ func TestEmptyClass(t *testing.T) {
 	assertDocs(t, dir, docs, []string{"full/a |x"})
 }
 
+// Class folders are listed concurrently: documents still come in name
+// order, and of several bad folders the first in name order is reported.
+func TestListClassesInOrder(t *testing.T) {
+	dir := t.TempDir()
+	var want []string
+	for c := range 30 {
+		for f := range 3 {
+			label, name := fmt.Sprintf("c%02d", c), fmt.Sprintf("f%d", f)
+			write(t, dir, label+"/"+name, label+name)
+			want = append(want, label+"/"+name+" "+label+"|"+label+name)
+		}
+	}
+	for _, workers := range []int{1, 4} {
+		assertDocs(t, dir, mustReadAll(t, dir, Options{Workers: workers}), want)
+	}
+	if err := os.Symlink(filepath.Join(dir, "gone"), filepath.Join(dir, "c20", "link")); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	write(t, dir, "c25/.hidden", "x") // c25 holds documents all the same
+	if err := os.MkdirAll(filepath.Join(dir, "c27"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		_, err := ReadAll(dir, Options{})
+		errorMentions(t, err, filepath.Join(dir, "c20", "link"))
+	}
+	os.Remove(filepath.Join(dir, "c20", "link"))
+	if err := os.MkdirAll(filepath.Join(dir, "c05x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for range 5 {
+		_, err := ReadAll(dir, Options{})
+		if !errors.Is(err, ErrEmptyClass) {
+			t.Fatalf("got %v, want ErrEmptyClass", err)
+		}
+		errorMentions(t, err, "c05x")
+	}
+}
+
 func TestEmptyCorpus(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := ReadAll(dir, Options{}); !errors.Is(err, ErrEmptyCorpus) {
