@@ -417,6 +417,31 @@ func TestModelRecordsTokenizer(t *testing.T) {
 	}
 }
 
+// trainBothWays trains on newsTrain with cfg straight from the
+// vectorizer's rows, as Finish does, and through a count matrix.
+func trainBothWays(t *testing.T, cfg Config) (direct, matrix *Model) {
+	t.Helper()
+	var models [2]*Model
+	for k, viaMatrix := range []bool{false, true} {
+		tr, err := NewTrainer(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.viaMatrix = viaMatrix
+		err = corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
+			tr.Add(d.Label, d.Text)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if models[k], _, err = tr.Finish(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return models[0], models[1]
+}
+
 // TestPartsFitMatchesMatrixFit checks that training a hashing model from
 // its batches of rows (fitParts) gives, bit for bit, the model that
 // training through the stacked count matrix does.
@@ -427,27 +452,8 @@ func TestPartsFitMatchesMatrixFit(t *testing.T) {
 		{Vectorizer: Hash, Weighting: Rennie, Norm: true},
 		{Vectorizer: Hash, Classifier: Bernoulli},
 	} {
-		var files [2][]byte
-		for k, viaMatrix := range []bool{false, true} {
-			tr, err := NewTrainer(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr.viaMatrix = viaMatrix
-			err = corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
-				tr.Add(d.Label, d.Text)
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, _, err := tr.Finish()
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[k] = encode(t, m)
-		}
-		if !bytes.Equal(files[0], files[1]) {
+		parts, matrix := trainBothWays(t, cfg)
+		if !bytes.Equal(encode(t, parts), encode(t, matrix)) {
 			t.Errorf("%+v: the model fitted from the parts differs from the matrix's", cfg)
 		}
 	}
@@ -464,25 +470,7 @@ func TestPrunedFitMatchesMatrixFit(t *testing.T) {
 		{Classifier: Bernoulli},
 		{Vocab: vectorize.VocabConfig{MaxFeatures: 300, MaxDF: 0.5}},
 	} {
-		var models [2]*Model
-		for k, viaMatrix := range []bool{false, true} {
-			tr, err := NewTrainer(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr.viaMatrix = viaMatrix
-			err = corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
-				tr.Add(d.Label, d.Text)
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if models[k], _, err = tr.Finish(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		pruned, matrix := models[0], models[1]
+		pruned, matrix := trainBothWays(t, cfg)
 		// The pruned fit keeps the order in which the terms were first
 		// seen, the matrix fit sorts them: compare term by term.
 		pt, mt := pruned.vocab.Terms(), matrix.vocab.Terms()
