@@ -124,24 +124,24 @@ func (p *Pruned) DF() []int64 { return p.df }
 // particular order) and their counts (1 if cfg.Binary) to idx and val.
 func (p *Pruned) Row(i int, idx []int32, val []float64) ([]int32, []float64) {
 	k := sort.SearchInts(p.starts, i+1) - 1
-	b, local := p.shards[k], p.u.local[k]
+	b, local, kept, binary := p.shards[k], p.u.local[k], p.kept, p.binary
 	row := b.rows.row(i - p.starts[k])
-	n := len(idx)
-	idx, val = slices.Grow(idx, len(row))[:n+len(row)], slices.Grow(val, len(row))[:n+len(row)]
+	ni, nv := len(idx), len(val)
+	idx, val = slices.Grow(idx, len(row))[:ni+len(row)], slices.Grow(val, len(row))[:nv+len(row)]
 	for _, e := range row {
 		g := int32(e >> 32)
 		if local != nil {
 			g = local[g]
 		}
-		id, kept := p.kept.rankOf(g)
+		id, in := kept.rankOf(g)
 		c := float64(uint32(e))
-		if p.binary {
+		if binary {
 			c = 1
 		}
-		idx[n], val[n] = id, c
-		n += kept // without a branch: whether a term is kept is not predictable
+		idx[ni], val[nv] = id, c
+		ni, nv = ni+in, nv+in // without a branch: whether a term is kept is not predictable
 	}
-	return idx[:n], val[:n]
+	return idx[:ni], val[:nv]
 }
 
 // Provisional returns the kept terms as a Vocabulary under their
@@ -187,17 +187,16 @@ func newRankSet(n int, members []int32) rankSet {
 
 // rank returns the number of members below id if id is a member, else −1.
 func (s rankSet) rank(id int32) int32 {
-	w, b := id/64, uint(id%64)
-	if s.bits[w]>>b&1 == 0 {
-		return -1
+	if r, in := s.rankOf(id); in == 1 {
+		return r
 	}
-	return s.ranks[w] + int32(bits.OnesCount64(s.bits[w]&(1<<b-1)))
+	return -1
 }
 
 // rankOf returns the number of members below id, and 1 if id is a member,
 // else 0.
 func (s rankSet) rankOf(id int32) (int32, int) {
-	w, b := id/64, uint(id%64)
+	w, b := uint32(id)/64, uint32(id)%64
 	word := s.bits[w]
 	return s.ranks[w] + int32(bits.OnesCount64(word&(1<<b-1))), int(word >> b & 1)
 }
