@@ -179,9 +179,12 @@ func (g *gramTable) terms(nodes []int32) packedTerms {
 		var scratch []int32
 		dst, i := t.bytes[at[p]:at[p]:at[p+1]], first(p)
 		for _, n := range part(p) {
-			dst, scratch = g.appendTerm(dst, scratch, n) // never beyond the stretch: it is measured
+			dst, scratch = g.appendTerm(dst, scratch, n)
 			t.ends[i] = at[p] + len(dst)
 			i++
+		}
+		if len(dst) != at[p+1]-at[p] { // beyond the stretch, append would have moved dst off the block
+			panic("vectorize: terms spelled to other lengths than measured")
 		}
 	})
 	return t

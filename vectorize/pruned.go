@@ -66,7 +66,8 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 		for i, g := range presorted {
 			terms[p.kept.rank(g)] = sortedTerms[i]
 		}
-		p.terms = &packTerms(terms).tab
+		t := packStrings(terms)
+		p.terms = &t
 	}
 	p.df = make([]int64, len(keep))
 	for i, g := range keep {
@@ -80,7 +81,7 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	if consume {
 		// The kept terms are all that is needed of the tables.
 		if p.terms == nil {
-			t := u.termsOf(keep)
+			t := u.packedTermsOf(keep)
 			p.terms = &t
 		}
 		releaseTables(p.shards, u)
@@ -93,14 +94,17 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 
 // sortTerms puts the kept terms in sorted order.
 func (p *Pruned) sortTerms() (*Vocabulary, []int32) {
-	u, spelled := p.u, p.terms
-	if spelled == nil {
-		t := u.termsOf(p.keep)
-		spelled = &t
+	var terms []string
+	if p.terms != nil {
+		terms = p.terms.strings()
+	} else {
+		terms = p.u.termsOf(p.keep)
 	}
-	terms := spelled.strings()
-	pos := u.termOrder(terms)
-	if pos == nil {
+	pos := p.u.termOrder(terms)
+	switch {
+	case pos == nil && p.terms != nil:
+		return p.Provisional(), positions(len(terms))
+	case pos == nil:
 		return packTerms(terms), positions(len(terms))
 	}
 	final := make([]int32, len(pos))
@@ -148,14 +152,14 @@ func (p *Pruned) Row(i int, idx []int32, val []float64) ([]int32, []float64) {
 // provisional ids, the ids Row gives: in the order the builder first saw
 // them when there is one builder, in sorted order when several were
 // merged. A caller that keeps those ids needs neither a sort nor a remap of
-// what it computed from the rows. Each call builds a new Vocabulary; once
-// PruneConsume has spelled the terms, each shares that one copy, which no
-// Vocabulary modifies.
+// what it computed from the rows. Each call builds a new Vocabulary; where
+// pruning spelled the terms (PruneConsume, MaxFeatures), each shares that
+// one copy, which no Vocabulary modifies.
 func (p *Pruned) Provisional() *Vocabulary {
 	if p.terms != nil {
 		return &Vocabulary{tab: *p.terms}
 	}
-	return &Vocabulary{tab: p.u.termsOf(p.keep)}
+	return &Vocabulary{tab: p.u.packedTermsOf(p.keep)}
 }
 
 // Vocabulary returns the kept terms in sorted order, the ids a Vocabulary

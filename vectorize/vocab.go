@@ -347,16 +347,25 @@ type union struct {
 	local    [][]int32     // per shard: provisional id → union id; nil: the same
 }
 
-// termsOf returns the terms of union ids, packed.
-func (u *union) termsOf(ids []int32) packedTerms {
+// termsOf returns the terms of union ids.
+func (u *union) termsOf(ids []int32) []string {
 	if u.terms == nil {
-		return u.one.g.terms(ids)
+		t := u.one.g.terms(ids)
+		return t.strings()
 	}
 	out := make([]string, len(ids))
 	for i, g := range ids {
 		out[i] = u.terms[g]
 	}
-	return packTerms(out).tab
+	return out
+}
+
+// packedTermsOf returns the terms of union ids in one new block.
+func (u *union) packedTermsOf(ids []int32) packedTerms {
+	if u.terms == nil {
+		return u.one.g.terms(ids) // spelled straight into the block
+	}
+	return packStrings(u.termsOf(ids))
 }
 
 func unite(shards []*VocabBuilder) *union {
@@ -540,8 +549,7 @@ func (u *union) keptTerms(keep []int32, cfg VocabConfig) []string {
 	if cfg.limits(len(keep)) && u.tf == nil && !cfg.Binary {
 		_, u.tf = u.one.termCounts(false, true) // unite counted the df
 	}
-	t := u.termsOf(keep)
-	return t.strings()
+	return u.termsOf(keep)
 }
 
 // sortKept puts the kept union ids and their terms in sorted term order

@@ -70,19 +70,20 @@ func (v *Vocabulary) find(t string) int32 {
 
 // packTerms copies terms into one pointer-free block, so that the vocabulary
 // pins nothing else and the garbage collector need not scan it.
-func packTerms(terms []string) *Vocabulary {
+func packTerms(terms []string) *Vocabulary { return &Vocabulary{tab: packStrings(terms)} }
+
+// packStrings copies terms into one block, back to back.
+func packStrings(terms []string) packedTerms {
 	size := 0
 	for _, t := range terms {
 		size += len(t)
 	}
-	v := &Vocabulary{}
-	v.tab.bytes = make([]byte, 0, size)
-	v.tab.ends = make([]int, len(terms))
+	tab := packedTerms{bytes: make([]byte, 0, size), ends: make([]int, len(terms))}
 	for i, t := range terms {
-		v.tab.bytes = append(v.tab.bytes, t...)
-		v.tab.ends[i] = len(v.tab.bytes)
+		tab.bytes = append(tab.bytes, t...)
+		tab.ends[i] = len(tab.bytes)
 	}
-	return v
+	return tab
 }
 
 // Len returns the number of terms.
