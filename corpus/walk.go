@@ -77,7 +77,7 @@ func producer(path string, opt Options) (func(emitFunc), error) {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
 	if info.IsDir() {
-		files, err := listCorpus(path, opt.Unlabeled)
+		files, err := listCorpus(path, opt.Unlabeled, opt.Workers)
 		if err != nil {
 			return nil, err
 		}
@@ -144,8 +144,8 @@ func readFileDoc(f fileDoc) batch {
 
 // listCorpus lists a corpus directory in reading order: entries sorted by
 // name, class folders expanded in place. The class folders are listed on
-// every core; the first error in reading order is reported.
-func listCorpus(root string, unlabeled bool) ([]fileDoc, error) {
+// up to workers goroutines; the first error in reading order is reported.
+func listCorpus(root string, unlabeled bool, workers int) ([]fileDoc, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
@@ -159,6 +159,9 @@ func listCorpus(root string, unlabeled bool) ([]fileDoc, error) {
 	}
 	var parts []part
 	for _, e := range entries {
+		if n := len(parts); n > 0 && parts[n-1].err != nil {
+			break // the error to report: list nothing after it
+		}
 		if hidden(e.Name()) {
 			continue
 		}
@@ -182,7 +185,7 @@ func listCorpus(root string, unlabeled bool) ([]fileDoc, error) {
 				ErrUnsupported, p)})
 		}
 	}
-	parallel.For(len(parts), 0, func(k int) {
+	parallel.For(len(parts), workers, func(k int) {
 		if p := &parts[k]; p.dir != "" && p.err == nil {
 			p.files, p.err = listClass(nil, p.dir, p.label)
 			if p.err == nil && len(p.files) == 0 && !unlabeled {

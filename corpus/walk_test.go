@@ -166,30 +166,50 @@ func TestListClassesInOrder(t *testing.T) {
 			want = append(want, label+"/"+name+" "+label+"|"+label+name)
 		}
 	}
-	for _, workers := range []int{1, 4} {
+	for _, workers := range []int{1, 4} { // listing and reading on one goroutine, then several
 		assertDocs(t, dir, mustReadAll(t, dir, Options{Workers: workers}), want)
 	}
 	if err := os.Symlink(filepath.Join(dir, "gone"), filepath.Join(dir, "c20", "link")); err != nil {
 		t.Skip("symlinks unsupported:", err)
 	}
-	write(t, dir, "c25/.hidden", "x") // c25 holds documents all the same
-	if err := os.MkdirAll(filepath.Join(dir, "c27"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "c27"), 0o755); err != nil { // empty
 		t.Fatal(err)
 	}
 	for range 5 {
-		_, err := ReadAll(dir, Options{})
+		_, err := ReadAll(dir, Options{Workers: 4})
 		errorMentions(t, err, filepath.Join(dir, "c20", "link"))
 	}
 	os.Remove(filepath.Join(dir, "c20", "link"))
-	if err := os.MkdirAll(filepath.Join(dir, "c05x"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "c05x"), 0o755); err != nil { // empty, before c27
 		t.Fatal(err)
 	}
 	for range 5 {
-		_, err := ReadAll(dir, Options{})
+		_, err := ReadAll(dir, Options{Workers: 4})
 		if !errors.Is(err, ErrEmptyClass) {
 			t.Fatalf("got %v, want ErrEmptyClass", err)
 		}
 		errorMentions(t, err, "c05x")
+	}
+}
+
+// A document's Source is its path as filepath.Join would make it from the
+// corpus path, whatever the reading goroutines join.
+func TestWalkSources(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a/x", "one")
+	write(t, dir, "a/deep/y", "two")
+	for _, root := range []string{dir, dir + "/", dir + "//", "."} {
+		if root == "." {
+			t.Chdir(dir)
+		}
+		var got []string
+		for _, d := range mustReadAll(t, root, Options{}) {
+			got = append(got, d.Source)
+		}
+		want := []string{filepath.Join(root, "a", "deep", "y"), filepath.Join(root, "a", "x")}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("corpus %q: sources %q, want %q", root, got, want)
+		}
 	}
 }
 
