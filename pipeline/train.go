@@ -48,8 +48,8 @@ type Trainer struct {
 	// unlabeled counts the documents given to AddUnlabeled.
 	unlabeled int
 	finished  bool
-	// viaMatrix fits through a count matrix even where fitPruned would
-	// do; tests compare the two.
+	// viaMatrix fits through a count matrix even where fitPruned or
+	// fitParts would do; tests compare the two.
 	viaMatrix bool
 }
 

@@ -123,7 +123,8 @@ func fitIDF(n int, df []int64, idf func(n, df float64) float64) ([]float64, erro
 		return nil, fmt.Errorf("%w: cannot fit weights on %d rows", ErrShape, n)
 	}
 	// The weight depends on df alone, and most terms share a few small
-	// document frequencies: a wide vocabulary computes each of those once.
+	// document frequencies: a vocabulary several times wider than the
+	// table computes each of those once.
 	var small []float64
 	if len(df) > 4*smallDF {
 		small = make([]float64, min(n, smallDF)+1)
@@ -145,7 +146,7 @@ func fitIDF(n int, df []int64, idf func(n, df float64) float64) ([]float64, erro
 	return out, nil
 }
 
-// smallDF bounds the document frequencies whose weights fitIDF computes
+// smallDF is the largest document frequency whose weight fitIDF computes
 // ahead.
 const smallDF = 1 << 10
 
