@@ -222,9 +222,25 @@ func (r *Rennie) weights() []float64 { return r.IDF }
 
 func (r *Rennie) transform(idx []int32, val []float64) {
 	for k, j := range idx {
-		val[k] = math.Log1p(val[k]) * r.IDF[j]
+		val[k] = log1pCount(val[k]) * r.IDF[j]
 	}
 	NormalizeRow(val, L2)
+}
+
+// log1pSmall[k] is math.Log1p(k), as logSmall is math.Log(k).
+var log1pSmall = func() (t [256]float64) {
+	for k := range t {
+		t[k] = math.Log1p(float64(k))
+	}
+	return t
+}()
+
+// log1pCount is math.Log1p(v), from log1pSmall when v is a small integer.
+func log1pCount(v float64) float64 {
+	if k := int(v); float64(k) == v && k >= 0 && k < len(log1pSmall) {
+		return log1pSmall[k]
+	}
+	return math.Log1p(v)
 }
 
 // rowWeighting is a fitted per-column weighting applied row by row.

@@ -154,6 +154,9 @@ func TestLogCountIsLog(t *testing.T) {
 		if got, want := logCount(v), math.Log(v); got != want {
 			t.Errorf("logCount(%g) = %v, want %v", v, got, want)
 		}
+		if got, want := log1pCount(v), math.Log1p(v); got != want {
+			t.Errorf("log1pCount(%g) = %v, want %v", v, got, want)
+		}
 	}
 }
 
