@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -332,6 +333,37 @@ func TestSaveIsAtomic(t *testing.T) {
 	}
 	if _, err := Load(path); err != nil {
 		t.Error(err)
+	}
+}
+
+// pieces writes its bytes to w in pieces of varied sizes.
+type pieces []byte
+
+func (p pieces) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for size, rest := 1, []byte(p); len(rest) > 0; size = size*3 + 7 {
+		k, err := w.Write(rest[:min(size, len(rest))])
+		n += int64(k)
+		if err != nil {
+			return n, err
+		}
+		rest = rest[k:]
+	}
+	return n, nil
+}
+
+// Save starts the disk writes of a file's first chunks while it writes the
+// next ones: every byte must arrive all the same.
+func TestSaveWritesEveryChunk(t *testing.T) {
+	data := make([]byte, 5*writebackChunk+12345)
+	rand.NewChaCha8([32]byte{1}).Read(data)
+	path := filepath.Join(t.TempDir(), "big")
+	if err := Save(path, pieces(data)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("read back %d bytes (%v), want the %d written", len(got), err, len(data))
 	}
 }
 

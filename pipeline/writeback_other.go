@@ -1,0 +1,8 @@
+//go:build !linux
+
+package pipeline
+
+import "os"
+
+// startWriteback does nothing where the system has no sync_file_range.
+func startWriteback(*os.File, int64, int64) {}
