@@ -169,21 +169,38 @@ func (t *TFIDF) transform(idx []int32, val []float64) {
 	NormalizeRow(val, t.Norm)
 }
 
-// logSmall[k] is math.Log(k): counts are mostly small integers, and a
-// table look-up is several times faster than the logarithm.
-var logSmall = func() (t [256]float64) {
+// logSmall[k] is math.Log(k) and log1pSmall[k] math.Log1p(k): counts are
+// mostly small integers, and a table look-up is several times faster than
+// the logarithm.
+var logSmall, log1pSmall = atSmallCounts(math.Log), atSmallCounts(math.Log1p)
+
+func atSmallCounts(f func(float64) float64) (t [256]float64) {
 	for k := range t {
-		t[k] = math.Log(float64(k))
+		t[k] = f(float64(k))
 	}
 	return t
-}()
+}
 
 // logCount is math.Log(v), from logSmall when v is a small integer.
 func logCount(v float64) float64 {
-	if k := int(v); float64(k) == v && k >= 0 && k < len(logSmall) {
+	if k, ok := smallCount(v); ok {
 		return logSmall[k]
 	}
 	return math.Log(v)
+}
+
+// log1pCount is math.Log1p(v), from log1pSmall when v is a small integer.
+func log1pCount(v float64) float64 {
+	if k, ok := smallCount(v); ok {
+		return log1pSmall[k]
+	}
+	return math.Log1p(v)
+}
+
+// smallCount returns v as an index of the small-count tables, if it is one.
+func smallCount(v float64) (uint8, bool) {
+	k := int(v)
+	return uint8(k), float64(k) == v && k >= 0 && k < 256
 }
 
 // Rennie is the transform of Rennie et al. 2003 (TWCNB steps 1–3):
@@ -225,22 +242,6 @@ func (r *Rennie) transform(idx []int32, val []float64) {
 		val[k] = log1pCount(val[k]) * r.IDF[j]
 	}
 	NormalizeRow(val, L2)
-}
-
-// log1pSmall[k] is math.Log1p(k), as logSmall is math.Log(k).
-var log1pSmall = func() (t [256]float64) {
-	for k := range t {
-		t[k] = math.Log1p(float64(k))
-	}
-	return t
-}()
-
-// log1pCount is math.Log1p(v), from log1pSmall when v is a small integer.
-func log1pCount(v float64) float64 {
-	if k := int(v); float64(k) == v && k >= 0 && k < len(log1pSmall) {
-		return log1pSmall[k]
-	}
-	return math.Log1p(v)
 }
 
 // rowWeighting is a fitted per-column weighting applied row by row.
