@@ -167,9 +167,11 @@ func (g *gramTable) terms(nodes []int32) packedTerms {
 	part := func(p int) []int32 { return nodes[first(p):first(p+1)] }
 	at := make([]int, parts+1) // where each part's stretch starts
 	parallel.For(parts, 0, func(p int) {
+		size := 0 // summed apart from at, whose cache line the parts share
 		for _, n := range part(p) {
-			at[p+1] += g.termLen(n)
+			size += g.termLen(n)
 		}
+		at[p+1] = size
 	})
 	for p := range parts {
 		at[p+1] += at[p]

@@ -118,14 +118,17 @@ func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) (spilled
 	reps := make([]bool, parts)
 	parallel.For(parts, parts, func(p int) {
 		hi := ((p+1)*size + parts - 1) / parts // part p's slots i have i·parts/size = p
+		var spill []int32
+		repeated := false // kept apart from reps until the end: the parts share its cache line
 		for _, id := range ids[at[p]:at[p+1]] {
 			h := hashes[id]
 			placed, rep := x.place(tab, id, h, int(h>>x.shift), hi&(size-1))
-			reps[p] = reps[p] || rep
+			repeated = repeated || rep
 			if !placed && !rep {
-				spills[p] = append(spills[p], id)
+				spill = append(spill, id)
 			}
 		}
+		spills[p], reps[p] = spill, repeated
 	})
 	for p, ids := range spills {
 		for _, id := range ids {
