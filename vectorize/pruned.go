@@ -29,7 +29,8 @@ type Pruned struct {
 	// sorted: the terms in final order and the provisional → final map,
 	// made on the first call of Vocabulary
 	sorted func() (*Vocabulary, []int32)
-	terms  *packedTerms // by provisional id, if taken from the tables early or sorted for MaxFeatures
+	terms  *packedTerms // by provisional id, if spelled by PruneConsume or while MaxFeatures sorted them
+	final  []int32      // provisional → final id, if MaxFeatures sorted the terms
 }
 
 // Prune applies cfg to the merged vocabulary without building the matrix.
@@ -61,10 +62,12 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 		keep = slices.Sorted(slices.Values(presorted))
 	}
 	p.keep, p.kept = keep, newRankSet(len(u.df), keep)
-	if presorted != nil { // the terms are at hand: keep them by provisional id
+	if presorted != nil { // the terms and their order are at hand: keep them by provisional id
 		terms := make([]string, len(keep))
+		p.final = make([]int32, len(keep))
 		for i, g := range presorted {
-			terms[p.kept.rank(g)] = sortedTerms[i]
+			r, _ := p.kept.rankOf(g)
+			terms[r], p.final[r] = sortedTerms[i], int32(i)
 		}
 		t := packStrings(terms)
 		p.terms = &t
@@ -92,26 +95,30 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	return p, nil
 }
 
-// sortTerms puts the kept terms in sorted order.
+// sortTerms puts the kept terms in sorted order, which MaxFeatures or the
+// union's ids may have found already.
 func (p *Pruned) sortTerms() (*Vocabulary, []int32) {
+	if p.u.sorted { // provisional ids follow term order
+		return p.Provisional(), positions(p.Len())
+	}
 	var terms []string
 	if p.terms != nil {
 		terms = p.terms.strings()
 	} else {
 		terms = p.u.termsOf(p.keep)
 	}
-	pos := p.u.termOrder(terms)
-	switch {
-	case pos == nil && p.terms != nil:
-		return p.Provisional(), positions(len(terms))
-	case pos == nil:
-		return packTerms(terms), positions(len(terms))
+	final := p.final
+	if final == nil {
+		final = make([]int32, len(terms))
+		for i, q := range sortByTerm(terms) {
+			final[q] = int32(i)
+		}
 	}
-	final := make([]int32, len(pos))
-	for i, q := range pos {
-		final[q] = int32(i)
+	sorted := make([]string, len(terms))
+	for q, f := range final {
+		sorted[f] = terms[q]
 	}
-	return packTerms(permute(terms, pos)), final
+	return packTerms(sorted), final
 }
 
 // Len returns the number of kept terms.
@@ -187,14 +194,6 @@ func newRankSet(n int, members []int32) rankSet {
 		r += int32(bits.OnesCount64(b))
 	}
 	return s
-}
-
-// rank returns the number of members below id if id is a member, else −1.
-func (s rankSet) rank(id int32) int32 {
-	if r, in := s.rankOf(id); in == 1 {
-		return r
-	}
-	return -1
 }
 
 // rankOf returns the number of members below id, and 1 if id is a member,

@@ -152,9 +152,9 @@ func TestRankSet(t *testing.T) {
 	members := []int32{0, 3, 63, 64, 65, 127, 200}
 	s := newRankSet(201, members)
 	for id := range int32(201) {
-		want := int32(slices.Index(members, id))
-		if got := s.rank(id); got != want {
-			t.Fatalf("rank(%d) = %d, want %d", id, got, want)
+		below, found := slices.BinarySearch(members, id)
+		if got, in := s.rankOf(id); got != int32(below) || (in == 1) != found {
+			t.Fatalf("rankOf(%d) = %d, %d; want %d, %t", id, got, in, below, found)
 		}
 	}
 }
