@@ -1,8 +1,6 @@
 package vectorize
 
-import (
-	"math/rand/v2"
-)
+import "math/rand/v2"
 
 // A WordCoder prepares documents for a VocabBuilder on another goroutine:
 // it numbers their words in a table of its own and lists each document's
@@ -205,7 +203,7 @@ func (x *gramIndex) start(n int) {
 		x.heads = nil // a huge document's
 	}
 	if x.doc++; len(x.heads) < size || x.doc == 0 { // a new table, or its numbers wrapped around
-		x.heads, x.doc = make([]uint64, size), 1
+		x.heads, x.doc = writtenSlots[uint64](size), 1 // read before written
 		x.seed = rand.Uint64()
 	}
 	x.shift = shiftFor(size) // heads[:size]; older documents' heads beyond
@@ -242,10 +240,10 @@ func (b *VocabBuilder) AddCoded(d *CodedDoc) {
 	start := b.begin(d.Len())
 	b.nodes = b.nodes[:0]
 	spaced := false
+	if n := d.tab.len(); n > len(c.builder) { // room for every term d can name
+		c.builder = append(c.builder, make([]int32, n-len(c.builder))...)
+	}
 	for _, id := range d.ids {
-		if int(id) >= len(c.builder) {
-			c.builder = append(c.builder, make([]int32, int(id)+1-len(c.builder))...)
-		}
 		v := c.builder[id]
 		if v == 0 {
 			node := b.g.term(d.tab.term(id))
