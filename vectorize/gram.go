@@ -279,6 +279,14 @@ func (t *pairTable) grow() {
 	}
 }
 
+// freeSlot returns the first slot from i on, wrapping around, whose tag is
+// 0 (empty).
+func freeSlot(tags []uint8, i int) int {
+	for mask := len(tags) - 1; tags[i] != 0; i = (i + 1) & mask {
+	}
+	return i
+}
+
 // mix64 is murmur3's 64-bit finalizer.
 func mix64(h uint64) uint64 {
 	h ^= h >> 33

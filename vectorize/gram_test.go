@@ -329,9 +329,9 @@ func TestWordCoderConcurrentWithBuilder(t *testing.T) {
 	}
 }
 
-// A document with more bigrams than the coder's bigram index keeps
-// buckets for gets enough buckets for them, so that its chains stay short;
-// the short document after it drops them.
+// A document with more bigrams than the kept buckets cover gets two
+// buckets per bigram, so that its chains stay short; the short document
+// after it drops them.
 func TestWordCoderLongDocument(t *testing.T) {
 	var long []string
 	for i := range 40000 { // 80,000 words, about 75,000 distinct bigrams

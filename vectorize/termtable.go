@@ -147,14 +147,6 @@ func (t *termTable) double(fromTag bool) {
 	t.slots = slots
 }
 
-// freeSlot returns the first slot from i on, wrapping around, whose tag is
-// 0 (empty).
-func freeSlot(tags []uint8, i int) int {
-	for mask := len(tags) - 1; tags[i] != 0; i = (i + 1) & mask {
-	}
-	return i
-}
-
 // writtenSlots returns n zero slots whose memory has been written. A large
 // allocation comes from the OS untouched, and a table probes (reads) a slot
 // before it fills it: every page would fault twice, the second time, a

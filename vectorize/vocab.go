@@ -340,7 +340,7 @@ func releaseTables(shards []*VocabBuilder, u *union) {
 type union struct {
 	rows     int
 	distinct int           // union ids with df > 0 (others are only n-gram prefixes)
-	terms    []string      // per union id, views of the shards' tables; nil with one shard
+	terms    []string      // per union id, views of the blocks the shards' terms were spelled into; nil with one shard
 	one      *VocabBuilder // the one shard
 	sorted   bool          // union ids follow term order
 	df, tf   []int64       // per union id
