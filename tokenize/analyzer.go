@@ -139,6 +139,7 @@ func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string
 // one curly quote does not slow the rest of a document.
 func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 	lower := a.direct && a.lower != nil
+	var low []byte // room for lowercased ASCII stretches, a few KiB at a time
 	for {
 		cut := firstNonASCII(text)
 		if cut < len(text) {
@@ -146,7 +147,7 @@ func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 		}
 		ascii := text[:cut] // what asciiTerms reads, lowercased if words are lowered here
 		if lower {
-			ascii = lowerASCII(ascii)
+			ascii, low = lowerASCII(low, ascii, min(len(text), lowChunk))
 		}
 		if dst = a.asciiTerms(dst, st, ascii); cut == len(text) {
 			return dst
@@ -301,17 +302,28 @@ func (a *Analyzer) keep(dst []string, w string, s Script) []string {
 	return append(dst, w)
 }
 
-// lowerASCII lowercases the ASCII letters of s, allocating only if it has
-// an upper-case one.
-func lowerASCII(s string) string {
+// lowChunk is the room unigrams makes at a time for lowercased ASCII
+// stretches: a document whose curly quotes cut its ASCII text into many
+// stretches then allocates about once per lowChunk bytes, not per stretch,
+// and a mostly non-ASCII one no more than that.
+const lowChunk = 4 << 10
+
+// lowerASCII lowercases the ASCII letters of s. Without an upper-case one
+// it returns s; else a copy at the front of buf, which it first replaces by
+// a new one of at least room bytes if buf is too short, and the rest of
+// buf. The copies are never written again: words are views of them.
+func lowerASCII(buf []byte, s string, room int) (string, []byte) {
 	i := firstUpper(s)
 	if i == len(s) {
-		return s
+		return s, buf
 	}
-	b := make([]byte, len(s))
+	if len(buf) < len(s) {
+		buf = make([]byte, max(len(s), room))
+	}
+	b := buf[:len(s):len(s)]
 	copy(b, s[:i])
 	lowerInto(b[i:], s[i:])
-	return unsafe.String(&b[0], len(b)) // b is never written again
+	return unsafe.String(&b[0], len(b)), buf[len(s):]
 }
 
 // lowerTable maps each byte to itself, ASCII upper-case letters to lower.

@@ -147,7 +147,7 @@ func TestLowerASCII(t *testing.T) {
 		for i, c := range want {
 			want[i] = lowerTable[c]
 		}
-		if got := lowerASCII(s); got != string(want) {
+		if got, _ := lowerASCII(nil, s, 0); got != string(want) {
 			t.Errorf("lowerASCII(%q) = %q, want %q", s, got, want)
 		}
 	}

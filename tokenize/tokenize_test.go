@@ -638,6 +638,22 @@ func TestWordsMakeTerms(t *testing.T) {
 	}
 }
 
+// A curly quote in every sentence cuts the ASCII text into stretches
+// between the fast path and the slow one: their lowercased copies share
+// allocations rather than taking one each.
+func TestLowercasedStretchesShareAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	text := strings.Repeat("The committee said on Monday that it did not expect the Senate of the State to act "+
+		"before the end of next week. Smith didn’t say. ", 20)
+	a := New(Config{})
+	words, extra := a.Words(nil, nil, text)
+	if n := testing.AllocsPerRun(20, func() { words, extra = a.Words(words[:0], extra[:0], text) }); n > 2 {
+		t.Errorf("%.0f allocations for a document of 20 stretches, want at most 2", n)
+	}
+}
+
 // TestLowercasesOnlyTheASCIIPrefix checks that a capital in the ASCII start
 // of a mostly non-ASCII document does not copy the whole document: only
 // the part the ASCII fast path reads is lowercased.
