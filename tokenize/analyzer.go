@@ -189,8 +189,8 @@ const resumeRun = 64
 func resumeAt(text string) int {
 	for i := 1; i < len(text); i++ {
 		if c := text[i]; c < utf8.RuneSelf && isBreak(c) { // the first break of an ASCII run
-			n := firstNonASCII(text[i:])
-			if n >= resumeRun {
+			n := firstNonASCII(text[i:min(i+resumeRun, len(text))]) // the fast path measures the rest
+			if n == resumeRun {
 				return i
 			}
 			i += n // to the non-ASCII byte that ends the run

@@ -69,6 +69,36 @@ func lane(b bool) uint64 {
 // the fast path stops at a non-ASCII byte in any of them; another third
 // are long and mostly ASCII, so that the fast path takes the text back
 // after each non-ASCII stretch.
+// Where the fast path hands text to the slow one (lastBreak, of the ASCII
+// text before a non-ASCII byte) and takes it back (resumeAt): comparing the
+// two paths' terms cannot tell, since both give the same terms wherever
+// they cut.
+func TestHandOverPoints(t *testing.T) {
+	for _, c := range []struct {
+		ascii string
+		want  int
+	}{{"", 0}, {"abc", 0}, {"ab cd", 2}, {"ab cd ", 5}, {"ab-cd", 0} /* a connector is no break */, {" ab", 0}} {
+		if got := lastBreak(c.ascii); got != c.want {
+			t.Errorf("lastBreak(%q) = %d, want %d", c.ascii, got, c.want)
+		}
+	}
+	run := " " + strings.Repeat("x", resumeRun-1) // a break and enough ASCII after it to resume
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"’" + run, len("’")},
+		{"’" + run[:resumeRun-1], len("’" + run[:resumeRun-1])}, // one byte short
+		{"’ ab ’" + run, len("’ ab ’")},                         // the run after the second quote
+		{"’" + run[1:] + "x", len("’" + run[1:] + "x")},         // no break at all
+		{"é" + run[1:] + run, len("é" + run[1:])},               // a break inside ASCII text
+	} {
+		if got := resumeAt(c.text); got != c.want {
+			t.Errorf("resumeAt(%q) = %d, want %d", c.text, got, c.want)
+		}
+	}
+}
+
 func TestASCIIFastPath(t *testing.T) {
 	pieces := []string{"a", "Z", "q", "7", "_", " ", "  ", "\n", ".", "-", "'", "@", "!", "é", "中", "\xff", "ab", "Cd", "I\u0307", "\u0301", "<", "\u0338"}
 	configs := []Config{{}, {SplitCompounds: true}, {KeepCase: true}, {MinLen: 1}, {MinLen: 3}, {Stopwords: EnglishStopwords},
