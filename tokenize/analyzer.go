@@ -51,8 +51,8 @@ type state struct {
 
 // New returns an Analyzer for cfg that segments Han text with the
 // process-wide zh.Default segmenter, which loads its dictionary only when
-// the first Han run of more than one character arrives. Invalid values in cfg are clamped (see
-// Config.Validate).
+// the first Han run of more than one character arrives. Invalid values in
+// cfg are clamped (see Config.Validate).
 func New(cfg Config) *Analyzer {
 	return NewWithSegmenter(cfg, zh.Default())
 }
@@ -98,10 +98,10 @@ func (a *Analyzer) Config() Config { return a.cfg }
 
 // Terms appends the terms of text to dst: its words in order, then its
 // word n-grams (n = 2, 3, …), then the character n-grams of its Han runs.
-// Unigram terms are views of text (or of lowercased copies of its stretches) or,
-// with stemming, shared cached strings. The n-gram terms of one call
-// share one allocation, so a caller that keeps a few of them for long
-// should clone them (strings.Clone).
+// Unigram terms are views of text (or of lowercased copies of its
+// stretches) or, with stemming, shared cached strings. The n-gram terms of
+// one call share one allocation, so a caller that keeps a few of them for
+// long should clone them (strings.Clone).
 func (a *Analyzer) Terms(dst []string, text string) []string {
 	st := a.pool.Get().(*state)
 	start := len(dst)
@@ -116,9 +116,9 @@ func (a *Analyzer) Terms(dst []string, text string) []string {
 // order, and to extra the character n-grams of the Han runs: Terms is the
 // WordNGrams of words followed by extra. A vectorizer that forms n-grams
 // itself (vectorize.VocabBuilder.AddWords) is spared building their
-// strings. Words are views of text (or of lowercased copies of its stretches) or,
-// with stemming, shared cached strings; the extra terms of one call share
-// one allocation.
+// strings. Words are views of text (or of lowercased copies of its
+// stretches) or, with stemming, shared cached strings; the extra terms of
+// one call share one allocation.
 func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string) {
 	st := a.pool.Get().(*state)
 	words = a.unigrams(words, st, text)
@@ -200,7 +200,7 @@ func resumeAt(text string) int {
 }
 
 // asciiTerms is the fast path: it appends the terms of text, which is all
-// ASCII and ends at a break or at the end of the document. Words are the
+// ASCII and ends just before a break or at the end of the document. Words are the
 // runs of wordMask's bits, taken 64 at a time from the bits where runs
 // start and end.
 func (a *Analyzer) asciiTerms(dst []string, st *state, text string) []string {

@@ -17,12 +17,12 @@
 // word characters (. ' ’ @ -) joins them into one word.
 //
 // Without stemming each ASCII stretch of a document is lowercased at once
-// and its words are checked in place, as views of it. With stemming a per-Analyzer cache of
-// filter results lets the filter chain (and its allocations) run once per
-// distinct word; each later occurrence costs one map look-up. The ASCII
-// path skips normalization and Unicode decoding.
+// and its words are checked in place, as views of it. With stemming a
+// per-Analyzer cache of filter results lets the filter chain (and its
+// allocations) run once per distinct word; each later occurrence costs one
+// map look-up. The ASCII path skips normalization and Unicode decoding.
 //
 // The Chinese dictionary (package zh) is loaded on the first Han run of more
-// than one character only,
-// so English-only text never pays its 1.7 s and 135 MB.
+// than one character only, so English-only text never pays its 1.7 s and
+// 135 MB.
 package tokenize

@@ -10,8 +10,10 @@ import (
 // normalize applies NFKC, which folds full-width and compatibility forms
 // ('ＡＢＣ１２３' → 'ABC123', 'ﬁ' → 'fi'), unless NFKC would not change the
 // tokens. Invalid UTF-8 bytes pass through unchanged and later act as
-// separators. The Analyzer calls it from an ASCII break on (isBreak), which
-// nothing before it composes with, up to the next such break.
+// separators. The Analyzer calls it on the text from an ASCII break
+// (isBreak), which nothing before it composes with, or the document's
+// start, to just before a break that 64 ASCII bytes follow (resumeAt), or
+// the document's end.
 //
 // A first pass checks each rune against a table, which is much faster than
 // norm's own check and lets Chinese text keep its full-width punctuation
