@@ -21,13 +21,21 @@ import (
 // that text-mode transfers and 7-bit channels corrupt it visibly.
 const magic = "\x89TNB\r\n\x1a\n"
 
-// FormatVersion is the model file format this package writes, for every
-// kind of model; it reads every version from 1 on. Version 2 lets a text
-// model's vocabulary come in any order (training keeps the order in which
-// it first saw the terms; semi-supervised and merged models are sorted);
-// version 1 had it sorted, and its files still load. Table models did not
-// change.
+// FormatVersion is the newest model file format; this package reads every
+// version from 1 on, of every kind. Version 2 lets a text model's
+// vocabulary come in any order (training keeps the order in which it first
+// saw the terms; semi-supervised and merged models are sorted); version 1
+// had it sorted, and its files still load. Table models did not change, so
+// they are still written as version 1, which older builds read too.
 const FormatVersion = 2
+
+// version returns the format version written for models of kind k.
+func (k Kind) version() uint32 {
+	if k == TableModel {
+		return 1
+	}
+	return FormatVersion
+}
 
 // Kind says what a model file holds.
 type Kind uint32
@@ -100,7 +108,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 func newContainer(w io.Writer, k Kind) *crcWriter {
 	cw := &crcWriter{w: bufio.NewWriterSize(w, 1<<16)}
 	cw.write([]byte(magic))
-	cw.write(binary.LittleEndian.AppendUint32(nil, FormatVersion))
+	cw.write(binary.LittleEndian.AppendUint32(nil, k.version()))
 	cw.write(binary.LittleEndian.AppendUint32(nil, uint32(k)))
 	return cw
 }

@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -278,6 +280,21 @@ func ExampleTableConfig() {
 	// Output:
 	// [false true]
 	// play
+}
+
+// A table model is written as version 1, which it has not outgrown, so
+// that builds older than version 2 still read it; a text model as the
+// newest version.
+func TestVersionWrittenPerKind(t *testing.T) {
+	m, _ := train(t, Config{}, newsTrain)
+	for _, c := range []struct {
+		model io.WriterTo
+		want  uint32
+	}{{m, FormatVersion}, {trainTable(t, TableConfig{Kind: Gaussian}), 1}} {
+		if got := binary.LittleEndian.Uint32(encode(t, c.model)[len(magic):]); got != c.want {
+			t.Errorf("%T written as version %d, want %d", c.model, got, c.want)
+		}
+	}
 }
 
 func TestOpenEitherKind(t *testing.T) {
