@@ -219,6 +219,22 @@ func openContainer(data []byte) (Kind, []byte, error) {
 	return Kind(le.Uint32(data[len(magic)+4:])), body[head:], nil
 }
 
+// PeekKind reads what kind of model the file at path holds from its first
+// bytes alone, without checking the rest (Open does): enough for a caller
+// to start work that only one kind needs while the file loads.
+func PeekKind(path string) (Kind, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var head [len(magic) + 8]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil || string(head[:len(magic)]) != magic {
+		return 0, fmt.Errorf("%s: %w", path, ErrFormat)
+	}
+	return Kind(binary.LittleEndian.Uint32(head[len(magic)+4:])), nil
+}
+
 // openKind opens a container that must hold a model of kind want.
 func openKind(data []byte, want Kind) ([]byte, error) {
 	kind, payload, err := openContainer(data)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -294,6 +295,32 @@ func TestVersionWrittenPerKind(t *testing.T) {
 		if got := binary.LittleEndian.Uint32(encode(t, c.model)[len(magic):]); got != c.want {
 			t.Errorf("%T written as version %d, want %d", c.model, got, c.want)
 		}
+	}
+}
+
+func TestPeekKind(t *testing.T) {
+	dir := t.TempDir()
+	text, table, other := filepath.Join(dir, "text.model"), filepath.Join(dir, "table.model"), filepath.Join(dir, "notes.txt")
+	m, _ := train(t, Config{}, newsTrain)
+	if err := Save(text, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(table, trainTable(t, TableConfig{Kind: Gaussian})); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, []byte("not a model, though long enough"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]Kind{text: TextModel, table: TableModel} {
+		if got, err := PeekKind(path); got != want || err != nil {
+			t.Errorf("PeekKind(%s) = %v, %v; want %v", path, got, err, want)
+		}
+	}
+	if _, err := PeekKind(other); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), other) {
+		t.Errorf("PeekKind of a text file: %v, want ErrFormat naming it", err)
+	}
+	if _, err := PeekKind(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("PeekKind of a missing file: %v, want fs.ErrNotExist", err)
 	}
 }
 
