@@ -11,7 +11,8 @@ import (
 // A classifier is a model file of either kind as predict and eval use it:
 // its classes, the priors its probabilities assume (for --priors), and a
 // way to classify inputs. feed passes the predictions for the documents
-// (text models) or rows (table models) at paths to emit, in order.
+// (text models) or rows (table models) at paths to emit, in order; eval's
+// text model takes its documents from its read-ahead of those paths.
 type classifier interface {
 	classes() []string
 	priors() []float64
@@ -23,7 +24,7 @@ type inputs struct {
 	labeled bool           // eval: corpora or tables with true labels
 	fields  corpus.Options // eval: their label (and text) columns
 	stdin   io.Reader      // predict, text models: what "-" reads, a document per line
-	ahead   *readAhead     // eval: the corpus, read while the model loads (text models)
+	ahead   *readAhead     // eval, text models: the corpus, read while the model loads
 }
 
 // openClassifier loads the model file at path, reading it once.
@@ -71,9 +72,6 @@ func (c tableClassifier) classes() []string { return c.t.Classes }
 func (c tableClassifier) priors() []float64 { return c.t.TrainingPriors() }
 
 func (c tableClassifier) feed(paths []string, emit func(pipeline.Prediction)) error {
-	if c.in.ahead != nil {
-		c.in.ahead.stop() // a table is read as rows of features, not as documents
-	}
 	labelField := "" // predict: rows without labels
 	if c.in.labeled {
 		labelField = c.in.fields.LabelField

@@ -24,8 +24,10 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
 	}
 	in := inputs{labeled: true, fields: fields.options(false)}
-	in.ahead = startReadAhead(pos[0], in.fields)
-	defer in.ahead.stop()
+	if kind, err := pipeline.PeekKind(*modelPath); err == nil && kind == pipeline.TextModel {
+		in.ahead = startReadAhead(pos[0], in.fields) // a table is read as rows, once the model is known
+		defer in.ahead.stop()
+	}
 	c, err := openClassifier(*modelPath, in)
 	if err != nil {
 		return err

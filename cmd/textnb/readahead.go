@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"sync"
 
 	"github.com/textnb/textnb/corpus"
 )
@@ -14,7 +13,6 @@ type readAhead struct {
 	batches chan []corpus.Document
 	stopped chan struct{}
 	err     error // the corpus's error, set before batches closes
-	once    sync.Once
 }
 
 // errStopped ends a read-ahead whose documents are no longer wanted.
@@ -85,11 +83,9 @@ func (r *readAhead) each(fn func(corpus.Document)) error {
 }
 
 // stop ends the reading early, dropping what was read, and returns once
-// the reading goroutine has. Later calls do nothing.
+// the reading goroutine has. Call it once.
 func (r *readAhead) stop() {
-	r.once.Do(func() {
-		close(r.stopped)
-		for range r.batches {
-		}
-	})
+	close(r.stopped)
+	for range r.batches {
+	}
 }

@@ -5,16 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
 )
-
-// bigCorpus copies the news test corpus n times over into one folder: more
-// documents than several read-ahead batches hold, ending in a partial one.
-func bigCorpus(t *testing.T, n int) (root string, docs int) { return copyCorpus(t, newsTest, 0, n) }
 
 // Eval, which reads its corpus ahead, counts every document of a corpus of
 // several batches once, with the predictions that predict (which reads as
@@ -22,7 +20,7 @@ func bigCorpus(t *testing.T, n int) (root string, docs int) { return copyCorpus(
 func TestCLIEvalReadsAheadEveryDocument(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "news.model")
 	mustRun(t, "", "train", newsTrain, "-o", model)
-	root, n := bigCorpus(t, 8) // 640 documents: two full batches and a partial one
+	root, n := copyCorpus(t, newsTest, 0, 8) // 640 documents: two full batches and a partial one
 	var ev pipeline.Evaluation
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", root)), &ev); err != nil {
 		t.Fatal(err)
@@ -54,11 +52,12 @@ func TestCLIEvalReadsAheadEveryDocument(t *testing.T) {
 // stop ends a read-ahead that is blocked on a full buffer, and returns
 // once its goroutine has.
 func TestReadAheadStop(t *testing.T) {
-	root, _ := bigCorpus(t, 60) // 4,800 documents: more than the buffer holds
+	root, _ := copyCorpus(t, newsTest, 0, 60) // 4,800 documents: more than the buffer holds
 	r := startReadAhead(root, corpus.Options{})
-	first := <-r.batches // the reading has started
-	if len(first) == 0 {
-		t.Fatal("an empty batch")
+	for deadline := time.Now().Add(10 * time.Second); len(r.batches) < cap(r.batches); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the buffer holds %d of %d batches after 10 s", len(r.batches), cap(r.batches))
+		}
 	}
 	r.stop()
 	if _, open := <-r.batches; open {
@@ -66,6 +65,22 @@ func TestReadAheadStop(t *testing.T) {
 	}
 	if r.err != errStopped {
 		t.Errorf("error after stop: %v, want errStopped", r.err)
+	}
+}
+
+// A batch ends at aheadBytes of text as well as at aheadDocs documents, so
+// that what waits stays small whatever the documents' length.
+func TestReadAheadBatchBytes(t *testing.T) {
+	long := strings.Repeat("word ", aheadBytes/5*4/5) // 4/5 of the bound
+	dir := write(t, map[string]string{"long/0": long, "long/1": long, "long/2": long})
+	r := startReadAhead(dir, corpus.Options{})
+	defer r.stop()
+	var sizes []int
+	for b := range r.batches {
+		sizes = append(sizes, len(b))
+	}
+	if r.err != nil || !slices.Equal(sizes, []int{2, 1}) {
+		t.Errorf("batches of %v documents (%v), want [2 1]: the second long document fills the first", sizes, r.err)
 	}
 }
 
