@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,7 +106,8 @@ func producer(path string, opt Options) (func(emitFunc), error) {
 }
 
 // fileDoc is a document that is a whole file: name in folder dir, or at
-// the path name when dir is "". The listing leaves joining the two to the
+// the path name when dir is "" (a single file, or a file in the root of an
+// unlabeled corpus). Listing a class folder leaves joining the two to the
 // reading goroutines.
 type fileDoc struct{ dir, name, label string }
 
@@ -150,43 +152,43 @@ func listCorpus(root string, unlabeled bool, workers int) ([]fileDoc, error) {
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
-	// parts in reading order: a class folder to list, or a file of the
-	// root, or what is wrong with the entry
+	// parts in reading order: a class folder to list, a file of the root,
+	// or what is wrong with an entry, the last part
 	type part struct {
-		dir, label string
-		files      []fileDoc
-		err        error
+		dir, label, file string
+		files            []fileDoc
+		err              error
 	}
 	var parts []part
+entries:
 	for _, e := range entries {
-		if n := len(parts); n > 0 && parts[n-1].err != nil {
-			break // the error to report: list nothing after it
-		}
 		if hidden(e.Name()) {
 			continue
 		}
 		p := filepath.Join(root, e.Name())
-		info, err := os.Stat(p) // follows symlinks
+		mode, err := followLink(e, p)
 		switch {
 		case err != nil:
 			parts = append(parts, part{err: fmt.Errorf("corpus: %w", err)})
-		case info.IsDir():
+			break entries
+		case mode.IsDir():
 			label := e.Name()
 			if unlabeled {
 				label = ""
 			}
 			parts = append(parts, part{dir: p, label: label})
-		case !info.Mode().IsRegular():
+		case !mode.IsRegular():
 			// Devices, sockets and pipes are not documents.
 		case unlabeled:
-			parts = append(parts, part{files: []fileDoc{{name: p}}})
+			parts = append(parts, part{file: p})
 		default:
 			parts = append(parts, part{err: fmt.Errorf("%w: %s: file in the root of a labeled corpus (put it in a class folder, or read unlabeled)",
 				ErrUnsupported, p)})
+			break entries
 		}
 	}
 	parallel.For(len(parts), workers, func(k int) {
-		if p := &parts[k]; p.dir != "" && p.err == nil {
+		if p := &parts[k]; p.dir != "" {
 			p.files, p.err = listClass(nil, p.dir, p.label)
 			if p.err == nil && len(p.files) == 0 && !unlabeled {
 				p.err = fmt.Errorf("%w: %s", ErrEmptyClass, p.dir)
@@ -195,10 +197,14 @@ func listCorpus(root string, unlabeled bool, workers int) ([]fileDoc, error) {
 	})
 	var files []fileDoc
 	for _, p := range parts {
-		if p.err != nil {
+		switch {
+		case p.err != nil:
 			return nil, p.err
+		case p.file != "":
+			files = append(files, fileDoc{name: p.file})
+		default:
+			files = append(files, p.files...)
 		}
-		files = append(files, p.files...)
 	}
 	return files, nil
 }
@@ -214,32 +220,39 @@ func listClass(dst []fileDoc, dir, label string) ([]fileDoc, error) {
 		if hidden(e.Name()) {
 			continue
 		}
-		mode := e.Type()
-		if mode.IsRegular() {
+		if e.Type().IsRegular() { // most entries: no path to join
 			dst = append(dst, fileDoc{dir: dir, name: e.Name(), label: label})
 			continue
 		}
 		p := filepath.Join(dir, e.Name())
-		if mode.IsDir() {
+		mode, err := followLink(e, p)
+		switch {
+		case err != nil:
+			return dst, fmt.Errorf("corpus: %w", err)
+		case mode.IsDir() && e.Type()&os.ModeSymlink != 0:
+			return dst, fmt.Errorf("%w: %s: symlinked folder inside a class folder", ErrUnsupported, p)
+		case mode.IsDir():
 			if dst, err = listClass(dst, p, label); err != nil {
 				return dst, err
 			}
-			continue
-		}
-		if mode&os.ModeSymlink != 0 {
-			info, err := os.Stat(p)
-			if err != nil {
-				return dst, fmt.Errorf("corpus: %w", err)
-			}
-			if info.IsDir() {
-				return dst, fmt.Errorf("%w: %s: symlinked folder inside a class folder", ErrUnsupported, p)
-			}
-			if info.Mode().IsRegular() {
-				dst = append(dst, fileDoc{dir: dir, name: e.Name(), label: label})
-			}
+		case mode.IsRegular():
+			dst = append(dst, fileDoc{dir: dir, name: e.Name(), label: label})
 		}
 	}
 	return dst, nil
+}
+
+// followLink returns the type of the directory entry e at path, that of
+// its target if it is a symbolic link: only a link costs a system call.
+func followLink(e fs.DirEntry, path string) (fs.FileMode, error) {
+	if e.Type()&os.ModeSymlink == 0 {
+		return e.Type(), nil
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return info.Mode().Type(), nil
 }
 
 func hidden(name string) bool { return strings.HasPrefix(name, ".") }
