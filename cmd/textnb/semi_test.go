@@ -15,47 +15,6 @@ func fewLabels(t *testing.T, n int) string {
 	return dir
 }
 
-// copyCorpus copies the first n documents (all if n is 0) of every class
-// of the corpus folder src, times times over, into a new corpus folder,
-// and returns it with the number of documents written.
-func copyCorpus(t *testing.T, src string, n, times int) (dir string, docs int) {
-	t.Helper()
-	dir = t.TempDir()
-	classes, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range classes {
-		files, err := os.ReadDir(filepath.Join(src, c.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n > 0 {
-			files = files[:n]
-		}
-		if err := os.MkdirAll(filepath.Join(dir, c.Name()), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(filepath.Join(src, c.Name(), f.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for k := range times {
-				name := f.Name()
-				if k > 0 {
-					name = strconv.Itoa(k) + "-" + name
-				}
-				if err := os.WriteFile(filepath.Join(dir, c.Name(), name), b, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				docs++
-			}
-		}
-	}
-	return dir, docs
-}
-
 // accuracy evaluates model on the news test set.
 func accuracy(t *testing.T, model string) float64 {
 	t.Helper()
