@@ -226,8 +226,9 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 }
 
 // hashRows hashes a batch into rows that the trainer keeps as they are
-// until Finish fits from them (fitParts): growing one matrix would copy it
-// again and again, holding two copies at each step. The rows are built in
+// until Finish fits from them (fitParts), or stacks them for
+// semi-supervised training: growing one matrix would copy it again and
+// again, holding two copies at each step. The rows are built in
 // the coder's buffers and copied out at their exact size.
 func (t *Trainer) hashRows(texts []string) *tokenized {
 	c := t.takeCoder()
@@ -306,11 +307,12 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 // rows are weighted and summed straight from the vectorizer's store
 // (fitPruned) or the hashed batches (fitParts).
 func (t *Trainer) train(m *Model) (s Summary, err error) {
+	direct := t.cfg.Semi.Method == NoSemi && !t.viaMatrix // from the rows as they are, not through a matrix
 	if t.vocab == nil {
 		m.hash = t.hash
 		parts := t.hashed
 		t.hashed = nil
-		if t.cfg.Semi.Method == NoSemi && !t.viaMatrix {
+		if direct {
 			s.Features = t.hash.Cols()
 			return s, m.fitParts(s.Features, parts, t.y)
 		}
@@ -333,7 +335,7 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 	}
 	m.Config.Vocab.MinDF = vc.MinDF // the model records what was applied
 	s.MinDF = vc.MinDF
-	if t.cfg.Semi.Method != NoSemi || t.viaMatrix {
+	if !direct {
 		vocab, X, err := merged.Consume(vc)
 		if err != nil {
 			return s, err
@@ -356,16 +358,13 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 // sorts no terms and remaps no sums. Prediction looks terms up by hash, in
 // any order.
 func (m *Model) fitPruned(p *vectorize.Pruned, y []int) error {
-	counts, err := m.fitRows(p.Len(), p.Rows(), p.DF, y, p.Row)
-	if err != nil {
-		return err
-	}
-	m.counts, m.vocab = counts, p.Provisional()
-	return m.refit()
+	m.vocab = p.Provisional()
+	return m.fitRows(p.Len(), p.DF, y, p.Row)
 }
 
 // fitParts fits m as fit would on the rows of parts stacked, without the
-// stacked copy, which would double the memory the rows take.
+// stacked copy, which would double the memory the rows take. The parts
+// are the trainer's own, valid by construction: StackRows would check them.
 func (m *Model) fitParts(cols int, parts []*vectorize.CSR, y []int) error {
 	starts := make([]int, len(parts)+1) // part k's first row
 	for k, p := range parts {
@@ -374,37 +373,32 @@ func (m *Model) fitParts(cols int, parts []*vectorize.CSR, y []int) error {
 	df := func() []int64 {
 		df := make([]int64, cols)
 		for _, p := range parts {
-			for _, j := range p.Indices {
+			for _, j := range p.Indices[:p.Indptr[p.Rows]] {
 				df[j]++
 			}
 		}
 		return df
 	}
-	counts, err := m.fitRows(cols, starts[len(parts)], df, y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+	return m.fitRows(cols, df, y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
 		k := sort.SearchInts(starts, i+1) - 1
 		ri, rv := parts[k].Row(i - starts[k])
 		return append(idx, ri...), append(val, rv...)
 	})
-	if err != nil {
-		return err
-	}
-	m.counts = counts
-	return m.refit()
 }
 
-// fitRows fits m's weighting on the document frequencies of n rows (df,
-// called only if there is a weighting) and returns the counts of the rows
-// that row appends, each weighted in place and summed per class; features
+// fitRows fits m's weighting on the document frequencies of the len(y)
+// rows (df, called only if there is a weighting), then m on the rows that
+// row appends, each weighted in place and summed per class; features
 // bounds their columns.
-func (m *Model) fitRows(features, n int, df func() []int64, y []int, row nb.RowFunc) (*nb.SparseCounts, error) {
+func (m *Model) fitRows(features int, df func() []int64, y []int, row nb.RowFunc) error {
 	m.weight = m.newWeighting()
 	w := m.weight
 	if w != nil {
-		if err := w.FitDF(n, df()); err != nil {
-			return nil, err
+		if err := w.FitDF(len(y), df()); err != nil {
+			return err
 		}
 	}
-	return nb.NewSparseCountsForFunc(m.newEstimator(), features, y, len(m.Classes),
+	counts, err := nb.NewSparseCountsForFunc(m.newEstimator(), features, y, len(m.Classes),
 		func(i int, idx []int32, val []float64) ([]int32, []float64) {
 			start := len(idx)
 			idx, val = row(i, idx, val)
@@ -413,6 +407,11 @@ func (m *Model) fitRows(features, n int, df func() []int64, y []int, row nb.RowF
 			}
 			return idx, val
 		})
+	if err != nil {
+		return err
+	}
+	m.counts = counts
+	return m.refit()
 }
 
 // fit weights X in place and fits the classifier, reporting what
