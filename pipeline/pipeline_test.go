@@ -28,10 +28,17 @@ const (
 
 func train(t testing.TB, cfg Config, path string) (*Model, Summary) {
 	t.Helper()
+	return trainVia(t, cfg, path, false)
+}
+
+// trainVia is train, through a count matrix if viaMatrix.
+func trainVia(t testing.TB, cfg Config, path string, viaMatrix bool) (*Model, Summary) {
+	t.Helper()
 	tr, err := NewTrainer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	tr.viaMatrix = viaMatrix
 	err = corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		tr.Add(d.Label, d.Text)
 		return nil
@@ -453,25 +460,9 @@ func TestModelRecordsTokenizer(t *testing.T) {
 // vectorizer's rows, as Finish does, and through a count matrix.
 func trainBothWays(t *testing.T, cfg Config) (direct, matrix *Model) {
 	t.Helper()
-	var models [2]*Model
-	for k, viaMatrix := range []bool{false, true} {
-		tr, err := NewTrainer(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr.viaMatrix = viaMatrix
-		err = corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
-			tr.Add(d.Label, d.Text)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if models[k], _, err = tr.Finish(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return models[0], models[1]
+	direct, _ = trainVia(t, cfg, newsTrain, false)
+	matrix, _ = trainVia(t, cfg, newsTrain, true)
+	return direct, matrix
 }
 
 // TestPartsFitMatchesMatrixFit checks that training a hashing model from
