@@ -154,7 +154,7 @@ func Save(path string, m io.WriterTo) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if _, err = m.WriteTo(&writeback{f: f}); err != nil {
+	if _, err = m.WriteTo(&writeback{f: f, start: startWriteback}); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = f.Chmod(0o644); err != nil {

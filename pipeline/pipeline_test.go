@@ -372,6 +372,28 @@ func TestSaveWritesEveryChunk(t *testing.T) {
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("read back %d bytes (%v), want the %d written", len(got), err, len(data))
 	}
+	// The disk writes it starts cover the file from its start, a chunk or
+	// more at a time, up to less than a chunk from its end.
+	f, err := os.Create(filepath.Join(t.TempDir(), "recorded"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var ranges [][2]int64
+	w := &writeback{f: f, start: func(_ *os.File, off, n int64) { ranges = append(ranges, [2]int64{off, n}) }}
+	if _, err := pieces(data).WriteTo(w); err != nil {
+		t.Fatal(err)
+	}
+	next := int64(0)
+	for _, r := range ranges {
+		if r[0] != next || r[1] < writebackChunk {
+			t.Fatalf("disk writes started for %v, want contiguous ranges of at least %d bytes from 0", ranges, writebackChunk)
+		}
+		next += r[1]
+	}
+	if left := int64(len(data)) - next; left < 0 || left >= writebackChunk {
+		t.Errorf("disk writes started up to byte %d of %d, want within a chunk of the end", next, len(data))
+	}
 }
 
 func TestTrainerRejects(t *testing.T) {

@@ -9,6 +9,7 @@ import "os"
 // waiting, for 3 ms more of writing.
 type writeback struct {
 	f                *os.File
+	start            func(f *os.File, off, n int64) // startWriteback, or what a test records
 	written, started int64
 }
 
@@ -18,7 +19,7 @@ func (w *writeback) Write(p []byte) (int, error) {
 	n, err := w.f.Write(p)
 	w.written += int64(n)
 	if w.written-w.started >= writebackChunk {
-		startWriteback(w.f, w.started, w.written-w.started)
+		w.start(w.f, w.started, w.written-w.started)
 		w.started = w.written
 	}
 	return n, err
