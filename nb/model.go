@@ -304,7 +304,8 @@ const parallelChunk = 128
 // jll = Bias + Σ_j x_j·W[j·K : j·K+K]. Interleaving the classes per feature
 // makes scoring one sparse pass that reads K contiguous weights per term.
 // With Binary set, x_j counts as 0 when it is at most Threshold and 1
-// otherwise, NaN included (Bernoulli NB; see binarized). A Linear is what a model file stores for prediction.
+// otherwise, NaN included (Bernoulli NB; see binarized). A Linear is what a
+// model file stores for prediction.
 type Linear struct {
 	K         int
 	W         []float64 // features×K

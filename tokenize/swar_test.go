@@ -146,7 +146,7 @@ func blockEdgeTexts() []string {
 		"ab<\u0338cd", "x <\u0338 y", // NFKC composes '<' and U+0338 into '≮', a separator
 		"中" + strings.Repeat("a", 63) + " 中" + strings.Repeat("b", 70),
 	}
-	for _, s := range texts[:len(texts):len(texts)] {
+	for _, s := range texts { // the slice as it was: range evaluates it once
 		texts = append(texts, s+"é", s+"-é")
 	}
 	return texts
