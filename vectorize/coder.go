@@ -1,6 +1,10 @@
 package vectorize
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/textnb/textnb/internal/termtab"
+)
 
 // A WordCoder prepares documents for a VocabBuilder on another goroutine:
 // it numbers their words in a table of its own and lists each document's
@@ -37,7 +41,7 @@ type WordCoder struct {
 
 // Len returns the number of distinct terms the coder has numbered; a
 // caller may drop a coder that has grown too large and start a new one.
-func (c *WordCoder) Len() int { return c.terms.len() }
+func (c *WordCoder) Len() int { return c.terms.Len() }
 
 // A CodedDoc is one document coded by a WordCoder. The zero value is ready
 // to be filled by WordCoder.Code; it can be reused once added.
@@ -106,7 +110,7 @@ func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) 
 	for _, id := range d.ids {
 		c.pos[id] = 0
 	}
-	d.tab = c.terms.packedTerms
+	d.tab = c.terms.Packed
 }
 
 // maxScratch bounds the per-document scratch a WordCoder or a CodedDoc
@@ -141,7 +145,7 @@ func capped[T any](s []T, limit int) []T {
 
 // position returns where t is in d's distinct terms, adding it.
 func (c *WordCoder) position(d *CodedDoc, t string) int32 {
-	id := c.terms.intern(t)
+	id := c.terms.Intern(t)
 	if int(id) == len(c.pos) { // a new term: ids are dense
 		c.pos = append(c.pos, 0)
 	}
@@ -203,10 +207,10 @@ func (x *gramIndex) start(n int) {
 		x.heads = nil // a huge document's
 	}
 	if x.doc++; len(x.heads) < size || x.doc == 0 { // a new table, or its numbers wrapped around
-		x.heads, x.doc = writtenSlots[uint64](size), 1 // read before written
+		x.heads, x.doc = termtab.WrittenSlots[uint64](size), 1 // read before written
 		x.seed = rand.Uint64()
 	}
-	x.shift = shiftFor(size) // heads[:size]; older documents' heads beyond
+	x.shift = termtab.ShiftFor(size) // heads[:size]; older documents' heads beyond
 	x.next = capped(x.next, maxScratch)
 }
 
@@ -240,13 +244,13 @@ func (b *VocabBuilder) AddCoded(d *CodedDoc) {
 	start := b.begin(d.Len())
 	b.nodes = b.nodes[:0]
 	spaced := false
-	if n := d.tab.len(); n > len(c.builder) { // room for every term d can name
+	if n := d.tab.Len(); n > len(c.builder) { // room for every term d can name
 		c.builder = append(c.builder, make([]int32, n-len(c.builder))...)
 	}
 	for _, id := range d.ids {
 		v := c.builder[id]
 		if v == 0 {
-			node := b.g.term(d.tab.term(id))
+			node := b.g.term(d.tab.Term(id))
 			if v = node + 1; b.g.link.at(node)&isWord == 0 {
 				v = -v
 			}

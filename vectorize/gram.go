@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/termtab"
 )
 
 // NGrams is the range of word n-gram lengths formed from a document's
@@ -61,7 +62,7 @@ const isWord = 1 << 63
 
 // word returns the node of a term without spaces, adding it if it is new.
 func (g *gramTable) word(s string) int32 {
-	id := g.words.intern(s)
+	id := g.words.Intern(s)
 	if int(id) == len(g.wordNode) {
 		g.wordNode = append(g.wordNode, g.link.add(isWord|uint64(id)))
 	}
@@ -139,7 +140,7 @@ func (g *gramTable) appendTerm(dst []byte, nodes []int32, node int32) ([]byte, [
 		if i > 0 {
 			dst = append(dst, ' ')
 		}
-		dst = append(dst, g.words.term(int32(uint32(g.link.at(wn))))...)
+		dst = append(dst, g.words.Term(int32(uint32(g.link.at(wn))))...)
 	}
 	return dst, nodes
 }
@@ -151,9 +152,9 @@ func (g *gramTable) termLen(node int32) int {
 	for {
 		l := g.link.at(node)
 		if l&isWord != 0 {
-			return n + g.words.termLen(int32(uint32(l)))
+			return n + g.words.TermLen(int32(uint32(l)))
 		}
-		n += 1 + g.words.termLen(int32(uint32(g.link.at(int32(uint32(l)))))) // a space and the last word
+		n += 1 + g.words.TermLen(int32(uint32(g.link.at(int32(uint32(l)))))) // a space and the last word
 		node = int32(l >> 32)
 	}
 }
@@ -176,13 +177,13 @@ func (g *gramTable) terms(nodes []int32) packedTerms {
 	for p := range parts {
 		at[p+1] += at[p]
 	}
-	t := packedTerms{bytes: make([]byte, at[parts]), ends: make([]int, len(nodes))}
+	t := packedTerms{Bytes: make([]byte, at[parts]), Ends: make([]int, len(nodes))}
 	parallel.For(parts, 0, func(p int) {
 		var scratch []int32
-		dst, i := t.bytes[at[p]:at[p]:at[p+1]], first(p)
+		dst, i := t.Bytes[at[p]:at[p]:at[p+1]], first(p)
 		for _, n := range part(p) {
 			dst, scratch = g.appendTerm(dst, scratch, n)
-			t.ends[i] = at[p] + len(dst)
+			t.Ends[i] = at[p] + len(dst)
 			i++
 		}
 		if len(dst) != at[p+1]-at[p] { // beyond the stretch, append would have moved dst off the block
@@ -223,7 +224,7 @@ func (sl *pairSlot) key() uint64 { return uint64(sl.hi)<<32 | uint64(sl.lo) }
 // returns next and false.
 func (t *pairTable) intern(key uint64, next int32) (node int32, found bool) {
 	if t.slots == nil {
-		t.tags, t.slots, t.shift, t.seed = make([]uint8, 1<<10), make([]pairSlot, 1<<10), shiftFor(1<<10), rand.Uint64()
+		t.tags, t.slots, t.shift, t.seed = make([]uint8, 1<<10), make([]pairSlot, 1<<10), termtab.ShiftFor(1<<10), rand.Uint64()
 	}
 	i, tag, found := t.probe(key)
 	if found {
@@ -236,7 +237,7 @@ func (t *pairTable) intern(key uint64, next int32) (node int32, found bool) {
 // probe returns the slot of key, or the empty slot where key belongs, with
 // the tag of key.
 func (t *pairTable) probe(key uint64) (i int, tag uint8, found bool) {
-	h := mix64(key ^ t.seed)
+	h := termtab.Mix64(key ^ t.seed)
 	mask := len(t.tags) - 1
 	tag = tagOf(h)
 	hi, lo := uint32(key>>32), uint32(key)
@@ -264,17 +265,17 @@ func (t *pairTable) insert(i int, tag uint8, key uint64, node int32) {
 // grow doubles the table. A tag does not depend on the table's size, and
 // reading the old slots in order writes the new ones almost in order too.
 // The new slots are only written, so unlike the tags they need not be
-// cleared first (see writtenSlots).
+// cleared first (see termtab.WrittenSlots).
 func (t *pairTable) grow() {
 	tags, slots := t.tags, t.slots
 	size := 2 * len(slots)
 	t.shift--
-	t.tags, t.slots = writtenSlots[uint8](size), make([]pairSlot, size)
+	t.tags, t.slots = termtab.WrittenSlots[uint8](size), make([]pairSlot, size)
 	for j, tag := range tags {
 		if tag == 0 {
 			continue
 		}
-		i := freeSlot(t.tags, int(mix64(slots[j].key()^t.seed)>>t.shift))
+		i := freeSlot(t.tags, int(termtab.Mix64(slots[j].key()^t.seed)>>t.shift))
 		t.tags[i], t.slots[i] = tag, slots[j]
 	}
 }
@@ -285,13 +286,4 @@ func freeSlot(tags []uint8, i int) int {
 	for mask := len(tags) - 1; tags[i] != 0; i = (i + 1) & mask {
 	}
 	return i
-}
-
-// mix64 is murmur3's 64-bit finalizer.
-func mix64(h uint64) uint64 {
-	h ^= h >> 33
-	h *= 0xff51afd7ed558ccd
-	h ^= h >> 33
-	h *= 0xc4ceb9fe1a85ec53
-	return h ^ h>>33
 }

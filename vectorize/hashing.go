@@ -245,3 +245,8 @@ func (m murmurStream) sum() uint32 {
 	}
 	return murmurFinish(h, m.n)
 }
+
+func le32(s string, i int) uint32 {
+	s = s[i : i+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}

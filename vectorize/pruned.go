@@ -103,7 +103,7 @@ func (p *Pruned) sortTerms() (*Vocabulary, []int32) {
 	}
 	var terms []string
 	if p.terms != nil {
-		terms = p.terms.strings()
+		terms = p.terms.Strings()
 	} else {
 		terms = p.u.termsOf(p.keep)
 	}

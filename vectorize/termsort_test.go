@@ -3,7 +3,6 @@ package vectorize
 import (
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -36,33 +35,6 @@ func TestSortByTerm(t *testing.T) {
 				t.Fatalf("n=%d: position %d is %q, want %q", n, i, terms[id], want[i])
 			}
 		}
-	}
-}
-
-func TestTermTable(t *testing.T) {
-	terms := trickyTerms()
-	terms = append(terms, strings.Repeat("long", 100), strings.Repeat("long", 100)+"!")
-	var tab termTable
-	for round := range 2 {
-		for i, s := range terms {
-			if id := tab.intern(s); int(id) != i {
-				t.Fatalf("round %d: intern(%q) = %d, want %d", round, s, id, i)
-			}
-		}
-	}
-	if tab.len() != len(terms) || !slices.Equal(tab.strings(), terms) {
-		t.Fatalf("table holds %d terms", tab.len())
-	}
-	// Doubling by rehashing the terms (as tables beyond 2^23 slots do)
-	// finds the same ids.
-	tab.double(false)
-	for i, s := range terms {
-		if id := tab.intern(s); int(id) != i {
-			t.Fatalf("after rehashing, intern(%q) = %d, want %d", s, id, i)
-		}
-	}
-	if id := tab.intern("absent"); int(id) != len(terms) || tab.len() != len(terms)+1 {
-		t.Errorf("a new term got id %d of %d", id, tab.len())
 	}
 }
 

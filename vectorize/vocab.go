@@ -351,7 +351,7 @@ type union struct {
 func (u *union) termsOf(ids []int32) []string {
 	if u.terms == nil {
 		t := u.one.g.terms(ids)
-		return t.strings()
+		return t.Strings()
 	}
 	out := make([]string, len(ids))
 	for i, g := range ids {
@@ -411,7 +411,7 @@ func (s *shardTerms) load(b *VocabBuilder) {
 		}
 	}
 	packed := b.g.terms(ids)
-	spelled := packed.strings()
+	spelled := packed.Strings()
 	s.keys = sortKeys(spelled) // ids of the keys: positions in spelled
 	s.terms = make([]string, len(ids))
 	s.df, s.tf = make([]int64, len(ids)), make([]int64, len(ids))
@@ -704,14 +704,4 @@ func (t *rowTask) fill(X *CSR, b *VocabBuilder, m []int32, binary bool) {
 		}
 		X.Indptr[t.row+r-t.lo+1] = off
 	}
-}
-
-// reserve returns s with room for n more elements. It doubles the capacity
-// when it must grow: append grows large slices by only 1.25×, which would
-// copy a builder's big slices far more often and feed the garbage collector.
-func reserve[T any](s []T, n int) []T {
-	if cap(s)-len(s) >= n {
-		return s
-	}
-	return slices.Grow(s, max(n, cap(s)))
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"unsafe"
+
+	"github.com/textnb/textnb/internal/termtab"
 )
 
 // handDocs: sorted terms a b c d e f with
@@ -521,7 +523,7 @@ func TestIndexFillSpillsAcrossParts(t *testing.T) {
 		t.Errorf("spilled %d terms, want 3 (two past the middle, one past the end); repeat %v", spilled, rep)
 	}
 	for id, h := range hashes {
-		if got := x.find(h, v.tab.termLen(int32(id))); got != int32(id) {
+		if got := x.find(h, v.tab.TermLen(int32(id))); got != int32(id) {
 			t.Errorf("term %d (home %d) found as %d", id, home[id], got)
 		}
 	}
@@ -566,7 +568,7 @@ func TestIndexPlaceStopsAtPartEnd(t *testing.T) {
 	v := packTerms([]string{"a", "b", "c"})
 	var x vocabIndex
 	size := 1 << 10
-	x.slots, x.tags, x.shift = make([]indexSlot, size), make([]uint8, size), shiftFor(size)
+	x.slots, x.tags, x.shift = make([]indexSlot, size), make([]uint8, size), termtab.ShiftFor(size)
 	placed := func(id int32, h uint64, i, stop int) bool {
 		ok, same := x.place(&v.tab, id, h, i, stop)
 		if same {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/termtab"
 )
 
 // vocabIndex finds the terms of a Vocabulary by a hash that folds together
@@ -47,7 +48,7 @@ func (x *vocabIndex) wordHash(w string) uint64 {
 
 // fold extends the hash of a term by the hash of one more word; the order
 // of the words matters.
-func fold(h, w uint64) uint64 { return mix64(h*0x9e3779b97f4a7c15 + w) }
+func fold(h, w uint64) uint64 { return termtab.Mix64(h*0x9e3779b97f4a7c15 + w) }
 
 // termHash is the hash of any term: its words' hashes folded in order.
 func (x *vocabIndex) termHash(t string) uint64 {
@@ -68,17 +69,17 @@ func (x *vocabIndex) termHash(t string) uint64 {
 // table in parts, on every core. It reports a term that repeats an earlier
 // one (ErrVocabularyTerms); the later copy is not indexed.
 func (x *vocabIndex) build(tab *packedTerms) error {
-	n := tab.len()
+	n := tab.Len()
 	x.seed = maphash.MakeSeed()
 	hashes := make([]uint64, n)
 	parallel.Chunks(n, buildChunk, 0, func(lo, hi int) {
 		for id := lo; id < hi; id++ {
-			hashes[id] = x.termHash(tab.term(int32(id)))
+			hashes[id] = x.termHash(tab.Term(int32(id)))
 		}
 	})
 	if _, repeated := x.fill(tab, hashes, min(parallel.Workers(0), max(1, n/buildChunk))); repeated {
 		id, of := x.firstRepeat(tab, hashes)
-		return fmt.Errorf("%w: term %d %q repeats term %d", ErrVocabularyTerms, id, tab.term(id), of)
+		return fmt.Errorf("%w: term %d %q repeats term %d", ErrVocabularyTerms, id, tab.Term(id), of)
 	}
 	return nil
 }
@@ -87,7 +88,7 @@ func (x *vocabIndex) build(tab *packedTerms) error {
 // and that one's id, which the index holds in its place; −1, −1 if none.
 func (x *vocabIndex) firstRepeat(tab *packedTerms, hashes []uint64) (id, of int32) {
 	for id := range int32(len(hashes)) {
-		if of := x.find(hashes[id], tab.termLen(id)); of != id && of >= 0 && tab.term(of) == tab.term(id) {
+		if of := x.find(hashes[id], tab.TermLen(id)); of != id && of >= 0 && tab.Term(of) == tab.Term(id) {
 			return id, of
 		}
 	}
@@ -109,9 +110,9 @@ const buildChunk = 1 << 14
 func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) (spilled int, repeated bool) {
 	size := tableSize(len(hashes))
 	// Slots are read only where a tag is set, so only the tags need
-	// writing first (see writtenSlots).
-	x.slots, x.shift = make([]indexSlot, size), shiftFor(size)
-	x.tags = writtenSlots[uint8](size)
+	// writing first (see termtab.WrittenSlots).
+	x.slots, x.shift = make([]indexSlot, size), termtab.ShiftFor(size)
+	x.tags = termtab.WrittenSlots[uint8](size)
 	log := 64 - x.shift // log2(size): a shift, not a division per term
 	ids, at := byPart(hashes, func(h uint64) int { return int(h>>x.shift) * parts >> log }, parts)
 	spills := make([][]int32, parts)
@@ -167,9 +168,9 @@ func byPart(hashes []uint64, part func(uint64) int, parts int) (ids []int32, at 
 // past the table's end; −1: no stop) or meets an equal term; it reports
 // whether it placed it, and whether it met an equal term.
 func (x *vocabIndex) place(tab *packedTerms, id int32, h uint64, i, stop int) (placed, repeated bool) {
-	mask, tag, n := len(x.tags)-1, tagOf(h), lenKey(tab.termLen(id))
+	mask, tag, n := len(x.tags)-1, tagOf(h), lenKey(tab.TermLen(id))
 	for ; x.tags[i] != 0; i = (i + 1) & mask {
-		if sl := &x.slots[i]; x.tags[i] == tag && sl.hash == h && sl.n == n && tab.term(sl.id) == tab.term(id) {
+		if sl := &x.slots[i]; x.tags[i] == tag && sl.hash == h && sl.n == n && tab.Term(sl.id) == tab.Term(id) {
 			return false, true
 		}
 		if (i+1)&mask == stop {

@@ -50,7 +50,7 @@ func NewVocabularyPacked(blob []byte, ends []int) (*Vocabulary, error) {
 		lo = hi
 	}
 	v := &Vocabulary{}
-	v.tab.bytes, v.tab.ends = blob[:lo:lo], ends
+	v.tab.Bytes, v.tab.Ends = blob[:lo:lo], ends
 	return v, nil
 }
 
@@ -78,31 +78,31 @@ func packStrings(terms []string) packedTerms {
 	for _, t := range terms {
 		size += len(t)
 	}
-	tab := packedTerms{bytes: make([]byte, 0, size), ends: make([]int, len(terms))}
+	tab := packedTerms{Bytes: make([]byte, 0, size), Ends: make([]int, len(terms))}
 	for i, t := range terms {
-		tab.bytes = append(tab.bytes, t...)
-		tab.ends[i] = len(tab.bytes)
+		tab.Bytes = append(tab.Bytes, t...)
+		tab.Ends[i] = len(tab.Bytes)
 	}
 	return tab
 }
 
 // Len returns the number of terms.
-func (v *Vocabulary) Len() int { return v.tab.len() }
+func (v *Vocabulary) Len() int { return v.tab.Len() }
 
 // Term returns the term with id, or "" if id is out of range.
 func (v *Vocabulary) Term(id int) string {
-	if id < 0 || id >= v.tab.len() {
+	if id < 0 || id >= v.tab.Len() {
 		return ""
 	}
-	return v.tab.term(int32(id))
+	return v.tab.Term(int32(id))
 }
 
 // Packed returns the terms as NewVocabularyPacked takes them: term i is
 // blob[ends[i-1]:ends[i]]. The slices are v's own; do not modify them.
-func (v *Vocabulary) Packed() (blob []byte, ends []int) { return v.tab.bytes, v.tab.ends }
+func (v *Vocabulary) Packed() (blob []byte, ends []int) { return v.tab.Bytes, v.tab.Ends }
 
 // Terms returns all terms in id order.
-func (v *Vocabulary) Terms() []string { return v.tab.strings() }
+func (v *Vocabulary) Terms() []string { return v.tab.Strings() }
 
 // ID returns the id of term.
 func (v *Vocabulary) ID(term string) (int32, bool) {
