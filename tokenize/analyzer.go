@@ -20,7 +20,8 @@ type Segmenter interface {
 // of ScriptTokenizer (with a fast path for ASCII), one TokenFilter chain per
 // Script, a Segmenter for Han runs, then word and Han character n-grams.
 // It is safe for concurrent use; its cache (with stemming) is shared by all
-// goroutines.
+// goroutines. A goroutine that analyzes many documents should do so through
+// a Worker of its own (NewWorker).
 type Analyzer struct {
 	cfg    Config // with defaults
 	seg    Segmenter
@@ -36,11 +37,13 @@ type Analyzer struct {
 	// lowercased a stretch of text at a time and checked in place.
 	direct bool
 	cache  *termCache // nil when direct
-	pool   sync.Pool  // of *state
+	pool   sync.Pool  // of *Worker
 }
 
-// state is the scratch space of one Terms call.
+// state is a Worker's scratch space and, with stemming, its memory of the
+// words it has seen.
 type state struct {
+	seen  seenWords
 	mask  []uint64 // word bits of the ASCII fast path
 	key   []byte
 	words []string
@@ -89,7 +92,7 @@ func NewWithSegmenter(cfg Config, seg Segmenter) *Analyzer {
 	if cfg.Stem {
 		a.chains[Latin] = append(a.chains[Latin], Stemmer{})
 	}
-	a.pool.New = func() any { return new(state) }
+	a.pool.New = func() any { return a.NewWorker() }
 	return a
 }
 
@@ -103,12 +106,9 @@ func (a *Analyzer) Config() Config { return a.cfg }
 // one call share one allocation, so a caller that keeps a few of them for
 // long should clone them (strings.Clone).
 func (a *Analyzer) Terms(dst []string, text string) []string {
-	st := a.pool.Get().(*state)
-	start := len(dst)
-	dst = a.unigrams(dst, st, text)
-	dst = a.ngrams(dst, start, st)
-	st.reset()
-	a.pool.Put(st)
+	w := a.pool.Get().(*Worker)
+	dst = w.Terms(dst, text)
+	a.pool.Put(w)
 	return dst
 }
 
@@ -120,14 +120,9 @@ func (a *Analyzer) Terms(dst []string, text string) []string {
 // stretches) or, with stemming, shared cached strings; the extra terms of
 // one call share one allocation.
 func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string) {
-	st := a.pool.Get().(*state)
-	words = a.unigrams(words, st, text)
-	for _, run := range st.runs {
-		a.charGrams(&st.grams, st, run)
-	}
-	extra = st.grams.appendTo(extra)
-	st.reset()
-	a.pool.Put(st)
+	w := a.pool.Get().(*Worker)
+	words, extra = w.Words(words, extra, text)
+	a.pool.Put(w)
 	return words, extra
 }
 
@@ -264,12 +259,9 @@ func (a *Analyzer) word(dst []string, st *state, w string, s Script) []string {
 	}
 	if a.lower != nil && !isLowerASCII(w) {
 		st.key = a.lower.Filter(append(st.key[:0], w...))
-		if t, ok := a.cache.getBytes(st.key); ok {
-			return appendTerm(dst, t)
-		}
-		return appendTerm(dst, a.miss(string(st.key), s))
+		return appendTerm(dst, a.termOf(st, unsafe.String(unsafe.SliceData(st.key), len(st.key)), s))
 	}
-	return a.lookup(dst, w, s)
+	return a.lookup(dst, st, w, s)
 }
 
 // han appends the words of a Han run and keeps the run for n-grams.
@@ -281,10 +273,10 @@ func (a *Analyzer) han(dst []string, st *state, run string) []string {
 	case a.seg != nil:
 		st.words = a.seg.Cut(st.words[:0], run)
 		for _, w := range st.words {
-			dst = a.lookup(dst, w, Han)
+			dst = a.lookup(dst, st, w, Han)
 		}
 	case a.cfg.HanChars.Max == 0: // the run is one word, as in scikit-learn
-		dst = a.lookup(dst, run, Han)
+		dst = a.lookup(dst, st, run, Han)
 	}
 	return dst
 }
@@ -337,34 +329,48 @@ var lowerTable = func() (t [256]byte) {
 	return t
 }()
 
-// lookup appends the term of key, from the cache when it is there.
-func (a *Analyzer) lookup(dst []string, key string, s Script) []string {
+// lookup appends the term of key, if it has one.
+func (a *Analyzer) lookup(dst []string, st *state, key string, s Script) []string {
 	if a.direct {
 		return a.keep(dst, key, s)
 	}
-	if t, ok := a.cache.get(key); ok {
-		return appendTerm(dst, t)
-	}
-	return appendTerm(dst, a.miss(strings.Clone(key), s))
+	return appendTerm(dst, a.termOf(st, key, s))
 }
 
-// miss runs the filter chain of s on key, which the cache may keep, and
-// caches the result.
-func (a *Analyzer) miss(key string, s Script) string {
+// termOf returns the term of key, a word after lowercasing, or "": from
+// the words the worker has seen, else from the shared cache, else from the
+// filter chain. Only copies of key are kept, so it may be a view of scratch
+// space. Words longer than maxCachedBytes are not cached.
+func (a *Analyzer) termOf(st *state, key string, s Script) string {
+	if t, ok := st.seen.find(key); ok {
+		return t
+	}
+	if len(key) > maxCachedBytes {
+		return a.filter(strings.Clone(key), s)
+	}
+	t, ok := a.cache.get(key)
+	if !ok {
+		k := strings.Clone(key)
+		t = a.filter(k, s)
+		a.cache.put(k, t)
+	}
+	st.seen.add(key, t)
+	return t
+}
+
+// filter runs the filter chain of s on key and returns the term, key
+// itself when the chain leaves it as it is.
+func (a *Analyzer) filter(key string, s Script) string {
 	term := []byte(key)
 	for _, f := range a.chains[s] {
 		if term = f.Filter(term); len(term) == 0 {
 			break
 		}
 	}
-	t := key
-	if string(term) != key {
-		t = string(term)
+	if string(term) == key {
+		return key
 	}
-	if len(key) <= maxCachedBytes {
-		a.cache.put(key, t)
-	}
-	return t
+	return string(term)
 }
 
 func appendTerm(dst []string, t string) []string {

@@ -3,29 +3,26 @@ package tokenize
 import (
 	"hash/maphash"
 	"sync"
-	"sync/atomic"
+
+	"github.com/textnb/textnb/internal/termtab"
 )
 
-// Cache bounds. A shard that reaches its share starts over: the cache never
-// publishes more than cacheEntries words (about 60 MB of short words; words
-// waiting to be published add at most a quarter), and frequent words come
-// back at once.
+// Cache bounds. A shard of the shared cache that reaches its share starts
+// over, as does a worker's memory of words: frequent words come back at
+// once. The shared cache holds at most cacheEntries words (about 60 MB of
+// short words), a worker's memory maxSeen (about 4 MB).
 const (
 	cacheShards    = 64
 	cacheEntries   = 1 << 20
-	minPending     = 32
-	maxCachedBytes = 64 // longer words (base64, long Han runs) skip the cache
+	maxSeen        = 1 << 16
+	maxCachedBytes = 64 // longer words (base64, long Han runs) skip the caches
 )
 
 // termCache maps a word, after lowercasing, to the output of its filter
-// chain: the term, or "" when the chain drops the word.
-//
-// Each shard publishes an immutable map through an atomic pointer, so a hit
-// costs a map look-up and writes no shared memory: goroutines that share
-// an Analyzer do not fight over a lock's cache line. New words wait in a
-// locked pending map until enough of them have come, or have been looked
-// up often enough, to publish a new snapshot (as sync.Map promotes its
-// dirty map). Snapshots grow geometrically, so copying costs O(1) per word.
+// chain: the term, or "" when the chain drops the word. All workers of an
+// Analyzer share it, so that each word is stemmed about once; they ask it
+// only for words new to them (see seenWords), so a lock per shard costs
+// little.
 type termCache struct {
 	seed     maphash.Seed
 	perShard int // bound on the words of one shard
@@ -33,84 +30,38 @@ type termCache struct {
 }
 
 type cacheShard struct {
-	read    atomic.Pointer[map[string]string]
-	mu      sync.Mutex
-	pending map[string]string // words not yet in read
-	hits    int               // look-ups answered by pending
-	copied  int               // words copied from read to new snapshots, ever: the amortization test reads it
+	mu    sync.Mutex
+	words map[string]string
+	_     [48]byte // a shard per cache line: workers lock different shards
 }
 
 // newTermCache returns a cache that holds at most entries words.
 func newTermCache(entries int) *termCache {
-	c := &termCache{seed: maphash.MakeSeed(), perShard: max(1, entries/cacheShards)}
-	for i := range c.shards {
-		c.shards[i].read.Store(&map[string]string{})
-		c.shards[i].pending = map[string]string{}
-	}
-	return c
+	return &termCache{seed: maphash.MakeSeed(), perShard: max(1, entries/cacheShards)}
 }
 
+func (c *termCache) shard(key string) *cacheShard {
+	return &c.shards[maphash.String(c.seed, key)%cacheShards]
+}
+
+// get returns the term of key; key may be a view of scratch space.
 func (c *termCache) get(key string) (string, bool) {
-	s := &c.shards[maphash.String(c.seed, key)%cacheShards]
-	if t, ok := (*s.read.Load())[key]; ok {
-		return t, true
-	}
+	s := c.shard(key)
 	s.mu.Lock()
-	t, ok := s.pending[key]
-	s.hit(ok, c.perShard)
+	t, ok := s.words[key]
 	s.mu.Unlock()
 	return t, ok
 }
 
-// getBytes is get for a byte key; m[string(key)] does not allocate.
-func (c *termCache) getBytes(key []byte) (string, bool) {
-	s := &c.shards[maphash.Bytes(c.seed, key)%cacheShards]
-	if t, ok := (*s.read.Load())[string(key)]; ok {
-		return t, true
-	}
-	s.mu.Lock()
-	t, ok := s.pending[string(key)]
-	s.hit(ok, c.perShard)
-	s.mu.Unlock()
-	return t, ok
-}
-
+// put caches the term of key, which the cache keeps.
 func (c *termCache) put(key, term string) {
-	s := &c.shards[maphash.String(c.seed, key)%cacheShards]
+	s := c.shard(key)
 	s.mu.Lock()
-	s.pending[key] = term
-	if len(s.pending) >= max(minPending, len(*s.read.Load())/4) {
-		s.publish(c.perShard)
+	if s.words == nil || len(s.words) >= c.perShard {
+		s.words = make(map[string]string)
 	}
+	s.words[key] = term
 	s.mu.Unlock()
-}
-
-// hit counts a look-up in pending; once pending has answered as many
-// look-ups as it holds words, and a quarter as many as read holds, the
-// words are worth publishing. The second bound keeps copying read at O(1)
-// per look-up: without it, each new word seen twice would copy read. The
-// caller holds s.mu.
-func (s *cacheShard) hit(ok bool, limit int) {
-	if !ok {
-		return
-	}
-	if s.hits++; s.hits >= len(s.pending) && 4*s.hits >= len(*s.read.Load()) {
-		s.publish(limit)
-	}
-}
-
-// publish merges pending into a new read snapshot, starting over when the
-// shard is full. The caller holds s.mu.
-func (s *cacheShard) publish(limit int) {
-	next, read := s.pending, *s.read.Load()
-	if len(read)+len(next) <= limit {
-		for k, v := range read {
-			next[k] = v
-		}
-		s.copied += len(read)
-	}
-	s.read.Store(&next)
-	s.pending, s.hits = map[string]string{}, 0
 }
 
 func (c *termCache) len() int {
@@ -118,8 +69,35 @@ func (c *termCache) len() int {
 	for i := range c.shards {
 		s := &c.shards[i]
 		s.mu.Lock()
-		n += len(*s.read.Load()) + len(s.pending)
+		n += len(s.words)
 		s.mu.Unlock()
 	}
 	return n
+}
+
+// seenWords is a worker's memory of the words it has seen and their terms:
+// the words in a pointer-free table, their terms by the words' ids. It
+// holds at most maxSeen words, then starts over.
+type seenWords struct {
+	words termtab.Table
+	terms []string
+}
+
+// find returns the term of word w, if w has been seen.
+func (s *seenWords) find(w string) (string, bool) {
+	if id, ok := s.words.Find(w); ok {
+		return s.terms[id], true
+	}
+	return "", false
+}
+
+// add remembers the term of w, which must not have been seen; it keeps a
+// copy of w, so w may be a view of scratch space.
+func (s *seenWords) add(w, term string) {
+	if len(s.terms) >= maxSeen {
+		clear(s.terms)
+		s.words, s.terms = termtab.Table{}, s.terms[:0]
+	}
+	s.words.Intern(w)
+	s.terms = append(s.terms, term)
 }

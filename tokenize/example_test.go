@@ -3,6 +3,7 @@ package tokenize_test
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/textnb/textnb/tokenize"
 )
@@ -156,4 +157,22 @@ func ExampleAnalyzer_Words() {
 	// Output:
 	// [naive bayes naive] 0
 	// [naive bayes naive naive bayes bayes naive]
+}
+
+func ExampleWorker() {
+	a := tokenize.New(tokenize.Config{Stem: true})
+	docs := []string{"Runners running", "The runner ran", "RUNNING late"}
+	var wg sync.WaitGroup
+	terms := make([][]string, len(docs))
+	for g := range 2 { // each goroutine with a Worker of its own
+		wg.Go(func() {
+			w := a.NewWorker()
+			for i := g; i < len(docs); i += 2 {
+				terms[i] = w.Terms(nil, docs[i])
+			}
+		})
+	}
+	wg.Wait()
+	fmt.Println(terms)
+	// Output: [[runner run] [the runner ran] [run late]]
 }

@@ -80,11 +80,12 @@ func (a *Analyzer) charGrams(g *gramBuf, st *state, run string) {
 	}
 }
 
-// maxKeptBuffer bounds the scratch buffers a pooled state keeps, so that one
+// maxKeptBuffer bounds the scratch buffers a worker keeps, so that one
 // huge document does not pin its buffers for good.
 const maxKeptBuffer = 1 << 20
 
-// reset empties st for reuse and drops references into the last document.
+// reset empties st for reuse and drops references into the last document;
+// the words seen stay.
 func (st *state) reset() {
 	clear(st.words[:cap(st.words)])
 	clear(st.runs[:cap(st.runs)])
@@ -92,6 +93,6 @@ func (st *state) reset() {
 	st.grams.buf, st.grams.ends = st.grams.buf[:0], st.grams.ends[:0]
 	if cap(st.grams.buf) > maxKeptBuffer || cap(st.key) > maxKeptBuffer || cap(st.words) > maxKeptBuffer/16 ||
 		cap(st.grams.ends) > maxKeptBuffer/8 || cap(st.offs) > maxKeptBuffer/8 || cap(st.mask) > maxKeptBuffer/8 {
-		*st = state{}
+		*st = state{seen: st.seen}
 	}
 }

@@ -382,74 +382,97 @@ func TestCacheBounded(t *testing.T) {
 	const bound = 1 << 12 // the Analyzer's is cacheEntries; a small one tests the same code
 	a := NewWithSegmenter(Config{Stem: true}, nil)
 	a.cache = newTermCache(bound)
+	w := a.NewWorker()
 	var b strings.Builder
 	for i := range bound + bound/4 {
 		b.Reset()
 		fmt.Fprintf(&b, "w%x", i)
-		a.Terms(nil, b.String())
+		w.Terms(nil, b.String())
 	}
-	// Published words stay within the bound; words waiting to be published
-	// add at most a quarter, or minPending per shard.
-	if n := a.cache.len(); n > bound+max(bound/4, cacheShards*minPending) || n < bound/4 {
+	// A shard that reaches its share of the bound starts over.
+	if n := a.cache.len(); n > bound || n < bound/4 {
 		t.Errorf("cache holds %d entries, bound %d", n, bound)
 	}
 	long := strings.Repeat("x", maxCachedBytes+1)
-	before := a.cache.len()
-	if got := a.Terms(nil, long); !slices.Equal(got, []string{long}) {
-		t.Errorf("long word: %q", got)
+	before, seen := a.cache.len(), w.st.seen.words.Len()
+	for range 2 {
+		if got := w.Terms(nil, long); !slices.Equal(got, []string{long}) {
+			t.Errorf("long word: %q", got)
+		}
 	}
-	if a.cache.len() != before {
+	if a.cache.len() != before || w.st.seen.words.Len() != seen {
 		t.Error("long word cached")
 	}
 }
 
-// Publishing copies a shard's snapshot; the copying must stay in
-// proportion to the cache's work however the words come. Each new word
-// looked up twice once made its shard publish, copying the snapshot per
-// word.
-func TestCachePublishingIsAmortized(t *testing.T) {
-	c := newTermCache(cacheEntries)
-	word := func(i int) string { return fmt.Sprintf("w%x", i) }
-	const warm, fresh = 1 << 14, 1 << 12
-	for i := range warm {
-		c.put(word(i), word(i))
-	}
-	copied := func() (n int) {
-		for i := range c.shards {
-			n += c.shards[i].copied
+// A worker remembers at most maxSeen words, then starts over, and gives
+// the same terms throughout.
+func TestWorkerMemoryBounded(t *testing.T) {
+	a := NewWithSegmenter(Config{Stem: true}, nil)
+	w := a.NewWorker()
+	word := func(i int) string { return fmt.Sprintf("Running%d", i) } // lowercased in scratch space
+	term := func(i int) string { return fmt.Sprintf("running%d", i) }
+	for i := range maxSeen + maxSeen/2 {
+		if got := w.Terms(nil, word(i)); len(got) != 1 || got[0] != term(i) {
+			t.Fatalf("word %d: %q, want %q", i, got, term(i))
 		}
-		return n
+		if n, m := w.st.seen.words.Len(), len(w.st.seen.terms); n > maxSeen || n != m {
+			t.Fatalf("after %d words the worker remembers %d words and %d terms, bound %d", i+1, n, m, maxSeen)
+		}
 	}
-	before := copied()
-	ops := 0
-	for i := warm; i < warm+fresh; i++ {
-		c.put(word(i), word(i))
-		for range 2 {
-			if got, ok := c.get(word(i)); !ok || got != word(i) {
-				t.Fatalf("word %d: got %q, %v", i, got, ok)
+	if n := w.st.seen.words.Len(); n != maxSeen/2 {
+		t.Errorf("the worker remembers %d words, want the %d since it started over", n, maxSeen/2)
+	}
+	for _, i := range []int{0, maxSeen - 1, maxSeen, maxSeen + maxSeen/2 - 1} { // forgotten and remembered
+		if got := w.Terms(nil, word(i)+" "+word(i)); !slices.Equal(got, []string{term(i), term(i)}) {
+			t.Errorf("word %d again: %q", i, got)
+		}
+	}
+}
+
+// Workers, each remembering its own words, give the terms that a fresh
+// Analyzer gives, whatever they saw before and whatever scratch space the
+// words were lowercased in.
+func TestWorkerMatchesAnalyzer(t *testing.T) {
+	texts := []string{"The Running DOGS ran", "RUNNING dogs, running Dogs", "Naïve CAFÉ naïve café",
+		"generously caresses ponies happiness", "The quick brown fox, the QUICK dog.", "用Go处理自然语言 and Ünïcödé text", ""}
+	for _, cfg := range []Config{{Stem: true}, {Stem: true, Stopwords: EnglishStopwords, WordNGrams: NGramRange{1, 2}},
+		{Stem: true, KeepCase: true}, {WordNGrams: NGramRange{1, 3}, HanChars: NGramRange{1, 2}}} {
+		a := NewWithSegmenter(cfg, &pairSegmenter{})
+		w := a.NewWorker()
+		for round := range 3 {
+			for _, text := range texts {
+				want := NewWithSegmenter(cfg, &pairSegmenter{}).Terms(nil, text)
+				if got := w.Terms(nil, text); !slices.Equal(got, want) {
+					t.Errorf("%+v round %d %q: worker %q, want %q", cfg, round, text, got, want)
+				}
+				words, extra := w.Words(nil, nil, text)
+				wantWords, wantExtra := a.Words(nil, nil, text)
+				if !slices.Equal(words, wantWords) || !slices.Equal(extra, wantExtra) {
+					t.Errorf("%+v round %d %q: worker's words %q %q, analyzer's %q %q", cfg, round, text, words, extra, wantWords, wantExtra)
+				}
 			}
 		}
-		ops += 3
-	}
-	if n := copied() - before; n > 8*ops {
-		t.Errorf("%d operations copied %d snapshot entries, more than 8 each", ops, n)
 	}
 }
 
 func TestConcurrent(t *testing.T) {
-	cfg := Config{Stopwords: EnglishStopwords, WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}}
 	docs := strings.Split(englishProse+"\n"+chineseProse+"\n"+mixedProse, "\n")
-	t.Run("pairs", func(t *testing.T) {
-		checkConcurrent(t, NewWithSegmenter(cfg, &pairSegmenter{}), NewWithSegmenter(cfg, &pairSegmenter{}), docs)
-	})
-	t.Run("dictionary", func(t *testing.T) {
-		needDictionary(t)
-		checkConcurrent(t, New(cfg), New(cfg), docs)
-	})
+	for _, stem := range []bool{false, true} {
+		cfg := Config{Stopwords: EnglishStopwords, WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}, Stem: stem}
+		t.Run(fmt.Sprint("pairs, stem ", stem), func(t *testing.T) {
+			checkConcurrent(t, NewWithSegmenter(cfg, &pairSegmenter{}), NewWithSegmenter(cfg, &pairSegmenter{}), docs)
+		})
+		t.Run(fmt.Sprint("dictionary, stem ", stem), func(t *testing.T) {
+			needDictionary(t)
+			checkConcurrent(t, New(cfg), New(cfg), docs)
+		})
+	}
 }
 
-// checkConcurrent runs a on docs from 8 goroutines and compares its terms
-// with those of serial, run on one.
+// checkConcurrent runs a on docs from 8 goroutines, half of them through
+// workers of their own, and compares its terms with those of serial, run
+// on one.
 func checkConcurrent(t *testing.T, a, serial *Analyzer, docs []string) {
 	want := make([][]string, len(docs))
 	for i, d := range docs {
@@ -459,10 +482,14 @@ func checkConcurrent(t *testing.T, a, serial *Analyzer, docs []string) {
 	errs := make(chan string, 8)
 	for g := range 8 {
 		wg.Go(func() {
+			terms := a.Terms
+			if g%2 == 1 {
+				terms = a.NewWorker().Terms
+			}
 			var buf []string
 			for r := range 20 {
 				i := (g*7 + r*13) % len(docs)
-				buf = a.Terms(buf[:0], docs[i])
+				buf = terms(buf[:0], docs[i])
 				if !slices.Equal(buf, want[i]) {
 					errs <- fmt.Sprintf("doc %d: %q, want %q", i, buf, want[i])
 					return
