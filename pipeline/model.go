@@ -1,8 +1,9 @@
 package pipeline
 
 import (
-	"gonum.org/v1/gonum/floats"
 	"sync"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
@@ -152,6 +153,7 @@ func ngramsOf(a *tokenize.Analyzer) vectorize.NGrams {
 // safe for concurrent use; make one per goroutine.
 type Predictor struct {
 	m            *Model
+	tok          *tokenize.Worker
 	ngrams       vectorize.NGrams
 	terms, extra []string
 	hashes       []uint64 // scratch of the vocabulary
@@ -162,13 +164,15 @@ type Predictor struct {
 }
 
 // NewPredictor returns a Predictor for m.
-func (m *Model) NewPredictor() *Predictor { return &Predictor{m: m, ngrams: ngramsOf(m.an)} }
+func (m *Model) NewPredictor() *Predictor {
+	return &Predictor{m: m, tok: m.an.NewWorker(), ngrams: ngramsOf(m.an)}
+}
 
 // Row appends text's weighted feature row to the Predictor's buffers and
 // returns it; the slices are valid until the next call.
 func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 	m := p.m
-	p.terms, p.extra = m.an.Words(p.terms[:0], p.extra[:0], text)
+	p.terms, p.extra = p.tok.Words(p.terms[:0], p.extra[:0], text)
 	if m.vocab != nil {
 		p.idx, p.val, p.hashes = m.vocab.TransformWords(p.idx[:0], p.val[:0], p.hashes, p.terms, p.ngrams, p.extra)
 	} else {

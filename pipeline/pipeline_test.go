@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -601,5 +602,31 @@ func TestDropViews(t *testing.T) {
 	}
 	if big := dropViews(make([]string, 1, maxWordBuffer+1)); big != nil {
 		t.Errorf("dropViews kept a buffer of %d words", cap(big))
+	}
+}
+
+// A coder whose WordCoder has numbered too many terms is replaced, since
+// coded documents may still refer to its tables, but its tokenizing Worker,
+// which they do not refer to, carries on with the words it has seen.
+func TestPutCoderReplacesLargeCoders(t *testing.T) {
+	tr, err := NewTrainer(Config{Tokenize: tokenize.Config{Lang: tokenize.English, Stem: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := tr.takeCoder()
+	tr.putCoder(small)
+	if c := tr.takeCoder(); c != small {
+		t.Fatal("a coder of few terms was not reused")
+	}
+	words := make([]string, maxCoderTerms+1)
+	for i := range words {
+		words[i] = strconv.Itoa(i)
+	}
+	var d vectorize.CodedDoc
+	small.Code(&d, words, vectorize.NGrams{}, nil)
+	tr.putCoder(small)
+	c := tr.takeCoder()
+	if c == small || c.tok != small.tok || c.Len() != 0 {
+		t.Errorf("after %d terms: same coder %v, same worker %v, %d terms", small.Len(), c == small, c.tok == small.tok, c.Len())
 	}
 }

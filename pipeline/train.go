@@ -154,10 +154,11 @@ type tokenized struct {
 const maxCoderTerms = 1 << 18
 
 // coder is what a tokenizing goroutine reuses from batch to batch: its
-// WordCoder, its buffers for a document's words and, with hashing, for the
-// batch's rows.
+// tokenizing Worker, its WordCoder, its buffers for a document's words
+// and, with hashing, for the batch's rows.
 type coder struct {
 	vectorize.WordCoder
+	tok          *tokenize.Worker
 	words, extra []string
 	idx          []int32
 	val          []float64
@@ -168,14 +169,14 @@ type coder struct {
 func (t *Trainer) takeCoder() *coder {
 	c, ok := t.coders.get()
 	if !ok {
-		c = new(coder)
+		c = &coder{tok: t.an.NewWorker()}
 	}
 	return c
 }
 
 // analyze fills c.words and c.extra with the words of text.
-func (c *coder) analyze(an *tokenize.Analyzer, text string) {
-	c.words, c.extra = an.Words(c.words[:0], c.extra[:0], text)
+func (c *coder) analyze(text string) {
+	c.words, c.extra = c.tok.Words(c.words[:0], c.extra[:0], text)
 }
 
 // maxWordBuffer and maxRowBuffer bound the words and row entries a coder's
@@ -185,19 +186,21 @@ const (
 	maxRowBuffer  = 1 << 20
 )
 
-// putCoder readies c for the next batch and returns it to t, unless its
-// WordCoder has numbered too many terms. It clears the words the batch
-// used, views of texts that they would keep alive, and lets go of buffers
-// that a very long document grew.
+// putCoder readies c for the next batch and returns it to t; if its
+// WordCoder has numbered too many terms, a new coder takes its place and
+// only its Worker, which documents still to be counted do not refer to. It
+// clears the words the batch used, views of texts that they would keep
+// alive, and lets go of buffers that a very long document grew.
 func (t *Trainer) putCoder(c *coder) {
 	c.words, c.extra = dropViews(c.words), dropViews(c.extra)
 	c.idx, c.val, c.hashes = c.idx[:0], c.val[:0], c.hashes[:0]
 	if cap(c.idx) > maxRowBuffer || cap(c.val) > maxRowBuffer || cap(c.hashes) > maxRowBuffer {
 		c.idx, c.val, c.hashes = nil, nil, nil
 	}
-	if c.Len() <= maxCoderTerms {
-		t.coders.put(c)
+	if c.Len() > maxCoderTerms {
+		c = &coder{tok: c.tok}
 	}
+	t.coders.put(c)
 }
 
 // dropViews empties a word buffer, clearing every string it held.
@@ -218,7 +221,7 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 	c := t.takeCoder()
 	r := ngramsOf(t.an)
 	for i, s := range texts {
-		c.analyze(t.an, s)
+		c.analyze(s)
 		c.Code(&docs[i], c.words, r, c.extra)
 	}
 	t.putCoder(c)
@@ -237,7 +240,7 @@ func (t *Trainer) hashRows(texts []string) *tokenized {
 	idx, val := c.idx[:0], c.val[:0]
 	empty := 0
 	for _, s := range texts {
-		c.analyze(t.an, s)
+		c.analyze(s)
 		n := len(idx)
 		idx, val, c.hashes = t.hash.TransformWords(idx, val, c.hashes, c.words, r, c.extra) // appends the row
 		empty += boolInt(len(idx) == n)                                                     // every term has a column
