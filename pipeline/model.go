@@ -149,8 +149,9 @@ func ngramsOf(a *tokenize.Analyzer) vectorize.NGrams {
 	return vectorize.NGrams{Min: r.Min, Max: r.Max}
 }
 
-// A Predictor scores documents with a Model, reusing its buffers. It is not
-// safe for concurrent use; make one per goroutine.
+// A Predictor scores documents with a Model, reusing its buffers and its
+// tokenize.Worker (which, with stemming, remembers up to 65,536 words: about
+// 5 MB). It is not safe for concurrent use; make one per goroutine.
 type Predictor struct {
 	m            *Model
 	tok          *tokenize.Worker

@@ -613,6 +613,7 @@ func TestPutCoderReplacesLargeCoders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { tr.Finish() }) // stops its goroutines; it has no documents
 	small := tr.takeCoder()
 	tr.putCoder(small)
 	if c := tr.takeCoder(); c != small {

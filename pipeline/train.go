@@ -188,7 +188,8 @@ const (
 
 // putCoder readies c for the next batch and returns it to t; if its
 // WordCoder has numbered too many terms, a new coder takes its place and
-// only its Worker, which documents still to be counted do not refer to. It
+// takes over only its Worker, to which documents still to be counted do
+// not refer. It
 // clears the words the batch used, views of texts that they would keep
 // alive, and lets go of buffers that a very long document grew.
 func (t *Trainer) putCoder(c *coder) {

@@ -92,7 +92,11 @@ func NewWithSegmenter(cfg Config, seg Segmenter) *Analyzer {
 	if cfg.Stem {
 		a.chains[Latin] = append(a.chains[Latin], Stemmer{})
 	}
-	a.pool.New = func() any { return a.NewWorker() }
+	a.pool.New = func() any {
+		w := a.NewWorker()
+		w.st.seen.limit = maxPooledSeen
+		return w
+	}
 	return a
 }
 
@@ -342,11 +346,11 @@ func (a *Analyzer) lookup(dst []string, st *state, key string, s Script) []strin
 // filter chain. Only copies of key are kept, so it may be a view of scratch
 // space. Words longer than maxCachedBytes are not cached.
 func (a *Analyzer) termOf(st *state, key string, s Script) string {
-	if t, ok := st.seen.find(key); ok {
-		return t
-	}
 	if len(key) > maxCachedBytes {
 		return a.filter(strings.Clone(key), s)
+	}
+	if t, ok := st.seen.find(key); ok {
+		return t
 	}
 	t, ok := a.cache.get(key)
 	if !ok {

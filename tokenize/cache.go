@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"cmp"
 	"hash/maphash"
 	"sync"
 
@@ -10,11 +11,15 @@ import (
 // Cache bounds. A shard of the shared cache that reaches its share starts
 // over, as does a worker's memory of words: frequent words come back at
 // once. The shared cache holds at most cacheEntries words (about 60 MB of
-// short words), a worker's memory maxSeen (about 4 MB).
+// short words); a worker's memory maxSeen (about 5 MB), a pooled worker's,
+// one per core that the garbage collector empties, maxPooledSeen (about 0.6
+// MB). A worker's memory may keep terms alive that the shared cache has
+// dropped.
 const (
 	cacheShards    = 64
 	cacheEntries   = 1 << 20
 	maxSeen        = 1 << 16
+	maxPooledSeen  = 1 << 13
 	maxCachedBytes = 64 // longer words (base64, long Han runs) skip the caches
 )
 
@@ -32,7 +37,7 @@ type termCache struct {
 type cacheShard struct {
 	mu    sync.Mutex
 	words map[string]string
-	_     [48]byte // a shard per cache line: workers lock different shards
+	_     [48]byte // 64 bytes a shard, so that neighbours rarely share a cache line
 }
 
 // newTermCache returns a cache that holds at most entries words.
@@ -77,10 +82,11 @@ func (c *termCache) len() int {
 
 // seenWords is a worker's memory of the words it has seen and their terms:
 // the words in a pointer-free table, their terms by the words' ids. It
-// holds at most maxSeen words, then starts over.
+// holds at most limit words (maxSeen if 0), then starts over.
 type seenWords struct {
 	words termtab.Table
 	terms []string
+	limit int
 }
 
 // find returns the term of word w, if w has been seen.
@@ -91,13 +97,14 @@ func (s *seenWords) find(w string) (string, bool) {
 	return "", false
 }
 
-// add remembers the term of w, which must not have been seen; it keeps a
-// copy of w, so w may be a view of scratch space.
+// add remembers the term of w unless w has been seen; it keeps a copy of
+// w, so w may be a view of scratch space.
 func (s *seenWords) add(w, term string) {
-	if len(s.terms) >= maxSeen {
+	if len(s.terms) >= cmp.Or(s.limit, maxSeen) {
 		clear(s.terms)
 		s.words, s.terms = termtab.Table{}, s.terms[:0]
 	}
-	s.words.Intern(w)
-	s.terms = append(s.terms, term)
+	if int(s.words.Intern(w)) == len(s.terms) {
+		s.terms = append(s.terms, term)
+	}
 }

@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,8 +14,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/textnb/textnb/tokenize/zh"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/textnb/textnb/tokenize/zh"
 )
 
 // loadedByEnglish records whether an English-only run of a New Analyzer
@@ -405,28 +407,35 @@ func TestCacheBounded(t *testing.T) {
 	}
 }
 
-// A worker remembers at most maxSeen words, then starts over, and gives
-// the same terms throughout.
+// A worker remembers at most its bound of words (maxSeen, or a pooled
+// worker's maxPooledSeen), then starts over, and gives the same terms
+// throughout.
 func TestWorkerMemoryBounded(t *testing.T) {
 	a := NewWithSegmenter(Config{Stem: true}, nil)
-	w := a.NewWorker()
 	word := func(i int) string { return fmt.Sprintf("Running%d", i) } // lowercased in scratch space
 	term := func(i int) string { return fmt.Sprintf("running%d", i) }
-	for i := range maxSeen + maxSeen/2 {
-		if got := w.Terms(nil, word(i)); len(got) != 1 || got[0] != term(i) {
-			t.Fatalf("word %d: %q, want %q", i, got, term(i))
+	for _, limit := range []int{0, maxPooledSeen} {
+		w, bound := a.NewWorker(), cmp.Or(limit, maxSeen)
+		w.st.seen.limit = limit
+		for i := range bound + bound/2 {
+			if got := w.Terms(nil, word(i)); len(got) != 1 || got[0] != term(i) {
+				t.Fatalf("word %d: %q, want %q", i, got, term(i))
+			}
+			if n, m := w.st.seen.words.Len(), len(w.st.seen.terms); n > bound || n != m {
+				t.Fatalf("after %d words the worker remembers %d words and %d terms, bound %d", i+1, n, m, bound)
+			}
 		}
-		if n, m := w.st.seen.words.Len(), len(w.st.seen.terms); n > maxSeen || n != m {
-			t.Fatalf("after %d words the worker remembers %d words and %d terms, bound %d", i+1, n, m, maxSeen)
+		if n := w.st.seen.words.Len(); n != bound/2 {
+			t.Errorf("the worker remembers %d words, want the %d since it started over", n, bound/2)
+		}
+		for _, i := range []int{0, bound - 1, bound, bound + bound/2 - 1} { // forgotten and remembered
+			if got := w.Terms(nil, word(i)+" "+word(i)); !slices.Equal(got, []string{term(i), term(i)}) {
+				t.Errorf("word %d again: %q", i, got)
+			}
 		}
 	}
-	if n := w.st.seen.words.Len(); n != maxSeen/2 {
-		t.Errorf("the worker remembers %d words, want the %d since it started over", n, maxSeen/2)
-	}
-	for _, i := range []int{0, maxSeen - 1, maxSeen, maxSeen + maxSeen/2 - 1} { // forgotten and remembered
-		if got := w.Terms(nil, word(i)+" "+word(i)); !slices.Equal(got, []string{term(i), term(i)}) {
-			t.Errorf("word %d again: %q", i, got)
-		}
+	if w := a.pool.Get().(*Worker); w.st.seen.limit != maxPooledSeen {
+		t.Errorf("a pooled worker remembers up to %d words, want %d", w.st.seen.limit, maxPooledSeen)
 	}
 }
 
@@ -447,7 +456,7 @@ func TestWorkerMatchesAnalyzer(t *testing.T) {
 					t.Errorf("%+v round %d %q: worker %q, want %q", cfg, round, text, got, want)
 				}
 				words, extra := w.Words(nil, nil, text)
-				wantWords, wantExtra := a.Words(nil, nil, text)
+				wantWords, wantExtra := NewWithSegmenter(cfg, &pairSegmenter{}).Words(nil, nil, text)
 				if !slices.Equal(words, wantWords) || !slices.Equal(extra, wantExtra) {
 					t.Errorf("%+v round %d %q: worker's words %q %q, analyzer's %q %q", cfg, round, text, words, extra, wantWords, wantExtra)
 				}

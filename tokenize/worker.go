@@ -5,9 +5,10 @@ package tokenize
 // every word it has seen (up to a bound), in a table no other goroutine
 // touches, in front of the cache its Analyzer shares: a repeated word then
 // costs one probe of that table instead of a look-up in shared memory, and
-// only words new to the worker reach the shared cache. A goroutine that
-// analyzes many documents should keep a Worker; the Analyzer's own methods
-// borrow one from a pool, which the garbage collector empties.
+// only words new to the worker reach the shared cache. It remembers up to
+// 65,536 words (about 5 MB). A goroutine that analyzes many documents
+// should keep a Worker; the Analyzer's own methods borrow one from a pool,
+// which the garbage collector empties, whose workers remember fewer words.
 type Worker struct {
 	a  *Analyzer
 	st state

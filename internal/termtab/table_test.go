@@ -11,9 +11,10 @@ import (
 // NUL bytes, 4, 8 and 9 bytes (inline keys and offsets), invalid UTF-8,
 // long shared prefixes and a term longer than the tag's 255.
 func testTerms() []string {
-	terms := []string{"", "\x00", "\x00\x00", "a", "a\x00", "abc", "abcd", "abcdefg", "abcdefgh", "abcdefgh\x00",
-		"abcdefghi", "café", "cafe", "caf\xff", "自然语言", "\xff\xff\xff\xff\xff\xff\xff\xff\xff",
-		strings.Repeat("long", 100), strings.Repeat("long", 100) + "!"}
+	terms := []string{"", "\x00", "\x00\x00", "a", "a\x00", "a\x00\x00\x00\x00\x00\x00\x00\x00", "abc", "abcd",
+		"abcdefg", "abcdefgh", "abcdefgh\x00", "abcdefghi", "abcdefghijklmnop", "abcdefghijklmnop\x00",
+		"abcdefghijklmnopq", "café", "cafe", "caf\xff", "自然语言", "北京大学", "ünïcödé",
+		"\xff\xff\xff\xff\xff\xff\xff\xff\xff", strings.Repeat("long", 100), strings.Repeat("long", 100) + "!"}
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 3000 {
 		b := []byte("the same long prefix ")[:r.IntN(22)]
