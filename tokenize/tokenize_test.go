@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/kljensen/snowball/english"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/textnb/textnb/tokenize/zh"
@@ -711,5 +713,40 @@ func TestLowercasesOnlyTheASCIIPrefix(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if per := (after.TotalAlloc - before.TotalAlloc) / 10; per > uint64(len(doc))/4 {
 		t.Errorf("%d bytes allocated per %d-byte document", per, len(doc))
+	}
+}
+
+// The words that skip the stemmer as their own stems are those Snowball
+// leaves as they are: checked against it on generated words of letters,
+// digits and connectors that end in a digit, and on the near misses that
+// must still reach it.
+func TestOwnStemMatchesSnowball(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const alphabet = "abcdefghijklmnopqrstuvwxyzyyy0123456789'.-@_"
+	words := []string{"1993", "v1.2", "x11r5", "mac-ii2", "it's2", "y2", "ay1", "sses1", "generously1", "'s1"}
+	for range 20000 {
+		b := make([]byte, 1+rng.IntN(12))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		words = append(words, string(b)+string(rune('0'+rng.IntN(10))))
+	}
+	skipped := 0
+	for _, w := range words {
+		if !ownStem([]byte(w)) {
+			continue
+		}
+		skipped++
+		if s := english.Stem(w, false); s != w {
+			t.Errorf("%q skips the stemmer, which makes it %q", w, s)
+		}
+	}
+	if skipped < len(words)*9/10 {
+		t.Errorf("only %d of %d words skipped the stemmer", skipped, len(words))
+	}
+	for _, w := range []string{"", "'s1", "don’t1", "café1", "running", "1993s", "RUNNING"} {
+		if ownStem([]byte(w)) {
+			t.Errorf("%q skips the stemmer", w)
+		}
 	}
 }
