@@ -92,15 +92,15 @@ func (Stemmer) Filter(term []byte) []byte {
 	return append(term[:0], english.Stem(string(term), false)...)
 }
 
-// ownStem reports an ASCII word that ends in a digit and does not start
-// with an apostrophe: Snowball's rules all look at a word's last letters
-// (its Y marks are undone, and only curly apostrophes and leading ones
-// would be rewritten), so such a word is its own stem, and numbers, part
-// numbers and version strings (a sixth of 20 Newsgroups' distinct words)
-// skip the stemmer's 2–3 µs.
+// ownStem reports an ASCII word that ends in a digit and starts with
+// neither an apostrophe nor a space or control byte: Snowball's rules all
+// look at a word's last letters (its Y marks are undone, and only curly or
+// leading apostrophes and surrounding spaces would be rewritten), so such a
+// word is its own stem, and numbers, part numbers and version strings (a
+// sixth of 20 Newsgroups' distinct words) skip the stemmer's 2–3 µs.
 func ownStem(term []byte) bool {
 	n := len(term)
-	if n == 0 || term[n-1] < '0' || term[n-1] > '9' || term[0] == '\'' {
+	if n == 0 || term[n-1] < '0' || term[n-1] > '9' || term[0] == '\'' || term[0] <= ' ' {
 		return false
 	}
 	for _, c := range term {

@@ -414,8 +414,8 @@ func TestCacheBounded(t *testing.T) {
 // throughout.
 func TestWorkerMemoryBounded(t *testing.T) {
 	a := NewWithSegmenter(Config{Stem: true}, nil)
-	word := func(i int) string { return fmt.Sprintf("Running%d", i) } // lowercased in scratch space
-	term := func(i int) string { return fmt.Sprintf("running%d", i) }
+	word := func(i int) string { return fmt.Sprintf("Runs%dRunning", i) } // lowercased in scratch space
+	term := func(i int) string { return fmt.Sprintf("runs%drun", i) }
 	for _, limit := range []int{0, maxPooledSeen} {
 		w, bound := a.NewWorker(), cmp.Or(limit, maxSeen)
 		w.st.seen.limit = limit
@@ -744,7 +744,7 @@ func TestOwnStemMatchesSnowball(t *testing.T) {
 	if skipped < len(words)*9/10 {
 		t.Errorf("only %d of %d words skipped the stemmer", skipped, len(words))
 	}
-	for _, w := range []string{"", "'s1", "don’t1", "café1", "running", "1993s", "RUNNING"} {
+	for _, w := range []string{"", "'s1", " a1", "\t's1", "don’t1", "café1", "running", "1993s", "RUNNING"} {
 		if ownStem([]byte(w)) {
 			t.Errorf("%q skips the stemmer", w)
 		}
