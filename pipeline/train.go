@@ -189,9 +189,8 @@ const (
 // putCoder readies c for the next batch and returns it to t; if its
 // WordCoder has numbered too many terms, a new coder takes its place and
 // takes over only its Worker, to which documents still to be counted do
-// not refer. It
-// clears the words the batch used, views of texts that they would keep
-// alive, and lets go of buffers that a very long document grew.
+// not refer. It clears the words the batch used, views of texts that they
+// would keep alive, and lets go of buffers that a very long document grew.
 func (t *Trainer) putCoder(c *coder) {
 	c.words, c.extra = dropViews(c.words), dropViews(c.extra)
 	c.idx, c.val, c.hashes = c.idx[:0], c.val[:0], c.hashes[:0]

@@ -8,16 +8,17 @@ import (
 )
 
 // testTerms returns distinct terms around the table's edge cases: every
-// string of up to 6 bytes from "a", NUL and 0xff (lengths around the
-// inline keys' 4-byte halves), 8, 9, 16 and 17 bytes (inline keys and
-// offsets), non-Latin text, and terms longer than the tag's 255.
+// string of up to 7 bytes from "a", NUL and 0xff (lengths around the
+// inline keys' 4-byte halves, which overlap from 5 to 7 bytes), 8, 9, 16
+// and 17 bytes (inline keys and offsets), non-Latin text, and terms longer
+// than the tag's 255.
 func testTerms() []string {
 	terms := []string{"a\x00\x00\x00\x00\x00\x00\x00\x00", "abcdefgh", "abcdefgh\x00", "abcdefghi",
 		"abcdefghijklmnop", "abcdefghijklmnop\x00", "abcdefghijklmnopq", "café", "cafe", "caf\xff", "自然语言",
 		"北京大学", "ünïcödé", "\xff\xff\xff\xff\xff\xff\xff\xff\xff", strings.Repeat("long", 100),
 		strings.Repeat("long", 100) + "!"}
 	short, level := []string{""}, []string{""}
-	for range 6 {
+	for range 7 {
 		var next []string
 		for _, s := range level {
 			for _, c := range []string{"a", "\x00", "\xff"} {
@@ -74,8 +75,10 @@ func TestSimilarTermsLeaveShortProbeRuns(t *testing.T) {
 	var tab Table
 	n := 0
 	for i := range 1 << 12 {
-		tab.Intern(fmt.Sprintf("aaaaaaaa%04xdddddddd", i))
-		tab.Intern(fmt.Sprintf("w%03x", i))
+		long, short := tab.Intern(fmt.Sprintf("aaaaaaaa%04xdddddddd", i)), tab.Intern(fmt.Sprintf("w%03x", i))
+		if int(long) != n || int(short) != n+1 {
+			t.Fatalf("term %d: ids %d and %d, want %d and %d", i, long, short, n, n+1)
+		}
 		n += 2
 	}
 	longest, run := 0, 0
