@@ -25,7 +25,6 @@ type Segmenter interface {
 type Analyzer struct {
 	cfg    Config // with defaults
 	seg    Segmenter
-	lower  TokenFilter // nil with KeepCase
 	chains [len(scriptNames)][]TokenFilter
 	// minLen and stop are each script's length and stop word rules, which
 	// its chain applies and keep (and asciiTerms, inline) without one; stop
@@ -34,7 +33,7 @@ type Analyzer struct {
 	stop   [len(scriptNames)]func(string) bool
 	join   bool // connectors join words (not SplitCompounds)
 	// direct is set when no filter needs the cache (no stemming): words are
-	// lowercased a stretch of text at a time and checked in place.
+	// checked in place, as views of the (lowercased) text.
 	direct bool
 	cache  *termCache // nil when direct
 	pool   sync.Pool  // of *Worker
@@ -45,7 +44,7 @@ type Analyzer struct {
 type state struct {
 	seen  seenWords
 	mask  []uint64 // word bits of the ASCII fast path
-	key   []byte
+	low   []byte   // lowercased ASCII stretches, with stemming
 	words []string
 	runs  []string // Han runs, for character n-grams
 	offs  []int
@@ -72,9 +71,6 @@ func NewWithSegmenter(cfg Config, seg Segmenter) *Analyzer {
 	}
 	if !cfg.NoHanWords {
 		a.seg = seg
-	}
-	if !cfg.KeepCase {
-		a.lower = LowerCase{}
 	}
 	a.minLen[Latin], a.minLen[Other], a.minLen[Han] = cfg.MinLen, cfg.MinLen, cfg.HanMinLen
 	if cfg.Stopwords&EnglishStopwords != 0 {
@@ -137,16 +133,22 @@ func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string
 // '≮') up to where the text is ASCII again for a while (resumeAt), so that
 // one curly quote does not slow the rest of a document.
 func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
-	lower := a.direct && a.lower != nil
+	lower := !a.cfg.KeepCase
 	var low []byte // room for lowercased ASCII stretches, a few KiB at a time
 	for {
 		cut := firstNonASCII(text)
 		if cut < len(text) {
 			cut = lastBreak(text[:cut])
 		}
-		ascii := text[:cut] // what asciiTerms reads, lowercased if words are lowered here
-		if lower {
+		ascii := text[:cut] // what asciiTerms reads, lowercased unless KeepCase
+		switch {
+		case lower && a.direct: // words are views of the copies: each stretch gets its own
 			ascii, low = lowerASCII(low, ascii, min(len(text), lowChunk))
+		case lower: // terms come from the caches: every stretch reuses one buffer
+			if len(st.low) < len(ascii) {
+				st.low = make([]byte, max(len(ascii), lowChunk))
+			}
+			ascii, _ = lowerASCII(st.low, ascii, 0)
 		}
 		if dst = a.asciiTerms(dst, st, ascii); cut == len(text) {
 			return dst
@@ -199,9 +201,9 @@ func resumeAt(text string) int {
 }
 
 // asciiTerms is the fast path: it appends the terms of text, which is all
-// ASCII and ends just before a break or at the end of the document. Words are the
-// runs of wordMask's bits, taken 64 at a time from the bits where runs
-// start and end.
+// ASCII and ends just before a break or at the end of the document. Words
+// are the runs of wordMask's bits, taken 64 at a time from the bits where
+// runs start and end.
 func (a *Analyzer) asciiTerms(dst []string, st *state, text string) []string {
 	st.mask = wordMask(st.mask, text, a.join)
 	m, start := st.mask, -1                        // start: of the run waiting for its end, or −1
@@ -257,13 +259,6 @@ func (a *Analyzer) unicodeTerms(dst []string, st *state, text string) []string {
 func (a *Analyzer) word(dst []string, st *state, w string, s Script) []string {
 	if len(w) < a.minLen[s] { // a rune takes at least a byte
 		return dst
-	}
-	if a.direct {
-		return a.keep(dst, w, s)
-	}
-	if a.lower != nil && !isLowerASCII(w) {
-		st.key = a.lower.Filter(append(st.key[:0], w...))
-		return appendTerm(dst, a.termOf(st, unsafe.String(unsafe.SliceData(st.key), len(st.key)), s))
 	}
 	return a.lookup(dst, st, w, s)
 }
@@ -382,17 +377,6 @@ func appendTerm(dst []string, t string) []string {
 		return dst
 	}
 	return append(dst, t)
-}
-
-// isLowerASCII reports whether w has neither upper-case ASCII letters nor
-// non-ASCII bytes, so lowercasing would not change it.
-func isLowerASCII(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if c := w[i]; c >= utf8.RuneSelf || isUpper(c) {
-			return false
-		}
-	}
-	return true
 }
 
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }

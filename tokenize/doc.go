@@ -16,13 +16,14 @@
 // counts runes; unless Config.SplitCompounds is set, a connector between two
 // word characters (. ' ’ @ -) joins them into one word.
 //
-// Without stemming each ASCII stretch of a document is lowercased at once
-// and its words are checked in place, as views of it. With stemming a
-// per-Analyzer cache of filter results lets the filter chain (and its
-// allocations) run about once per distinct word, and each Worker remembers
-// the terms of the words it has seen in a pointer-free table of its own: a
-// later occurrence costs one probe of memory no other goroutine writes. The
-// ASCII path skips normalization and Unicode decoding.
+// Each ASCII stretch of a document is lowercased at once (Unicode text a
+// stretch at a time too); without stemming its words are checked in place,
+// as views of it. With stemming a per-Analyzer cache of filter results lets
+// the filter chain (and its allocations) run about once per distinct word,
+// and each Worker remembers the terms of the words it has seen in a
+// pointer-free table of its own: a later occurrence costs one probe of
+// memory no other goroutine writes. The ASCII path skips normalization and
+// Unicode decoding.
 //
 // The Chinese dictionary (package zh) is loaded on the first Han run of more
 // than one character only, so English-only text never pays its 1.7 s and

@@ -91,7 +91,7 @@ func (st *state) reset() {
 	clear(st.runs[:cap(st.runs)])
 	st.words, st.runs = st.words[:0], st.runs[:0]
 	st.grams.buf, st.grams.ends = st.grams.buf[:0], st.grams.ends[:0]
-	if cap(st.grams.buf) > maxKeptBuffer || cap(st.key) > maxKeptBuffer || cap(st.words) > maxKeptBuffer/16 ||
+	if cap(st.grams.buf) > maxKeptBuffer || cap(st.low) > maxKeptBuffer || cap(st.words) > maxKeptBuffer/16 ||
 		cap(st.grams.ends) > maxKeptBuffer/8 || cap(st.offs) > maxKeptBuffer/8 || cap(st.mask) > maxKeptBuffer/8 {
 		*st = state{seen: st.seen}
 	}
