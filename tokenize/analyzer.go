@@ -344,8 +344,9 @@ func (a *Analyzer) termOf(st *state, key string, s Script) string {
 	if len(key) > maxCachedBytes {
 		return a.filter(strings.Clone(key), s)
 	}
-	if t, ok := st.seen.find(key); ok {
-		return t
+	id, seen := st.seen.lookup(key)
+	if seen {
+		return st.seen.terms[id]
 	}
 	t, ok := a.cache.get(key)
 	if !ok {
@@ -353,7 +354,7 @@ func (a *Analyzer) termOf(st *state, key string, s Script) string {
 		t = a.filter(k, s)
 		a.cache.put(k, t)
 	}
-	st.seen.add(key, t)
+	st.seen.terms[id] = t
 	return t
 }
 

@@ -1,7 +1,6 @@
 package tokenize
 
 import (
-	"cmp"
 	"hash/maphash"
 	"sync"
 
@@ -82,29 +81,24 @@ func (c *termCache) len() int {
 
 // seenWords is a worker's memory of the words it has seen and their terms:
 // the words in a pointer-free table, their terms by the words' ids. It
-// holds at most limit words (maxSeen if 0), then starts over.
+// holds at most limit words, then starts over.
 type seenWords struct {
 	words termtab.Table
 	terms []string
 	limit int
 }
 
-// find returns the term of word w, if w has been seen.
-func (s *seenWords) find(w string) (string, bool) {
-	if id, ok := s.words.Find(w); ok {
-		return s.terms[id], true
-	}
-	return "", false
-}
-
-// add remembers the term of w unless w has been seen; it keeps a copy of
-// w, so w may be a view of scratch space.
-func (s *seenWords) add(w, term string) {
-	if len(s.terms) >= cmp.Or(s.limit, maxSeen) {
+// lookup returns the id of word w and whether w has been seen. A word not
+// seen is added with an empty term, which the caller sets in terms[id]; a
+// copy of w is kept, so w may be a view of scratch space.
+func (s *seenWords) lookup(w string) (id int32, seen bool) {
+	if len(s.terms) >= s.limit {
 		clear(s.terms)
 		s.words, s.terms = termtab.Table{}, s.terms[:0]
 	}
-	if int(s.words.Intern(w)) == len(s.terms) {
-		s.terms = append(s.terms, term)
+	if id = s.words.Intern(w); int(id) < len(s.terms) {
+		return id, true
 	}
+	s.terms = append(s.terms, "")
+	return id, false
 }

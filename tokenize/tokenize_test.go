@@ -1,7 +1,6 @@
 package tokenize
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -416,9 +415,12 @@ func TestWorkerMemoryBounded(t *testing.T) {
 	a := NewWithSegmenter(Config{Stem: true}, nil)
 	word := func(i int) string { return fmt.Sprintf("Runs%dRunning", i) } // lowercased in scratch space
 	term := func(i int) string { return fmt.Sprintf("runs%drun", i) }
-	for _, limit := range []int{0, maxPooledSeen} {
-		w, bound := a.NewWorker(), cmp.Or(limit, maxSeen)
-		w.st.seen.limit = limit
+	if w := a.NewWorker(); w.st.seen.limit != maxSeen {
+		t.Errorf("a worker remembers up to %d words, want %d", w.st.seen.limit, maxSeen)
+	}
+	for _, bound := range []int{maxSeen, maxPooledSeen} {
+		w := a.NewWorker()
+		w.st.seen.limit = bound
 		for i := range bound + bound/2 {
 			if got := w.Terms(nil, word(i)); len(got) != 1 || got[0] != term(i) {
 				t.Fatalf("word %d: %q, want %q", i, got, term(i))

@@ -15,7 +15,9 @@ type Worker struct {
 }
 
 // NewWorker returns a Worker for a.
-func (a *Analyzer) NewWorker() *Worker { return &Worker{a: a} }
+func (a *Analyzer) NewWorker() *Worker {
+	return &Worker{a: a, st: state{seen: seenWords{limit: maxSeen}}}
+}
 
 // Terms is Analyzer.Terms.
 func (w *Worker) Terms(dst []string, text string) []string {

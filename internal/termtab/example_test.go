@@ -11,9 +11,8 @@ func ExampleTable() {
 	for _, w := range []string{"to", "be", "or", "not", "to", "be"} {
 		fmt.Print(tab.Intern(w), " ")
 	}
-	id, ok := tab.Find("not")
-	fmt.Println(id, ok, tab.Len())
-	// Output: 0 1 2 3 0 1 3 true 4
+	fmt.Println(tab.Len(), tab.Term(3))
+	// Output: 0 1 2 3 0 1 4 not
 }
 
 func ExamplePacked() {

@@ -56,17 +56,6 @@ func makeTag(h uint64, n int) uint32 {
 	return uint32(h>>32)&^0x1ff | 0x100 | uint32(min(n, 255))
 }
 
-// Find returns the id of s and true, or false if s is not in t.
-func (t *Table) Find(s string) (int32, bool) {
-	if t.slots == nil {
-		return -1, false
-	}
-	if sl, _, _, found := t.probe(s); found {
-		return sl.id, true
-	}
-	return -1, false
-}
-
 // Intern returns the id of s, adding s if it is new.
 func (t *Table) Intern(s string) int32 {
 	if t.slots == nil {
