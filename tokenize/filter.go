@@ -3,14 +3,15 @@ package tokenize
 import (
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/kljensen/snowball/english"
 )
 
 // A TokenFilter rewrites one term. It may change term in place or return
 // another slice; an empty result drops the term. An Analyzer runs its
-// filters once per distinct word and caches the result, so filters may be
-// slow and may allocate.
+// filters about once per distinct word and caches the result, so filters
+// may be slow and may allocate.
 type TokenFilter interface {
 	Filter(term []byte) []byte
 }
@@ -86,7 +87,7 @@ type Stemmer struct{}
 
 // Filter stems term.
 func (Stemmer) Filter(term []byte) []byte {
-	if hasUpper(term) || ownStem(term) {
+	if ownStem(term) || hasUpper(term) { // ownStem's last-byte test rejects most words at once
 		return term
 	}
 	return append(term[:0], english.Stem(string(term), false)...)
@@ -103,12 +104,7 @@ func ownStem(term []byte) bool {
 	if n == 0 || term[n-1] < '0' || term[n-1] > '9' || term[0] == '\'' || term[0] <= ' ' {
 		return false
 	}
-	for _, c := range term {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
+	return firstNonASCII(unsafe.String(&term[0], n)) == n
 }
 
 func hasUpper(term []byte) bool {

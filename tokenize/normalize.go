@@ -12,7 +12,7 @@ import (
 // tokens. Invalid UTF-8 bytes pass through unchanged and later act as
 // separators. The Analyzer calls it on the text from an ASCII break
 // (isBreak), which nothing before it composes with, or the document's
-// start, to just before a break that 64 ASCII bytes follow (resumeAt), or
+// start, to just before a break that begins 64 ASCII bytes (resumeAt), or
 // the document's end.
 //
 // A first pass checks each rune against a table, which is much faster than

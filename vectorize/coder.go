@@ -57,8 +57,8 @@ type CodedDoc struct {
 	longLo, longHi int
 }
 
-// codedGram is a distinct unigram or bigram: positions a and b into the
-// document's terms, b < 0 for a unigram.
+// codedGram is a distinct unigram or bigram: positions a and b into d.ids,
+// b < 0 for a unigram.
 type codedGram struct {
 	a, b, count int32
 }
