@@ -25,7 +25,7 @@ import (
 // builder: a coder whose documents go to several builders in turn starts it
 // afresh at each switch. The zero value is ready to use.
 type WordCoder struct {
-	terms termTable
+	terms termtab.Table
 	// builder maps the coder's term ids to the builder's nodes, plus one,
 	// negated for a term that holds a space (a chain of word nodes, which
 	// may be the same term as a bigram of others); 0: not known yet. Only
@@ -47,8 +47,8 @@ func (c *WordCoder) Len() int { return c.terms.Len() }
 // to be filled by WordCoder.Code; it can be reused once added.
 type CodedDoc struct {
 	coder *WordCoder
-	ids   []int32     // the document's distinct terms: their ids in the coder
-	tab   packedTerms // the coder's terms as of coding, to spell the ids
+	ids   []int32        // the document's distinct terms: their ids in the coder
+	tab   termtab.Packed // the coder's terms as of coding, to spell the ids
 	grams []codedGram
 	// words holds the positions in ids of the words, in order, when
 	// n-grams from longLo to longHi words (n ≥ 3) are to be counted: the

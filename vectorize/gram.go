@@ -26,7 +26,7 @@ func (r NGrams) bounds() (lo, hi int) {
 // bytes beyond each word's once; a term's string is rebuilt only for the
 // few terms that are kept. Node ids are dense, in first-seen order.
 type gramTable struct {
-	words    termTable
+	words    termtab.Table
 	wordNode []int32 // word id → node
 	pairs    pairTable
 	link     links // node → isWord|word id, or prefix node<<32 | last word node
@@ -162,7 +162,7 @@ func (g *gramTable) termLen(node int32) int {
 // terms returns the strings of nodes, packed in one new block of exactly
 // their size. Parts of nodes are spelled on every core, each into its own
 // stretch of the block, whose offsets a first pass measures.
-func (g *gramTable) terms(nodes []int32) packedTerms {
+func (g *gramTable) terms(nodes []int32) termtab.Packed {
 	parts := max(1, min(parallel.Workers(0), len(nodes)/termsPart))
 	first := func(p int) int { return p * len(nodes) / parts } // part p's first node
 	part := func(p int) []int32 { return nodes[first(p):first(p+1)] }
@@ -177,7 +177,7 @@ func (g *gramTable) terms(nodes []int32) packedTerms {
 	for p := range parts {
 		at[p+1] += at[p]
 	}
-	t := packedTerms{Bytes: make([]byte, at[parts]), Ends: make([]int, len(nodes))}
+	t := termtab.Packed{Bytes: make([]byte, at[parts]), Ends: make([]int, len(nodes))}
 	parallel.For(parts, 0, func(p int) {
 		var scratch []int32
 		dst, i := t.Bytes[at[p]:at[p]:at[p+1]], first(p)

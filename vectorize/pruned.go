@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/textnb/textnb/internal/termtab"
 )
 
 // Pruned is a merged vocabulary pruned by a VocabConfig, before any matrix
@@ -29,8 +31,8 @@ type Pruned struct {
 	// sorted: the terms in final order and the provisional → final map,
 	// made on the first call of Vocabulary
 	sorted func() (*Vocabulary, []int32)
-	terms  *packedTerms // by provisional id, if spelled by PruneConsume or while MaxFeatures sorted them
-	final  []int32      // provisional → final id, if MaxFeatures sorted the terms
+	terms  *termtab.Packed // by provisional id, if spelled by PruneConsume or while MaxFeatures sorted them
+	final  []int32         // provisional → final id, if MaxFeatures sorted the terms
 }
 
 // Prune applies cfg to the merged vocabulary without building the matrix.

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/termtab"
 )
 
 // VocabConfig prunes a learned vocabulary like scikit-learn's
@@ -361,7 +362,7 @@ func (u *union) termsOf(ids []int32) []string {
 }
 
 // packedTermsOf returns the terms of union ids in one new block.
-func (u *union) packedTermsOf(ids []int32) packedTerms {
+func (u *union) packedTermsOf(ids []int32) termtab.Packed {
 	if u.terms == nil {
 		return u.one.g.terms(ids) // spelled straight into the block
 	}

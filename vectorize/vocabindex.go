@@ -68,7 +68,7 @@ func (x *vocabIndex) termHash(t string) uint64 {
 // build indexes the n terms of tab, hashing them in chunks and filling the
 // table in parts, on every core. It reports a term that repeats an earlier
 // one (ErrVocabularyTerms); the later copy is not indexed.
-func (x *vocabIndex) build(tab *packedTerms) error {
+func (x *vocabIndex) build(tab *termtab.Packed) error {
 	n := tab.Len()
 	x.seed = maphash.MakeSeed()
 	hashes := make([]uint64, n)
@@ -86,7 +86,7 @@ func (x *vocabIndex) build(tab *packedTerms) error {
 
 // firstRepeat returns the smallest id whose term repeats an earlier one's,
 // and that one's id, which the index holds in its place; −1, −1 if none.
-func (x *vocabIndex) firstRepeat(tab *packedTerms, hashes []uint64) (id, of int32) {
+func (x *vocabIndex) firstRepeat(tab *termtab.Packed, hashes []uint64) (id, of int32) {
 	for id := range int32(len(hashes)) {
 		if of := x.find(hashes[id], tab.TermLen(id)); of != id && of >= 0 && tab.Term(of) == tab.Term(id) {
 			return id, of
@@ -107,7 +107,7 @@ const buildChunk = 1 << 14
 // an earlier one and was left out. Equal terms start their probes at the
 // same slot, so the later one meets the earlier, in its part or among the
 // spilled.
-func (x *vocabIndex) fill(tab *packedTerms, hashes []uint64, parts int) (spilled int, repeated bool) {
+func (x *vocabIndex) fill(tab *termtab.Packed, hashes []uint64, parts int) (spilled int, repeated bool) {
 	size := tableSize(len(hashes))
 	// Slots are read only where a tag is set, so only the tags need
 	// writing first (see termtab.WrittenSlots).
@@ -167,7 +167,7 @@ func byPart(hashes []uint64, part func(uint64) int, parts int) (ids []int32, at 
 // unless the probe reaches slot stop first (the next part's first slot, 0
 // past the table's end; −1: no stop) or meets an equal term; it reports
 // whether it placed it, and whether it met an equal term.
-func (x *vocabIndex) place(tab *packedTerms, id int32, h uint64, i, stop int) (placed, repeated bool) {
+func (x *vocabIndex) place(tab *termtab.Packed, id int32, h uint64, i, stop int) (placed, repeated bool) {
 	mask, tag, n := len(x.tags)-1, tagOf(h), lenKey(tab.TermLen(id))
 	for ; x.tags[i] != 0; i = (i + 1) & mask {
 		if sl := &x.slots[i]; x.tags[i] == tag && sl.hash == h && sl.n == n && tab.Term(sl.id) == tab.Term(id) {

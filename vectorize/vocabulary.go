@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/textnb/textnb/internal/termtab"
 )
 
 // A Vocabulary maps unique terms to column ids 0..Len()-1. The vocabularies
@@ -14,7 +16,7 @@ import (
 // keeps the order one builder first saw them in, which spares training a
 // sort. It is immutable and safe for concurrent use.
 type Vocabulary struct {
-	tab  packedTerms
+	tab  termtab.Packed
 	ix   vocabIndex
 	once sync.Once
 	err  error // a repeated term, found by the index build
@@ -73,12 +75,12 @@ func (v *Vocabulary) find(t string) int32 {
 func packTerms(terms []string) *Vocabulary { return &Vocabulary{tab: packStrings(terms)} }
 
 // packStrings copies terms into one block, back to back.
-func packStrings(terms []string) packedTerms {
+func packStrings(terms []string) termtab.Packed {
 	size := 0
 	for _, t := range terms {
 		size += len(t)
 	}
-	tab := packedTerms{Bytes: make([]byte, 0, size), Ends: make([]int, len(terms))}
+	tab := termtab.Packed{Bytes: make([]byte, 0, size), Ends: make([]int, len(terms))}
 	for i, t := range terms {
 		tab.Bytes = append(tab.Bytes, t...)
 		tab.Ends[i] = len(tab.Bytes)
