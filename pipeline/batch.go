@@ -1,7 +1,5 @@
 package pipeline
 
-import "sync"
-
 // Prediction is the result for one document of a Batch.
 type Prediction struct {
 	Source string // as given to Add
@@ -18,17 +16,23 @@ type batchItem struct{ source, truth, text string }
 // Batch classifies documents on GOMAXPROCS goroutines and hands the results
 // to a callback in the order the documents were added.
 type Batch struct {
-	run  *ordered[batchItem, []Prediction]
-	pool sync.Pool
+	run *ordered[batchItem, []Prediction]
+	// predictors for the goroutines, kept as long as the Batch: each holds
+	// a tokenize.Worker, whose memory of words a sync.Pool would drop at
+	// every collection or two
+	predictors freeList[*Predictor]
 }
 
 // NewBatch returns a Batch that calls emit once per document, in order, from
 // a single goroutine.
 func (m *Model) NewBatch(emit func(Prediction)) *Batch {
-	b := &Batch{pool: sync.Pool{New: func() any { return m.NewPredictor() }}}
+	b := new(Batch)
 	work := func(items []batchItem) []Prediction {
-		p := b.pool.Get().(*Predictor)
-		defer b.pool.Put(p)
+		p, ok := b.predictors.get()
+		if !ok {
+			p = m.NewPredictor()
+		}
+		defer b.predictors.put(p)
 		out := make([]Prediction, len(items))
 		proba := make([]float64, 0, len(items)*len(m.Classes))
 		for i, it := range items {
