@@ -166,7 +166,7 @@ entries:
 			continue
 		}
 		p := filepath.Join(root, e.Name())
-		mode, err := followLink(e, p)
+		mode, err := followLink(root, e)
 		switch {
 		case err != nil:
 			parts = append(parts, part{err: fmt.Errorf("corpus: %w", err)})
@@ -220,35 +220,33 @@ func listClass(dst []fileDoc, dir, label string) ([]fileDoc, error) {
 		if hidden(e.Name()) {
 			continue
 		}
-		if e.Type().IsRegular() { // most entries: no path to join
-			dst = append(dst, fileDoc{dir: dir, name: e.Name(), label: label})
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		mode, err := followLink(e, p)
+		mode, err := followLink(dir, e)
 		switch {
 		case err != nil:
 			return dst, fmt.Errorf("corpus: %w", err)
-		case mode.IsDir() && e.Type()&os.ModeSymlink != 0:
-			return dst, fmt.Errorf("%w: %s: symlinked folder inside a class folder", ErrUnsupported, p)
-		case mode.IsDir():
-			if dst, err = listClass(dst, p, label); err != nil {
+		case mode.IsRegular(): // most entries: no path to join
+			dst = append(dst, fileDoc{dir: dir, name: e.Name(), label: label})
+		case !mode.IsDir():
+			// Devices, sockets and pipes are not documents.
+		case e.Type()&os.ModeSymlink != 0:
+			return dst, fmt.Errorf("%w: %s: symlinked folder inside a class folder", ErrUnsupported, filepath.Join(dir, e.Name()))
+		default:
+			if dst, err = listClass(dst, filepath.Join(dir, e.Name()), label); err != nil {
 				return dst, err
 			}
-		case mode.IsRegular():
-			dst = append(dst, fileDoc{dir: dir, name: e.Name(), label: label})
 		}
 	}
 	return dst, nil
 }
 
-// followLink returns the type of the directory entry e at path, that of
-// its target if it is a symbolic link: only a link costs a system call.
-func followLink(e fs.DirEntry, path string) (fs.FileMode, error) {
+// followLink returns the type of the entry e of folder dir, that of its
+// target if it is a symbolic link: only a link costs a system call and a
+// joined path.
+func followLink(dir string, e fs.DirEntry) (fs.FileMode, error) {
 	if e.Type()&os.ModeSymlink == 0 {
 		return e.Type(), nil
 	}
-	info, err := os.Stat(path)
+	info, err := os.Stat(filepath.Join(dir, e.Name()))
 	if err != nil {
 		return 0, err
 	}
