@@ -29,14 +29,6 @@ const magic = "\x89TNB\r\n\x1a\n"
 // they are still written as version 1, which older builds read too.
 const FormatVersion = 2
 
-// version returns the format version written for models of kind k.
-func (k Kind) version() uint32 {
-	if k == TableModel {
-		return 1
-	}
-	return FormatVersion
-}
-
 // Kind says what a model file holds.
 type Kind uint32
 
@@ -54,6 +46,14 @@ func (k Kind) String() string {
 		return "table model"
 	}
 	return fmt.Sprintf("kind %d", uint32(k))
+}
+
+// version returns the format version written for models of kind k.
+func (k Kind) version() uint32 {
+	if k == TableModel {
+		return 1
+	}
+	return FormatVersion
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -201,22 +201,37 @@ func FileKind(path string) (Kind, error) {
 	return k, nil
 }
 
-// openContainer checks magic, version and checksum and returns the kind
-// and the payload.
-func openContainer(data []byte) (Kind, []byte, error) {
-	const head = len(magic) + 8
-	if len(data) < head+4 || string(data[:len(magic)]) != magic {
-		return 0, nil, ErrFormat
+// headerSize is the length of a model file's header: magic, format
+// version and kind.
+const headerSize = len(magic) + 8
+
+// readHeader returns the format version and kind of a model file's header.
+func readHeader(head []byte) (version uint32, kind Kind, err error) {
+	if len(head) < headerSize || string(head[:len(magic)]) != magic {
+		return 0, 0, ErrFormat
 	}
 	le := binary.LittleEndian
-	if v := le.Uint32(data[len(magic):]); v < 1 || v > FormatVersion {
+	return le.Uint32(head[len(magic):]), Kind(le.Uint32(head[len(magic)+4:])), nil
+}
+
+// openContainer checks header, version and checksum and returns the kind
+// and the payload.
+func openContainer(data []byte) (Kind, []byte, error) {
+	if len(data) < headerSize+4 {
+		return 0, nil, ErrFormat
+	}
+	v, kind, err := readHeader(data)
+	if err != nil {
+		return 0, nil, err
+	}
+	if v < 1 || v > FormatVersion {
 		return 0, nil, fmt.Errorf("%w: version %d, this build reads 1 to %d", ErrVersion, v, FormatVersion)
 	}
-	body, sum := data[:len(data)-4], le.Uint32(data[len(data)-4:])
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
 	if crc32.Checksum(body, castagnoli) != sum {
 		return 0, nil, ErrChecksum
 	}
-	return Kind(le.Uint32(data[len(magic)+4:])), body[head:], nil
+	return kind, body[headerSize:], nil
 }
 
 // PeekKind reads what kind of model the file at path holds from its first
@@ -228,11 +243,15 @@ func PeekKind(path string) (Kind, error) {
 		return 0, err
 	}
 	defer f.Close()
-	var head [len(magic) + 8]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil || string(head[:len(magic)]) != magic {
+	var head [headerSize]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil {
 		return 0, fmt.Errorf("%s: %w", path, ErrFormat)
 	}
-	return Kind(binary.LittleEndian.Uint32(head[len(magic)+4:])), nil
+	_, kind, err := readHeader(head[:])
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return kind, nil
 }
 
 // openKind opens a container that must hold a model of kind want.
