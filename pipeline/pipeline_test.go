@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -114,7 +115,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		for _, text := range []string{"The striker scored twice", "Stocks fell on rate fears", "", "braise the short ribs"} {
 			pa, ia := a.Proba(nil, text)
 			pb, ib := b.Proba(nil, text)
-			if ia != ib || !equalFloats(pa, pb) {
+			if ia != ib || !slices.Equal(pa, pb) {
 				t.Errorf("%+v %q: loaded model gives %v (%d), trained %v (%d)", cfg, text, pb, ib, pa, ia)
 			}
 		}
@@ -126,7 +127,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !equalFloats(c1.Count, c2.Count) || !equalFloats(c1.ClassCount, c2.ClassCount) ||
+		if !slices.Equal(c1.Count, c2.Count) || !slices.Equal(c1.ClassCount, c2.ClassCount) ||
 			!slices.Equal(c1.Ptr, c2.Ptr) || !slices.Equal(c1.Class, c2.Class) || c1.Binary != c2.Binary {
 			t.Errorf("%+v: counts differ after a round trip", cfg)
 		}
@@ -169,7 +170,7 @@ func TestPredictorScoresAsTheClassifier(t *testing.T) {
 		p := m.NewPredictor()
 		idx, val := p.Row("The striker scored twice")
 		want := m.lin.JointLogLikelihood(nil, idx, val)
-		if got := p.JointLogLikelihood(nil, "The striker scored twice"); !equalFloats(got, want) {
+		if got := p.JointLogLikelihood(nil, "The striker scored twice"); !slices.Equal(got, want) {
 			t.Fatalf("%s: the Predictor scores %v, the classifier %v", name, got, want)
 		}
 	}
@@ -183,18 +184,6 @@ func encode(t testing.TB, m io.WriterTo) []byte {
 		t.Fatal(err)
 	}
 	return b.Bytes()
-}
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestTrainingIsDeterministic(t *testing.T) {
@@ -532,12 +521,10 @@ func TestPrunedFitMatchesMatrixFit(t *testing.T) {
 		if a, b := pruned.idf(), matrix.idf(); (a == nil) != (b == nil) || a != nil && !floatsClose(pick(*a, pi), pick(*b, mi), 1e-12) {
 			t.Fatalf("%+v: IDF differs", cfg)
 		}
-		pc, mc := pruned.counts, matrix.counts
+		pc, mc := countCells(pruned.counts), countCells(matrix.counts)
 		for k := range pi {
-			p, q := pi[k], mi[k]
-			if !slices.Equal(pc.Class[pc.Ptr[p]:pc.Ptr[p+1]], mc.Class[mc.Ptr[q]:mc.Ptr[q+1]]) ||
-				!floatsClose(pc.Count[pc.Ptr[p]:pc.Ptr[p+1]], mc.Count[mc.Ptr[q]:mc.Ptr[q+1]], 1e-12) {
-				t.Fatalf("%+v: class-feature sums of %q differ", cfg, pt[p])
+			if !sameFeature(pc, mc, pi[k], mi[k], 1e-12) {
+				t.Fatalf("%+v: class-feature sums of %q differ", cfg, pt[pi[k]])
 			}
 		}
 		pl, ml := pruned.lin, matrix.lin
@@ -546,10 +533,8 @@ func TestPrunedFitMatchesMatrixFit(t *testing.T) {
 			t.Fatalf("%+v: weights differ", cfg)
 		}
 		for k := range pi {
-			p, q := pi[k], mi[k]
-			if !slices.Equal(pl.Class[pl.Ptr[p]:pl.Ptr[p+1]], ml.Class[ml.Ptr[q]:ml.Ptr[q+1]]) ||
-				!floatsClose(pl.Delta[pl.Ptr[p]:pl.Ptr[p+1]], ml.Delta[ml.Ptr[q]:ml.Ptr[q+1]], 1e-12) {
-				t.Fatalf("%+v: weights of %q differ", cfg, pt[p])
+			if !sameFeature(cells{pl.Ptr, pl.Class, pl.Delta}, cells{ml.Ptr, ml.Class, ml.Delta}, pi[k], mi[k], 1e-12) {
+				t.Fatalf("%+v: weights of %q differ", cfg, pt[pi[k]])
 			}
 		}
 	}
@@ -572,6 +557,23 @@ func pick(v []float64, ids []int32) []float64 {
 		out[k] = v[i]
 	}
 	return out
+}
+
+// cells is a feature-major layout of class cells: nb.SparseCounts' Ptr,
+// Class and Count, or nb.CompactLinear's Ptr, Class and Delta.
+type cells struct {
+	ptr   []int
+	class []uint16
+	val   []float64
+}
+
+func countCells(c *nb.SparseCounts) cells { return cells{c.Ptr, c.Class, c.Count} }
+
+// sameFeature reports whether feature p of a has the classes of feature q
+// of b, with values that agree to tol (0: equal).
+func sameFeature(a, b cells, p, q int32, tol float64) bool {
+	return slices.Equal(a.class[a.ptr[p]:a.ptr[p+1]], b.class[b.ptr[q]:b.ptr[q+1]]) &&
+		floatsClose(a.val[a.ptr[p]:a.ptr[p+1]], b.val[b.ptr[q]:b.ptr[q+1]], tol)
 }
 
 // floatsClose reports whether a and b agree to tol, relative beyond 1.
