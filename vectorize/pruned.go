@@ -31,8 +31,7 @@ type Pruned struct {
 	// sorted: the terms in final order and the provisional → final map,
 	// made on the first call of Vocabulary
 	sorted func() (*Vocabulary, []int32)
-	terms  *termtab.Packed // by provisional id, if spelled by PruneConsume or while MaxFeatures sorted them
-	final  []int32         // provisional → final id, if MaxFeatures sorted the terms
+	terms  termtab.Packed // by provisional id if PruneConsume spelled them, else no Ends
 }
 
 // Prune applies cfg to the merged vocabulary without building the matrix.
@@ -54,26 +53,8 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pruned{u: u, shards: c.shards, binary: cfg.Binary}
-	var presorted []int32 // with MaxFeatures: the kept union ids in term order
-	var sortedTerms []string
-	if cfg.limits(len(keep)) {
-		// Ties in MaxFeatures go by term order: sort now. Provisional
-		// ids stay in union id order.
-		presorted, sortedTerms = u.sortKept(keep, u.keptTerms(keep, cfg), cfg)
-		keep = slices.Sorted(slices.Values(presorted))
-	}
-	p.keep, p.kept = keep, newRankSet(len(u.df), keep)
-	if presorted != nil { // the terms and their order are at hand: keep them by provisional id
-		terms := make([]string, len(keep))
-		p.final = make([]int32, len(keep))
-		for i, g := range presorted {
-			r, _ := p.kept.rankOf(g)
-			terms[r], p.final[r] = sortedTerms[i], int32(i)
-		}
-		t := packStrings(terms)
-		p.terms = &t
-	}
+	keep = u.limit(keep, cfg) // provisional ids follow union ids
+	p := &Pruned{u: u, shards: c.shards, binary: cfg.Binary, keep: keep, kept: newRankSet(len(u.df), keep)}
 	p.df = make([]int64, len(keep))
 	for i, g := range keep {
 		p.df[i] = u.df[g]
@@ -85,10 +66,7 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	}
 	if consume {
 		// The kept terms are all that is needed of the tables.
-		if p.terms == nil {
-			t := u.packedTermsOf(keep)
-			p.terms = &t
-		}
+		p.terms = u.packedTermsOf(keep)
 		releaseTables(p.shards, u)
 		u.df, u.tf = nil, nil // p.df has what is needed
 		c.u, c.shards = &union{}, nil
@@ -97,24 +75,21 @@ func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
 	return p, nil
 }
 
-// sortTerms puts the kept terms in sorted order, which MaxFeatures or the
-// union's ids may have found already.
+// sortTerms puts the kept terms in sorted order, which the union's ids may
+// follow already.
 func (p *Pruned) sortTerms() (*Vocabulary, []int32) {
 	if p.u.sorted { // provisional ids follow term order
 		return p.Provisional(), positions(p.Len())
 	}
 	var terms []string
-	if p.terms != nil {
+	if p.terms.Ends != nil {
 		terms = p.terms.Strings()
 	} else {
 		terms = p.u.termsOf(p.keep)
 	}
-	final := p.final
-	if final == nil {
-		final = make([]int32, len(terms))
-		for i, q := range sortByTerm(terms) {
-			final[q] = int32(i)
-		}
+	final := make([]int32, len(terms))
+	for i, q := range sortByTerm(terms) {
+		final[q] = int32(i)
 	}
 	sorted := make([]string, len(terms))
 	for q, f := range final {
@@ -162,11 +137,11 @@ func (p *Pruned) Row(i int, idx []int32, val []float64) ([]int32, []float64) {
 // them when there is one builder, in sorted order when several were
 // merged. A caller that keeps those ids needs neither a sort nor a remap of
 // what it computed from the rows. Each call builds a new Vocabulary; where
-// pruning spelled the terms (PruneConsume, MaxFeatures), each shares that
-// one copy, which no Vocabulary modifies.
+// pruning spelled the terms (PruneConsume), each shares that one copy,
+// which no Vocabulary modifies.
 func (p *Pruned) Provisional() *Vocabulary {
-	if p.terms != nil {
-		return &Vocabulary{tab: *p.terms}
+	if p.terms.Ends != nil {
+		return &Vocabulary{tab: p.terms}
 	}
 	return &Vocabulary{tab: p.u.packedTermsOf(p.keep)}
 }

@@ -1,7 +1,6 @@
 package vectorize
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -299,11 +298,15 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 	if err != nil {
 		return nil, nil, err
 	}
-	terms := u.keptTerms(keep, cfg)
+	keep = u.limit(keep, cfg)
+	terms := u.termsOf(keep)
 	if consume {
 		releaseTables(c.shards, u)
 	}
-	keep, terms = u.sortKept(keep, terms, cfg)
+	if !u.sorted { // union ids do not follow term order
+		pos := sortByTerm(terms)
+		keep, terms = permute(keep, pos), permute(terms, pos)
+	}
 	final := make([]int32, len(u.df))
 	for g := range final {
 		final[g] = -1
@@ -543,40 +546,45 @@ func (u *union) nothingKept(minCount int, maxDF, maxCount float64) error {
 		ErrEmptyVocabulary, u.distinct, u.rows, rare, minCount, common, maxDF, maxCount)
 }
 
-// keptTerms returns the terms of the kept union ids, and counts the totals
-// MaxFeatures ranks by if it needs them: all that sorting them needs of the
-// shards' term tables, which a caller may then release.
-func (u *union) keptTerms(keep []int32, cfg VocabConfig) []string {
-	if cfg.limits(len(keep)) && u.tf == nil && !cfg.Binary {
-		_, u.tf = u.one.termCounts(false, true) // unite counted the df
+// limit applies MaxFeatures to the kept union ids, which increase: it
+// keeps the cfg.MaxFeatures with the largest totals (document frequencies
+// with Binary), ties going to the earlier term in sorted order, and returns
+// them increasing. Only the terms tied at the cut are spelled and sorted.
+// scikit-learn uses numpy's unstable argsort here; term order makes the
+// choice deterministic.
+func (u *union) limit(keep []int32, cfg VocabConfig) []int32 {
+	if !cfg.limits(len(keep)) {
+		return keep
 	}
-	return u.termsOf(keep)
-}
-
-// sortKept puts the kept union ids and their terms in sorted term order
-// and applies MaxFeatures.
-func (u *union) sortKept(keep []int32, terms []string, cfg VocabConfig) ([]int32, []string) {
-	if pos := u.termOrder(terms); pos != nil {
-		keep, terms = permute(keep, pos), permute(terms, pos)
-	}
-	if cfg.limits(len(keep)) {
-		total := u.tf
-		if cfg.Binary {
-			total = u.df
+	total := u.df
+	if !cfg.Binary {
+		if u.tf == nil {
+			_, u.tf = u.one.termCounts(false, true) // unite counted the df
 		}
-		pos := mostFrequent(keep, total, cfg.MaxFeatures)
-		keep, terms = permute(keep, pos), permute(terms, pos)
+		total = u.tf
 	}
-	return keep, terms
-}
-
-// termOrder returns the positions of terms in sorted term order, or nil
-// if union ids, and so terms, are in that order already.
-func (u *union) termOrder(terms []string) []int32 {
-	if u.sorted {
-		return nil
+	n := cfg.MaxFeatures
+	totals := make([]int64, len(keep))
+	for i, g := range keep {
+		totals[i] = total[g]
 	}
-	return sortByTerm(terms)
+	slices.Sort(totals)
+	cut := totals[len(totals)-n] // the n-th largest
+	var out, tied []int32
+	for _, g := range keep {
+		switch t := total[g]; {
+		case t > cut:
+			out = append(out, g)
+		case t == cut:
+			tied = append(tied, g)
+		}
+	}
+	if !u.sorted { // union ids do not follow term order
+		tied = permute(tied, sortByTerm(u.termsOf(tied)))
+	}
+	out = append(out, tied[:n-len(out)]...)
+	slices.Sort(out)
+	return out
 }
 
 func positions(n int) []int32 {
@@ -594,23 +602,6 @@ func permute[T any](s []T, pos []int32) []T {
 		out[i] = s[p]
 	}
 	return out
-}
-
-// mostFrequent returns the increasing positions of the n ids of sorted with
-// the largest total (ties to the earlier one, i.e. sorted term order).
-// scikit-learn uses numpy's unstable argsort here; term order makes the
-// choice deterministic.
-func mostFrequent(sorted []int32, total []int64, n int) []int32 {
-	pos := positions(len(sorted))
-	slices.SortFunc(pos, func(a, b int32) int {
-		if c := cmp.Compare(total[sorted[b]], total[sorted[a]]); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
-	pos = pos[:n]
-	slices.Sort(pos)
-	return pos
 }
 
 // matrix renumbers the shards' rows into one CSR matrix, sorting each row.
