@@ -2,13 +2,17 @@ package pipeline
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/tokenize"
 )
 
 // explainCases are the classifiers, vectorizers and corpora Explain and
@@ -326,4 +330,29 @@ func TestInspectTable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// An aborted Trainer stops its goroutines and refuses more work.
+func TestTrainerAbort(t *testing.T) {
+	before := runtime.NumGoroutine()
+	tr, err := NewTrainer(Config{Tokenize: tokenize.Config{Lang: tokenize.English}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, texts := readCorpus(t, newsTrain)
+	for i := range 100 {
+		tr.Add(labels[i], texts[i])
+	}
+	tr.Abort()
+	tr.Add("x", "more text")
+	if _, _, err := tr.Finish(); !errors.Is(err, ErrFinished) {
+		t.Fatalf("Finish after Abort: %v, want ErrFinished", err)
+	}
+	for range 100 {
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%d goroutines after Abort, %d before", runtime.NumGoroutine(), before)
 }
