@@ -44,7 +44,7 @@ type Prediction struct {
 // ClassProb is a label's probability.
 type ClassProb struct {
 	Label string  `json:"label"`
-	Prob  float64 `json:"prob"`
+	Prob  float64 `json:"p"`
 }
 
 // prediction names the probabilities of a model's classes.

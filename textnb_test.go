@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/textnb/textnb/pipeline"
 )
@@ -114,8 +115,9 @@ func TestTrainErrors(t *testing.T) {
 		t.Errorf("bad line 402: %v", err)
 	}
 	// The aborted trainers have stopped their goroutines.
-	for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
-		runtime.Gosched()
+	deadline, ok := t.Deadline()
+	for runtime.NumGoroutine() > before && (!ok || time.Until(deadline) > time.Second) {
+		time.Sleep(10 * time.Millisecond)
 	}
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<16)
