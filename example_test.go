@@ -13,19 +13,18 @@ import (
 // Train on a corpus on disk, save the model, load it and predict: the
 // README's library example.
 func Example() {
-	path := filepath.Join(os.TempDir(), "textnb-example-news.model")
+	path := filepath.Join(os.TempDir(), "news.model")
 	m, err := textnb.TrainFrom(textnb.ReadCorpus("testdata/news/train"), textnb.Config{})
+	if err == nil {
+		err = m.Save(path)
+	}
+	if err == nil {
+		m, err = textnb.Load(path)
+	}
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := m.Save(path); err != nil {
-		log.Fatal(err)
-	}
-	loaded, err := textnb.Load(path)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(loaded.Predict("The striker scored twice in the cup final").Label)
+	fmt.Println(m.Predict("The striker scored twice in the cup final").Label)
 	// Output: sport
 }
 
