@@ -36,13 +36,14 @@ type shift struct {
 	assumed  []float64      // the priors the model's probabilities assume
 	correct  *nb.PriorShift // nil: leave the probabilities alone
 	estimate bool
-	held     []pipeline.Prediction
-	emit     func(pipeline.Prediction)
+	held     []scored
+	keepText bool // held documents keep their text
+	emit     func(scored)
 }
 
 // shift returns the correction for a model with classes whose probabilities
 // assume the priors assumed.
-func (f priorFlags) shift(classes []string, assumed []float64, emit func(pipeline.Prediction)) (*shift, error) {
+func (f priorFlags) shift(classes []string, assumed []float64, emit func(scored)) (*shift, error) {
 	s := &shift{classes: classes, assumed: assumed, estimate: *f.estimate, emit: emit}
 	if *f.list == "" {
 		return s, nil
@@ -71,9 +72,12 @@ func (s *shift) correctTo(target []float64) error {
 }
 
 // add takes one prediction, in input order.
-func (s *shift) add(p pipeline.Prediction) {
+func (s *shift) add(p scored) {
 	switch {
 	case s.estimate:
+		if !s.keepText {
+			p.doc.text = ""
+		}
 		s.held = append(s.held, p)
 	case s.correct != nil:
 		s.correct.Apply(p.Proba)
