@@ -20,6 +20,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	nErrors := fs.Int("errors", 0, "list the first N misclassified documents")
 	fields := corpusFlags(fs)
 	pf := newPriorFlags(fs)
+	quiet := quietFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -44,7 +45,10 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	ev := pipeline.NewEvaluator(c.classes())
 	var errs []misclassified
+	meter := newMeter(stderr, "eval", pos[0], *quiet)
+	defer meter.Stop()
 	sh, err := pf.shift(c.classes(), c.priors(), func(s scored) {
+		meter.Add(1, int64(len(s.doc.text)))
 		ev.AddClass(s.Truth, s.Class)
 		if len(errs) < *nErrors && c.classes()[s.Class] != s.Truth {
 			errs = append(errs, newMisclassified(s, c.classes()))
@@ -59,6 +63,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := sh.finish(stdout, stderr, *asJSON); err != nil {
 		return err
 	}
+	meter.Stop()
 	rep := evalReport{Evaluation: ev.Result(), Errors: errs}
 	if *nErrors == 0 {
 		rep.Errors = nil

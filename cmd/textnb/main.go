@@ -34,6 +34,7 @@ func commands() []command {
 		{"predict", "classify documents with a model", runPredict},
 		{"eval", "score a model on a labeled corpus", runEval},
 		{"merge", "merge models trained on parts of a corpus", runMerge},
+		{"version", "print the version and VCS revision of this build", runVersion},
 	}
 }
 
