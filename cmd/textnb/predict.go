@@ -7,6 +7,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/textnb/textnb/pipeline"
 )
 
 func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -25,6 +27,9 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	idField := fs.String("id-field", "", "column or JSON field whose value names each row (default FILE:LINE)")
 	keep := fs.String("keep-fields", "", "with --json: copy these comma-separated `fields` of each row into its \"fields\" object (* for all)")
 	format := fs.String("format", "", "read - and files of other extensions as tsv, csv, jsonl or lines (one document per line; the default for -)")
+	explain := fs.Bool("explain", false, "text models: add the --terms terms that moved each decision, with their contributions "+
+		"to the top class's score against the runner-up (textnb explain --help)")
+	terms := fs.Int("terms", 5, "with --explain: list the N terms with the largest contributions (0: all)")
 	pf := newPriorFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -52,12 +57,21 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if _, table := c.(tableClassifier); table && (ro.wantsFields() || *format != "" || *textField != "text") {
-		return fmt.Errorf("%w: --id-field, --keep-fields, --format and --text-field apply to text models", errUsage)
+	if _, table := c.(tableClassifier); table && (ro.wantsFields() || *format != "" || *textField != "text" || *explain) {
+		return fmt.Errorf("%w: --id-field, --keep-fields, --format, --text-field and --explain apply to text models", errUsage)
+	}
+	if *explain && (*pf.list != "" || *pf.estimate) {
+		return fmt.Errorf("%w: --explain explains the model's own scores: it excludes --priors and --estimate-priors", errUsage)
+	}
+	if *terms < 0 {
+		return fmt.Errorf("%w: --terms %d: want N ≥ 0", errUsage, *terms)
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	p := &printer{classes: c.classes(), w: w, json: *asJSON, top: min(*top, len(c.classes()))}
+	p := &printer{classes: c.classes(), w: w, json: *asJSON, top: min(*top, len(c.classes())), terms: *terms}
+	if tc, ok := c.(textClassifier); ok && *explain {
+		p.explainer = tc.m.NewPredictor() // used by print, on one goroutine
+	}
 	sh, err := pf.shift(c.classes(), c.priors(), p.print)
 	if err != nil {
 		return err
@@ -77,16 +91,21 @@ type printer struct {
 	json    bool
 	top     int
 	err     error // the first error writing
+	// explainer explains each prediction (predict --explain), with the
+	// terms top terms
+	explainer *pipeline.Predictor
+	terms     int
 }
 
 type jsonPrediction struct {
-	Source string             `json:"source"`
-	File   string             `json:"file,omitempty"` // "-" for standard input
-	Line   int                `json:"line,omitempty"` // of a row of a line file
-	Label  string             `json:"label"`
-	Proba  map[string]float64 `json:"proba"`
-	Top    []jsonClass        `json:"top,omitempty"`
-	Fields map[string]any     `json:"fields,omitempty"`
+	Source  string             `json:"source"`
+	File    string             `json:"file,omitempty"` // "-" for standard input
+	Line    int                `json:"line,omitempty"` // of a row of a line file
+	Label   string             `json:"label"`
+	Proba   map[string]float64 `json:"proba"`
+	Top     []jsonClass        `json:"top,omitempty"`
+	Fields  map[string]any     `json:"fields,omitempty"`
+	Explain *explained         `json:"explain,omitempty"`
 }
 
 type jsonClass struct {
@@ -100,9 +119,14 @@ func (p *printer) print(s scored) {
 	}
 	r := s.Prediction
 	order := p.ranked(r.Proba)
+	var x *explained
+	if p.explainer != nil {
+		e := summarize(p.explainer.Explain(s.doc.text), r.Proba, p.terms)
+		x = &e
+	}
 	if p.json {
 		j := jsonPrediction{Source: r.Source, File: s.doc.file, Line: s.doc.line, Label: p.classes[r.Class],
-			Proba: map[string]float64{}, Fields: s.doc.fields}
+			Proba: map[string]float64{}, Fields: s.doc.fields, Explain: x}
 		for c, v := range r.Proba {
 			j.Proba[p.classes[c]] = v
 		}
@@ -122,6 +146,9 @@ func (p *printer) print(s scored) {
 	fmt.Fprint(p.w, plain(r.Source))
 	for _, c := range order {
 		fmt.Fprintf(p.w, "\t%s\t%.6g", plain(p.classes[c]), r.Proba[c])
+	}
+	if x != nil {
+		fmt.Fprintf(p.w, "\t%s", x.inline())
 	}
 	_, p.err = fmt.Fprintln(p.w)
 }
