@@ -17,7 +17,10 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	modelPath := fs.String("m", "", "model `file` (required)")
 	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")
 	order := fs.String("order", "name", "list classes by name, or as seen: the model's order, then labels only the corpus has")
-	nErrors := fs.Int("errors", 0, "list the first N misclassified documents")
+	nErrors := fs.Int("errors", 0, "list the first N misclassified documents (with a text model, each with its explanation in --json)")
+	report := fs.String("report", "", "also write a self-contained HTML report to this `file`: scores, per-class bars, "+
+		"the confusion matrix as a heat map, the most confused pairs, and the misclassified documents (--errors of them, "+
+		"25 by default) with the terms that decided them")
 	fields := corpusFlags(fs)
 	pf := newPriorFlags(fs)
 	quiet := quietFlag(fs)
@@ -34,6 +37,15 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *nErrors < 0 {
 		return fmt.Errorf("%w: --errors %d: want N ≥ 0", errUsage, *nErrors)
 	}
+	if *report != "" {
+		if err := checkReportPath(*report, *modelPath, pos[0]); err != nil {
+			return err
+		}
+	}
+	keep := *nErrors // misclassified documents to keep
+	if *report != "" && keep == 0 {
+		keep = reportErrors
+	}
 	in := inputs{labeled: true, fields: fields.options(false)}
 	if kind, err := pipeline.PeekKind(*modelPath); err == nil && kind == pipeline.TextModel {
 		in.ahead = startReadAhead(pos[0], in.fields) // a table is read as rows, once the model is known
@@ -45,13 +57,17 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	ev := pipeline.NewEvaluator(c.classes())
 	var errs []misclassified
+	var explainer *pipeline.Predictor                                        // used by the emitting goroutine alone
+	if tc, ok := c.(textClassifier); ok && *pf.list == "" && !*pf.estimate { // explanations are of the model's own scores
+		explainer = tc.m.NewPredictor()
+	}
 	meter := newMeter(stderr, "eval", pos[0], *quiet)
 	defer meter.Stop()
 	sh, err := pf.shift(c.classes(), c.priors(), func(s scored) {
 		meter.Add(1, int64(len(s.doc.text)))
 		ev.AddClass(s.Truth, s.Class)
-		if len(errs) < *nErrors && c.classes()[s.Class] != s.Truth {
-			errs = append(errs, newMisclassified(s, c.classes()))
+		if len(errs) < keep && c.classes()[s.Class] != s.Truth {
+			errs = append(errs, newMisclassified(s, c.classes(), explainer))
 		}
 	})
 	if err != nil {
@@ -65,28 +81,41 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	meter.Stop()
 	rep := evalReport{Evaluation: ev.Result(), Errors: errs}
+	if rep.Errors == nil {
+		rep.Errors = []misclassified{}
+	}
+	if *report != "" {
+		if err := writeReport(*report, *modelPath, pos[0], rep, *order == "seen"); err != nil {
+			return err
+		}
+	}
 	if *nErrors == 0 {
 		rep.Errors = nil
-	} else if rep.Errors == nil {
-		rep.Errors = []misclassified{}
 	}
 	return writeEvaluation(stdout, rep, *asJSON, *order == "seen")
 }
 
 // misclassified is a document eval got wrong.
 type misclassified struct {
-	Source    string  `json:"source"`
-	Truth     string  `json:"true"`
-	Predicted string  `json:"predicted"`
-	P         float64 `json:"p"`      // of the predicted class
-	PTrue     float64 `json:"p_true"` // of the true class; 0 if the model does not know it
+	Source    string     `json:"source"`
+	Truth     string     `json:"true"`
+	Predicted string     `json:"predicted"`
+	P         float64    `json:"p"`      // of the predicted class
+	PTrue     float64    `json:"p_true"` // of the true class; 0 if the model does not know it
+	Explain   *explained `json:"explain,omitempty"`
+	Excerpt   string     `json:"-"` // of the text, for the report
 	text      string
 }
 
-func newMisclassified(s scored, classes []string) misclassified {
+// newMisclassified records s, explained by p if not nil.
+func newMisclassified(s scored, classes []string, p *pipeline.Predictor) misclassified {
 	m := misclassified{Source: s.Source, Truth: s.Truth, Predicted: classes[s.Class], P: s.Proba[s.Class], text: s.doc.text}
 	if i := slices.Index(classes, s.Truth); i >= 0 {
 		m.PTrue = s.Proba[i]
+	}
+	if p != nil {
+		e := summarize(p.Explain(s.doc.text), s.Proba, 8)
+		m.Explain = &e
 	}
 	return m
 }

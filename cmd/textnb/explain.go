@@ -107,7 +107,7 @@ func printExplained(w io.Writer, e explained) {
 		fmt.Fprintf(w, "  %+9.4f  %s\n", c.Weight, plain(c.Term))
 	}
 	if e.RestTerms > 0 {
-		fmt.Fprintf(w, "  %+9.4f  (%d other terms)\n", e.Rest, e.RestTerms)
+		fmt.Fprintf(w, "  %+9.4f  (%d other %s)\n", e.Rest, e.RestTerms, plural(e.RestTerms, "term", "terms"))
 	}
 	fmt.Fprintf(w, "  %+9.4f  (bias: what no term carries)\n  %9.4f  = margin\n", e.Bias, e.Margin)
 }
@@ -124,4 +124,11 @@ func (e explained) inline() string {
 		fmt.Fprintf(&b, " %s %+.4f", plain(c.Term), c.Weight)
 	}
 	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
