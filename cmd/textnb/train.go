@@ -84,10 +84,12 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := semi.addUnlabeled(tr, fields, stderr); err != nil {
+	if err := semi.addUnlabeled(tr, fields, stderr, *quiet); err != nil {
 		return err
 	}
+	meter = newMeter(stderr, "train: fitting", "", *quiet)
 	m, sum, err := tr.Finish()
+	meter.Stop()
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}

@@ -113,10 +113,15 @@ func (m *Meter) draw() {
 }
 
 // Line returns the text the Meter shows now, as
-// "train: 1,234 documents, 5.6 MB, 7.8 MB/s, 42%, 0:03 left".
+// "train: 1,234 documents, 5.6 MB, 7.8 MB/s, 42%, 0:03 left", or, while
+// nothing is counted, as "train: fitting, 0:07" (the time so far): a
+// phase whose work is not counted still shows it is alive.
 func (m *Meter) Line() string {
 	docs, n, total := m.docs.Load(), m.bytes.Load(), m.total.Load()
 	secs := m.now().Sub(m.start).Seconds()
+	if docs == 0 && n == 0 {
+		return m.label + ", " + clock(secs)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s documents, %s", m.label, thousands(docs), megabytes(n))
 	if secs > 0 {

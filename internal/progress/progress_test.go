@@ -13,6 +13,11 @@ import (
 func TestLine(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	m := newMeter(nil, "train", func() time.Time { return now })
+	now = now.Add(7 * time.Second)
+	if got, want := m.Line(), "train, 0:07"; got != want {
+		t.Errorf("nothing counted: %q, want %q", got, want)
+	}
+	now = now.Add(-7 * time.Second)
 	m.Add(1234, 5e6)
 	now = now.Add(2 * time.Second)
 	if got, want := m.Line(), "train: 1,234 documents, 5.0 MB, 2.5 MB/s"; got != want {
