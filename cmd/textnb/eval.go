@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -130,12 +129,7 @@ type evalReport struct {
 // writeEvaluation prints r as a report, or as one JSON object.
 func writeEvaluation(stdout io.Writer, r evalReport, asJSON, seen bool) error {
 	if asJSON {
-		out, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", out)
-		return err
+		return printJSON(stdout, r)
 	}
 	printEvaluation(stdout, r, seen)
 	return nil

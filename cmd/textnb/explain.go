@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -45,12 +44,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	proba, _ := p.Proba(nil, text)
 	e := summarize(p.Explain(text), proba, *top)
 	if *asJSON {
-		b, err := json.Marshal(e)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", b)
-		return err
+		return printJSON(stdout, e)
 	}
 	printExplained(stdout, e)
 	return nil

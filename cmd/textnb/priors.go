@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -133,12 +132,7 @@ func printPriors(w io.Writer, classes []string, q []float64, iter int, asJSON bo
 		for c, name := range classes {
 			obj.Priors[name] = q[c]
 		}
-		b, err := json.Marshal(obj)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", b)
-		return err
+		return printJSON(w, obj)
 	}
 	for c, name := range classes {
 		fmt.Fprintf(w, "# prior\t%s\t%.6g\n", name, q[c])

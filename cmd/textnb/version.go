@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -73,12 +72,7 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	v := readBuildInfo()
 	if *asJSON {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", b)
-		return err
+		return printJSON(stdout, v)
 	}
 	_, err = fmt.Fprintln(stdout, v)
 	return err
