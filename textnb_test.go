@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/textnb/textnb/pipeline"
 )
@@ -114,8 +115,9 @@ func TestTrainErrors(t *testing.T) {
 		t.Errorf("bad line 402: %v", err)
 	}
 	// The aborted trainers have stopped their goroutines.
-	for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
-		runtime.Gosched()
+	deadline, ok := t.Deadline()
+	for runtime.NumGoroutine() > before && (!ok || time.Until(deadline) > time.Second) {
+		time.Sleep(10 * time.Millisecond)
 	}
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<16)
@@ -209,5 +211,40 @@ func TestLoadVersion1(t *testing.T) {
 	}
 	if p := m.Predict("the striker scored in the cup final"); p.Label != "sport" {
 		t.Fatalf("predicted %+v", p)
+	}
+}
+
+// The README's library example is Example's code, at most 12 lines.
+func TestReadmeExample(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok1 := strings.Cut(string(readme), "```go\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	_, body, ok3 := strings.Cut(string(src), "func Example() {\n")
+	body, _, ok4 := strings.Cut(body, "\t// Output:")
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		t.Fatal("no Go block in README.md or no Example in example_test.go")
+	}
+	var code []string
+	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		code = append(code, strings.TrimPrefix(l, "\t"))
+	}
+	lines := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
+	for i, l := range lines { // a trailing comment shows the output
+		if c, _, ok := strings.Cut(l, " // "); ok {
+			lines[i] = c
+		}
+	}
+	if !slices.Equal(lines, code) {
+		t.Fatalf("README.md's example:\n%s\nExample:\n%s", strings.Join(lines, "\n"), strings.Join(code, "\n"))
+	}
+	if len(lines) > 12 {
+		t.Fatalf("README.md's example has %d lines, want at most 12", len(lines))
 	}
 }
