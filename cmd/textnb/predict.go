@@ -12,7 +12,7 @@ import (
 )
 
 func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("predict", "predict -m MODEL [--json] [--top K] [--priors C=P,…|--estimate-priors] PATH…|-\n\n"+
+	fs := newFlags("predict", "predict -m MODEL [--json] [--top K] [--explain] [--id-field F] [--keep-fields A,B] [--format F] [--priors C=P,…|--estimate-priors] PATH…|-\n\n"+
 		"A folder holds one document per file; a .tsv, .csv or .jsonl file (or - with --format) one per\n"+
 		"row, read as train and eval read them (--text-field names the text); standard input is one\n"+
 		"document per line; any other file is one document. Each prints as its --id-field's value, or\n"+
@@ -26,7 +26,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	textField := fs.String("text-field", "text", "text column of .csv/.tsv headers and .jsonl objects")
 	idField := fs.String("id-field", "", "column or JSON field whose value names each row (default FILE:LINE)")
 	keep := fs.String("keep-fields", "", "with --json: copy these comma-separated `fields` of each row into its \"fields\" object (* for all)")
-	format := fs.String("format", "", "read - and files of other extensions as tsv, csv, jsonl or lines (one document per line; the default for -)")
+	format := fs.String("format", "", "read - and every file as tsv, csv, jsonl or lines (one document per line; the default for -), whatever their extension")
 	explain := fs.Bool("explain", false, "text models: add the --terms terms that moved each decision, with their contributions "+
 		"to the top class's score against the runner-up (textnb explain --help)")
 	terms := fs.Int("terms", 5, "with --explain: list the N terms with the largest contributions (0: all)")
