@@ -4,6 +4,9 @@
 //	textnb predict -m MODEL [--json] [--top K] PATH…|-
 //	textnb eval -m MODEL [--json] CORPUS
 //	textnb merge -o OUT MODEL MODEL…
+//	textnb inspect [--top N] [--json] MODEL
+//	textnb explain -m MODEL [--top N] [--json] TEXT…|-
+//	textnb version
 //
 // Run "textnb COMMAND --help" for the flags of each command.
 package main
@@ -34,6 +37,9 @@ func commands() []command {
 		{"predict", "classify documents with a model", runPredict},
 		{"eval", "score a model on a labeled corpus", runEval},
 		{"merge", "merge models trained on parts of a corpus", runMerge},
+		{"inspect", "describe a model: settings, classes, most indicative terms", runInspect},
+		{"explain", "show the terms that decided a text's class", runExplain},
+		{"version", "print the version and VCS revision of this build", runVersion},
 	}
 }
 

@@ -49,15 +49,18 @@ func (f semiFlags) config() (pipeline.Semi, error) {
 }
 
 // addUnlabeled gives tr the documents of --unlabeled, if any.
-func (f semiFlags) addUnlabeled(tr *pipeline.Trainer, fields fieldFlags, stderr io.Writer) error {
+func (f semiFlags) addUnlabeled(tr *pipeline.Trainer, fields fieldFlags, stderr io.Writer, quiet bool) error {
 	path := *f.unlabeled
 	if path == "" {
 		return nil
 	}
+	meter := newMeter(stderr, "unlabeled", path, quiet)
 	st, err := corpus.WalkStats(path, fields.options(true), func(d corpus.Document) error {
 		tr.AddUnlabeled(d.Text)
+		meter.Add(1, int64(len(d.Text)))
 		return nil
 	})
+	meter.Stop()
 	if st.LabelsIgnored {
 		fmt.Fprintf(stderr, "textnb train: %s has labels; --unlabeled ignores them\n", path)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
@@ -72,10 +71,10 @@ func trainTable(path, out, labelField string, cfg pipeline.TableConfig, stdout i
 }
 
 // readRows calls fn on every row of a .csv or .tsv table with a header,
-// with the source "path:line", the label of column labelField (none if
+// with the line where it starts, the label of column labelField (none if
 // labelField is "") and the model's feature columns in model order. Other
 // columns are ignored unparsed, so a table may carry ids or notes.
-func readRows(path string, m *pipeline.Table, labelField string, fn func(source, label string, x []float64) error) error {
+func readRows(path string, m *pipeline.Table, labelField string, fn func(line int, label string, x []float64) error) error {
 	r, err := corpus.OpenTable(path, labelField)
 	if err != nil {
 		return err
@@ -96,7 +95,7 @@ func readRows(path string, m *pipeline.Table, labelField string, fn func(source,
 		if err != nil {
 			return err
 		}
-		if err := fn(path+":"+strconv.Itoa(r.Line()), label, x); err != nil {
+		if err := fn(r.Line(), label, x); err != nil {
 			return err
 		}
 	}

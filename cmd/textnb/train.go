@@ -32,6 +32,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fields := corpusFlags(fs)
 	semi := newSemiFlags(fs)
 	table := newTableFlags(fs, alpha)
+	quiet := quietFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -73,17 +74,22 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErr(err)
 	}
+	meter := newMeter(stderr, "train", pos[0], *quiet)
 	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
 		tr.Add(d.Label, d.Text)
+		meter.Add(1, int64(len(d.Text)))
 		return nil
 	})
+	meter.Stop()
 	if err != nil {
 		return err
 	}
-	if err := semi.addUnlabeled(tr, fields, stderr); err != nil {
+	if err := semi.addUnlabeled(tr, fields, stderr, *quiet); err != nil {
 		return err
 	}
+	meter = newMeter(stderr, "train: fitting", "", *quiet)
 	m, sum, err := tr.Finish()
+	meter.Stop()
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
