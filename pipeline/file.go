@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"unsafe"
 
 	"github.com/textnb/textnb/nb"
@@ -139,34 +138,6 @@ func (c *crcWriter) write(p []byte) {
 	var k int
 	k, c.err = c.w.Write(p)
 	c.n += int64(k)
-}
-
-// Save writes m to path atomically: a temporary file in the same folder,
-// synced, then renamed over path. On error path is left as it was.
-func Save(path string, m io.WriterTo) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = m.WriteTo(&writeback{f: f, start: startWriteback}); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // Load reads a text model file.

@@ -17,6 +17,9 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *out == "" || len(pos) < 2 {
 		return fmt.Errorf("%w: need -o OUT and at least two models (see --help)", errUsage)
 	}
+	if err := checkOutput(*out, pos...); err != nil {
+		return err
+	}
 	models := make([]*pipeline.Model, len(pos))
 	for i, p := range pos {
 		if models[i], err = pipeline.Load(p); err != nil {

@@ -39,6 +39,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) != 1 || *out == "" {
 		return fmt.Errorf("%w: need one CORPUS and -o MODEL (see --help)", errUsage)
 	}
+	if err := checkOutput(*out, pos[0], *semi.unlabeled); err != nil {
+		return err
+	}
 	if done, err := table.trainTableIf(fs, *model, pos[0], *out, stdout); done {
 		return err
 	}
