@@ -153,7 +153,10 @@ func (m *Table) fitCategorical(X [][]float64, y []int, cfg TableConfig) error {
 		ids[i] = flat[n:len(flat):len(flat)]
 	}
 	m.Categorical = &nb.Categorical{Alpha: cfg.Alpha, MinCategories: minCat}
-	return m.Categorical.Fit(ids, y, len(m.Classes))
+	if err := m.Categorical.Fit(ids, y, len(m.Classes)); err != nil {
+		return err
+	}
+	return finiteWeights(m.Categorical.Alpha, m.Categorical.FeatureLogProb...)
 }
 
 // directColumns reports which columns hold few small non-negative integers.

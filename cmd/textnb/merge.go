@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/textnb/textnb/pipeline"
 )
@@ -28,7 +30,7 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	m, err := pipeline.Merge(models...)
 	if err != nil {
-		return err
+		return namedModels(err, pos)
 	}
 	if err := pipeline.Save(*out, m); err != nil {
 		return err
@@ -36,3 +38,22 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "merged %d models: %d classes, %d features\nwrote %s\n", len(models), len(m.Classes), m.NumFeatures(), *out)
 	return nil
 }
+
+// namedModels replaces the "model N" of Merge's errors, which count the
+// models from 1 in the order given, with their files.
+func namedModels(err error, paths []string) error {
+	msg := err.Error()
+	for i := len(paths); i >= 1; i-- { // "model 12" before "model 1"
+		msg = strings.ReplaceAll(msg, "model "+strconv.Itoa(i), paths[i-1])
+	}
+	return reworded{msg, err}
+}
+
+// reworded is an error with a new message that still unwraps to the old.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (r reworded) Error() string { return r.msg }
+func (r reworded) Unwrap() error { return r.err }

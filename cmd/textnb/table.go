@@ -45,6 +45,8 @@ func (tf tableFlags) trainTableIf(fs *flag.FlagSet, model, path, out string, std
 			return true, fmt.Errorf("%w: --%s applies only to text models, not --model %v", errUsage, name, kind)
 		case kind == pipeline.Gaussian && (name == "bins" || name == "alpha"):
 			return true, fmt.Errorf("%w: --%s applies only to --model categorical", errUsage, name)
+		case name == "bins" && *tf.bins < 1: // 0 would mean the default
+			return true, fmt.Errorf("%w: --bins %d: want N ≥ 1", errUsage, *tf.bins)
 		case name == "bins":
 			cfg.Bins = *tf.bins
 		case name == "alpha": // given: the text models' default is not the table's
