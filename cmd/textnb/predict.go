@@ -38,7 +38,8 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	p := printer{classes: c.classes(), w: w, json: *asJSON, top: min(*top, len(c.classes()))}
+	var printErr error
+	p := printer{classes: c.classes(), w: w, json: *asJSON, top: min(*top, len(c.classes())), err: &printErr}
 	sh, err := pf.shift(c.classes(), c.priors(), p.print)
 	if err != nil {
 		return err
@@ -46,7 +47,10 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if err := c.feed(pos, sh.add); err != nil {
 		return err
 	}
-	return sh.finish(w, stderr, *asJSON)
+	if err := sh.finish(w, stderr, *asJSON); err != nil {
+		return err
+	}
+	return printErr
 }
 
 // addInput queues one command-line input: "-" is standard input with one
@@ -85,6 +89,7 @@ type printer struct {
 	w       io.Writer
 	json    bool
 	top     int
+	err     *error // the first prediction that could not be printed
 }
 
 type jsonPrediction struct {
@@ -111,7 +116,13 @@ func (p printer) print(r pipeline.Prediction) {
 				j.Top = append(j.Top, jsonClass{p.classes[c], r.Proba[c]})
 			}
 		}
-		b, _ := json.Marshal(j)
+		b, err := json.Marshal(j)
+		if err != nil {
+			if *p.err == nil {
+				*p.err = fmt.Errorf("%s: cannot print its probabilities as JSON: %w", r.Source, err)
+			}
+			return
+		}
 		fmt.Fprintf(p.w, "%s\n", b)
 		return
 	}

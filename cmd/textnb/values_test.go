@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,4 +95,20 @@ func TestSwappedColumns(t *testing.T) {
 	}
 	mustRun(t, "", "train", filepath.Join(dir, "swapped.tsv"), "-o", out, "--allow-many-classes")
 	mustRun(t, "", "train", newsTrain, "-o", out) // 4 classes of 60 documents
+}
+
+// A prediction JSON cannot spell is an error naming the document, not an
+// empty line.
+func TestPrintJSONError(t *testing.T) {
+	var out bytes.Buffer
+	var err error
+	p := printer{classes: []string{"a", "b"}, w: &out, json: true, top: 1, err: &err}
+	p.print(pipeline.Prediction{Source: "doc1", Proba: []float64{math.NaN(), math.NaN()}})
+	p.print(pipeline.Prediction{Source: "doc2", Class: 1, Proba: []float64{0.25, 0.75}})
+	if err == nil || !strings.Contains(err.Error(), "doc1: cannot print its probabilities as JSON") {
+		t.Errorf("error %v, want one naming doc1", err)
+	}
+	if got := out.String(); got != `{"source":"doc2","label":"b","proba":{"a":0.25,"b":0.75}}`+"\n" {
+		t.Errorf("output %q, want doc2's line only", got)
+	}
 }
