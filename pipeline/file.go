@@ -67,6 +67,9 @@ type header struct {
 	IDF      bool          `json:"idf"`
 	// ClassCount is the (weighted) number of training documents per class.
 	ClassCount []float64 `json:"class_count"`
+	// Model.LabelField and TextField: absent from older files, ignored by older builds.
+	LabelField string `json:"label_field,omitempty"`
+	TextField  string `json:"text_field,omitempty"`
 }
 
 // WriteTo writes the model file to w, streaming: the checksum is computed
@@ -74,7 +77,8 @@ type header struct {
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	cw := newContainer(w, TextModel)
 	le := binary.LittleEndian
-	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount}
+	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount,
+		LabelField: m.LabelField, TextField: m.TextField}
 	var idf []float64
 	if p := m.idf(); p != nil {
 		idf = *p
@@ -311,6 +315,7 @@ func decodeModel(payload []byte) (out *Model, err error) {
 	}
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
+	m.LabelField, m.TextField = h.LabelField, h.TextField
 	if err := m.restore(idf); err != nil {
 		return nil, err
 	}

@@ -91,6 +91,9 @@ type Table struct {
 	Discretizer *nb.Discretizer `json:"discretizer,omitempty"`
 	// Direct marks the Categorical columns used as category ids unbinned.
 	Direct []bool `json:"direct,omitempty"`
+	// LabelField names the training table's label column when it was not
+	// "label", so that eval reads the same; older builds ignore it.
+	LabelField string `json:"label_field,omitempty"`
 }
 
 // TrainTable fits a table model on every row of t. Classes are numbered in

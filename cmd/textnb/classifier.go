@@ -16,19 +16,21 @@ import (
 type classifier interface {
 	classes() []string
 	priors() []float64
+	fields() (label, text string) // the training corpus's columns, if not the usual ones
 	feed(paths []string, emit func(pipeline.Prediction)) error
 }
 
 // inputs says how predict and eval read what they classify.
 type inputs struct {
 	labeled bool           // eval: corpora or tables with true labels
-	fields  corpus.Options // eval: their label (and text) columns
+	fields  corpus.Options // their label (eval) and text columns
 	stdin   io.Reader      // predict, text models: what "-" reads, a document per line
 	ahead   *readAhead     // eval, text models: the corpus, read while the model loads
 }
 
-// openClassifier loads the model file at path, reading it once.
-func openClassifier(path string, in inputs) (classifier, error) {
+// openClassifier loads the model file at path, reading it once. The
+// classifier reads its inputs as in says when it feeds them.
+func openClassifier(path string, in *inputs) (classifier, error) {
 	m, t, err := pipeline.Open(path)
 	switch {
 	case err != nil:
@@ -41,11 +43,12 @@ func openClassifier(path string, in inputs) (classifier, error) {
 
 type textClassifier struct {
 	m  *pipeline.Model
-	in inputs
+	in *inputs
 }
 
-func (c textClassifier) classes() []string { return c.m.Classes }
-func (c textClassifier) priors() []float64 { return c.m.PosteriorPriors() }
+func (c textClassifier) classes() []string            { return c.m.Classes }
+func (c textClassifier) priors() []float64            { return c.m.PosteriorPriors() }
+func (c textClassifier) fields() (label, text string) { return c.m.LabelField, c.m.TextField }
 
 // feed classifies eval's corpus as its read-ahead delivers it (paths are
 // what it reads), or predict's inputs at paths.
@@ -56,7 +59,7 @@ func (c textClassifier) feed(paths []string, emit func(pipeline.Prediction)) err
 		return c.in.ahead.each(func(d corpus.Document) { b.Add(d.Source, d.Label, d.Text) })
 	}
 	for _, path := range paths {
-		if err := addInput(b, path, c.in.stdin); err != nil {
+		if err := addInput(b, path, c.in.stdin, c.in.fields); err != nil {
 			return err
 		}
 	}
@@ -65,11 +68,12 @@ func (c textClassifier) feed(paths []string, emit func(pipeline.Prediction)) err
 
 type tableClassifier struct {
 	t  *pipeline.Table
-	in inputs
+	in *inputs
 }
 
-func (c tableClassifier) classes() []string { return c.t.Classes }
-func (c tableClassifier) priors() []float64 { return c.t.TrainingPriors() }
+func (c tableClassifier) classes() []string            { return c.t.Classes }
+func (c tableClassifier) priors() []float64            { return c.t.TrainingPriors() }
+func (c tableClassifier) fields() (label, text string) { return c.t.LabelField, "" }
 
 func (c tableClassifier) feed(paths []string, emit func(pipeline.Prediction)) error {
 	labelField := "" // predict: rows without labels

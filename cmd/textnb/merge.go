@@ -32,6 +32,7 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return namedModels(err, pos)
 	}
+	m.LabelField, m.TextField = models[0].LabelField, models[0].TextField
 	if err := pipeline.Save(*out, m); err != nil {
 		return err
 	}

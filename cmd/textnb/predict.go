@@ -32,10 +32,12 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if *top < 1 {
 		return fmt.Errorf("%w: --top %d: want K ≥ 1", errUsage, *top)
 	}
-	c, err := openClassifier(*modelPath, inputs{stdin: stdin})
+	in := inputs{stdin: stdin, fields: corpus.Options{Unlabeled: true}}
+	c, err := openClassifier(*modelPath, &in)
 	if err != nil {
 		return err
 	}
+	in.fields.LabelField, in.fields.TextField = c.fields()
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	var printErr error
@@ -55,7 +57,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 
 // addInput queues one command-line input: "-" is standard input with one
 // document per line; a file is one document; a folder holds one per file.
-func addInput(b *pipeline.Batch, path string, stdin io.Reader) error {
+func addInput(b *pipeline.Batch, path string, stdin io.Reader, fields corpus.Options) error {
 	if path == "-" {
 		sc := bufio.NewScanner(stdin)
 		sc.Buffer(make([]byte, 64<<10), 64<<20)
@@ -78,7 +80,7 @@ func addInput(b *pipeline.Batch, path string, stdin io.Reader) error {
 		b.Add(path, "", text)
 		return nil
 	}
-	return corpus.Walk(path, corpus.Options{Unlabeled: true}, func(d corpus.Document) error {
+	return corpus.Walk(path, fields, func(d corpus.Document) error {
 		b.Add(d.Source, "", d.Text)
 		return nil
 	})

@@ -111,6 +111,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
+	m.LabelField, m.TextField = fields.stored(fs)
 	if err := pipeline.Save(*out, m); err != nil {
 		return err
 	}
@@ -205,4 +206,31 @@ func corpusFlags(fs interface {
 
 func (f fieldFlags) options(unlabeled bool) corpus.Options {
 	return corpus.Options{LabelField: *f.label, TextField: *f.text, Unlabeled: unlabeled}
+}
+
+// stored returns the field names a model keeps: those that are not the
+// flags' defaults ("" for a default).
+func (f fieldFlags) stored(fs *flag.FlagSet) (label, text string) {
+	if *f.label != fs.Lookup("label-field").DefValue {
+		label = *f.label
+	}
+	if *f.text != fs.Lookup("text-field").DefValue {
+		text = *f.text
+	}
+	return label, text
+}
+
+// useStored sets in opt the columns that c's model was trained from, for
+// the field flags not given, and reports whether opt changed.
+func (f fieldFlags) useStored(fs *flag.FlagSet, opt *corpus.Options, c classifier) bool {
+	given := givenFlags(fs)
+	before := *opt
+	label, text := c.fields()
+	if label != "" && !given["label-field"] {
+		opt.LabelField = label
+	}
+	if text != "" && !given["text-field"] {
+		opt.TextField = text
+	}
+	return *opt != before
 }
