@@ -11,7 +11,7 @@ import (
 
 func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("merge", "merge -o OUT MODEL MODEL…", stderr)
-	out := fs.String("o", "", "write the merged model to this `file` (required)")
+	out := fs.String("o", "", "write the merged model to this `file` (required): created or replaced, keeping its mode; a symbolic link's target is replaced")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

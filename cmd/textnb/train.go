@@ -15,7 +15,7 @@ import (
 
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "train CORPUS -o MODEL [flags]", stderr)
-	out := fs.String("o", "", "write the model to this `file` (required)")
+	out := fs.String("o", "", "write the model to this `file` (required): created or replaced, keeping its mode; a symbolic link's target is replaced")
 	model := fs.String("model", "cnb", "classifier: cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
 		"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)")
 	alpha := fs.Float64("alpha", pipeline.DefaultAlpha, "additive smoothing")
