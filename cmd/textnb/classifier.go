@@ -17,6 +17,7 @@ import (
 type classifier interface {
 	classes() []string
 	priors() []float64
+	fields() (label, text string) // the training corpus's columns, if not the usual ones
 	feed(paths []string, emit func(scored)) error
 }
 
@@ -34,8 +35,9 @@ type inputs struct {
 	ahead   *readAhead     // eval, text models: the corpus, read while the model loads
 }
 
-// openClassifier loads the model file at path, reading it once.
-func openClassifier(path string, in inputs) (classifier, error) {
+// openClassifier loads the model file at path, reading it once. The
+// classifier reads its inputs as in says when it feeds them.
+func openClassifier(path string, in *inputs) (classifier, error) {
 	m, t, err := pipeline.Open(path)
 	switch {
 	case err != nil:
@@ -48,11 +50,12 @@ func openClassifier(path string, in inputs) (classifier, error) {
 
 type textClassifier struct {
 	m  *pipeline.Model
-	in inputs
+	in *inputs
 }
 
-func (c textClassifier) classes() []string { return c.m.Classes }
-func (c textClassifier) priors() []float64 { return c.m.PosteriorPriors() }
+func (c textClassifier) classes() []string            { return c.m.Classes }
+func (c textClassifier) priors() []float64            { return c.m.PosteriorPriors() }
+func (c textClassifier) fields() (label, text string) { return c.m.LabelField, c.m.TextField }
 
 // feed classifies eval's corpus as its read-ahead delivers it (paths are
 // what it reads), or predict's inputs at paths.
@@ -81,11 +84,12 @@ func (c textClassifier) feed(paths []string, emit func(scored)) error {
 
 type tableClassifier struct {
 	t  *pipeline.Table
-	in inputs
+	in *inputs
 }
 
-func (c tableClassifier) classes() []string { return c.t.Classes }
-func (c tableClassifier) priors() []float64 { return c.t.TrainingPriors() }
+func (c tableClassifier) classes() []string            { return c.t.Classes }
+func (c tableClassifier) priors() []float64            { return c.t.TrainingPriors() }
+func (c tableClassifier) fields() (label, text string) { return c.t.LabelField, "" }
 
 func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 	labelField := "" // predict: rows without labels

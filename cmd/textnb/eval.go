@@ -48,11 +48,15 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	in := inputs{labeled: true, fields: fields.options(false)}
 	if kind, err := pipeline.PeekKind(*modelPath); err == nil && kind == pipeline.TextModel {
 		in.ahead = startReadAhead(pos[0], in.fields) // a table is read as rows, once the model is known
-		defer in.ahead.stop()
+		defer func() { in.ahead.stop() }()
 	}
-	c, err := openClassifier(*modelPath, in)
+	c, err := openClassifier(*modelPath, &in)
 	if err != nil {
 		return err
+	}
+	if fields.useStored(fs, &in.fields, c) && in.ahead != nil { // read with the model's columns
+		in.ahead.stop()
+		in.ahead = startReadAhead(pos[0], in.fields)
 	}
 	ev := pipeline.NewEvaluator(c.classes())
 	var errs []misclassified

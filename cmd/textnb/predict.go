@@ -53,9 +53,13 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		}
 		ro.keep = strings.Split(*keep, ",")
 	}
-	c, err := openClassifier(*modelPath, inputs{rows: ro})
+	in := inputs{rows: ro}
+	c, err := openClassifier(*modelPath, &in)
 	if err != nil {
 		return err
+	}
+	if _, text := c.fields(); text != "" && !givenFlags(fs)["text-field"] {
+		in.rows.textField = text // the column the model was trained from
 	}
 	if _, table := c.(tableClassifier); table && (ro.wantsFields() || *format != "" || *textField != "text" || *explain) {
 		return fmt.Errorf("%w: --id-field, --keep-fields, --format, --text-field and --explain apply to text models", errUsage)
@@ -137,7 +141,7 @@ func (p *printer) print(s scored) {
 		}
 		b, err := json.Marshal(j)
 		if err != nil {
-			p.err = fmt.Errorf("%s: %w", plain(r.Source), err)
+			p.err = fmt.Errorf("%s: cannot print its probabilities as JSON: %w", plain(r.Source), err)
 			return
 		}
 		_, p.err = fmt.Fprintf(p.w, "%s\n", b)

@@ -44,23 +44,30 @@ func (tf tableFlags) trainTableIf(fs *flag.FlagSet, model, path, out string, std
 			return true, fmt.Errorf("%w: --%s applies only to text models, not --model %v", errUsage, name, kind)
 		case kind == pipeline.Gaussian && (name == "bins" || name == "alpha"):
 			return true, fmt.Errorf("%w: --%s applies only to --model categorical", errUsage, name)
+		case name == "bins" && *tf.bins < 1: // 0 would mean the default
+			return true, fmt.Errorf("%w: --bins %d: want N ≥ 1", errUsage, *tf.bins)
 		case name == "bins":
 			cfg.Bins = *tf.bins
 		case name == "alpha": // given: the text models' default is not the table's
 			cfg.Alpha = *tf.alpha
 		}
 	}
-	return true, trainTable(path, out, fs.Lookup("label-field").Value.String(), cfg, stdout)
+	return true, trainTable(path, out, fs.Lookup("label-field"), cfg, stdout)
 }
 
-func trainTable(path, out, labelField string, cfg pipeline.TableConfig, stdout io.Writer) error {
-	t, err := corpus.ReadTable(path, labelField)
+// trainTable trains on the table at path with labels in the column that
+// label names; the model keeps the name if it is not the default.
+func trainTable(path, out string, label *flag.Flag, cfg pipeline.TableConfig, stdout io.Writer) error {
+	t, err := corpus.ReadTable(path, label.Value.String())
 	if err != nil {
 		return err
 	}
 	m, err := pipeline.TrainTable(t, cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if label.Value.String() != label.DefValue {
+		m.LabelField = label.Value.String()
 	}
 	if err := pipeline.Save(out, m); err != nil {
 		return err
