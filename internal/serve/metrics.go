@@ -14,7 +14,7 @@ type metrics struct {
 	predictions *prometheus.CounterVec
 	loadSeconds *prometheus.GaugeVec
 	generation  *prometheus.GaugeVec
-	failures *prometheus.CounterVec
+	failures    *prometheus.CounterVec
 	loadError   *prometheus.GaugeVec
 }
 

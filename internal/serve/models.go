@@ -70,7 +70,7 @@ type model struct {
 	assumed    []float64 // the priors the probabilities assume
 	loadTime   time.Duration
 	loadedAt   time.Time
-	preds      *predictors // text models
+	preds      *predictors          // text models
 	predicted  []prometheus.Counter // per class
 }
 
