@@ -72,6 +72,8 @@ type model struct {
 	loadedAt   time.Time
 	preds      *predictors          // text models
 	predicted  []prometheus.Counter // per class
+	// info is what GET /v1/models/{name} shows, made on first use
+	info func() (pipeline.Info, error)
 }
 
 func newModel(name string, text *pipeline.Model, table *pipeline.Table) *model {
@@ -86,6 +88,7 @@ func newModel(name string, text *pipeline.Model, table *pipeline.Table) *model {
 		b, _ := json.Marshal(c)
 		m.classJSON = append(m.classJSON, b)
 	}
+	m.info = sync.OnceValues(func() (pipeline.Info, error) { return inspect(m, defaultInfoTerms) })
 	return m
 }
 

@@ -24,6 +24,9 @@ type predictRequest struct {
 	Rows  []json.RawMessage `json:"rows"`
 	// Top lists the K most probable classes, most probable first.
 	Top int `json:"top"`
+	// Explain explains each prediction by its K terms of largest
+	// contribution: true means DefaultExplainTerms.
+	Explain explainTerms `json:"explain"`
 	// Priors are the class priors of the input, to correct the
 	// probabilities for (Saerens et al. 2002); every class once.
 	Priors map[string]float64 `json:"priors"`
@@ -64,11 +67,14 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 	case m.table != nil && req.Rows == nil:
 		writeError(w, http.StatusBadRequest, fmt.Sprintf(`model %q is a table model: send "rows"`, m.name))
 		return
+	case m.table != nil && req.Explain > 0:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf(`model %q is a table model: "explain" applies to text models`, m.name))
+		return
 	case req.Top < 0:
 		writeError(w, http.StatusBadRequest, fmt.Sprintf(`"top" is %d: want K ≥ 0`, req.Top))
 		return
 	}
-	o := output{m: m, top: min(req.Top, len(m.classes)), counts: make([]float64, len(m.classes))}
+	o := output{m: m, top: min(req.Top, len(m.classes)), explain: int(req.Explain), counts: make([]float64, len(m.classes))}
 	if req.Priors != nil {
 		sh, err := priorShift(m, req.Priors)
 		if err != nil {
@@ -179,6 +185,8 @@ type output struct {
 	m      *model
 	top    int
 	shift  *nb.PriorShift
+	// explain is the number of terms of an explanation; 0: none
+	explain int
 	counts []float64 // predictions per class
 	order  []int
 }
@@ -194,7 +202,8 @@ func (o *output) texts(r *http.Request, b []byte, text *string, texts []string) 
 	var best int
 	if text != nil {
 		proba, best = p.Proba(proba, *text)
-		return o.prediction(append(b, ','), proba, best), nil
+		b = o.prediction(append(b, ','), proba, best)
+		return o.explanation(b, p, *text), nil
 	}
 	b = append(b, `,"predictions":[`...)
 	for i, t := range texts {
@@ -203,9 +212,49 @@ func (o *output) texts(r *http.Request, b []byte, text *string, texts []string) 
 		}
 		proba, best = p.Proba(proba[:0], t)
 		b = o.prediction(append(b, '{'), proba, best)
-		b = append(b, '}')
+		b = append(o.explanation(b, p, t), '}')
 	}
 	return append(b, ']'), nil
+}
+
+// explanation appends the explanation of text, if asked for: the model's
+// own scores, before any prior correction.
+func (o *output) explanation(b []byte, p *pipeline.Predictor, text string) []byte {
+	if o.explain == 0 {
+		return b
+	}
+	e := p.Explain(text)
+	e.Terms = e.Terms[:min(len(e.Terms), o.explain)]
+	js, _ := json.Marshal(e) // plain strings and finite floats
+	b = append(b, `,"explanation":`...)
+	return append(b, js...)
+}
+
+// Explanations list at most MaxExplainTerms terms, DefaultExplainTerms for
+// "explain": true.
+const (
+	DefaultExplainTerms = 10
+	MaxExplainTerms     = 1000
+)
+
+// explainTerms reads "explain": true, false or a number of terms.
+type explainTerms int
+
+func (e *explainTerms) UnmarshalJSON(b []byte) error {
+	switch s := string(b); s {
+	case "true":
+		*e = DefaultExplainTerms
+		return nil
+	case "false", "null":
+		*e = 0
+		return nil
+	}
+	k, err := strconv.Atoi(string(b))
+	if err != nil || k < 0 {
+		return fmt.Errorf(`"explain" is %.40s: want true, false or a number of terms ≥ 0`, b)
+	}
+	*e = explainTerms(min(k, MaxExplainTerms))
+	return nil
 }
 
 // rows appends the predictions for table rows, each an array of the
