@@ -182,13 +182,13 @@ func priorShift(m *model, priors map[string]float64) (nb.PriorShift, error) {
 
 // output writes predictions of one request.
 type output struct {
-	m      *model
-	top    int
-	shift  *nb.PriorShift
+	m     *model
+	top   int
+	shift *nb.PriorShift
 	// explain is the number of terms of an explanation; 0: none
 	explain int
-	counts []float64 // predictions per class
-	order  []int
+	counts  []float64 // predictions per class
+	order   []int
 }
 
 // texts appends the predictions for a text or a batch of texts.
