@@ -1,14 +1,19 @@
 package pipeline
 
 import (
+	"cmp"
 	"encoding/json"
+	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/tokenize"
 )
 
 // explainCases are the classifiers, vectorizers and corpora Explain and
@@ -245,6 +250,11 @@ func checkTextInfo(t *testing.T, name string, m *Model, info Info) {
 				t.Fatalf("%s: class %q term %q log-odds %g, want %g", name, ci.Name, s.Term, s.Score, want)
 			}
 		}
+		wantW, wantO := slowTop(dense, k, w, m.Config.alpha(), 5)
+		if !slices.Equal(features(ci.TopWeights), wantW) || !slices.Equal(features(ci.TopLogOdds), wantO) {
+			t.Fatalf("%s: class %q top features %v and %v, want %v and %v", name, ci.Name,
+				features(ci.TopWeights), features(ci.TopLogOdds), wantW, wantO)
+		}
 		for _, list := range [][]TermScore{ci.TopWeights, ci.TopLogOdds} {
 			for _, s := range list {
 				if dense.FeatureCount[k*dense.Features+s.Feature] <= 0 {
@@ -262,6 +272,53 @@ func checkTextInfo(t *testing.T, name string, m *Model, info Info) {
 	if _, err := json.Marshal(info); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func features(s []TermScore) []int {
+	var out []int
+	for _, v := range s {
+		out = append(out, v.Feature)
+	}
+	return out
+}
+
+// slowTop returns the n features seen in class k with the highest weights
+// w and the highest log-odds, each ranked by sorting them all: ties go to
+// the larger count in the class, then the lower feature.
+func slowTop(c *nb.Counts, k int, w []float64, alpha float64, n int) (byWeight, byOdds []int) {
+	var nIn, nAll float64
+	total := make([]float64, c.Features)
+	for cl := range c.Classes {
+		for j, v := range c.FeatureCount[cl*c.Features : (cl+1)*c.Features] {
+			total[j] += v
+			nAll += v
+			if cl == k {
+				nIn += v
+			}
+		}
+	}
+	count := c.FeatureCount[k*c.Features : (k+1)*c.Features]
+	fa := float64(c.Features) * alpha
+	top := func(score func(j int) float64) []int {
+		var seen []int
+		for j, v := range count {
+			if v > 0 {
+				seen = append(seen, j)
+			}
+		}
+		slices.SortStableFunc(seen, func(a, b int) int {
+			if sa, sb := score(a), score(b); sa != sb {
+				return cmp.Compare(sb, sa)
+			}
+			return cmp.Compare(count[b], count[a])
+		})
+		return seen[:min(n, len(seen))]
+	}
+	byWeight = top(func(j int) float64 { return w[j] })
+	byOdds = top(func(j int) float64 {
+		return math.Log((count[j]+alpha)/(nIn+fa)) - math.Log((total[j]-count[j]+alpha)/(nAll-nIn+fa))
+	})
+	return byWeight, byOdds
 }
 
 // logOdds is the smoothed log-odds of feature j in class k against the
@@ -325,5 +382,32 @@ func TestInspectTable(t *testing.T) {
 		if _, err := json.Marshal(info); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// An aborted Trainer stops its goroutines and refuses more work.
+func TestTrainerAbort(t *testing.T) {
+	before := runtime.NumGoroutine()
+	tr, err := NewTrainer(Config{Tokenize: tokenize.Config{Lang: tokenize.English}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels, texts := readCorpus(t, newsTrain)
+	for i := range 100 {
+		tr.Add(labels[i], texts[i])
+	}
+	tr.Abort()
+	tr.Add("x", "more text")
+	if _, _, err := tr.Finish(); !errors.Is(err, ErrFinished) {
+		t.Fatalf("Finish after Abort: %v, want ErrFinished", err)
+	}
+	// Exiting goroutines may take a moment on a loaded machine: wait for
+	// them until the test's deadline, not for a set time.
+	deadline, ok := t.Deadline()
+	for runtime.NumGoroutine() > before && (!ok || time.Until(deadline) > time.Second) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Fatalf("%d goroutines after Abort, %d before", n, before)
 	}
 }

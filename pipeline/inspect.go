@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/textnb/textnb/nb"
 )
@@ -139,8 +140,11 @@ func (m *Model) Inspect(top int) (Info, error) {
 		grand += s
 	}
 	fa := float64(t.Features) * alpha
-	byWeight := make([][]ranked, t.K)
-	byOdds := make([][]ranked, t.K)
+	byWeight := make([]topList, t.K)
+	byOdds := make([]topList, t.K)
+	for k := range t.K {
+		byWeight[k].n, byOdds[k].n = top, top
+	}
 	for j := range t.Features {
 		for p := counts.Ptr[j]; p < counts.Ptr[j+1]; p++ {
 			k, n := int(counts.Class[p]), counts.Count[p]
@@ -148,13 +152,13 @@ func (m *Model) Inspect(top int) (Info, error) {
 				continue
 			}
 			odds := math.Log((n+alpha)/(sums[k]+fa)) - math.Log((max(total[j]-n, 0)+alpha)/(max(grand-sums[k], 0)+fa))
-			byWeight[k] = append(byWeight[k], ranked{TermScore{Feature: j, Score: weightOf(t, k, j)}, n})
-			byOdds[k] = append(byOdds[k], ranked{TermScore{Feature: j, Score: odds}, n})
+			byWeight[k].add(ranked{TermScore{Feature: j, Score: weightOf(t, k, j)}, n})
+			byOdds[k].add(ranked{TermScore{Feature: j, Score: odds}, n})
 		}
 	}
 	for k := range info.Classes {
-		info.Classes[k].TopWeights = m.topTerms(byWeight[k], top)
-		info.Classes[k].TopLogOdds = m.topTerms(byOdds[k], top)
+		info.Classes[k].TopWeights = byWeight[k].terms(m)
+		info.Classes[k].TopLogOdds = byOdds[k].terms(m)
 	}
 	return info, nil
 }
@@ -167,17 +171,37 @@ type ranked struct {
 	count float64
 }
 
-// topTerms returns the n highest scores of s (ties: the larger count, then
-// the lower feature first), with their terms.
-func (m *Model) topTerms(s []ranked, n int) []TermScore {
-	slices.SortFunc(s, func(a, b ranked) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(b.count, a.count), cmp.Compare(a.Feature, b.Feature))
-	})
-	out := make([]TermScore, min(n, len(s)))
-	for i := range out {
-		out[i] = s[i].TermScore
+// before reports whether r ranks before o: the higher score, then the
+// larger count, then the lower feature.
+func (r ranked) before(o ranked) bool {
+	return cmp.Or(cmp.Compare(o.Score, r.Score), cmp.Compare(o.count, r.count), cmp.Compare(r.Feature, o.Feature)) < 0
+}
+
+// topList keeps the n first of the terms added, in order.
+type topList struct {
+	n int
+	s []ranked
+}
+
+func (l *topList) add(r ranked) {
+	if len(l.s) == l.n && !r.before(l.s[len(l.s)-1]) {
+		return
+	}
+	i := sort.Search(len(l.s), func(i int) bool { return r.before(l.s[i]) })
+	if len(l.s) < l.n {
+		l.s = append(l.s, ranked{})
+	}
+	copy(l.s[i+1:], l.s[i:len(l.s)-1])
+	l.s[i] = r
+}
+
+// terms returns the list with the terms' names.
+func (l *topList) terms(m *Model) []TermScore {
+	out := make([]TermScore, len(l.s))
+	for i, r := range l.s {
+		out[i] = r.TermScore
 		if m.vocab != nil {
-			out[i].Term = m.vocab.Term(out[i].Feature)
+			out[i].Term = m.vocab.Term(r.Feature)
 		}
 	}
 	return out
