@@ -66,8 +66,9 @@ func New(opt Options, specs ...Spec) (*Server, error) {
 	return s, nil
 }
 
-// Static returns a ready Server for models already in memory; exactly one
-// of text and table of each is set. It cannot reload them.
+// Static returns a ready Server for models already in memory, warmed as
+// Load warms them; exactly one of Text and Table of each is set. It cannot
+// reload them.
 func Static(opt Options, models ...Named) (*Server, error) {
 	s := newServer(opt)
 	for _, n := range models {
@@ -82,6 +83,9 @@ func Static(opt Options, models ...Named) (*Server, error) {
 			return nil, err
 		}
 		m := newModel(n.Name, n.Text, n.Table)
+		if err := m.warm(); err != nil {
+			return nil, err
+		}
 		m.generation, m.loadedAt = 1, time.Now()
 		s.met.loaded(m)
 		sl.cur.Store(m)
