@@ -150,7 +150,11 @@ async function classify(ev) {
     bars(m ? m.classes : Object.keys(r.proba), r.proba, r.label);
     const terms = explained(r);
     $("explain").hidden = terms.length === 0;
-    if (terms.length) highlight(text, terms);
+    if (terms.length) {
+      $("toward").textContent = r.explanation.label;
+      $("against").textContent = r.explanation.runner_up_label;
+      highlight(text, terms);
+    }
     $("result").hidden = false;
     document.body.dataset.state = "done";
   } catch (e) {
