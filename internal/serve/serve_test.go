@@ -19,6 +19,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/tokenize/zh"
 )
 
 const (
@@ -29,7 +30,12 @@ const (
 // train trains a text model with the default settings on a testdata corpus.
 func train(t testing.TB, path string) *pipeline.Model {
 	t.Helper()
-	docs, err := corpus.ReadAll(path, corpus.Options{})
+	return trainWith(t, path, corpus.Options{})
+}
+
+func trainWith(t testing.TB, path string, opt corpus.Options) *pipeline.Model {
+	t.Helper()
+	docs, err := corpus.ReadAll(path, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -578,5 +584,28 @@ func TestAllocationBounded(t *testing.T) {
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64*uint64(len(body))+1<<20 {
 			t.Errorf("a %d-byte body allocated %d bytes", len(body), grew)
 		}
+	}
+}
+
+// Loading a Chinese model loads the segmenter's dictionary, so that the
+// first request does not wait for it.
+func TestChineseWarm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the gse dictionary")
+	}
+	if zh.Default().Loaded() {
+		t.Skip("the dictionary is loaded already")
+	}
+	dir := t.TempDir()
+	path := save(t, filepath.Join(dir, "zh.model"), trainWith(t, "../../testdata/zh/train.tsv", corpus.Options{TextField: "text_a"}))
+	s, err := New(Options{Log: quiet}, Spec{"zh", path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load(); err != nil {
+		t.Fatal(err)
+	}
+	if !zh.Default().Loaded() {
+		t.Error("the Chinese model is ready but its dictionary is not loaded")
 	}
 }
