@@ -126,7 +126,7 @@ func (s *Server) add(sl *slot) error {
 	return nil
 }
 
-// Load loads every model file, a few at a time, warms each and marks the
+// Load loads every model file, all at once, warms each and marks the
 // Server ready. It returns the first error; models that loaded serve.
 func (s *Server) Load() error {
 	var wg sync.WaitGroup
