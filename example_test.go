@@ -8,24 +8,24 @@ import (
 	"path/filepath"
 
 	"github.com/textnb/textnb"
+	"github.com/textnb/textnb/pipeline"
 )
 
 // Train on a corpus on disk, save the model, load it and predict: the
 // README's library example.
 func Example() {
-	path := filepath.Join(os.TempDir(), "textnb-example-news.model")
+	path := filepath.Join(os.TempDir(), "news.model")
 	m, err := textnb.TrainFrom(textnb.ReadCorpus("testdata/news/train"), textnb.Config{})
+	if err == nil {
+		err = m.Save(path)
+	}
+	if err == nil {
+		m, err = textnb.Load(path)
+	}
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := m.Save(path); err != nil {
-		log.Fatal(err)
-	}
-	loaded, err := textnb.Load(path)
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(loaded.Predict("The striker scored twice in the cup final").Label)
+	fmt.Println(m.Predict("The striker scored twice in the cup final").Label)
 	// Output: sport
 }
 
@@ -122,4 +122,40 @@ func ExampleOpen() {
 		fmt.Println("table model over", m.Columns())
 	}
 	// Output: text model: sport
+}
+
+// Config's fields are pipeline.Config's; its zero value is the default.
+func ExampleConfig() {
+	cfg := textnb.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.Counts}
+	m, err := textnb.Train(spam, cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.Predict("call me when you get home").Label)
+	// Output: ham
+}
+
+func ExampleModel_Inspect() {
+	m, err := textnb.TrainFrom(textnb.ReadCorpus("testdata/news/train"), textnb.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	info, err := m.Inspect(3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(info.Settings.Classifier, info.Terms, "terms")
+	for _, c := range info.Classes {
+		fmt.Print(c.Name, " ", c.Documents, ":")
+		for _, t := range c.TopLogOdds {
+			fmt.Print(" ", t.Term)
+		}
+		fmt.Println()
+	}
+	// Output:
+	// cnb 7767 terms
+	// finance 60: billion bank rising
+	// food 60: rice crispy butter
+	// sport 60: world cup final
+	// tech 60: model adds code
 }

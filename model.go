@@ -1,6 +1,7 @@
 package textnb
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/textnb/textnb/pipeline"
@@ -33,7 +34,7 @@ func (m *Model) Save(path string) error { return pipeline.Save(path, m.m) }
 func (m *Model) Kind() Kind { return TextModel }
 
 // Classes returns the labels the model predicts, in its order.
-func (m *Model) Classes() []string { return m.m.Classes }
+func (m *Model) Classes() []string { return slices.Clone(m.m.Classes) }
 
 // Prediction is a predicted label and every label's probability.
 type Prediction struct {

@@ -2,6 +2,7 @@ package textnb
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
@@ -64,11 +65,11 @@ func (t *Table) Save(path string) error { return pipeline.Save(path, t.t) }
 func (t *Table) Kind() Kind { return TableModel }
 
 // Classes returns the labels the model predicts, in its order.
-func (t *Table) Classes() []string { return t.t.Classes }
+func (t *Table) Classes() []string { return slices.Clone(t.t.Classes) }
 
 // Columns returns the names of the feature columns, in the order Predict
 // takes their values.
-func (t *Table) Columns() []string { return t.t.Features }
+func (t *Table) Columns() []string { return slices.Clone(t.t.Features) }
 
 // Predict returns the most probable label of a row of values, one per
 // column of Columns, and the probabilities of all labels.

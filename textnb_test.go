@@ -213,3 +213,38 @@ func TestLoadVersion1(t *testing.T) {
 		t.Fatalf("predicted %+v", p)
 	}
 }
+
+// The README's library example is Example's code, at most 12 lines.
+func TestReadmeExample(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok1 := strings.Cut(string(readme), "```go\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	_, body, ok3 := strings.Cut(string(src), "func Example() {\n")
+	body, _, ok4 := strings.Cut(body, "\t// Output:")
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		t.Fatal("no Go block in README.md or no Example in example_test.go")
+	}
+	var code []string
+	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		code = append(code, strings.TrimPrefix(l, "\t"))
+	}
+	lines := strings.Split(strings.TrimSuffix(block, "\n"), "\n")
+	for i, l := range lines { // a trailing comment shows the output
+		if c, _, ok := strings.Cut(l, " // "); ok {
+			lines[i] = c
+		}
+	}
+	if !slices.Equal(lines, code) {
+		t.Fatalf("README.md's example:\n%s\nExample:\n%s", strings.Join(lines, "\n"), strings.Join(code, "\n"))
+	}
+	if len(lines) > 12 {
+		t.Fatalf("README.md's example has %d lines, want at most 12", len(lines))
+	}
+}

@@ -99,6 +99,7 @@ func (p *Predictor) Explain(text string) Explanation {
 	e := Explanation{
 		Class: top, RunnerUp: ru, Label: m.Classes[top], RunnerUpLabel: m.Classes[ru],
 		Margin: p.jll[top] - p.jll[ru], Bias: t.Bias[top] - t.Bias[ru],
+		Terms: make([]Contribution, 0, len(p.idx)), // [] in JSON, not null
 	}
 	var hashed map[int32][]string
 	if m.vocab == nil {

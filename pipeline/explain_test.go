@@ -118,6 +118,9 @@ func checkExplanations(t *testing.T, name string, m *Model, texts []string) {
 		if e.Margin != jll[e.Class]-jll[e.RunnerUp] || e.Bias != bias[e.Class]-bias[e.RunnerUp] {
 			t.Fatalf("%s: margin %g bias %g, want %g and %g", name, e.Margin, e.Bias, jll[e.Class]-jll[e.RunnerUp], bias[e.Class]-bias[e.RunnerUp])
 		}
+		if e.Terms == nil || e.Margin < 0 {
+			t.Fatalf("%s: %q: terms %v (nil encodes as JSON null), margin %g", name, text, e.Terms, e.Margin)
+		}
 		sum := e.Bias
 		for i, c := range e.Terms {
 			want := c.Value * (weights[e.Class][c.Feature] - weights[e.RunnerUp][c.Feature])
