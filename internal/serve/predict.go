@@ -225,9 +225,6 @@ func (o *output) explanation(b []byte, p *pipeline.Predictor, text string) []byt
 	}
 	e := p.Explain(text)
 	e.Terms = e.Terms[:min(len(e.Terms), o.explain)]
-	if e.Terms == nil {
-		e.Terms = []pipeline.Contribution{} // [] rather than null
-	}
 	js, _ := json.Marshal(e) // plain strings and finite floats
 	b = append(b, `,"explanation":`...)
 	return append(b, js...)
