@@ -46,6 +46,7 @@ async function loadModels() {
     o.textContent = m.name;
     sel.append(o);
   }
+  if (models.length === 0) throw new Error("this server has no text models");
   const want = new URLSearchParams(location.search).get("model");
   if (want && models.some((m) => m.name === want)) sel.value = want;
   showInfo();
@@ -175,6 +176,8 @@ function explained(r) {
 async function start() {
   $("form").addEventListener("submit", classify);
   $("model").addEventListener("change", showInfo);
+  // A server with a token answers 401 until one is typed in.
+  $("token").addEventListener("change", () => loadModels().then(() => showError(""), (e) => showError(e.message)));
   try {
     await loadModels();
   } catch (e) {
