@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"bytes"
+	"image"
 	"image/png"
 	"net/http/httptest"
 	"net/url"
@@ -29,9 +31,56 @@ func chromium(t *testing.T, args ...string) string {
 	return string(out)
 }
 
-// The page loads the models, classifies a text as submitted from its
-// form, and shows the label, one bar per class and the highlighted terms.
-func TestPageInChromium(t *testing.T) {
+// A user picks a model, types a text and presses Classify: the page shows
+// the label, one bar per class and the terms highlighted.
+func TestPageTyped(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("chromium is not installed")
+	}
+	s, err := Static(Options{Log: quiet}, Named{Name: "news", Text: train(t, newsTrain)}, Named{Name: "spam", Text: train(t, spamTSV)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	b := openBrowser(t, hs.URL+"/")
+	b.waitFor(t, `document.getElementById("model").options.length === 2`)
+	b.eval(t, `(() => {
+		const sel = document.getElementById("model");
+		sel.value = "spam";
+		sel.dispatchEvent(new Event("change"));
+		document.getElementById("text").value = `+jsString("WINNER! Claim your free prize now")+`;
+		document.getElementById("submit").click();
+		return true;
+	})()`)
+	b.waitFor(t, `document.body.dataset.state === "done"`)
+	for expr, want := range map[string]string{
+		`document.getElementById("label").textContent`:                    `"spam"`,
+		`document.querySelectorAll("#bars .bar").length`:                  `2`,
+		`document.querySelector("#bars .bar.best .name").textContent`:     `"spam"`,
+		`document.querySelectorAll("#highlighted mark").length > 2`:       `true`,
+		`document.getElementById("explain").hidden`:                       `false`,
+		`document.getElementById("info").textContent`:                     `"2 classes, version 1"`,
+		`document.querySelector("#highlighted mark").title.split(":")[0]`: `"winner"`,
+	} {
+		if got := b.eval(t, expr); got != want {
+			t.Errorf("%s = %s, want %s", expr, got, want)
+		}
+	}
+	shot := b.screenshot(t)
+	keep(t, "serve-page-typed.png", shot)
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := pixels(img, 0x2a, 0x9d, 0x55); n < 100 {
+		t.Errorf("the screenshot shows %d pixels of the best class's green bar", n)
+	}
+}
+
+// The page at ?model=…&text=… classifies the text by itself: a link to a
+// result.
+func TestPageLink(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil {
 		t.Skip("chromium is not installed")
 	}
@@ -72,22 +121,33 @@ func TestPageInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The best class's bar is drawn in green (#2a9d55) somewhere.
-	green := 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y += 2 {
-		for x := b.Min.X; x < b.Max.X; x += 2 {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			if r>>8 == 0x2a && g>>8 == 0x9d && bl>>8 == 0x55 {
-				green++
+	if n := pixels(img, 0x2a, 0x9d, 0x55); img.Bounds().Dx() != 900 || n < 100 {
+		t.Errorf("screenshot %v with %d pixels of the best class's green bar", img.Bounds(), n)
+	}
+	data, _ := os.ReadFile(shot)
+	keep(t, "serve-page-link.png", data)
+}
+
+// pixels counts the pixels of colour r, g, b in every other row and column.
+func pixels(img image.Image, r, g, b uint32) int {
+	n := 0
+	bounds := img.Bounds()
+	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
+		for x := bounds.Min.X; x < bounds.Max.X; x += 2 {
+			pr, pg, pb, _ := img.At(x, y).RGBA()
+			if pr>>8 == r && pg>>8 == g && pb>>8 == b {
+				n++
 			}
 		}
 	}
-	if b.Dx() != 900 || green < 100 {
-		t.Errorf("screenshot %v with %d pixels of the best class's bar", b, green)
-	}
-	if dir := os.Getenv("TEXTNB_SCREENSHOT_DIR"); dir != "" { // to look at it
-		data, _ := os.ReadFile(shot)
-		os.WriteFile(filepath.Join(dir, "serve-page.png"), data, 0o644)
+	return n
+}
+
+// keep copies a screenshot to $TEXTNB_SCREENSHOT_DIR, if set, to look at.
+func keep(t *testing.T, name string, png []byte) {
+	if dir := os.Getenv("TEXTNB_SCREENSHOT_DIR"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+			t.Error(err)
+		}
 	}
 }
