@@ -32,8 +32,10 @@ type predictRequest struct {
 	Priors map[string]float64 `json:"priors"`
 }
 
-// bufs recycles response buffers.
-var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// bufs recycles response buffers of up to maxPooled bytes.
+var bufs = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooled = 1 << 20
 
 func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 	m := s.served(w, r)
@@ -83,9 +85,14 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 		}
 		o.shift = &sh
 	}
-	buf := bufs.Get().(*bytes.Buffer)
-	defer bufs.Put(buf)
-	b := buf.Bytes()[:0]
+	buf := bufs.Get().(*[]byte)
+	b := (*buf)[:0]
+	defer func() {
+		if cap(b) <= maxPooled {
+			*buf = b[:0]
+			bufs.Put(buf)
+		}
+	}()
 	b = append(b, `{"model":`...)
 	b = strconv.AppendQuote(b, m.name) // names are plain ASCII
 	b = append(b, `,"generation":`...)
@@ -112,9 +119,6 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Write(b)
-	if cap(b) <= 1<<20 { // keep a huge batch's buffer from being pooled
-		*buf = *bytes.NewBuffer(b[:0])
-	}
 }
 
 // decode reads the JSON body into v, refusing unknown fields, trailing
