@@ -609,3 +609,35 @@ func TestChineseWarm(t *testing.T) {
 		t.Error("the Chinese model is ready but its dictionary is not loaded")
 	}
 }
+
+// FuzzRequest sends arbitrary methods, paths and bodies to every endpoint:
+// nothing panics, and every API answer is JSON.
+func FuzzRequest(f *testing.F) {
+	for _, c := range [][3]string{
+		{"GET", "/v1/models", ""}, {"GET", "/v1/models/spam?top=3", ""}, {"GET", "/v1/models/flowers", ""},
+		{"POST", "/v1/models/spam/predict", `{"texts":["a"],"explain":2}`}, {"GET", "/readyz", ""},
+		{"PUT", "/healthz", "x"}, {"GET", "/static/../../etc/passwd", ""}, {"GET", "/v1/models/spam?top=-1", ""},
+	} {
+		f.Add(c[0], c[1], c[2])
+	}
+	s, err := Static(Options{Log: quiet, MaxBody: 1 << 14, MaxBatch: 64, Token: ""},
+		Named{Name: "spam", Text: train(f, spamTSV)}, Named{Name: "flowers", Table: flowers(f)})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, method, path, body string) {
+		req, err := http.NewRequest(method, "http://127.0.0.1"+path, strings.NewReader(body))
+		if err != nil || req.URL.Path == "" || !strings.HasPrefix(req.URL.Path, "/") {
+			return // not a request a server could receive
+		}
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("%s %q: %d %s", method, path, rec.Code, rec.Body)
+		}
+		api := strings.HasPrefix(req.URL.Path, "/v1/") || req.URL.Path == "/healthz" || req.URL.Path == "/readyz"
+		if api && method != "HEAD" && !json.Valid(rec.Body.Bytes()) {
+			t.Fatalf("%s %q: %d, not JSON: %q", method, path, rec.Code, rec.Body)
+		}
+	})
+}
