@@ -16,6 +16,7 @@ import (
 
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
+	"github.com/textnb/textnb/tokenize/zh"
 )
 
 // ErrSpec: a model argument is not PATH or NAME=PATH with a usable name.
@@ -93,21 +94,25 @@ func newModel(name string, text *pipeline.Model, table *pipeline.Table) *model {
 }
 
 // warm makes the first request as fast as the next: a Chinese model's
-// segmenter loads its dictionary (seconds) on the first Han text it sees.
+// segmenter loads its dictionary (seconds) before the model is served, not
+// on the first Han text, and the pool gets its first Predictor.
 func (m *model) warm() error {
 	if m.text == nil {
 		return nil
 	}
-	p, err := m.preds.get(context.Background())
+	text := "warm up"
+	if m.text.Lang() == tokenize.Chinese {
+		if err := zh.Default().Load(); err != nil {
+			return err
+		}
+		text = "预热模型的中文分词词典"
+	}
+	p, err := m.preds.get(context.Background()) // a new pool: does not wait
 	if err != nil {
 		return err
 	}
-	defer m.preds.put(p)
-	text := "warm up"
-	if m.text.Lang() == tokenize.Chinese {
-		text = "预热模型的中文分词词典"
-	}
 	p.Proba(nil, text)
+	m.preds.put(p)
 	return nil
 }
 
