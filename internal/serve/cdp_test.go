@@ -42,7 +42,7 @@ func openBrowser(t *testing.T, url string) *browser {
 	}
 	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+t.TempDir(), "--window-size=900,800", "--remote-debugging-pipe", "about:blank")
+		"--user-data-dir="+profileDir(t), "--window-size=900,800", "--remote-debugging-pipe", "about:blank")
 	cmd.ExtraFiles = []*os.File{toChrome, fromChrome} // fds 3 and 4
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -50,14 +50,24 @@ func openBrowser(t *testing.T, url string) *browser {
 	toChrome.Close()
 	fromChrome.Close()
 	kill := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	b := &browser{cmd: cmd, w: ourEnd, r: bufio.NewReader(theirEnd)}
 	t.Cleanup(func() {
+		// Browser.close lets Chromium end its helper processes itself.
+		b.session = ""
+		b.id++
+		fmt.Fprintf(ourEnd, `{"id":%d,"method":"Browser.close"}`+"\x00", b.id)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
 		kill.Stop()
 		ourEnd.Close()
-		cmd.Process.Kill()
-		cmd.Wait()
 		theirEnd.Close()
 	})
-	b := &browser{cmd: cmd, w: ourEnd, r: bufio.NewReader(theirEnd)}
 	var target struct{ TargetID string }
 	b.call(t, "Target.createTarget", map[string]any{"url": url}, &target)
 	var attached struct{ SessionID string }
@@ -148,3 +158,23 @@ func (b *browser) screenshot(t *testing.T) []byte {
 }
 
 func jsString(s string) string { return fmt.Sprintf("%q", s) } // Go's quoting is valid JavaScript for these texts
+
+// profileDir returns a Chromium profile folder, removed after the test.
+// Chromium's helper processes may still write to it for a moment after the
+// browser has exited, so removal is retried, and a leftover is no failure.
+func profileDir(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "textnb-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 20 {
+			if os.RemoveAll(dir) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("could not remove %s", dir)
+	})
+	return dir
+}

@@ -23,7 +23,7 @@ func chromium(t *testing.T, args ...string) string {
 	}
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir(), "--virtual-time-budget=10000"}
+		"--user-data-dir=" + profileDir(t), "--virtual-time-budget=10000"}
 	out, err := exec.Command(bin, append(base, args...)...).Output()
 	if err != nil {
 		t.Fatalf("chromium %v: %v", args, err)
