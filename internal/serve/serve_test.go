@@ -402,15 +402,28 @@ func TestReloadOnRename(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	time.Sleep(100 * time.Millisecond) // the watch is set up
+	gen := func() uint64 { return s.slots["m"].cur.Load().generation }
 
 	stop := make(chan struct{})
 	wait := hammer(t, url, stop)
 	news := train(t, newsTrain)
-	save(t, path, news) // a temporary file renamed over path
-	waitFor(t, "the renamed model to serve", func() bool {
-		return s.slots["m"].cur.Load().generation == 2
+	// A temporary file renamed over path, again until a reload shows: the
+	// watch may not be set up yet.
+	for deadline := time.Now().Add(time.Minute); gen() == 1; {
+		if time.Now().After(deadline) {
+			t.Fatal("gave up waiting for the renamed model to serve")
+		}
+		save(t, path, news)
+		for wait := time.Now().Add(time.Second); gen() == 1 && time.Now().Before(wait); {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor(t, "reloads to settle", func() bool {
+		g := gen()
+		time.Sleep(3 * settle)
+		return gen() == g
 	})
+	served := gen()
 	r := do(t, "POST", url+"/v1/models/m/predict", `{"text":"the match went to extra time"}`)
 	if _, ok := r.body["proba"].(map[string]any)[news.Classes[0]]; !ok {
 		t.Errorf("after the rename: %s, want the news model's classes %v", r.raw, news.Classes)
@@ -432,19 +445,19 @@ func TestReloadOnRename(t *testing.T) {
 	}
 	r = do(t, "GET", url+"/readyz", "")
 	st := r.body["models"].(map[string]any)["m"].(map[string]any)
-	if r.code != 200 || st["generation"] != 2.0 || !strings.Contains(st["error"].(string), "not a textnb model file") {
+	if r.code != 200 || st["generation"] != float64(served) || !strings.Contains(st["error"].(string), "not a textnb model file") {
 		t.Errorf("readyz after a failed load: %d %s", r.code, r.raw)
 	}
 	if r := do(t, "GET", url+"/metrics", ""); !strings.Contains(r.raw, `textnb_model_load_error{model="m"} 1`) ||
 		!strings.Contains(r.raw, `textnb_model_load_failures_total{model="m"} 1`) {
 		t.Errorf("metrics do not show the failed load")
 	}
-	if r := do(t, "POST", url+"/v1/models/m/predict", `{"text":"hockey"}`); r.code != 200 || r.body["generation"] != 2.0 {
+	if r := do(t, "POST", url+"/v1/models/m/predict", `{"text":"hockey"}`); r.code != 200 || r.body["generation"] != float64(served) {
 		t.Errorf("after a failed load: %d %s", r.code, r.raw)
 	}
 
 	save(t, path, news) // mended: the error clears
-	waitFor(t, "the mended model", func() bool { return s.slots["m"].cur.Load().generation == 3 })
+	waitFor(t, "the mended model", func() bool { return gen() == served+1 })
 	if s.slots["m"].failure.Load() != nil {
 		t.Error("the load error outlived a successful load")
 	}
