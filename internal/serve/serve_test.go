@@ -332,8 +332,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 // hammer sends single-text predictions from a few goroutines until stop is
-// closed and counts the answers by status code and model generation.
-func hammer(t *testing.T, url string, stop chan struct{}) (wait func() (failed int, gens map[float64]int)) {
+// closed and counts the answers by status code and model generation; seen
+// tells how many answers a generation has had so far.
+func hammer(t *testing.T, url string, stop chan struct{}) (wait func() (failed int, gens map[float64]int), seen func(gen float64) int) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	failed, gens := 0, map[float64]int{}
@@ -362,9 +363,13 @@ func hammer(t *testing.T, url string, stop chan struct{}) (wait func() (failed i
 		})
 	}
 	return func() (int, map[float64]int) {
-		wg.Wait()
-		return failed, gens
-	}
+			wg.Wait()
+			return failed, gens
+		}, func(gen float64) int {
+			mu.Lock()
+			defer mu.Unlock()
+			return gens[gen]
+		}
 }
 
 func TestReloadUnderLoad(t *testing.T) {
@@ -372,13 +377,15 @@ func TestReloadUnderLoad(t *testing.T) {
 	path := save(t, filepath.Join(dir, "m.model"), train(t, spamTSV))
 	s, url := start(t, Options{}, Spec{"m", path})
 	stop := make(chan struct{})
-	wait := hammer(t, url, stop)
+	wait, seen := hammer(t, url, stop)
+	waitFor(t, "answers before the reloads", func() bool { return seen(1) > 0 })
 	for range 10 {
 		if err := s.ReloadModel("m"); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	waitFor(t, "answers after the reloads", func() bool { return seen(11) > 0 })
 	close(stop)
 	failed, gens := wait()
 	if failed != 0 || len(gens) < 2 {
@@ -405,7 +412,7 @@ func TestReloadOnRename(t *testing.T) {
 	gen := func() uint64 { return s.slots["m"].cur.Load().generation }
 
 	stop := make(chan struct{})
-	wait := hammer(t, url, stop)
+	wait, _ := hammer(t, url, stop)
 	news := train(t, newsTrain)
 	// A temporary file renamed over path, again until a reload shows: the
 	// watch may not be set up yet.
