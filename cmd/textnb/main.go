@@ -7,6 +7,7 @@
 //	textnb inspect [--top N] [--json] MODEL
 //	textnb explain -m MODEL [--top N] [--json] TEXT…|-
 //	textnb version
+//	textnb serve [--addr 127.0.0.1:8080] MODEL…
 //
 // Run "textnb COMMAND --help" for the flags of each command.
 package main
@@ -43,6 +44,7 @@ func commands() []command {
 		{"inspect", "describe a model: settings, classes, most indicative terms", runInspect},
 		{"explain", "show the terms that decided a text's class", runExplain},
 		{"version", "print the version and VCS revision of this build", runVersion},
+		{"serve", "serve models over an HTTP JSON API", runServe},
 	}
 }
 
