@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -53,13 +54,17 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 // document per line; a file is one document; a folder holds one per file.
 func addInput(b *pipeline.Batch, path string, stdin io.Reader) error {
 	if path == "-" {
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 64<<10), 64<<20)
-		for n := 1; sc.Scan(); n++ {
-			text, _ := corpus.Decode(sc.Bytes())
+		lr := corpus.NewLineReader(stdin)
+		for {
+			text, n, _, err := lr.Next()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
 			b.Add("stdin:"+strconv.Itoa(n), "", text)
 		}
-		return sc.Err()
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
