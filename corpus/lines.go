@@ -173,7 +173,11 @@ func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), er
 				continue
 			}
 			if parse == nil {
-				first, _ := decodeString(string(line))
+				first := unsafe.String(unsafe.SliceData(line), len(line)) // the setup keeps nothing of it
+				if !owned {
+					first = string(line)
+				}
+				first, _ = decodeString(first)
 				p, header, err := setup(first, opt)
 				if err != nil {
 					emit(errorUnit(&ParseError{File: path, Line: lr.num, Err: err}))
