@@ -1,10 +1,39 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
 )
+
+// utf16LE returns s in UTF-16LE with a byte order mark.
+func utf16LE(s string) string {
+	var b []byte
+	for _, u := range utf16.Encode([]rune("\ufeff" + s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return string(b)
+}
+
+// TestCLIPredictUTF16File predicts a file saved as UTF-16 as it predicts
+// the same text in UTF-8.
+func TestCLIPredictUTF16File(t *testing.T) {
+	model := trainTo(t, newsTrain)
+	dir := t.TempDir()
+	text := "The striker scored twice in the second half"
+	for name, data := range map[string]string{"utf8.txt": text, "utf16.txt": utf16LE(text)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := strings.SplitN(mustRun(t, "", "predict", "-m", model, filepath.Join(dir, "utf8.txt")), "\t", 2)
+	b := strings.SplitN(mustRun(t, "", "predict", "-m", model, filepath.Join(dir, "utf16.txt")), "\t", 2)
+	if len(a) != 2 || len(b) != 2 || a[1] != b[1] || !strings.HasPrefix(a[1], "sport\t") {
+		t.Errorf("UTF-16 file predicted %q, UTF-8 file %q", b, a)
+	}
+}
 
 // TestCLIPredictStdinLines reads standard input in UTF-16 with a byte
 // order mark as in UTF-8, and a line longer than any read buffer without
@@ -17,11 +46,7 @@ func TestCLIPredictStdinLines(t *testing.T) {
 	if len(want) != 4 || !strings.HasPrefix(want[0], "stdin:1\tsport\t") || !strings.HasPrefix(want[3], "stdin:4\tfinance\t") {
 		t.Fatalf("predict from stdin:\n%s", strings.Join(want, "\n"))
 	}
-	var u16 []byte
-	for _, u := range utf16.Encode([]rune("\ufeff" + text)) {
-		u16 = append(u16, byte(u), byte(u>>8))
-	}
-	if got := lines(mustRun(t, string(u16), "predict", "-m", model, "-")); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := lines(mustRun(t, utf16LE(text), "predict", "-m", model, "-")); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("UTF-16 standard input:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
