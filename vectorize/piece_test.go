@@ -100,30 +100,31 @@ func TestTransformPieces(t *testing.T) {
 	v := packTerms(all[:len(all)/2]) // some terms known, some not
 	for _, ng := range []NGrams{{}, {1, 2}, {2, 2}, {1, 3}, {2, 4}} {
 		_, hi := ng.bounds()
+		transforms := map[string]func(words []string, from int, extra []string) ([]int32, []float64){
+			"vocabulary": func(words []string, from int, extra []string) ([]int32, []float64) {
+				idx, val, _ := v.TransformWordsFrom(nil, nil, nil, words, from, ng, extra)
+				return idx, val
+			},
+		}
+		for _, h := range []Hashing{{Features: 64}, {Features: 1 << 20, AlternateSign: true}} {
+			transforms[fmt.Sprintf("%+v", h)] = func(words []string, from int, extra []string) ([]int32, []float64) {
+				idx, val, _ := h.TransformWordsFrom(nil, nil, nil, words, from, ng, extra)
+				return idx, val
+			}
+		}
 		for i := range words {
 			ps := cutPieces(r, words[i], extra[i], hi)
-			wantIdx, wantVal, _ := v.TransformWords(nil, nil, nil, words[i], ng, extra[i])
-			sum := map[int32]float64{}
-			for _, p := range ps {
-				idx, val, _ := v.TransformWordsFrom(nil, nil, nil, p.words, p.from, ng, p.extra)
-				for k, id := range idx {
-					sum[id] += val[k]
-				}
-			}
-			if !sameRow(sum, wantIdx, wantVal) {
-				t.Fatalf("vocabulary, %v doc %d: pieces sum to %d columns, whole %d", ng, i, len(sum), len(wantIdx))
-			}
-			for _, h := range []Hashing{{Features: 64}, {Features: 1 << 20, AlternateSign: true}} {
-				wantIdx, wantVal, _ := h.TransformWords(nil, nil, nil, words[i], ng, extra[i])
+			for name, transform := range transforms {
+				wantIdx, wantVal := transform(words[i], 0, extra[i])
 				sum := map[int32]float64{}
 				for _, p := range ps {
-					idx, val, _ := h.TransformWordsFrom(nil, nil, nil, p.words, p.from, ng, p.extra)
+					idx, val := transform(p.words, p.from, p.extra)
 					for k, id := range idx {
 						sum[id] += val[k]
 					}
 				}
 				if !sameRow(sum, wantIdx, wantVal) {
-					t.Fatalf("%+v, %v doc %d: pieces sum to %d columns, whole %d", h, ng, i, len(sum), len(wantIdx))
+					t.Fatalf("%s, %v doc %d: pieces sum to %d columns, whole %d", name, ng, i, len(sum), len(wantIdx))
 				}
 			}
 		}
