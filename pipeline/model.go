@@ -182,6 +182,7 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 		var val []float64
 		idx, val, p.terms, p.extra = p.sum.long(p.tok, p.terms, p.extra, text, contextOf(p.ngrams), p.piece)
 		p.idx, p.val = append(p.idx[:0], idx...), append(p.val[:0], val...)
+		p.sum.release(maxRowBuffer)
 	}
 	// The weightings cannot fail here: the ids come from m's own vocabulary
 	// or hashing, and loading checked that the IDF covers every column.
