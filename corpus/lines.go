@@ -44,7 +44,10 @@ func openLines(path string) (*os.File, *bufio.Reader, Encoding, error) {
 // UTF16LE or UTF16BE then, else UTF8 (and each line is decoded apart).
 func textReader(r io.Reader) (br *bufio.Reader, enc Encoding) {
 	br = bufio.NewReaderSize(r, 64<<10)
-	b, _ := br.Peek(len(bom)) // what there is, if less
+	b, _ := br.Peek(1)
+	if len(b) == 1 && b[0] >= 0xef { // only then wait for more, as a stream may send a short first line and wait
+		b, _ = br.Peek(len(bom)) // what there is, if less
+	}
 	if string(b) == bom {
 		_, _ = br.Discard(len(bom))
 		return br, UTF8
