@@ -171,3 +171,24 @@ func TestLongLineOwnsItsMemory(t *testing.T) {
 		t.Errorf("TSV with a long line misread: %d docs", len(docs))
 	}
 }
+
+// TestReadFile reads one document file in each encoding, and names a file
+// it cannot read.
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, c := range map[string]struct {
+		content, want string
+		enc           Encoding
+	}{
+		"utf8.txt":   {"\ufeffnaïve 中文", "naïve 中文", UTF8},
+		"utf16.txt":  {string(encodeUTF16("good great happy", true)), "good great happy", UTF16BE},
+		"latin1.txt": {"caf\xe9", "café", Latin1},
+	} {
+		text, enc, err := ReadFile(write(t, dir, name, c.content))
+		if err != nil || text != c.want || enc != c.enc {
+			t.Errorf("%s: %q, %v, %v; want %q, %v", name, text, enc, err, c.want, c.enc)
+		}
+	}
+	_, _, err := ReadFile(dir + "/missing.txt")
+	errorMentions(t, err, "missing.txt")
+}

@@ -71,11 +71,10 @@ func addInput(b *pipeline.Batch, path string, stdin io.Reader) error {
 		return err
 	}
 	if !fi.IsDir() {
-		data, err := os.ReadFile(path)
+		text, _, err := corpus.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		text, _ := corpus.Decode(data)
 		b.Add(path, "", text)
 		return nil
 	}
