@@ -19,7 +19,7 @@ type csvRecord struct {
 // sequentially (quoted fields may span lines); workers decode the label and
 // text fields, each on its own.
 func csvProducer(path string, opt Options) (func(emitFunc), error) {
-	f, cr, header, err := openCSV(path, ',')
+	f, cr, header, fileEnc, err := openCSV(path, ',')
 	if errors.Is(err, io.EOF) {
 		return func(emitFunc) {}, nil // an empty file is an empty corpus
 	}
@@ -33,7 +33,7 @@ func csvProducer(path string, opt Options) (func(emitFunc), error) {
 	}
 	// encoding/csv makes every record as wide as the header.
 	unit := func(recs []csvRecord) func() batch {
-		return csvUnit(recs, path, opt.Unlabeled, li >= 0, len(header) > 2)
+		return csvUnit(recs, path, opt.Unlabeled, li >= 0, len(header) > 2, fileEnc)
 	}
 	return func(emit emitFunc) {
 		defer f.Close()
@@ -70,13 +70,14 @@ func csvProducer(path string, opt Options) (func(emitFunc), error) {
 
 // openCSV opens a .csv or .tsv file (comma ',' or '\t') and reads its
 // header, whose names it trims and decodes as text is decoded. A file
-// without a header is io.EOF.
-func openCSV(path string, comma rune) (*os.File, *csv.Reader, []string, error) {
-	f, br, err := openLines(path)
+// without a header is io.EOF. enc is the file's encoding if it was
+// transcoded from UTF-16, else UTF8.
+func openCSV(path string, comma rune) (f *os.File, cr *csv.Reader, header []string, enc Encoding, err error) {
+	f, br, enc, err := openLines(path)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
-	cr := csv.NewReader(br)
+	cr = csv.NewReader(br)
 	cr.Comma, cr.ReuseRecord = comma, true
 	rec, err := cr.Read()
 	if err != nil {
@@ -84,13 +85,13 @@ func openCSV(path string, comma rune) (*os.File, *csv.Reader, []string, error) {
 		if !errors.Is(err, io.EOF) {
 			err = csvError(err, path, 0, len(rec))
 		}
-		return nil, nil, nil, err
+		return nil, nil, nil, 0, err
 	}
-	header := make([]string, len(rec))
+	header = make([]string, len(rec))
 	for i, name := range rec {
 		header[i], _ = decodeString(strings.TrimSpace(name))
 	}
-	return f, cr, header, nil
+	return f, cr, header, enc, nil
 }
 
 // headerError places err, about the header cr has just read, at its line.
@@ -117,7 +118,7 @@ func csvError(err error, path string, want, found int) error {
 }
 
 // csvUnit returns the work of decoding a batch of records.
-func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel, wide bool) func() batch {
+func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel, wide bool, fileEnc Encoding) func() batch {
 	return func() batch {
 		b := batch{docs: make([]Document, 0, len(recs)), encs: make([]Encoding, 0, len(recs))}
 		for _, r := range recs {
@@ -130,6 +131,9 @@ func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel, wide bool) func
 			label, lenc := decodeString(r.label)
 			if enc == UTF8 {
 				enc = lenc
+			}
+			if fileEnc != UTF8 {
+				enc = fileEnc
 			}
 			if err := b.addLine(path, r.line, unlabeled, label, text, hasLabel, enc); err != nil {
 				b.err = &ParseError{File: path, Line: r.line, Err: err}

@@ -19,6 +19,8 @@ const (
 	UTF8    Encoding = iota // UTF-8, with any byte order mark stripped
 	GB18030                 // GB18030 (a superset of GBK and GB2312)
 	Latin1                  // ISO-8859-1: the fallback, which never fails
+	UTF16LE                 // UTF-16, little-endian, with a byte order mark
+	UTF16BE                 // UTF-16, big-endian, with a byte order mark
 )
 
 func (e Encoding) String() string {
@@ -29,6 +31,10 @@ func (e Encoding) String() string {
 		return "GB18030"
 	case Latin1:
 		return "ISO-8859-1"
+	case UTF16LE:
+		return "UTF-16LE"
+	case UTF16BE:
+		return "UTF-16BE"
 	}
 	return "Encoding(" + strconv.Itoa(int(e)) + ")"
 }
@@ -40,9 +46,11 @@ const bom = "\ufeff"
 var gbReplacement = []byte{0x84, 0x31, 0xa4, 0x37}
 
 // Decode returns b as UTF-8 text. Valid UTF-8 is kept (a leading byte order
-// mark is stripped); otherwise b is decoded as GB18030 if that decodes without
-// errors into text whose letters are more than 30% Han, and as Latin-1
-// (ISO-8859-1) if not. The result never aliases b.
+// mark is stripped); b that starts with a UTF-16 byte order mark is decoded
+// as UTF-16 (unpaired surrogates and an odd last byte become U+FFFD);
+// otherwise b is decoded as GB18030 if that decodes without errors into text
+// whose letters are more than 30% Han, and as Latin-1 (ISO-8859-1) if not.
+// The result never aliases b.
 func Decode(b []byte) (string, Encoding) {
 	if utf8.Valid(b) {
 		return string(bytes.TrimPrefix(b, []byte(bom))), UTF8
@@ -64,6 +72,9 @@ func decodeString(s string) (string, Encoding) {
 // decodeInvalid decodes b, which is not valid UTF-8, into new memory; it
 // never writes b.
 func decodeInvalid(b []byte) (string, Encoding) {
+	if enc, ok := utf16BOM(b); ok {
+		return decodeUTF16(b, enc), enc
+	}
 	if s, ok := decodeGB18030(b); ok {
 		return s, GB18030
 	}

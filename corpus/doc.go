@@ -26,7 +26,14 @@
 //
 // Files (and each line of a line file, or each CSV field) are decoded by
 // [Decode]: UTF-8 (a byte order mark is stripped), else GB18030 when that
-// decodes cleanly into mostly Han text, else Latin-1, which never fails.
+// decodes cleanly into mostly Han text, else Latin-1, which never fails. A
+// file that starts with a UTF-16 byte order mark is UTF-16: a folder's file
+// is decoded whole, a line file is transcoded as it is read.
+//
+// Lines may be of any length: a line longer than the read buffer is
+// gathered in memory of its own, at most twice its size while it is read,
+// and nothing of it is kept for the next. [LineReader] reads a stream that
+// way, one document per line.
 //
 // # Streaming
 //

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Line files are read sequentially by the producer, which cuts them into
@@ -27,47 +28,134 @@ type lineParser func(line string) (label, text string, hasLabel bool, enc Encodi
 // parser for the data lines and whether that first line was a header.
 type lineSetup func(first string, opt Options) (parse lineParser, header bool, err error)
 
-// openLines opens path with a leading byte order mark skipped.
-func openLines(path string) (*os.File, *bufio.Reader, error) {
+// openLines opens path for reading lines, its text in UTF-8 (see
+// textReader).
+func openLines(path string) (*os.File, *bufio.Reader, Encoding, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("corpus: %w", err)
+		return nil, nil, 0, fmt.Errorf("corpus: %w", err)
 	}
-	r := bufio.NewReaderSize(f, 64<<10)
-	if b, err := r.Peek(len(bom)); err == nil && string(b) == bom {
-		_, _ = r.Discard(len(bom))
+	r, enc := textReader(f)
+	return f, r, enc, nil
+}
+
+// NewTextReader returns a buffered reader of r's bytes as the line readers
+// see them: a leading UTF-8 byte order mark skipped, a stream that starts
+// with a UTF-16 one transcoded to UTF-8, anything else unchanged (decode
+// what it yields with Decode). It serves formats read by other parsers,
+// such as encoding/csv.
+func NewTextReader(r io.Reader) *bufio.Reader {
+	br, _ := textReader(r)
+	return br
+}
+
+// textReader returns a buffered reader of r with a leading UTF-8 byte order
+// mark skipped, or, after a UTF-16 one, of r transcoded to UTF-8; enc is
+// UTF16LE or UTF16BE then, else UTF8 (and each line is decoded apart).
+func textReader(r io.Reader) (br *bufio.Reader, enc Encoding) {
+	br = bufio.NewReaderSize(r, 64<<10)
+	b, _ := br.Peek(1)
+	if len(b) == 1 && b[0] >= 0xef { // only then wait for more, as a stream may send a short first line and wait
+		b, _ = br.Peek(len(bom)) // what there is, if less
 	}
-	return f, r, nil
+	if string(b) == bom {
+		_, _ = br.Discard(len(bom))
+		return br, UTF8
+	}
+	if enc, ok := utf16BOM(b); ok {
+		_, _ = br.Discard(len(bomLE))
+		return bufio.NewReaderSize(newUTF16Reader(br, enc), 64<<10), enc
+	}
+	return br, UTF8
 }
 
 // lineReader yields physical lines of any length, counting them.
 type lineReader struct {
-	r    *bufio.Reader
-	long []byte // accumulates lines longer than r's buffer
-	num  int    // number of the line last returned
+	r   *bufio.Reader
+	num int // number of the line last returned
 }
 
-// next returns the next line without its "\n" or "\r\n"; the slice is valid
-// until the following call. It returns io.EOF after the last line.
-func (lr *lineReader) next() ([]byte, error) {
-	lr.long = lr.long[:0]
+// longBlock is the size of the blocks a line longer than the reader's
+// buffer is gathered in before it is copied out at its exact size.
+const longBlock = 1 << 20
+
+// next returns the next line without its "\n" or "\r\n", and io.EOF after
+// the last line. A line that fits the reader's buffer is a view of it,
+// valid until the following call (owned is false); a longer one has memory
+// of its own, of its size, which the caller may keep: a line of any length
+// is read in at most twice its size, and nothing of it is kept for the
+// next.
+func (lr *lineReader) next() (line []byte, owned bool, err error) {
+	line, err = lr.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		line, err = lr.long(line)
+		owned = true
+	}
+	if err != nil && (!errors.Is(err, io.EOF) || len(line) == 0) {
+		return nil, false, err
+	}
+	lr.num++
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	return bytes.TrimSuffix(line, []byte("\r")), owned, nil
+}
+
+// long reads the rest of a line whose start, first, fills the buffer.
+func (lr *lineReader) long(first []byte) ([]byte, error) {
+	blocks := [][]byte{append(make([]byte, 0, longBlock), first...)}
+	size := len(first)
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			lr.long = append(lr.long, chunk...)
-			continue
+		size += len(chunk)
+		last := &blocks[len(blocks)-1]
+		if n := copy((*last)[len(*last):cap(*last)], chunk); n < len(chunk) {
+			*last = (*last)[:cap(*last)]
+			blocks = append(blocks, append(make([]byte, 0, max(longBlock, len(chunk)-n)), chunk[n:]...))
+		} else {
+			*last = (*last)[:len(*last)+n]
 		}
-		if len(lr.long) > 0 {
-			lr.long = append(lr.long, chunk...)
-			chunk = lr.long
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			line := make([]byte, 0, size)
+			for i, b := range blocks {
+				line, blocks[i] = append(line, b...), nil
+			}
+			return line, err
 		}
-		if err != nil && (!errors.Is(err, io.EOF) || len(chunk) == 0) {
-			return nil, err
-		}
-		lr.num++
-		chunk = bytes.TrimSuffix(chunk, []byte("\n"))
-		return bytes.TrimSuffix(chunk, []byte("\r")), nil
 	}
+}
+
+// A LineReader reads a stream of text one line at a time, as textnb's
+// predict reads its standard input: lines of any length, each decoded as
+// Decode decodes it, after a UTF-8 byte order mark is skipped or a stream
+// that starts with a UTF-16 one is transcoded. It keeps no line once the
+// next is read.
+type LineReader struct {
+	lr  lineReader
+	enc Encoding
+}
+
+// NewLineReader returns a LineReader of r.
+func NewLineReader(r io.Reader) *LineReader {
+	br, enc := textReader(r)
+	return &LineReader{lr: lineReader{r: br}, enc: enc}
+}
+
+// Next returns the next line without its line ending ("\n" or "\r\n"),
+// decoded, with its number from 1 and its encoding; blank lines are lines
+// too. It returns io.EOF after the last line, or the stream's error.
+func (r *LineReader) Next() (text string, num int, enc Encoding, err error) {
+	line, owned, err := r.lr.next()
+	if err != nil {
+		return "", 0, 0, err
+	}
+	if owned { // nobody else has it: decode it in place
+		text, enc = decodeString(unsafe.String(unsafe.SliceData(line), len(line)))
+	} else {
+		text, enc = Decode(line)
+	}
+	if r.enc != UTF8 {
+		enc = r.enc
+	}
+	return text, r.lr.num, enc, nil
 }
 
 // blank reports whether a line holds only white space; such lines are skipped.
@@ -76,7 +164,7 @@ func blank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 // lineProducer reads a TSV or JSONL file. The file is opened now so that a
 // missing or unreadable file is reported before any document.
 func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), error) {
-	f, r, err := openLines(path)
+	f, r, fileEnc, err := openLines(path)
 	if err != nil {
 		return nil, err
 	}
@@ -84,9 +172,9 @@ func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), er
 		defer f.Close()
 		lr := &lineReader{r: r}
 		var parse lineParser
-		cur := newRawLines()
+		cur := newRawLines(fileEnc)
 		for {
-			line, err := lr.next()
+			line, owned, err := lr.next()
 			if errors.Is(err, io.EOF) {
 				break
 			}
@@ -98,7 +186,11 @@ func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), er
 				continue
 			}
 			if parse == nil {
-				first, _ := decodeString(string(line))
+				first := unsafe.String(unsafe.SliceData(line), len(line)) // the setup keeps nothing of it
+				if !owned {
+					first = string(line)
+				}
+				first, _ = decodeString(first)
 				p, header, err := setup(first, opt)
 				if err != nil {
 					emit(errorUnit(&ParseError{File: path, Line: lr.num, Err: err}))
@@ -109,12 +201,12 @@ func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), er
 					continue
 				}
 			}
-			cur.add(line, lr.num)
+			cur.add(line, owned, lr.num)
 			if len(cur.nums) >= batchLines || cur.size >= batchBytes {
 				if !emit(cur.unit(path, opt.Unlabeled, parse)) {
 					return
 				}
-				cur = newRawLines()
+				cur = newRawLines(fileEnc)
 			}
 		}
 		if len(cur.nums) > 0 {
@@ -127,16 +219,22 @@ func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), er
 // document's text then never keeps its neighbours' text alive.
 type rawLines struct {
 	lines []string
-	nums  []int // physical line numbers
-	size  int   // bytes in lines
+	nums  []int    // physical line numbers
+	size  int      // bytes in lines
+	enc   Encoding // the file's, if it was transcoded from UTF-16
 }
 
-func newRawLines() rawLines {
-	return rawLines{lines: make([]string, 0, batchLines), nums: make([]int, 0, batchLines)}
+func newRawLines(enc Encoding) rawLines {
+	return rawLines{lines: make([]string, 0, batchLines), nums: make([]int, 0, batchLines), enc: enc}
 }
 
-func (rl *rawLines) add(line []byte, num int) {
-	rl.lines = append(rl.lines, string(line))
+// add appends a line, taking it over if the caller owns it.
+func (rl *rawLines) add(line []byte, owned bool, num int) {
+	s := unsafe.String(unsafe.SliceData(line), len(line))
+	if !owned {
+		s = string(line)
+	}
+	rl.lines = append(rl.lines, s)
 	rl.nums = append(rl.nums, num)
 	rl.size += len(line)
 }
@@ -147,6 +245,9 @@ func (rl rawLines) unit(path string, unlabeled bool, parse lineParser) func() ba
 		b := batch{docs: make([]Document, 0, len(rl.nums)), encs: make([]Encoding, 0, len(rl.nums))}
 		for i, line := range rl.lines {
 			label, text, hasLabel, enc, err := parse(line)
+			if rl.enc != UTF8 {
+				enc = rl.enc
+			}
 			if err == nil {
 				err = b.addLine(path, rl.nums[i], unlabeled, label, text, hasLabel, enc)
 			}

@@ -109,7 +109,7 @@ func OpenTable(path, labelField string) (*TableReader, error) {
 	default:
 		return nil, fmt.Errorf("%w: %s: a table is a .csv or .tsv file", ErrUnsupported, path)
 	}
-	f, cr, header, err := openCSV(path, comma)
+	f, cr, header, _, err := openCSV(path, comma)
 	if errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%w: %s", ErrEmptyCorpus, path)
 	}

@@ -133,15 +133,26 @@ func fileProducer(files []fileDoc) func(emitFunc) {
 
 func readFileDoc(f fileDoc) batch {
 	path := f.path()
-	raw, err := readfile.ReadFile(path)
+	text, enc, err := ReadFile(path)
 	if err != nil {
-		return batch{err: fmt.Errorf("corpus: %w", err)}
+		return batch{err: err}
 	}
-	text, enc := decodeString(unsafe.String(unsafe.SliceData(raw), len(raw))) // raw is never written again
 	return batch{
 		docs: []Document{{Source: path, Label: f.label, Text: text}},
 		encs: []Encoding{enc},
 	}
+}
+
+// ReadFile returns the text of the file at path, one document, decoded as
+// Decode decodes it but without a copy of UTF-8 text: the memory it reads
+// the file into becomes the text.
+func ReadFile(path string) (string, Encoding, error) {
+	raw, err := readfile.ReadFile(path)
+	if err != nil {
+		return "", 0, fmt.Errorf("corpus: %w", err)
+	}
+	text, enc := decodeString(unsafe.String(unsafe.SliceData(raw), len(raw))) // raw is never written again
+	return text, enc, nil
 }
 
 // listCorpus lists a corpus directory in reading order: entries sorted by

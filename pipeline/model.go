@@ -167,6 +167,7 @@ type Predictor struct {
 	idx          []int32
 	val          []float64
 	jll          []float64
+	sum          rowSum // of a long document's pieces
 }
 
 // NewPredictor returns a Predictor for m.
@@ -178,11 +179,15 @@ func (m *Model) NewPredictor() *Predictor {
 // returns it; the slices are valid until the next call.
 func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 	m := p.m
-	p.terms, p.extra = p.tok.Words(p.terms[:0], p.extra[:0], text)
-	if m.vocab != nil {
-		p.idx, p.val, p.hashes = m.vocab.TransformWords(p.idx[:0], p.val[:0], p.hashes, p.terms, p.ngrams, p.extra)
+	if len(text) <= longText {
+		p.terms, p.extra = p.tok.Words(p.terms[:0], p.extra[:0], text)
+		p.idx, p.val = p.piece(p.idx[:0], p.val[:0], p.terms, 0, p.extra)
 	} else {
-		p.idx, p.val, p.murmurs = m.hash.TransformWords(p.idx[:0], p.val[:0], p.murmurs, p.terms, p.ngrams, p.extra)
+		var idx []int32
+		var val []float64
+		idx, val, p.terms, p.extra = p.sum.long(p.tok, p.terms, p.extra, text, contextOf(p.ngrams), p.piece)
+		p.idx, p.val = append(p.idx[:0], idx...), append(p.val[:0], val...)
+		p.sum.release(maxRowBuffer)
 	}
 	// The weightings cannot fail here: the ids come from m's own vocabulary
 	// or hashing, and loading checked that the IDF covers every column.
@@ -190,6 +195,17 @@ func (p *Predictor) Row(text string) (idx []int32, val []float64) {
 		_ = m.weight.TransformRow(p.idx, p.val)
 	}
 	return p.idx, p.val
+}
+
+// piece appends the row of the n-grams that end in words[from:] and of
+// the extra terms.
+func (p *Predictor) piece(idx []int32, val []float64, words []string, from int, extra []string) ([]int32, []float64) {
+	if p.m.vocab != nil {
+		idx, val, p.hashes = p.m.vocab.TransformWordsFrom(idx, val, p.hashes, words, from, p.ngrams, extra)
+	} else {
+		idx, val, p.murmurs = p.m.hash.TransformWordsFrom(idx, val, p.murmurs, words, from, p.ngrams, extra)
+	}
+	return idx, val
 }
 
 // JointLogLikelihood appends one unnormalized log posterior per class.

@@ -163,6 +163,7 @@ type coder struct {
 	idx          []int32
 	val          []float64
 	hashes       []uint32
+	sum          rowSum // with hashing, of a long document's pieces
 }
 
 // takeCoder returns a coder from t's free list, or a new one.
@@ -177,6 +178,37 @@ func (t *Trainer) takeCoder() *coder {
 // analyze fills c.words and c.extra with the words of text.
 func (c *coder) analyze(text string) {
 	c.words, c.extra = c.tok.Words(c.words[:0], c.extra[:0], text)
+}
+
+// code fills d with the terms of text, a long one in pieces.
+func (c *coder) code(d *vectorize.CodedDoc, text string, r vectorize.NGrams) {
+	if len(text) <= longText {
+		c.analyze(text)
+		c.Code(d, c.words, r, c.extra)
+		return
+	}
+	c.Start(d, r)
+	c.words, c.extra = eachPiece(c.tok, c.words, c.extra, text, contextOf(r), func(words []string, from int, extra []string) {
+		c.Piece(d, words, from, extra)
+	})
+	c.Finish(d)
+}
+
+// hash appends the hashed row of text to idx and val, a long text's in
+// pieces.
+func (c *coder) hash(h vectorize.Hashing, idx []int32, val []float64, text string, r vectorize.NGrams) ([]int32, []float64) {
+	if len(text) <= longText {
+		c.analyze(text)
+		idx, val, c.hashes = h.TransformWords(idx, val, c.hashes, c.words, r, c.extra)
+		return idx, val
+	}
+	ri, rv, w, e := c.sum.long(c.tok, c.words, c.extra, text, contextOf(r),
+		func(idx []int32, val []float64, words []string, from int, extra []string) ([]int32, []float64) {
+			idx, val, c.hashes = h.TransformWordsFrom(idx, val, c.hashes, words, from, r, extra)
+			return idx, val
+		})
+	c.words, c.extra = w, e
+	return append(idx, ri...), append(val, rv...)
 }
 
 // maxWordBuffer and maxRowBuffer bound the words and row entries a coder's
@@ -197,6 +229,7 @@ func (t *Trainer) putCoder(c *coder) {
 	if cap(c.idx) > maxRowBuffer || cap(c.val) > maxRowBuffer || cap(c.hashes) > maxRowBuffer {
 		c.idx, c.val, c.hashes = nil, nil, nil
 	}
+	c.sum.release(maxRowBuffer)
 	if c.Len() > maxCoderTerms {
 		c = &coder{tok: c.tok}
 	}
@@ -221,8 +254,7 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 	c := t.takeCoder()
 	r := ngramsOf(t.an)
 	for i, s := range texts {
-		c.analyze(s)
-		c.Code(&docs[i], c.words, r, c.extra)
+		c.code(&docs[i], s, r)
 	}
 	t.putCoder(c)
 	return &tokenized{coded: docs}
@@ -240,10 +272,9 @@ func (t *Trainer) hashRows(texts []string) *tokenized {
 	idx, val := c.idx[:0], c.val[:0]
 	empty := 0
 	for _, s := range texts {
-		c.analyze(s)
 		n := len(idx)
-		idx, val, c.hashes = t.hash.TransformWords(idx, val, c.hashes, c.words, r, c.extra) // appends the row
-		empty += boolInt(len(idx) == n)                                                     // every term has a column
+		idx, val = c.hash(t.hash, idx, val, s, r) // appends the row
+		empty += boolInt(len(idx) == n)           // every term has a column
 		rows.Rows++
 		rows.Indptr = append(rows.Indptr, len(idx))
 	}

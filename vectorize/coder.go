@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/textnb/textnb/internal/termtab"
 )
@@ -32,11 +33,18 @@ type WordCoder struct {
 	// VocabBuilder.AddCoded reads or writes it.
 	builder []int32
 	owner   uint64 // the tables id of the builder whose nodes builder holds
-	// scratch of Code: per term id, 1 + its position in the document's
-	// distinct terms, else 0; the words' positions, the terms' counts, and
-	// the table that finds repeated bigrams (pair of positions → gram)
-	pos, at, counts []int32
-	seen            gramIndex
+	// scratch of coding a document: per term id, 1 + its position in the
+	// document's distinct terms, else 0 (pos), and 1 + its index among the
+	// extra terms not yet placed, else 0 (xpos); the words' positions, the
+	// terms' counts, the extra terms not yet placed and their counts, the
+	// unigrams, and the table that finds repeated bigrams (pair of
+	// positions → gram)
+	pos, xpos, at, counts []int32
+	xids, xcounts         []int32
+	uni                   []codedGram
+	seen                  gramIndex
+	lo, hi                int  // the document's n-gram range
+	indexed               bool // seen has been started for the document
 }
 
 // Len returns the number of distinct terms the coder has numbered; a
@@ -76,37 +84,84 @@ func (d *CodedDoc) Len() int {
 // Code fills d with the n-grams of words with lengths in r and the extra
 // terms, as VocabBuilder.AddWords would count them.
 func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) {
-	lo, hi := r.bounds()
+	c.Start(d, r)
+	c.Piece(d, words, 0, extra)
+	c.Finish(d)
+}
+
+// Start begins coding into d a document given in pieces, in order: Piece
+// adds each piece and Finish completes d, which then is what Code of the
+// whole document would make of it, to the order of its terms. Memory
+// grows with the document's distinct terms and bigrams and with the
+// largest piece, not with the document (except that n-grams of three words
+// or more keep a position per word).
+func (c *WordCoder) Start(d *CodedDoc, r NGrams) {
 	d.empty(maxScratch) // the last document, unless Release dropped it
 	d.coder = c
-	at := capped(c.at, maxScratch) // positions in d.ids of the words, then of the extra terms
+	c.lo, c.hi = r.bounds()
+	c.counts = capped(c.counts, maxScratch)
+	c.xids, c.xcounts = capped(c.xids, maxScratch), capped(c.xcounts, maxScratch)
+	c.indexed = false
+}
+
+// Piece adds the n-grams that end in words[from:] and the extra terms of
+// a piece of the document: words[:from] are the last words of the piece
+// before (at least one, if there was one, for n-grams beyond unigrams).
+func (c *WordCoder) Piece(d *CodedDoc, words []string, from int, extra []string) {
+	at := capped(c.at, maxScratch) // positions in d.ids of the words
 	for _, w := range words {
-		at = append(at, c.position(d, w))
+		at = append(at, c.place(d, c.intern(w)))
 	}
-	for _, t := range extra {
-		at = append(at, c.position(d, t))
+	c.at = at
+	if n := len(d.ids) - len(c.counts); n > 0 {
+		c.counts = append(c.counts, make([]int32, n)...)
 	}
-	counts := append(capped(c.counts, maxScratch), make([]int32, len(d.ids))...)
-	counted := at[len(words):]
-	if lo == 1 {
-		counted = at
-	}
-	for _, k := range counted {
-		counts[k]++
-	}
-	c.at, c.counts = at, counts
-	at = at[:len(words)]
-	for k, n := range counts {
-		if n > 0 {
-			d.grams = append(d.grams, codedGram{a: int32(k), b: -1, count: n})
+	if c.lo == 1 {
+		for _, k := range at[from:] {
+			c.counts[k]++
 		}
 	}
-	if lo <= 2 && hi >= 2 {
-		c.bigrams(d, at)
+	// The extra terms come after every word in d.ids, as in Code: they
+	// are placed when the last word is known, by Finish.
+	for _, t := range extra {
+		id := c.intern(t)
+		if int(id) >= len(c.xpos) {
+			c.xpos = append(c.xpos, make([]int32, int(id)+1-len(c.xpos))...)
+		}
+		if c.xpos[id] == 0 {
+			c.xids, c.xcounts = append(c.xids, id), append(c.xcounts, 0)
+			c.xpos[id] = int32(len(c.xids))
+		}
+		c.xcounts[c.xpos[id]-1]++
 	}
-	if hi >= 3 {
-		d.words, d.longLo, d.longHi = append(d.words, at...), max(lo, 3), hi
+	if c.lo <= 2 && c.hi >= 2 {
+		c.bigrams(d, at, max(from, 1))
 	}
+	if c.hi >= 3 {
+		d.words, d.longLo, d.longHi = append(d.words, at[from:]...), max(c.lo, 3), c.hi
+	}
+}
+
+// Finish completes d: its unigrams in order of first occurrence, words
+// before extra terms, then its bigrams in order of first occurrence.
+func (c *WordCoder) Finish(d *CodedDoc) {
+	for i, id := range c.xids {
+		c.xpos[id] = 0
+		k := c.place(d, id)
+		if n := len(d.ids) - len(c.counts); n > 0 {
+			c.counts = append(c.counts, make([]int32, n)...)
+		}
+		c.counts[k] += c.xcounts[i]
+	}
+	uni := capped(c.uni, maxScratch)
+	for k, n := range c.counts {
+		if n > 0 {
+			uni = append(uni, codedGram{a: int32(k), b: -1, count: n})
+		}
+	}
+	d.grams = slices.Insert(d.grams, 0, uni...) // before the bigrams, in the room append left if it can
+	c.uni = uni
+	c.seen.release()
 	for _, id := range d.ids {
 		c.pos[id] = 0
 	}
@@ -143,12 +198,17 @@ func capped[T any](s []T, limit int) []T {
 	return s[:0]
 }
 
-// position returns where t is in d's distinct terms, adding it.
-func (c *WordCoder) position(d *CodedDoc, t string) int32 {
+// intern returns the id of t, numbering it if it is new.
+func (c *WordCoder) intern(t string) int32 {
 	id := c.terms.Intern(t)
 	if int(id) == len(c.pos) { // a new term: ids are dense
 		c.pos = append(c.pos, 0)
 	}
+	return id
+}
+
+// place returns where term id is in d's distinct terms, adding it.
+func (c *WordCoder) place(d *CodedDoc, id int32) int32 {
 	if c.pos[id] == 0 {
 		d.ids = append(d.ids, id)
 		c.pos[id] = int32(len(d.ids))
@@ -156,18 +216,22 @@ func (c *WordCoder) position(d *CodedDoc, t string) int32 {
 	return c.pos[id] - 1
 }
 
-// bigrams adds the distinct bigrams of the word positions at, with counts,
-// in order of first occurrence.
-func (c *WordCoder) bigrams(d *CodedDoc, at []int32) {
-	if len(at) < 2 {
+// bigrams adds the bigrams (at[i-1], at[i]) for i from first on to
+// d.grams, counting repeats, new ones in order of first occurrence.
+func (c *WordCoder) bigrams(d *CodedDoc, at []int32, first int) {
+	if first >= len(at) {
 		return
 	}
-	first := len(d.grams)
-	c.seen.start(len(at) - 1)
-	for i := 1; i < len(at); i++ {
+	if n := len(at) - first; !c.indexed {
+		c.seen.start(n)
+		c.indexed = true
+	} else {
+		c.seen.reserve(d.grams, n)
+	}
+	for i := first; i < len(at); i++ {
 		a, b := at[i-1], at[i]
-		if g, found := c.seen.intern(d.grams[first:], a, b); found {
-			d.grams[first+int(g)].count++
+		if g, found := c.seen.intern(d.grams, a, b); found {
+			d.grams[g].count++
 			continue
 		}
 		d.grams = append(d.grams, codedGram{a: a, b: b, count: 1})
@@ -185,6 +249,7 @@ type gramIndex struct {
 	heads []uint64 // per bucket: the document's number << 32 | its last gram
 	next  []int32  // per gram: the bucket's previous gram, or −1
 	doc   uint32   // the document's number, from 1
+	size  int      // buckets the document uses: heads[:size]
 	shift uint
 	seed  uint64
 }
@@ -210,28 +275,64 @@ func (x *gramIndex) start(n int) {
 		x.heads, x.doc = termtab.WrittenSlots[uint64](size), 1 // read before written
 		x.seed = rand.Uint64()
 	}
-	x.shift = termtab.ShiftFor(size) // heads[:size]; older documents' heads beyond
+	x.shift, x.size = termtab.ShiftFor(size), size // heads[:size]; older documents' heads beyond
 	x.next = capped(x.next, maxScratch)
+}
+
+// reserve readies the index for n more bigrams after grams, the
+// document's so far, for a document given in pieces: if they would
+// outnumber the buckets, it starts afresh with at least a bucket per
+// bigram, not two, and lists grams again.
+func (x *gramIndex) reserve(grams []codedGram, n int) {
+	if len(grams)+n <= x.size {
+		return
+	}
+	next := x.next[:0]
+	x.start((len(grams) + n + 1) / 2)
+	x.next = next
+	for _, g := range grams {
+		x.add(x.bucket(g.a, g.b))
+	}
+}
+
+// release drops the buckets and chains of a document that needed more
+// than maxScratch of them.
+func (x *gramIndex) release() {
+	if len(x.heads) > maxScratch || cap(x.next) > maxScratch {
+		*x = gramIndex{}
+	}
+}
+
+// bucket returns the bucket of the bigram (a, b).
+func (x *gramIndex) bucket(a, b int32) uint64 {
+	return ((uint64(uint32(a))<<32 | uint64(uint32(b))) ^ x.seed) * 0x9e3779b97f4a7c15 >> x.shift
 }
 
 // intern returns the index in grams (the document's grams so far) of the
 // bigram (a, b) and true, or lists it as the next gram and returns that
 // index and false.
 func (x *gramIndex) intern(grams []codedGram, a, b int32) (int32, bool) {
-	h := ((uint64(uint32(a))<<32 | uint64(uint32(b))) ^ x.seed) * 0x9e3779b97f4a7c15 >> x.shift
-	prev := int32(-1)
+	h := x.bucket(a, b)
 	if head := x.heads[h]; uint32(head>>32) == x.doc {
-		prev = int32(uint32(head))
-		for g := prev; g >= 0; g = x.next[g] {
+		for g := int32(uint32(head)); g >= 0; g = x.next[g] {
 			if grams[g].a == a && grams[g].b == b {
 				return g, true
 			}
 		}
 	}
+	return x.add(h), false
+}
+
+// add lists the next gram, in bucket h.
+func (x *gramIndex) add(h uint64) int32 {
+	prev := int32(-1)
+	if head := x.heads[h]; uint32(head>>32) == x.doc {
+		prev = int32(uint32(head))
+	}
 	g := int32(len(x.next))
 	x.next = append(x.next, prev)
 	x.heads[h] = uint64(x.doc)<<32 | uint64(uint32(g))
-	return g, false
+	return g
 }
 
 // AddCoded appends one document that a WordCoder coded. It counts the same

@@ -143,17 +143,25 @@ func (h Hashing) Transform(idx []int32, val []float64, terms []string) ([]int32,
 // its words joined by spaces, without joining them: the hash of "a b" goes
 // on from the hash of "a". hashes is scratch space, returned for reuse.
 func (h Hashing) TransformWords(idx []int32, val []float64, hashes []uint32, words []string, r NGrams, extra []string) ([]int32, []float64, []uint32) {
+	return h.TransformWordsFrom(idx, val, hashes, words, 0, r, extra)
+}
+
+// TransformWordsFrom is TransformWords of a piece of a document: only the
+// n-grams that end in words[from:] count, words[:from] being the last words
+// of the piece before. The rows of a document's pieces, summed, are the
+// row of the whole document.
+func (h Hashing) TransformWordsFrom(idx []int32, val []float64, hashes []uint32, words []string, from int, r NGrams, extra []string) ([]int32, []float64, []uint32) {
 	lo, hi := r.bounds()
 	hashes = hashes[:0]
-	for i, w := range words {
+	for i := max(0, from-hi+1); i < len(words); i++ { // the first word of an n-gram that counts
 		var st murmurStream
-		st.write(w)
+		st.write(words[i])
 		for n := 1; n <= hi && i+n <= len(words); n++ {
 			if n > 1 {
 				st.write(" ")
 				st.write(words[i+n-1])
 			}
-			if n >= lo {
+			if n >= lo && i+n > from {
 				hashes = append(hashes, st.sum())
 			}
 		}

@@ -153,7 +153,7 @@ func TestHashingTransformWords(t *testing.T) {
 			}
 			ng := NGrams{Min: 1 + r.IntN(2), Max: 1 + r.IntN(4)}
 			lo, hi := ng.bounds()
-			wantIdx, wantVal := h.Transform(nil, nil, joinNGrams(words, lo, hi, extra))
+			wantIdx, wantVal := h.Transform(nil, nil, joinNGrams(words, 0, lo, hi, extra))
 			idx, val, s := h.TransformWords(nil, nil, scratch, words, ng, extra)
 			scratch = s
 			if !slices.Equal(idx, wantIdx) || !slices.Equal(val, wantVal) {

@@ -125,13 +125,21 @@ func (v *Vocabulary) Transform(idx []int32, val []float64, terms []string) ([]in
 // followed by extra (see VocabBuilder.AddWords), without building the
 // n-gram strings. hashes is scratch space, returned for reuse.
 func (v *Vocabulary) TransformWords(idx []int32, val []float64, hashes []uint64, words []string, r NGrams, extra []string) ([]int32, []float64, []uint64) {
+	return v.TransformWordsFrom(idx, val, hashes, words, 0, r, extra)
+}
+
+// TransformWordsFrom is TransformWords of a piece of a document: only the
+// n-grams that end in words[from:] count, words[:from] being the last words
+// of the piece before. The rows of a document's pieces, summed, are the
+// row of the whole document.
+func (v *Vocabulary) TransformWordsFrom(idx []int32, val []float64, hashes []uint64, words []string, from int, r NGrams, extra []string) ([]int32, []float64, []uint64) {
 	_ = v.Prepare() // as in ID
 	lo, hi := r.bounds()
 	start := len(idx)
 	hashes = hashes[:0]
 	for _, w := range words {
 		if strings.IndexByte(w, ' ') >= 0 { // a "word" that is several: join the n-grams
-			idx, val = v.Transform(idx, val, joinNGrams(words, lo, hi, extra))
+			idx, val = v.Transform(idx, val, joinNGrams(words, from, lo, hi, extra))
 			return idx, val, hashes
 		}
 		hashes = append(hashes, v.ix.wordHash(w))
@@ -143,7 +151,7 @@ func (v *Vocabulary) TransformWords(idx []int32, val []float64, hashes []uint64,
 				h = fold(h, hashes[i+n-1])
 				size += 1 + len(words[i+n-1])
 			}
-			if n < lo {
+			if n < lo || i+n <= from {
 				continue
 			}
 			if id := v.ix.find(h, size); id >= 0 {
@@ -160,11 +168,12 @@ func (v *Vocabulary) TransformWords(idx []int32, val []float64, hashes []uint64,
 	return idx, val, hashes
 }
 
-// joinNGrams returns the n-grams of words, n from lo to hi, then extra.
-func joinNGrams(words []string, lo, hi int, extra []string) []string {
+// joinNGrams returns the n-grams of words, n from lo to hi, that end in
+// words[from:], then extra.
+func joinNGrams(words []string, from, lo, hi int, extra []string) []string {
 	var out []string
 	for n := lo; n <= hi; n++ {
-		for i := 0; i+n <= len(words); i++ {
+		for i := max(0, from-n+1); i+n <= len(words); i++ {
 			out = append(out, strings.Join(words[i:i+n], " "))
 		}
 	}

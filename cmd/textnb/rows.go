@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -107,11 +106,10 @@ func readDocs(path string, o rowOptions, add func(row) error) error {
 		if o.wantsFields() {
 			return fmt.Errorf("%w: %s: --id-field and --keep-fields need a .tsv, .csv or .jsonl file (or --format)", errUsage, path)
 		}
-		data, err := os.ReadFile(path)
+		text, _, err := corpus.ReadFile(path)
 		if err != nil {
 			return err
 		}
-		text, _ := corpus.Decode(data)
 		return add(row{source: path, file: path, text: text})
 	}
 	f, err := os.Open(path)
@@ -130,14 +128,11 @@ func rowError(file string, line int, err error) error {
 	return &corpus.ParseError{File: file, Line: line, Err: err}
 }
 
-// readLineRows reads a stream of the given format, named file.
+// readLineRows reads a stream of the given format, named file: lines of any
+// length, UTF-16 with a byte order mark transcoded, as train and eval read.
 func readLineRows(r io.Reader, file string, format rowFormat, o rowOptions, add func(row) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	if b, err := br.Peek(3); err == nil && string(b) == "\xef\xbb\xbf" {
-		_, _ = br.Discard(3)
-	}
 	if format == formatCSV {
-		return readCSVRows(br, file, o, add)
+		return readCSVRows(corpus.NewTextReader(r), file, o, add)
 	}
 	var parse func(line string, num int) (row, error)
 	if format == formatLines {
@@ -152,16 +147,15 @@ func readLineRows(r io.Reader, file string, format rowFormat, o rowOptions, add 
 			return row{source: prefix + strconv.Itoa(num), text: line}, nil
 		}
 	}
-	var long []byte
-	for num := 1; ; num++ {
-		raw, err := readLine(br, &long)
+	lr := corpus.NewLineReader(r)
+	for {
+		line, num, _, err := lr.Next()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("reading %s: %w", file, err)
 		}
-		line, _ := corpus.Decode(raw)
 		if format != formatLines && strings.TrimSpace(line) == "" {
 			continue // as train and eval skip them
 		}
@@ -188,28 +182,6 @@ func readLineRows(r io.Reader, file string, format rowFormat, o rowOptions, add 
 		if err := add(rw); err != nil {
 			return err
 		}
-	}
-}
-
-// readLine returns the next line without its line ending, of any length;
-// the slice is valid until the next call.
-func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
-	*long = (*long)[:0]
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			*long = append(*long, chunk...)
-			continue
-		}
-		if len(*long) > 0 {
-			*long = append(*long, chunk...)
-			chunk = *long
-		}
-		if err != nil && (!errors.Is(err, io.EOF) || len(chunk) == 0) {
-			return nil, err
-		}
-		chunk = bytes.TrimSuffix(chunk, []byte("\n"))
-		return bytes.TrimSuffix(chunk, []byte("\r")), nil
 	}
 }
 

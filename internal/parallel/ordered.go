@@ -52,7 +52,9 @@ func Ordered[R any](workers int, produce func(queue Queue[R]), consume func(R) e
 	for range workers {
 		wg.Go(func() {
 			for t := range jobs {
-				t.out <- t.run()
+				r := t.run()
+				t.run = nil // what the unit read (a document's text) need not outlive it
+				t.out <- r
 			}
 		})
 	}
