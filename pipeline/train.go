@@ -273,22 +273,8 @@ func (t *Trainer) count(b *tokenized) {
 // finishes once; later calls, and documents added after the first, get
 // ErrFinished.
 func (t *Trainer) Finish() (*Model, Summary, error) {
-	if t.finished {
-		return nil, Summary{}, ErrFinished
-	}
-	t.finished = true
-	if t.run == nil {
-		t.begin()
-	}
-	t.run.Close()
-	t.coders, t.batches = nil, nil
-	switch {
-	case len(t.y) == t.unlabeled:
-		return nil, Summary{}, ErrNoDocuments
-	case len(t.names) < 2:
-		return nil, Summary{}, fmt.Errorf("%w: every document is labeled %q", ErrOneClass, t.names[0])
-	case t.unlabeled > 0 && t.cfg.Semi.Method == NoSemi:
-		return nil, Summary{}, fmt.Errorf("%w: %d unlabeled documents but no semi-supervised method", ErrConfig, t.unlabeled)
+	if err := t.closeInput(); err != nil {
+		return nil, Summary{}, err
 	}
 	// The model gets an analyzer of its own, as a loaded model does, so
 	// that the training analyzer's word cache is garbage from here on.
@@ -302,6 +288,29 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	s.Documents, s.Unlabeled, s.Empty, s.Classes = len(t.y)-t.unlabeled, t.unlabeled, t.empty, len(t.names)
 	s.Lang, s.Elapsed = t.cfg.Tokenize.Lang, time.Since(t.start) // fixed by begin
 	return m, s, nil
+}
+
+// closeInput waits for the documents added to be counted and checks that
+// there is something to train on. It may be called once.
+func (t *Trainer) closeInput() error {
+	if t.finished {
+		return ErrFinished
+	}
+	t.finished = true
+	if t.run == nil {
+		t.begin()
+	}
+	t.run.Close()
+	t.coders, t.batches = nil, nil
+	switch {
+	case len(t.y) == t.unlabeled:
+		return ErrNoDocuments
+	case len(t.names) < 2:
+		return fmt.Errorf("%w: every document is labeled %q", ErrOneClass, t.names[0])
+	case t.unlabeled > 0 && t.cfg.Semi.Method == NoSemi:
+		return fmt.Errorf("%w: %d unlabeled documents but no semi-supervised method", ErrConfig, t.unlabeled)
+	}
+	return nil
 }
 
 // train finishes the vectorizer and fits m, returning a Summary with
