@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -59,7 +60,9 @@ type FoldResult struct {
 	Test       int        `json:"test"`
 	Features   int        `json:"features"`
 	MinDF      int        `json:"min_df,omitempty"`
-	Evaluation Evaluation `json:"evaluation"`
+	Accuracy   float64    `json:"accuracy"`
+	MacroF1    float64    `json:"macro_f1"`
+	Evaluation Evaluation `json:"-"`
 }
 
 // CVResult is the outcome of cross-validating one configuration.
@@ -111,8 +114,11 @@ type cvData struct {
 	cols  int
 	df    []int64
 	tf    []int64               // total counts, made when MaxFeatures needs them
-	terms *vectorize.Vocabulary // the columns' terms; nil with hashing
-	folds [][]int
+	terms *vectorize.Vocabulary // the terms; nil with hashing
+	// origin maps a column to its term's id in terms
+	origin []int32
+	minDF  []int // per fold, when automatic
+	folds  [][]int
 }
 
 // cvData ends the input and keeps its raw rows.
@@ -159,12 +165,91 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 		return nil, err
 	}
 	d.terms, d.cols, d.df = p.Provisional(), p.Len(), p.DF()
+	nnz := int64(0)
+	for _, v := range d.df {
+		nnz += v
+	}
 	d.ptr = make([]int, 1, p.Rows()+1)
+	d.idx, d.val = make([]int32, 0, nnz), make([]float64, 0, nnz)
 	for i := range p.Rows() {
 		d.idx, d.val = p.Row(i, d.idx, d.val)
 		d.ptr = append(d.ptr, len(d.idx))
 	}
+	d.dropRare()
 	return d, nil
+}
+
+// dropRare drops the columns that no fold's pruning can keep, those in
+// fewer documents than the lowest min_df of any fold, and numbers the
+// others from the most frequent down, so that the folds' passes over the
+// rows find the columns they touch most in cache. Rows keep their order.
+func (d *cvData) dropRare() {
+	lo := d.cfg.Vocab.MinDF
+	if lo == 0 { // each fold's, while every term is there to count
+		lo = math.MaxInt
+		d.minDF = make([]int, len(d.folds))
+		for k := range d.folds {
+			d.minDF[k] = minDFFor(d.foldDF(k), len(d.y)-len(d.folds[k]), d.cfg.maxTableSize()/d.foldClasses(k), d.cfg.Vocab.MaxFeatures)
+			lo = min(lo, d.minDF[k])
+		}
+	}
+	order := make([]int32, 0, len(d.df))
+	for j, v := range d.df {
+		if v >= int64(lo) {
+			order = append(order, int32(j))
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(d.df[b], d.df[a]) })
+	to := make([]int32, d.cols)
+	for j := range to {
+		to[j] = -1
+	}
+	df := make([]int64, len(order))
+	for c, j := range order {
+		to[j], df[c] = int32(c), d.df[j]
+	}
+	w, start := 0, 0
+	for i := range len(d.y) {
+		end := d.ptr[i+1]
+		for p := start; p < end; p++ {
+			if c := to[d.idx[p]]; c >= 0 {
+				d.idx[w], d.val[w] = c, d.val[p]
+				w++
+			}
+		}
+		start, d.ptr[i+1] = end, w
+	}
+	d.idx, d.val = slices.Clip(d.idx[:w]), slices.Clip(d.val[:w])
+	d.cols, d.df, d.origin = len(order), df, order
+}
+
+// foldClasses returns the number of classes in fold k's training part.
+func (d *cvData) foldClasses(k int) int {
+	left := make([]int, len(d.names))
+	for _, c := range d.y {
+		left[c]++
+	}
+	for _, i := range d.folds[k] {
+		left[d.y[i]]--
+	}
+	n := 0
+	for _, v := range left {
+		n += boolInt(v > 0)
+	}
+	return n
+}
+
+// foldDF returns the document frequencies of fold k's training part: the
+// corpus's less the held-out part's.
+func (d *cvData) foldDF(k int) []int64 {
+	df := slices.Clone(d.df)
+	for _, i := range d.folds[k] {
+		idx, _ := d.row(i)
+		for _, j := range idx {
+			df[j]--
+		}
+	}
+	return df
 }
 
 // row returns document i's raw entries.
@@ -175,6 +260,7 @@ func (d *cvData) row(i int) ([]int32, []float64) {
 // foldData is what the training part of a fold makes of the corpus: its
 // classes (in the order it meets them), its labels, and its columns.
 type foldData struct {
+	k           int
 	train, test []int
 	classes     []string
 	y           []int   // per training document, into classes
@@ -184,25 +270,64 @@ type foldData struct {
 	minDF       int
 }
 
-// remap appends the entries of raw row i that the fold's model has, their
-// values 1 if binary.
-func (f *foldData) remap(d *cvData, i int, idx []int32, val []float64, binary bool) ([]int32, []float64) {
+// rowWeights weights the rows of a fold's model as its weighting would,
+// with the same operations in the same order, as it picks out the model's
+// columns.
+type rowWeights struct {
+	colmap []int32 // raw column → model column, or −1; nil: the same
+	binary bool    // values 1 before weighting
+	tf     func(v float64) float64
+	small  *[256]float64 // tf of the counts 0 to 255
+	idf    []float64     // nil: no weighting
+	norm   vectorize.Norm
+}
+
+// newRowWeights returns the weights of m, whose weighting is fitted, for
+// the columns of f.
+func newRowWeights(m *Model, f *foldData, binary bool) rowWeights {
+	w := rowWeights{colmap: f.colmap, binary: binary, norm: vectorize.NoNorm}
+	switch t := m.weight.(type) {
+	case *vectorize.TFIDF:
+		w.idf, w.norm, w.tf = t.IDF, t.Norm, func(v float64) float64 { return v }
+		if t.SublinearTF {
+			w.tf = func(v float64) float64 { return 1 + math.Log(v) } // counts are > 0
+		}
+	case *vectorize.Rennie:
+		w.idf, w.norm, w.tf = t.IDF, vectorize.L2, math.Log1p
+	}
+	if w.tf != nil {
+		w.small = new([256]float64)
+		for k := range w.small {
+			w.small[k] = w.tf(float64(k))
+		}
+	}
+	return w
+}
+
+// row appends raw row i's entries that the model has, weighted.
+func (w *rowWeights) row(d *cvData, i int, idx []int32, val []float64) ([]int32, []float64) {
 	ri, rv := d.row(i)
 	start := len(val)
-	if f.colmap == nil {
-		idx, val = append(idx, ri...), append(val, rv...)
-	} else {
-		for p, j := range ri {
-			if c := f.colmap[j]; c >= 0 {
-				idx, val = append(idx, c), append(val, rv[p])
+	for p, j := range ri {
+		if w.colmap != nil {
+			if j = w.colmap[j]; j < 0 {
+				continue
 			}
 		}
-	}
-	if binary {
-		for p := start; p < len(val); p++ {
-			val[p] = 1
+		v := rv[p]
+		if w.binary {
+			v = 1
 		}
+		if w.idf != nil {
+			if k := int(v); float64(k) == v && k < len(w.small) {
+				v = w.small[k] * w.idf[j]
+			} else {
+				v = w.tf(v) * w.idf[j]
+			}
+		}
+		idx, val = append(idx, j), append(val, v)
 	}
+	vectorize.NormalizeRow(val[start:], w.norm)
 	return idx, val
 }
 
@@ -210,7 +335,7 @@ func (f *foldData) remap(d *cvData, i int, idx []int32, val []float64, binary bo
 // document frequencies (the corpus's less the held-out part's), and the
 // columns that pruning the training part's vocabulary would keep.
 func (d *cvData) fold(k int) (*foldData, error) {
-	f := &foldData{test: d.folds[k], train: corpus.FoldTrain(nil, d.folds, k)}
+	f := &foldData{k: k, test: d.folds[k], train: corpus.FoldTrain(nil, d.folds, k)}
 	classOf := make([]int, len(d.names))
 	for c := range classOf {
 		classOf[c] = -1
@@ -227,13 +352,7 @@ func (d *cvData) fold(k int) (*foldData, error) {
 	if len(f.classes) < 2 {
 		return nil, fmt.Errorf("%w: fold %d trains on class %q alone", ErrOneClass, k+1, f.classes[0])
 	}
-	df := slices.Clone(d.df)
-	for _, i := range f.test {
-		idx, _ := d.row(i)
-		for _, j := range idx {
-			df[j]--
-		}
-	}
+	df := d.foldDF(k)
 	if d.terms == nil { // hashing: every column stays
 		f.features, f.df = d.cols, df
 		return f, nil
@@ -264,7 +383,7 @@ func (d *cvData) kept(f *foldData, df []int64) ([]int32, error) {
 	vc, n := d.cfg.Vocab, len(f.train)
 	f.minDF = vc.MinDF
 	if f.minDF == 0 {
-		f.minDF = minDFFor(df, n, d.cfg.maxTableSize()/len(f.classes), vc.MaxFeatures)
+		f.minDF = d.minDF[f.k]
 	}
 	maxDF := vc.MaxDF
 	if maxDF == 0 {
@@ -305,7 +424,7 @@ func (d *cvData) kept(f *foldData, df []int64) ([]int32, error) {
 		}
 	}
 	slices.SortFunc(tied, func(a, b int32) int {
-		return strings.Compare(d.terms.Term(int(a)), d.terms.Term(int(b)))
+		return strings.Compare(d.terms.Term(int(d.origin[a])), d.terms.Term(int(d.origin[b])))
 	})
 	out = append(out, tied[:vc.MaxFeatures-len(out)]...)
 	slices.Sort(out)
@@ -397,7 +516,7 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 		r := &CVResult{Config: d.settingConfig(cfg), Folds: folds[s], Predicted: preds[s]}
 		acc, f1 := make([]float64, k), make([]float64, k)
 		for i, f := range r.Folds {
-			acc[i], f1[i] = f.Evaluation.Accuracy, f.Evaluation.MacroF1
+			acc[i], f1[i] = f.Accuracy, f.MacroF1
 		}
 		r.Accuracy, r.MacroF1 = meanSD(acc), meanSD(f1)
 		out[s] = r
@@ -456,18 +575,20 @@ func (d *cvData) runFold(fk int, settings []Config, groups [][]int, preds [][]st
 	var jll []float64
 	for _, g := range groups {
 		m := &Model{Config: d.settingConfig(settings[g[0]]), Classes: f.classes}
-		err := m.fitRows(f.features, func() []int64 { return f.df }, f.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
-			return f.remap(d, f.train[i], idx, val, d.cfg.Vocab.Binary)
+		if err := m.fitWeightingDF(len(f.train), func() []int64 { return f.df }); err != nil {
+			return fmt.Errorf("fold %d: %w", fk+1, err)
+		}
+		w := newRowWeights(m, f, d.cfg.Vocab.Binary)
+		err := m.fitCounts(f.features, f.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+			return w.row(d, f.train[i], idx, val)
 		})
 		if err != nil {
 			return fmt.Errorf("fold %d: %w", fk+1, err)
 		}
+		w.binary = false                     // a model predicts from counts
 		test := vectorize.NewCSR(f.features) // the held-out rows, weighted; unsorted
 		for _, i := range f.test {
-			idx, val = f.remap(d, i, idx[:0], val[:0], false)
-			if m.weight != nil {
-				_ = m.weight.TransformRow(idx, val) // the columns are the model's
-			}
+			idx, val = w.row(d, i, idx[:0], val[:0])
 			test.AppendRow(idx, val)
 		}
 		for n, s := range g {
@@ -486,8 +607,9 @@ func (d *cvData) runFold(fk int, settings []Config, groups [][]int, preds [][]st
 				ev.AddClass(d.names[d.y[i]], c)
 				preds[s][i] = f.classes[c]
 			}
+			e := ev.Result()
 			folds[s][fk] = FoldResult{Train: len(f.train), Test: len(f.test), Features: f.features, MinDF: f.minDF,
-				Evaluation: ev.Result()}
+				Accuracy: e.Accuracy, MacroF1: e.MacroF1, Evaluation: e}
 		}
 	}
 	return nil

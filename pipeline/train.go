@@ -403,22 +403,33 @@ func (m *Model) fitParts(cols int, parts []*vectorize.CSR, y []int) error {
 // row appends, each weighted in place and summed per class; features
 // bounds their columns.
 func (m *Model) fitRows(features int, df func() []int64, y []int, row nb.RowFunc) error {
-	m.weight = m.newWeighting()
-	w := m.weight
-	if w != nil {
-		if err := w.FitDF(len(y), df()); err != nil {
-			return err
-		}
+	if err := m.fitWeightingDF(len(y), df); err != nil {
+		return err
 	}
-	counts, err := nb.NewSparseCountsForFunc(m.newEstimator(), features, y, len(m.Classes),
-		func(i int, idx []int32, val []float64) ([]int32, []float64) {
-			start := len(idx)
-			idx, val = row(i, idx, val)
-			if w != nil {
-				_ = w.TransformRow(idx[start:], val[start:]) // the rows' columns are in range
-			}
-			return idx, val
-		})
+	w := m.weight
+	return m.fitCounts(features, y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		start := len(idx)
+		idx, val = row(i, idx, val)
+		if w != nil {
+			_ = w.TransformRow(idx[start:], val[start:]) // the rows' columns are in range
+		}
+		return idx, val
+	})
+}
+
+// fitWeightingDF fits m's weighting, if it has one, on the document
+// frequencies of n rows (df, not called without a weighting).
+func (m *Model) fitWeightingDF(n int, df func() []int64) error {
+	m.weight = m.newWeighting()
+	if m.weight == nil {
+		return nil
+	}
+	return m.weight.FitDF(n, df())
+}
+
+// fitCounts fits m on the len(y) weighted rows that row appends.
+func (m *Model) fitCounts(features int, y []int, row nb.RowFunc) error {
+	counts, err := nb.NewSparseCountsForFunc(m.newEstimator(), features, y, len(m.Classes), row)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@
 //	textnb predict -m MODEL [--json] [--top K] PATH…|-
 //	textnb eval -m MODEL [--json] CORPUS
 //	textnb merge -o OUT MODEL MODEL…
+//	textnb cv [--folds 10] [--seed S] [--json] [train flags] CORPUS
 //
 // Run "textnb COMMAND --help" for the flags of each command.
 package main
@@ -34,6 +35,7 @@ func commands() []command {
 		{"predict", "classify documents with a model", runPredict},
 		{"eval", "score a model on a labeled corpus", runEval},
 		{"merge", "merge models trained on parts of a corpus", runMerge},
+		{"cv", "cross-validate a configuration on a labeled corpus", runCV},
 	}
 }
 

@@ -14,24 +14,10 @@ import (
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "train CORPUS -o MODEL [flags]", stderr)
 	out := fs.String("o", "", "write the model to this `file` (required)")
-	model := fs.String("model", "cnb", "classifier: cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
-		"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)")
-	alpha := fs.Float64("alpha", pipeline.DefaultAlpha, "additive smoothing")
-	weighting := fs.String("weighting", "tfidf", "feature weighting: tfidf (sublinear, L2), counts, rennie")
-	norm := fs.Bool("norm", false, "Complement NB weight normalization (Rennie et al. 2003)")
-	vectorizer := fs.String("vectorizer", "vocab", "vocab (learned vocabulary) or hash (murmur3 feature hashing)")
-	features := fs.Int("features", 0, "hash: number of columns (default 2^20); vocab: keep at most N most frequent terms (default all)")
-	minDF := fs.Int("min-df", 0, "drop terms in fewer than N training documents (default automatic: 1, raised only to bound model size)")
-	maxDF := fs.Float64("max-df", 0, "drop terms in more than this fraction of documents (default 1.0: keep)")
-	ngrams := fs.String("ngrams", "1,2", "word n-gram range `MIN,MAX`")
-	charNgrams := fs.String("char-ngrams", "", "Han character n-gram range `MIN,MAX`, or none (default: 2,3 for Chinese models, none otherwise)")
-	stem := fs.Bool("stem", false, "stem English words (Snowball)")
-	noStem := fs.Bool("no-stem", false, "do not stem English words (the default)")
-	stopwords := fs.String("stopwords", "none", "stopword list: none, en, zh, all")
-	lang := fs.String("lang", "auto", "language: auto (decide from the corpus), en, zh")
+	text := newTextFlags(fs)
 	fields := corpusFlags(fs)
 	semi := newSemiFlags(fs)
-	table := newTableFlags(fs, alpha)
+	table := newTableFlags(fs, text.alpha)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -39,33 +25,13 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(pos) != 1 || *out == "" {
 		return fmt.Errorf("%w: need one CORPUS and -o MODEL (see --help)", errUsage)
 	}
-	if done, err := table.trainTableIf(fs, *model, pos[0], *out, stdout); done {
+	if done, err := table.trainTableIf(fs, *text.model, pos[0], *out, stdout); done {
 		return err
 	}
-	if *stem && *noStem {
-		return fmt.Errorf("%w: --stem and --no-stem contradict each other", errUsage)
+	cfg, err := text.config()
+	if err != nil {
+		return err
 	}
-	var cfg pipeline.Config
-	cfg.Alpha, cfg.Norm = *alpha, *norm
-	cfg.Vocab.MinDF, cfg.Vocab.MaxDF = *minDF, *maxDF
-	if cfg.Classifier, err = pipeline.ParseClassifier(*model); err != nil {
-		return usageErr(err)
-	}
-	if cfg.Weighting, err = pipeline.ParseWeighting(*weighting); err != nil {
-		return usageErr(err)
-	}
-	if cfg.Vectorizer, err = pipeline.ParseVectorizer(*vectorizer); err != nil {
-		return usageErr(err)
-	}
-	if cfg.Vectorizer == pipeline.Hash {
-		cfg.HashFeatures = *features
-	} else {
-		cfg.Vocab.MaxFeatures = *features
-	}
-	if err := tokenFlags(&cfg.Tokenize, *ngrams, *charNgrams, *stopwords, *lang, *stem); err != nil {
-		return usageErr(err)
-	}
-	cfg.NoHanChars = *charNgrams == "none"
 	if cfg.Semi, err = semi.config(); err != nil {
 		return err
 	}
