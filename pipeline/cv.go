@@ -307,27 +307,37 @@ func newRowWeights(m *Model, f *foldData, binary bool) rowWeights {
 // row appends raw row i's entries that the model has, weighted.
 func (w *rowWeights) row(d *cvData, i int, idx []int32, val []float64) ([]int32, []float64) {
 	ri, rv := d.row(i)
-	start := len(val)
-	for p, j := range ri {
-		if w.colmap != nil {
-			if j = w.colmap[j]; j < 0 {
-				continue
-			}
+	n := len(idx)
+	if w.colmap == nil {
+		idx, val = append(idx, ri...), append(val, rv...)
+	} else {
+		idx, val = slices.Grow(idx, len(ri))[:n+len(ri)], slices.Grow(val, len(ri))[:n+len(ri)]
+		k := n
+		for p, j := range ri {
+			c := w.colmap[j]
+			idx[k], val[k] = c, rv[p]
+			k += int(^uint32(c) >> 31) // without a branch: whether a column is kept is not predictable
 		}
-		v := rv[p]
-		if w.binary {
-			v = 1
-		}
-		if w.idf != nil {
-			if k := int(v); float64(k) == v && k < len(w.small) {
-				v = w.small[k] * w.idf[j]
-			} else {
-				v = w.tf(v) * w.idf[j]
-			}
-		}
-		idx, val = append(idx, j), append(val, v)
+		idx, val = idx[:k], val[:k]
 	}
-	vectorize.NormalizeRow(val[start:], w.norm)
+	if w.binary {
+		for p := n; p < len(val); p++ {
+			val[p] = 1
+		}
+	}
+	if w.idf == nil {
+		return idx, val
+	}
+	for p := n; p < len(val); p++ {
+		v := val[p]
+		if k := int(v); float64(k) == v && k < len(w.small) {
+			v = w.small[k]
+		} else {
+			v = w.tf(v)
+		}
+		val[p] = v * w.idf[idx[p]]
+	}
+	vectorize.NormalizeRow(val[n:], w.norm)
 	return idx, val
 }
 

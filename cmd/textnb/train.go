@@ -17,6 +17,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	text := newTextFlags(fs)
 	fields := corpusFlags(fs)
 	semi := newSemiFlags(fs)
+	tune := newTuneFlags(fs)
 	table := newTableFlags(fs, text.alpha)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -33,6 +34,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if cfg.Semi, err = semi.config(); err != nil {
+		return err
+	}
+	if cfg, err = tune.choose(cfg, pos[0], fields, stdout); err != nil {
 		return err
 	}
 	tr, err := pipeline.NewTrainer(cfg)
