@@ -219,21 +219,21 @@ func timings(bin, tmp, news string, runs int, tuneArgs []string) {
 		{"cv --folds 10", []string{"cv", news, "--folds", "10"}},
 		{"train --tune", append([]string{"train", "--tune", news, "-o", filepath.Join(tmp, "b.model")}, tuneArgs...)},
 	}
-	walls := make([][]time.Duration, len(cmds))
+	walls, cpus := make([][]time.Duration, len(cmds)), make([][]time.Duration, len(cmds))
 	for range runs {
 		for i, c := range cmds {
 			r, err := bench.Run(nil, bin, c.args...)
 			if err != nil {
 				log.Fatal(err)
 			}
-			walls[i] = append(walls[i], r.Wall)
+			walls[i], cpus[i] = append(walls[i], r.Wall), append(cpus[i], r.CPU)
 		}
 	}
-	fmt.Printf("20 Newsgroups train split, medians of %d alternating runs\n\n| command | wall s | × train |\n|---|---|---|\n", runs)
-	base := median(walls[0])
+	fmt.Printf("20 Newsgroups train split, medians of %d alternating runs\n\n| command | wall s | × train | CPU s | × train |\n|---|---|---|---|---|\n", runs)
+	base, baseCPU := median(walls[0]), median(cpus[0])
 	for i, c := range cmds {
-		m := median(walls[i])
-		fmt.Printf("| textnb %s | %.2f | %.2f |\n", c.name, m.Seconds(), m.Seconds()/base.Seconds())
+		m, u := median(walls[i]), median(cpus[i])
+		fmt.Printf("| textnb %s | %.2f | %.2f | %.2f | %.2f |\n", c.name, m.Seconds(), m.Seconds()/base.Seconds(), u.Seconds(), u.Seconds()/baseCPU.Seconds())
 	}
 }
 
