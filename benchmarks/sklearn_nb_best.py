@@ -12,29 +12,25 @@ JSON. The vectorizer is fitted once per n-gram range and the weighting once
 per vectorizer, as GridSearchCV would cache them.
 """
 import json
-import os
 import sys
 
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 from sklearn.metrics import accuracy_score, f1_score
 from sklearn.naive_bayes import BernoulliNB, ComplementNB, MultinomialNB
 
+from sklearn_pipeline import load as load_folders
+
 
 def load(path):
+    if not path.endswith(".jsonl"):
+        return load_folders(path)
     texts, labels = [], []
-    if path.endswith(".jsonl"):
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    o = json.loads(line)
-                    texts.append(o["text"])
-                    labels.append(o["label"])
-        return texts, labels
-    for c in sorted(os.listdir(path)):
-        for f in sorted(os.listdir(os.path.join(path, c))):
-            with open(os.path.join(path, c, f), "rb") as fh:
-                texts.append(fh.read().decode("latin-1"))
-            labels.append(c)
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                o = json.loads(line)
+                texts.append(o["text"])
+                labels.append(o["label"])
     return texts, labels
 
 

@@ -189,7 +189,7 @@ func (d *cvData) dropRare() {
 		lo = math.MaxInt
 		d.minDF = make([]int, len(d.folds))
 		for k := range d.folds {
-			d.minDF[k] = minDFFor(d.foldDF(k), len(d.y)-len(d.folds[k]), d.cfg.maxTableSize()/d.foldClasses(k), d.cfg.Vocab.MaxFeatures)
+			d.minDF[k] = vectorize.MinDFFor(d.foldDF(k), len(d.y)-len(d.folds[k]), d.cfg.maxTableSize()/d.foldClasses(k), d.cfg.Vocab.MaxFeatures)
 			lo = min(lo, d.minDF[k])
 		}
 	}
@@ -461,32 +461,6 @@ func (d *cvData) totals(f *foldData, df []int64) []int64 {
 		}
 	}
 	return tf
-}
-
-// minDFFor is VocabCounts.MinDFFor for the document frequencies df of n
-// documents.
-func minDFFor(df []int64, n, maxCols, maxFeatures int) int {
-	distinct := 0
-	for _, v := range df {
-		if v > 0 {
-			distinct++
-		}
-	}
-	if maxCols <= 0 || distinct <= maxCols || (maxFeatures > 0 && maxFeatures <= maxCols) {
-		return 1
-	}
-	hist := make([]int, n+2)
-	for _, v := range df {
-		hist[v]++
-	}
-	kept := 0
-	for m := len(hist) - 1; m >= 1; m-- {
-		if kept+hist[m] > maxCols {
-			return m + 1
-		}
-		kept += hist[m]
-	}
-	return 1
 }
 
 // run cross-validates every setting, which differ from d.cfg only in

@@ -22,7 +22,8 @@ func readDocs(t testing.TB, path string) []corpus.Document {
 	return docs
 }
 
-func crossValidate(t testing.TB, cfg Config, docs []corpus.Document, o CVOptions) *CVResult {
+// trainerOf returns a Trainer for cfg given docs.
+func trainerOf(t testing.TB, cfg Config, docs []corpus.Document) *Trainer {
 	t.Helper()
 	tr, err := NewTrainer(cfg)
 	if err != nil {
@@ -31,7 +32,12 @@ func crossValidate(t testing.TB, cfg Config, docs []corpus.Document, o CVOptions
 	for _, d := range docs {
 		tr.Add(d.Label, d.Text)
 	}
-	r, err := tr.CrossValidate(o)
+	return tr
+}
+
+func crossValidate(t testing.TB, cfg Config, docs []corpus.Document, o CVOptions) *CVResult {
+	t.Helper()
+	r, err := trainerOf(t, cfg, docs).CrossValidate(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,14 +138,7 @@ func TestCrossValidateErrors(t *testing.T) {
 		{"max_df below min_df", Config{Vocab: vectorize.VocabConfig{MinDF: 50, MaxDF: 0.1}}, CVOptions{}, ErrConfig},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr, err := NewTrainer(tc.cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range docs {
-				tr.Add(d.Label, d.Text)
-			}
-			if _, err := tr.CrossValidate(tc.o); !errors.Is(err, tc.want) {
+			if _, err := trainerOf(t, tc.cfg, docs).CrossValidate(tc.o); !errors.Is(err, tc.want) {
 				t.Errorf("got %v, want %v", err, tc.want)
 			}
 		})

@@ -245,12 +245,21 @@ func (c *VocabCounts) Rows() int { return c.u.rows }
 // maxCols columns given MaxFeatures maxFeatures (0: unlimited); maxCols ≤ 0
 // means no limit.
 func (c *VocabCounts) MinDFFor(maxCols, maxFeatures int) int {
-	if maxCols <= 0 || c.Len() <= maxCols || (maxFeatures > 0 && maxFeatures <= maxCols) {
+	return MinDFFor(c.u.df, c.u.rows, maxCols, maxFeatures)
+}
+
+// MinDFFor is VocabCounts.MinDFFor for terms of document frequencies df
+// (those of 0 are not terms) in rows documents.
+func MinDFFor(df []int64, rows, maxCols, maxFeatures int) int {
+	if maxCols <= 0 || (maxFeatures > 0 && maxFeatures <= maxCols) {
 		return 1
 	}
-	hist := make([]int, c.u.rows+2)
-	for _, d := range c.u.df {
+	hist := make([]int, rows+2)
+	for _, d := range df {
 		hist[d]++
+	}
+	if len(df)-hist[0] <= maxCols {
+		return 1
 	}
 	kept := 0
 	for m := len(hist) - 1; m >= 1; m-- {
