@@ -417,27 +417,12 @@ func (d *cvData) kept(f *foldData, df []int64) ([]int32, error) {
 	if vc.MaxFeatures == 0 || len(keep) <= vc.MaxFeatures {
 		return keep, nil
 	}
-	total := d.totals(f, df)
-	totals := make([]int64, len(keep))
-	for p, j := range keep {
-		totals[p] = total[j]
-	}
-	slices.Sort(totals)
-	cut := totals[len(totals)-vc.MaxFeatures]
-	var out, tied []int32
-	for _, j := range keep {
-		switch t := total[j]; {
-		case t > cut:
-			out = append(out, j)
-		case t == cut:
-			tied = append(tied, j)
-		}
-	}
-	slices.SortFunc(tied, func(a, b int32) int {
-		return strings.Compare(d.terms.Term(int(d.origin[a])), d.terms.Term(int(d.origin[b])))
+	out := vectorize.Largest(keep, d.totals(f, df), vc.MaxFeatures, func(tied []int32) []int32 {
+		slices.SortFunc(tied, func(a, b int32) int {
+			return strings.Compare(d.terms.Term(int(d.origin[a])), d.terms.Term(int(d.origin[b])))
+		})
+		return tied
 	})
-	out = append(out, tied[:vc.MaxFeatures-len(out)]...)
-	slices.Sort(out)
 	return out, nil
 }
 
