@@ -471,9 +471,11 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	for s := range folds {
 		folds[s] = make([]FoldResult, k)
 	}
-	errs := make([]error, k)
-	parallel.For(k, 0, func(fk int) {
-		errs[fk] = d.runFold(fk, settings, groups, preds, folds)
+	// Each fold and group of settings is a task: with a few folds and
+	// several groups that keeps every core busy.
+	errs := make([]error, k*len(groups))
+	parallel.For(len(errs), 0, func(i int) {
+		errs[i] = d.runFold(i/len(groups), settings, groups[i%len(groups)], preds, folds)
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -532,54 +534,55 @@ func groupSettings(settings []Config) [][]int {
 	return groups
 }
 
-// runFold fits fold fk's training part once per group of settings, refits
-// the sums for each setting of the group and predicts the held-out part.
-func (d *cvData) runFold(fk int, settings []Config, groups [][]int, preds [][]string, folds [][]FoldResult) error {
+// runFold fits fold fk's training part once for the group g of settings,
+// refits the sums for each setting of the group and predicts the held-out
+// part.
+func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
 	f, err := d.fold(fk)
 	if err != nil {
 		return err
 	}
-	var idx []int32
-	var val []float64
-	var jll []float64
-	for _, g := range groups {
-		m := &Model{Config: d.settingConfig(settings[g[0]]), Classes: f.classes}
-		if err := m.fitWeightingDF(len(f.train), func() []int64 { return f.df }); err != nil {
-			return fmt.Errorf("fold %d: %w", fk+1, err)
-		}
-		w := newRowWeights(m, f, d.cfg.Vocab.Binary)
-		err := m.fitCounts(f.features, f.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
-			return w.row(d, f.train[i], idx, val)
-		})
-		if err != nil {
-			return fmt.Errorf("fold %d: %w", fk+1, err)
-		}
-		w.binary = false                     // a model predicts from counts
-		test := vectorize.NewCSR(f.features) // the held-out rows, weighted; unsorted
-		for _, i := range f.test {
-			idx, val = w.row(d, i, idx[:0], val[:0])
-			test.AppendRow(idx, val)
-		}
-		for n, s := range g {
-			if n > 0 {
-				m.Config = d.settingConfig(settings[s])
-				if err := m.refit(); err != nil {
-					return fmt.Errorf("fold %d: %w", fk+1, err)
-				}
+	var (
+		idx []int32
+		val []float64
+		jll []float64
+	)
+	m := &Model{Config: d.settingConfig(settings[g[0]]), Classes: f.classes}
+	if err := m.fitWeightingDF(len(f.train), func() []int64 { return f.df }); err != nil {
+		return fmt.Errorf("fold %d: %w", fk+1, err)
+	}
+	w := newRowWeights(m, f, d.cfg.Vocab.Binary)
+	err = m.fitCounts(f.features, f.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		return w.row(d, f.train[i], idx, val)
+	})
+	if err != nil {
+		return fmt.Errorf("fold %d: %w", fk+1, err)
+	}
+	w.binary = false                     // a model predicts from counts
+	test := vectorize.NewCSR(f.features) // the held-out rows, weighted; unsorted
+	for _, i := range f.test {
+		idx, val = w.row(d, i, idx[:0], val[:0])
+		test.AppendRow(idx, val)
+	}
+	for n, s := range g {
+		if n > 0 {
+			m.Config = d.settingConfig(settings[s])
+			if err := m.refit(); err != nil {
+				return fmt.Errorf("fold %d: %w", fk+1, err)
 			}
-			sc := m.scorer()
-			ev := NewEvaluator(f.classes)
-			for r, i := range f.test {
-				ri, rv := test.Row(r)
-				jll = sc.JointLogLikelihood(jll[:0], ri, rv)
-				c := nb.Argmax(jll)
-				ev.AddClass(d.names[d.y[i]], c)
-				preds[s][i] = f.classes[c]
-			}
-			e := ev.Result()
-			folds[s][fk] = FoldResult{Train: len(f.train), Test: len(f.test), Features: f.features, MinDF: f.minDF,
-				Accuracy: e.Accuracy, MacroF1: e.MacroF1, Evaluation: e}
 		}
+		sc := m.scorer()
+		ev := NewEvaluator(f.classes)
+		for r, i := range f.test {
+			ri, rv := test.Row(r)
+			jll = sc.JointLogLikelihood(jll[:0], ri, rv)
+			c := nb.Argmax(jll)
+			ev.AddClass(d.names[d.y[i]], c)
+			preds[s][i] = f.classes[c]
+		}
+		e := ev.Result()
+		folds[s][fk] = FoldResult{Train: len(f.train), Test: len(f.test), Features: f.features, MinDF: f.minDF,
+			Accuracy: e.Accuracy, MacroF1: e.MacroF1, Evaluation: e}
 	}
 	return nil
 }
