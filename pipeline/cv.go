@@ -551,7 +551,7 @@ func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, f
 	if err := m.fitWeightingDF(len(f.train), func() []int64 { return f.df }); err != nil {
 		return fmt.Errorf("fold %d: %w", fk+1, err)
 	}
-	w := newRowWeights(m, f, d.cfg.Vocab.Binary)
+	w := newRowWeights(m, f, d.cfg.Vocab.Binary && d.terms != nil) // hashing counts, as Finish does
 	err = m.fitCounts(f.features, f.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
 		return w.row(d, f.train[i], idx, val)
 	})

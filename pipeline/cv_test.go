@@ -68,6 +68,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 		{"binary max_features 60", Config{Vocab: vectorize.VocabConfig{MaxFeatures: 60, Binary: true}}, news},
 		{"automatic min_df", Config{MaxTableSize: 4000}, news},
 		{"hashing", Config{Vectorizer: Hash, HashFeatures: 1 << 10}, news},
+		{"hashing binary", Config{Vectorizer: Hash, HashFeatures: 1 << 10, Vocab: vectorize.VocabConfig{Binary: true}}, news},
 		{"spam unigrams", Config{Tokenize: tokenize.Config{WordNGrams: tokenize.NGramRange{Min: 1, Max: 1}}}, spam},
 		{"chinese", Config{}, zh},
 		{"chinese char unigrams", Config{Tokenize: tokenize.Config{HanChars: tokenize.NGramRange{Min: 1, Max: 1}}}, zh},
