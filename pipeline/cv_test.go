@@ -74,7 +74,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 		{"chinese char unigrams", Config{Tokenize: tokenize.Config{HanChars: tokenize.NGramRange{Min: 1, Max: 1}}}, zh},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := CVOptions{Folds: 4, Seed: 7}
+			o := CVOptions{Folds: 3, Seed: 7}
 			r := crossValidate(t, tc.cfg, tc.docs, o)
 			labels := make([]string, len(tc.docs))
 			for i, d := range tc.docs {
