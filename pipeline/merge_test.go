@@ -14,14 +14,7 @@ import (
 // trainDocs trains on the given documents.
 func trainDocs(t *testing.T, cfg Config, docs []corpus.Document) *Model {
 	t.Helper()
-	tr, err := NewTrainer(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range docs {
-		tr.Add(d.Label, d.Text)
-	}
-	m, _, err := tr.Finish()
+	m, _, err := trainerOf(t, cfg, docs).Finish()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -304,22 +304,8 @@ func (t *Trainer) count(b *tokenized) {
 // finishes once; later calls, and documents added after the first, get
 // ErrFinished.
 func (t *Trainer) Finish() (*Model, Summary, error) {
-	if t.finished {
-		return nil, Summary{}, ErrFinished
-	}
-	t.finished = true
-	if t.run == nil {
-		t.begin()
-	}
-	t.run.Close()
-	t.coders, t.batches = nil, nil
-	switch {
-	case len(t.y) == t.unlabeled:
-		return nil, Summary{}, ErrNoDocuments
-	case len(t.names) < 2:
-		return nil, Summary{}, fmt.Errorf("%w: every document is labeled %q", ErrOneClass, t.names[0])
-	case t.unlabeled > 0 && t.cfg.Semi.Method == NoSemi:
-		return nil, Summary{}, fmt.Errorf("%w: %d unlabeled documents but no semi-supervised method", ErrConfig, t.unlabeled)
+	if err := t.closeInput(); err != nil {
+		return nil, Summary{}, err
 	}
 	// The model gets an analyzer of its own, as a loaded model does, so
 	// that the training analyzer's word cache is garbage from here on.
@@ -337,6 +323,29 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	s.Documents, s.Unlabeled, s.Empty, s.Classes = len(t.y)-t.unlabeled, t.unlabeled, t.empty, len(t.names)
 	s.Lang, s.Elapsed = t.cfg.Tokenize.Lang, time.Since(t.start) // fixed by begin
 	return m, s, nil
+}
+
+// closeInput waits for the documents added to be counted and checks that
+// there is something to train on. It may be called once.
+func (t *Trainer) closeInput() error {
+	if t.finished {
+		return ErrFinished
+	}
+	t.finished = true
+	if t.run == nil {
+		t.begin()
+	}
+	t.run.Close()
+	t.coders, t.batches = nil, nil
+	switch {
+	case len(t.y) == t.unlabeled:
+		return ErrNoDocuments
+	case len(t.names) < 2:
+		return fmt.Errorf("%w: every document is labeled %q", ErrOneClass, t.names[0])
+	case t.unlabeled > 0 && t.cfg.Semi.Method == NoSemi:
+		return fmt.Errorf("%w: %d unlabeled documents but no semi-supervised method", ErrConfig, t.unlabeled)
+	}
+	return nil
 }
 
 // train finishes the vectorizer and fits m, returning a Summary with
@@ -429,22 +438,33 @@ func (m *Model) fitParts(cols int, parts []*vectorize.CSR, y []int) error {
 // row appends, each weighted in place and summed per class; features
 // bounds their columns.
 func (m *Model) fitRows(features int, df func() []int64, y []int, row nb.RowFunc) error {
-	m.weight = m.newWeighting()
-	w := m.weight
-	if w != nil {
-		if err := w.FitDF(len(y), df()); err != nil {
-			return err
-		}
+	if err := m.fitWeightingDF(len(y), df); err != nil {
+		return err
 	}
-	counts, err := nb.NewSparseCountsForFunc(m.newEstimator(), features, y, len(m.Classes),
-		func(i int, idx []int32, val []float64) ([]int32, []float64) {
-			start := len(idx)
-			idx, val = row(i, idx, val)
-			if w != nil {
-				_ = w.TransformRow(idx[start:], val[start:]) // the rows' columns are in range
-			}
-			return idx, val
-		})
+	w := m.weight
+	return m.fitCounts(features, y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		start := len(idx)
+		idx, val = row(i, idx, val)
+		if w != nil {
+			_ = w.TransformRow(idx[start:], val[start:]) // the rows' columns are in range
+		}
+		return idx, val
+	})
+}
+
+// fitWeightingDF fits m's weighting, if it has one, on the document
+// frequencies of n rows (df, not called without a weighting).
+func (m *Model) fitWeightingDF(n int, df func() []int64) error {
+	m.weight = m.newWeighting()
+	if m.weight == nil {
+		return nil
+	}
+	return m.weight.FitDF(n, df())
+}
+
+// fitCounts fits m on the len(y) weighted rows that row appends.
+func (m *Model) fitCounts(features int, y []int, row nb.RowFunc) error {
+	counts, err := nb.NewSparseCountsForFunc(m.newEstimator(), features, y, len(m.Classes), row)
 	if err != nil {
 		return err
 	}

@@ -245,12 +245,21 @@ func (c *VocabCounts) Rows() int { return c.u.rows }
 // maxCols columns given MaxFeatures maxFeatures (0: unlimited); maxCols ≤ 0
 // means no limit.
 func (c *VocabCounts) MinDFFor(maxCols, maxFeatures int) int {
-	if maxCols <= 0 || c.Len() <= maxCols || (maxFeatures > 0 && maxFeatures <= maxCols) {
+	return MinDFFor(c.u.df, c.u.rows, maxCols, maxFeatures)
+}
+
+// MinDFFor is VocabCounts.MinDFFor for terms of document frequencies df
+// (those of 0 are not terms) in rows documents.
+func MinDFFor(df []int64, rows, maxCols, maxFeatures int) int {
+	if maxCols <= 0 || (maxFeatures > 0 && maxFeatures <= maxCols) {
 		return 1
 	}
-	hist := make([]int, c.u.rows+2)
-	for _, d := range c.u.df {
+	hist := make([]int, rows+2)
+	for _, d := range df {
 		hist[d]++
+	}
+	if len(df)-hist[0] <= maxCols {
+		return 1
 	}
 	kept := 0
 	for m := len(hist) - 1; m >= 1; m-- {
@@ -563,15 +572,27 @@ func (u *union) limit(keep []int32, cfg VocabConfig) []int32 {
 		}
 		total = u.tf
 	}
-	n := cfg.MaxFeatures
-	totals := make([]int64, len(keep))
-	for i, g := range keep {
+	return Largest(keep, total, cfg.MaxFeatures, func(tied []int32) []int32 {
+		if u.sorted {
+			return tied
+		}
+		return permute(tied, sortByTerm(u.termsOf(tied))) // union ids do not follow term order
+	})
+}
+
+// Largest returns the n of ids (increasing, more than n of them) with the
+// largest total[id], increasing. Of the ids tied at the cut it takes the
+// first after orderTies has put them in order (orderTies may reorder its
+// argument in place).
+func Largest(ids []int32, total []int64, n int, orderTies func(tied []int32) []int32) []int32 {
+	totals := make([]int64, len(ids))
+	for i, g := range ids {
 		totals[i] = total[g]
 	}
 	slices.Sort(totals)
 	cut := totals[len(totals)-n] // the n-th largest
 	var out, tied []int32
-	for _, g := range keep {
+	for _, g := range ids {
 		switch t := total[g]; {
 		case t > cut:
 			out = append(out, g)
@@ -579,10 +600,7 @@ func (u *union) limit(keep []int32, cfg VocabConfig) []int32 {
 			tied = append(tied, g)
 		}
 	}
-	if !u.sorted { // union ids do not follow term order
-		tied = permute(tied, sortByTerm(u.termsOf(tied)))
-	}
-	out = append(out, tied[:n-len(out)]...)
+	out = append(out, orderTies(tied)[:n-len(out)]...)
 	slices.Sort(out)
 	return out
 }

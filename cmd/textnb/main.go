@@ -8,6 +8,7 @@
 //	textnb explain -m MODEL [--top N] [--json] TEXT…|-
 //	textnb version
 //	textnb serve [--addr 127.0.0.1:8080] MODEL…
+//	textnb cv [--folds 10] [--seed S] [--json] [train flags] CORPUS
 //
 // Run "textnb COMMAND --help" for the flags of each command.
 package main
@@ -45,6 +46,7 @@ func commands() []command {
 		{"explain", "show the terms that decided a text's class", runExplain},
 		{"version", "print the version and VCS revision of this build", runVersion},
 		{"serve", "serve models over an HTTP JSON API", runServe},
+		{"cv", "cross-validate a configuration on a labeled corpus", runCV},
 	}
 }
 

@@ -16,25 +16,12 @@ import (
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "train CORPUS -o MODEL [flags]", stderr)
 	out := fs.String("o", "", "write the model to this `file` (required): created or replaced, keeping its mode; a symbolic link's target is replaced")
-	model := fs.String("model", "cnb", "classifier: cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
-		"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)")
-	alpha := fs.Float64("alpha", pipeline.DefaultAlpha, "additive smoothing")
-	weighting := fs.String("weighting", "tfidf", "feature weighting: tfidf (sublinear, L2), counts, rennie")
-	norm := fs.Bool("norm", false, "Complement NB weight normalization (Rennie et al. 2003)")
-	vectorizer := fs.String("vectorizer", "vocab", "vocab (learned vocabulary) or hash (murmur3 feature hashing)")
-	features := fs.Int("features", 0, "hash: number of columns (default 2^20); vocab: keep at most N most frequent terms (default all)")
-	minDF := fs.Int("min-df", 0, "drop terms in fewer than N training documents (default automatic: 1, raised only to bound model size)")
-	maxDF := fs.Float64("max-df", 0, "drop terms in more than this fraction of documents (default 1.0: keep)")
-	ngrams := fs.String("ngrams", "1,2", "word n-gram range `MIN,MAX`")
-	charNgrams := fs.String("char-ngrams", "", "Han character n-gram range `MIN,MAX`, or none (default: 2,3 for Chinese models, none otherwise)")
-	stem := fs.Bool("stem", false, "stem English words (Snowball)")
-	noStem := fs.Bool("no-stem", false, "do not stem English words (the default)")
-	stopwords := fs.String("stopwords", "none", "stopword list: none, en, zh, all (en,zh)")
-	lang := fs.String("lang", "auto", "language: auto (decide from the corpus), en, zh")
+	text := newTextFlags(fs)
 	allowMany := fs.Bool("allow-many-classes", false, "train even when the labels look like text or nearly every document has a class of its own")
 	fields := corpusFlags(fs)
 	semi := newSemiFlags(fs)
-	table := newTableFlags(fs, alpha)
+	tune := newTuneFlags(fs)
+	table := newTableFlags(fs, text.alpha)
 	quiet := quietFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -47,43 +34,20 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := checkOutput(*out, pos[0], *semi.unlabeled); err != nil {
 		return err
 	}
-	if err := explicitAlpha(alpha, given["alpha"], stderr); err != nil {
+	if err := explicitAlpha(text.alpha, given["alpha"], stderr); err != nil {
 		return err
 	}
-	if done, err := table.trainTableIf(fs, *model, pos[0], *out, stdout); done {
+	if done, err := table.trainTableIf(fs, *text.model, pos[0], *out, stdout); done {
 		return err
 	}
-	if *stem && *noStem {
-		return fmt.Errorf("%w: --stem and --no-stem contradict each other", errUsage)
-	}
-	if err := explicitVocab(given, *minDF, *maxDF, *features); err != nil {
+	cfg, err := text.config(given)
+	if err != nil {
 		return err
 	}
-	var cfg pipeline.Config
-	cfg.Alpha, cfg.Norm = *alpha, *norm
-	cfg.Vocab.MinDF, cfg.Vocab.MaxDF = *minDF, *maxDF
-	if given["min-df"] && *minDF == 0 {
-		cfg.Vocab.MinDF = 1 // keep every term: no automatic raise
-	}
-	if cfg.Classifier, err = pipeline.ParseClassifier(*model); err != nil {
-		return fmt.Errorf("%w: --model %q: want cnb, mnb or bnb for text, or gaussian or categorical for a numeric table", errUsage, *model)
-	}
-	if cfg.Weighting, err = pipeline.ParseWeighting(*weighting); err != nil {
-		return usageErr(err)
-	}
-	if cfg.Vectorizer, err = pipeline.ParseVectorizer(*vectorizer); err != nil {
-		return usageErr(err)
-	}
-	if cfg.Vectorizer == pipeline.Hash {
-		cfg.HashFeatures = *features
-	} else {
-		cfg.Vocab.MaxFeatures = *features
-	}
-	if err := tokenFlags(&cfg.Tokenize, *ngrams, *charNgrams, *stopwords, *lang, *stem); err != nil {
-		return usageErr(err)
-	}
-	cfg.NoHanChars = *charNgrams == "none"
 	if cfg.Semi, err = semi.config(given); err != nil {
+		return err
+	}
+	if cfg, err = tune.choose(cfg, pos[0], fields, stdout); err != nil {
 		return err
 	}
 	tr, err := pipeline.NewTrainer(cfg)
@@ -105,8 +69,8 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := labels.check(pos[0], *allowMany); err != nil {
 		return err
 	}
-	if given["min-df"] && *minDF > labels.docs {
-		return fmt.Errorf("%w: --min-df %d keeps no term: %s has %d documents (give at most %d)", errUsage, *minDF, pos[0], labels.docs, labels.docs)
+	if given["min-df"] && *text.minDF > labels.docs {
+		return fmt.Errorf("%w: --min-df %d keeps no term: %s has %d documents (give at most %d)", errUsage, *text.minDF, pos[0], labels.docs, labels.docs)
 	}
 	if err := semi.addUnlabeled(tr, fields, stderr, *quiet); err != nil {
 		return err

@@ -153,7 +153,8 @@ func writeFile(p string, r io.Reader) error {
 // Result is one measured process.
 type Result struct {
 	Wall   time.Duration
-	PeakKB int64 // maximum resident set size
+	CPU    time.Duration // user and system time
+	PeakKB int64         // maximum resident set size
 	Stdout string
 }
 
@@ -170,6 +171,7 @@ func Run(stdin []byte, name string, args ...string) (Result, error) {
 	r := Result{Wall: time.Since(start), Stdout: out.String()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.PeakKB = ru.Maxrss
+		r.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
 	if err != nil {
 		return r, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, errb.String())

@@ -1,0 +1,282 @@
+// Command tune measures cross-validation and tuning: on each corpus the
+// accuracy of plain train, of train --tune (the setting it picks), and of
+// scikit-learn's best naive Bayes pipeline (benchmarks/sklearn_nb_best.py,
+// picked on the test split: its most favourable case), in the same run;
+// and on 20 Newsgroups the wall time of cv (10 folds) and train --tune
+// against train, medians of alternating runs, and whether cv predicts
+// exactly what 10 explicit trainings on the folds' complements predict.
+//
+//	go run ./benchmarks/tune [-runs 3] [-only timings,20ng,sms,...] [-grid '...']
+//
+// Besides 20 Newsgroups, SMS (seeded 80/20) and ChnSentiCorp it builds
+// held-out-style short-text corpora from them: 20 Newsgroups subject lines
+// ("headlines") and ChnSentiCorp first sentences. Tuning sees only each
+// training split.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/textnb/textnb/benchmarks/internal/bench"
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/pipeline"
+)
+
+type dataset struct {
+	name, train, test string
+	zh                bool
+	args              []string // extra train flags
+}
+
+func main() {
+	runs := flag.Int("runs", 3, "alternating timing runs on 20 Newsgroups (medians)")
+	only := flag.String("only", "", "comma-separated subset of: timings (20 Newsgroups timings and exactness), 20ng, sms, chnsenticorp, headlines, zh-sentences")
+	grid := flag.String("grid", "", "--grid for train --tune (default: its own)")
+	seed := flag.Uint64("seed", 1, "SMS split seed")
+	flag.Parse()
+	log.SetFlags(0)
+	tmp, bin, cleanup := bench.Workdir("textnb-tune-")
+	defer cleanup()
+	news, newsTest, err := bench.Unpack20News(tmp)
+	if err != nil {
+		log.Fatal(err)
+	}
+	sets := prepare(tmp, news, newsTest, *seed)
+	var tuneArgs []string
+	if *grid != "" {
+		tuneArgs = []string{"--grid", *grid}
+	}
+	want := func(name string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), name) }
+	if want("timings") {
+		timings(bin, tmp, news, *runs, tuneArgs)
+		exactness(news)
+	}
+	fmt.Printf("\n| corpus | train docs | default acc | tuned acc | tuned setting | scikit-learn best NB acc | its pipeline |\n|---|---|---|---|---|---|---|\n")
+	for _, d := range sets {
+		if !want(d.name) {
+			continue
+		}
+		def, _, _, err := bench.TrainEval(bin, filepath.Join(tmp, "d.model"), d.train, d.test, d.args)
+		if err != nil {
+			log.Fatal(err)
+		}
+		tuned, tr, _, err := bench.TrainEval(bin, filepath.Join(tmp, "t.model"), d.train, d.test, append(append([]string{"--tune"}, tuneArgs...), d.args...))
+		if err != nil {
+			log.Fatal(err)
+		}
+		sk := sklearnBest(d)
+		fmt.Printf("| %s | %d | %.4f | %.4f | %s | %.4f | %s |\n", d.name, count(d.train), def.Accuracy, tuned.Accuracy,
+			chosen(tr.Stdout), sk.Accuracy, sk.Pipeline)
+	}
+}
+
+// prepare writes the line-file corpora and lists every data set.
+func prepare(tmp, news, newsTest string, seed uint64) []dataset {
+	sms, err := bench.ReadSMS()
+	if err != nil {
+		log.Fatal(err)
+	}
+	train, test := corpus.Split(len(sms), 0.2, seed)
+	dir := filepath.Join(bench.Shared(), "data", "chnsenticorp")
+	zhTrain := read(filepath.Join(dir, "train.tsv"), "text_a")
+	zhTest := read(filepath.Join(dir, "test_labeled.tsv"), "text_a")
+	newsDocs, newsTestDocs := read(news, ""), read(newsTest, "")
+	return []dataset{
+		{name: "20ng", train: news, test: newsTest},
+		{name: "sms", train: write(tmp, "sms-train", bench.Pick(sms, train), nil), test: write(tmp, "sms-test", bench.Pick(sms, test), nil)},
+		{name: "chnsenticorp", train: write(tmp, "zh-train", zhTrain, nil), test: write(tmp, "zh-test", zhTest, nil), zh: true},
+		{name: "headlines", train: write(tmp, "subj-train", newsDocs, subject), test: write(tmp, "subj-test", newsTestDocs, subject)},
+		{name: "zh-sentences", train: write(tmp, "zhs-train", zhTrain, firstSentence), test: write(tmp, "zhs-test", zhTest, firstSentence), zh: true},
+	}
+}
+
+func read(path, field string) []corpus.Document {
+	docs, err := corpus.ReadAll(path, corpus.Options{TextField: field})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return docs
+}
+
+// write writes docs as JSON Lines, each text through cut if given (a text
+// cut to nothing is left out).
+func write(dir, name string, docs []corpus.Document, cut func(string) string) string {
+	var b strings.Builder
+	for _, d := range docs {
+		text := d.Text
+		if cut != nil {
+			if text = cut(text); text == "" {
+				continue
+			}
+		}
+		line, _ := json.Marshal(map[string]string{"label": d.Label, "text": text})
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	p := filepath.Join(dir, name+".jsonl")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	return p
+}
+
+// subject returns a news post's subject line, without "Subject:" and "Re:".
+func subject(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		if s, ok := strings.CutPrefix(line, "Subject:"); ok {
+			s = strings.TrimSpace(s)
+			for {
+				t, ok := strings.CutPrefix(strings.TrimSpace(s), "Re:")
+				if !ok {
+					t, ok = strings.CutPrefix(strings.TrimSpace(s), "RE:")
+				}
+				if !ok {
+					break
+				}
+				s = t
+			}
+			return strings.TrimSpace(s)
+		}
+	}
+	return ""
+}
+
+// firstSentence returns a review's first sentence.
+func firstSentence(text string) string {
+	if i := strings.IndexAny(text, "。！？!?"); i >= 0 {
+		_, n := utf8Len(text[i:])
+		return text[:i+n]
+	}
+	return text
+}
+
+func utf8Len(s string) (rune, int) {
+	for _, r := range s {
+		return r, len(string(r))
+	}
+	return 0, 0
+}
+
+func count(path string) int {
+	docs, err := corpus.ReadAll(path, corpus.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return len(docs)
+}
+
+// chosen returns the setting a train --tune output names.
+func chosen(out string) string {
+	for _, line := range strings.Split(out, "\n") {
+		if s, ok := strings.CutPrefix(line, "best: "); ok {
+			return s
+		}
+	}
+	return "?"
+}
+
+type sklearnResult struct {
+	Pipeline string  `json:"pipeline"`
+	Accuracy float64 `json:"accuracy"`
+}
+
+func sklearnBest(d dataset) sklearnResult {
+	py := bench.Python()
+	if !bench.HasSklearn(py) {
+		return sklearnResult{Pipeline: "scikit-learn not installed"}
+	}
+	args := []string{filepath.Join(bench.Root(), "benchmarks", "sklearn_nb_best.py"), d.train, d.test}
+	if d.zh {
+		args = append(args, "zh")
+	}
+	r, err := bench.Run(nil, py, args...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var out struct{ Best sklearnResult }
+	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
+		log.Fatal(err)
+	}
+	return out.Best
+}
+
+// timings prints the medians of alternating runs of train, cv and
+// train --tune on 20 Newsgroups' training split.
+func timings(bin, tmp, news string, runs int, tuneArgs []string) {
+	cmds := []struct {
+		name string
+		args []string
+	}{
+		{"train", []string{"train", news, "-o", filepath.Join(tmp, "a.model")}},
+		{"cv --folds 10", []string{"cv", news, "--folds", "10"}},
+		{"train --tune", append([]string{"train", "--tune", news, "-o", filepath.Join(tmp, "b.model")}, tuneArgs...)},
+	}
+	walls, cpus := make([][]time.Duration, len(cmds)), make([][]time.Duration, len(cmds))
+	for range runs {
+		for i, c := range cmds {
+			r, err := bench.Run(nil, bin, c.args...)
+			if err != nil {
+				log.Fatal(err)
+			}
+			walls[i], cpus[i] = append(walls[i], r.Wall), append(cpus[i], r.CPU)
+		}
+	}
+	fmt.Printf("20 Newsgroups train split, medians of %d alternating runs\n\n| command | wall s | × train | CPU s | × train |\n|---|---|---|---|---|\n", runs)
+	base, baseCPU := median(walls[0]), median(cpus[0])
+	for i, c := range cmds {
+		m, u := median(walls[i]), median(cpus[i])
+		fmt.Printf("| textnb %s | %.2f | %.2f | %.2f | %.2f |\n", c.name, m.Seconds(), m.Seconds()/base.Seconds(), u.Seconds(), u.Seconds()/baseCPU.Seconds())
+	}
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// exactness compares 10-fold cross-validation's predictions with those of
+// 10 trainings on the folds' complements.
+func exactness(path string) {
+	docs := read(path, "")
+	tr, err := pipeline.NewTrainer(pipeline.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, d := range docs {
+		tr.Add(d.Label, d.Text)
+	}
+	o := pipeline.CVOptions{Folds: 10}
+	r, err := tr.CrossValidate(o)
+	if err != nil {
+		log.Fatal(err)
+	}
+	folds := corpus.StratifiedKFold(bench.Labels(docs), o.Folds, o.Seed)
+	differ := 0
+	for k, test := range folds {
+		t, _ := pipeline.NewTrainer(pipeline.Config{})
+		for _, i := range corpus.FoldTrain(nil, folds, k) {
+			t.Add(docs[i].Label, docs[i].Text)
+		}
+		m, _, err := t.Finish()
+		if err != nil {
+			log.Fatal(err)
+		}
+		p := m.NewPredictor()
+		for _, i := range test {
+			if _, c := p.Proba(nil, docs[i].Text); m.Classes[c] != r.Predicted[i] {
+				differ++
+			}
+		}
+	}
+	fmt.Printf("\ncv (10 folds) against 10 explicit fold trainings: %d of %d predictions differ; cv accuracy %.4f ± %.4f\n",
+		differ, len(docs), r.Accuracy.Mean, r.Accuracy.SD)
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/textnb/textnb/pipeline"
+)
+
+// textFlags are the flags that configure a text pipeline, shared by train
+// and cv.
+type textFlags struct {
+	model, weighting, vectorizer        *string
+	ngrams, charNgrams, stopwords, lang *string
+	alpha, maxDF                        *float64
+	norm, stem, noStem                  *bool
+	features, minDF                     *int
+}
+
+func newTextFlags(fs *flag.FlagSet) textFlags {
+	return textFlags{
+		model: fs.String("model", "cnb", "classifier: cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
+			"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)"),
+		alpha:      fs.Float64("alpha", pipeline.DefaultAlpha, "additive smoothing"),
+		weighting:  fs.String("weighting", "tfidf", "feature weighting: tfidf (sublinear, L2), counts, rennie"),
+		norm:       fs.Bool("norm", false, "Complement NB weight normalization (Rennie et al. 2003)"),
+		vectorizer: fs.String("vectorizer", "vocab", "vocab (learned vocabulary) or hash (murmur3 feature hashing)"),
+		features:   fs.Int("features", 0, "hash: number of columns (default 2^20); vocab: keep at most N most frequent terms (default all)"),
+		minDF:      fs.Int("min-df", 0, "drop terms in fewer than N training documents (default automatic: 1, raised only to bound model size)"),
+		maxDF:      fs.Float64("max-df", 0, "drop terms in more than this fraction of documents (default 1.0: keep)"),
+		ngrams:     fs.String("ngrams", "1,2", "word n-gram range `MIN,MAX`"),
+		charNgrams: fs.String("char-ngrams", "", "Han character n-gram range `MIN,MAX`, or none (default: 2,3 for Chinese models, none otherwise)"),
+		stem:       fs.Bool("stem", false, "stem English words (Snowball)"),
+		noStem:     fs.Bool("no-stem", false, "do not stem English words (the default)"),
+		stopwords:  fs.String("stopwords", "none", "stopword list: none, en, zh, all (en,zh)"),
+		lang:       fs.String("lang", "auto", "language: auto (decide from the corpus), en, zh"),
+	}
+}
+
+// config returns the text pipeline the flags describe; given names the
+// flags set on the command line, whose values mean what they say (see
+// explicitVocab; --alpha is checked by explicitAlpha first).
+func (f textFlags) config(given map[string]bool) (pipeline.Config, error) {
+	var cfg pipeline.Config
+	var err error
+	if *f.stem && *f.noStem {
+		return cfg, fmt.Errorf("%w: --stem and --no-stem contradict each other", errUsage)
+	}
+	if err := explicitVocab(given, *f.minDF, *f.maxDF, *f.features); err != nil {
+		return cfg, err
+	}
+	cfg.Alpha, cfg.Norm = *f.alpha, *f.norm
+	cfg.Vocab.MinDF, cfg.Vocab.MaxDF = *f.minDF, *f.maxDF
+	if given["min-df"] && *f.minDF == 0 {
+		cfg.Vocab.MinDF = 1 // keep every term: no automatic raise
+	}
+	if cfg.Classifier, err = pipeline.ParseClassifier(*f.model); err != nil {
+		return cfg, fmt.Errorf("%w: --model %q: want cnb, mnb or bnb for text, or gaussian or categorical for a numeric table", errUsage, *f.model)
+	}
+	if cfg.Weighting, err = pipeline.ParseWeighting(*f.weighting); err != nil {
+		return cfg, usageErr(err)
+	}
+	if cfg.Vectorizer, err = pipeline.ParseVectorizer(*f.vectorizer); err != nil {
+		return cfg, usageErr(err)
+	}
+	if cfg.Vectorizer == pipeline.Hash {
+		cfg.HashFeatures = *f.features
+	} else {
+		cfg.Vocab.MaxFeatures = *f.features
+	}
+	if err := tokenFlags(&cfg.Tokenize, *f.ngrams, *f.charNgrams, *f.stopwords, *f.lang, *f.stem); err != nil {
+		return cfg, usageErr(err)
+	}
+	cfg.NoHanChars = *f.charNgrams == "none"
+	return cfg, nil
+}

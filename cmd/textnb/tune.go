@@ -1,0 +1,93 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/pipeline"
+)
+
+// tuneFlags are train's flags for choosing the configuration by
+// cross-validation.
+type tuneFlags struct {
+	tune  *bool
+	grid  *string
+	folds *int
+	seed  *uint64
+}
+
+// defaultTuneFolds is the number of folds of --tune. Each held-out document
+// is scored once per setting whatever the folds, but every fold refits each
+// setting: three keep a grid of dozens of settings within a few trainings.
+const defaultTuneFolds = 3
+
+func newTuneFlags(fs *flag.FlagSet) tuneFlags {
+	return tuneFlags{
+		tune: fs.Bool("tune", false, "choose the settings of --grid by cross-validation on the training corpus, print the table, and train with the best"),
+		grid: fs.String("grid", "", "settings for --tune, e.g. 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb' "+
+			"(default: 'alpha=0.01,0.03,0.1,0.3,1;ngrams=1,1|1,2;weighting=tfidf|counts;model=cnb|mnb', and for Chinese char-ngrams=none|1,1|1,2|1,3|2,3)"),
+		folds: fs.Int("folds", defaultTuneFolds, "--tune: number of folds"),
+		seed:  fs.Uint64("seed", 0, "--tune: seed of the shuffle that deals documents to folds"),
+	}
+}
+
+// choose runs --tune, if asked, and returns cfg with the best settings.
+func (f tuneFlags) choose(cfg pipeline.Config, path string, fields fieldFlags, stdout io.Writer) (pipeline.Config, error) {
+	if !*f.tune {
+		if *f.grid != "" {
+			return cfg, fmt.Errorf("%w: --grid needs --tune", errUsage)
+		}
+		return cfg, nil
+	}
+	if cfg.Semi.Method != pipeline.NoSemi {
+		return cfg, fmt.Errorf("%w: --tune does not combine with --semi", errUsage)
+	}
+	g := pipeline.DefaultGrid()
+	if *f.grid != "" {
+		var err error
+		if g, err = pipeline.ParseGrid(*f.grid); err != nil {
+			return cfg, usageErr(err)
+		}
+	}
+	errStop := errors.New("enough")
+	docs := func(yield func(label, text string) bool) error {
+		err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
+			if !yield(d.Label, d.Text) {
+				return errStop
+			}
+			return nil
+		})
+		if errors.Is(err, errStop) {
+			return nil
+		}
+		return err
+	}
+	r, err := pipeline.Tune(cfg, g, pipeline.CVOptions{Folds: *f.folds, Seed: *f.seed}, docs)
+	if err != nil {
+		return cfg, fmt.Errorf("%s: %w", path, err)
+	}
+	best := r.Results[r.Best]
+	fmt.Fprintf(stdout, "tuned %d settings by %d-fold cross-validation (seed %d) in %.2fs\n\n",
+		len(r.Results), len(best.Folds), *f.seed, r.Elapsed.Seconds())
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "\tsetting\taccuracy\tmacro-F1")
+	for i, x := range r.Results {
+		mark := ""
+		if i == r.Best {
+			mark = "*"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%.4f ± %.4f\t%.4f ± %.4f\n", mark, settingName(x.Config), x.Accuracy.Mean, x.Accuracy.SD, x.MacroF1.Mean, x.MacroF1.SD)
+	}
+	if err := w.Flush(); err != nil {
+		return cfg, err
+	}
+	if r.Best == r.Base && r.Best != r.Top {
+		fmt.Fprintf(stdout, "\n(%s scores best, but the default is within a standard error of it)", settingName(r.Results[r.Top].Config))
+	}
+	fmt.Fprintf(stdout, "\nbest: %s\n", settingName(best.Config))
+	return best.Config, nil
+}

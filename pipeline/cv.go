@@ -1,0 +1,588 @@
+package pipeline
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/vectorize"
+)
+
+// DefaultFolds is the number of folds when CVOptions leaves it zero.
+const DefaultFolds = 10
+
+// CVOptions configure cross-validation. The zero value means DefaultFolds
+// folds, dealt with seed 0.
+type CVOptions struct {
+	Folds int
+	// Seed shuffles each class before its documents are dealt to the folds
+	// (corpus.StratifiedKFold).
+	Seed uint64
+}
+
+func (o CVOptions) folds() int {
+	if o.Folds == 0 {
+		return DefaultFolds
+	}
+	return o.Folds
+}
+
+// MeanSD is a mean over folds and their standard deviation (divided by the
+// number of folds, as numpy's std).
+type MeanSD struct {
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+}
+
+func meanSD(xs []float64) MeanSD {
+	var m MeanSD
+	for _, x := range xs {
+		m.Mean += x
+	}
+	m.Mean /= float64(len(xs))
+	for _, x := range xs {
+		m.SD += (x - m.Mean) * (x - m.Mean)
+	}
+	m.SD = math.Sqrt(m.SD / float64(len(xs)))
+	return m
+}
+
+// FoldResult is one fold: the sizes of its two parts, what pruning the
+// training part kept, and the scores on the held-out part.
+type FoldResult struct {
+	Train      int        `json:"train"`
+	Test       int        `json:"test"`
+	Features   int        `json:"features"`
+	MinDF      int        `json:"min_df,omitempty"`
+	Accuracy   float64    `json:"accuracy"`
+	MacroF1    float64    `json:"macro_f1"`
+	Evaluation Evaluation `json:"-"`
+}
+
+// CVResult is the outcome of cross-validating one configuration.
+type CVResult struct {
+	// Config is the configuration as trained: language and tokenizer
+	// defaults resolved, alpha spelled out.
+	Config   Config       `json:"-"`
+	Folds    []FoldResult `json:"folds"`
+	Accuracy MeanSD       `json:"accuracy"`
+	MacroF1  MeanSD       `json:"macro_f1"`
+	// Predicted is each document's label as predicted by the model of the
+	// fold that held it out, in the order the documents were added.
+	Predicted []string      `json:"-"`
+	Elapsed   time.Duration `json:"-"`
+}
+
+// CrossValidate runs stratified k-fold cross-validation on the documents
+// added, instead of Finish: each fold is predicted by the model that
+// training on the other folds would give (the same vocabulary pruning,
+// weighting and counts), but the documents are tokenized once. A fold's
+// model is fitted from the cached term counts of its training part,
+// re-weighted with that part's own document frequencies, so it costs a pass
+// over the counts rather than a training. The language is decided once on
+// the whole corpus, as Finish would. Semi-supervised configurations are
+// refused.
+func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
+	d, err := t.cvData(o)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := d.run([]Config{t.cfg})
+	if err != nil {
+		return nil, err
+	}
+	rs[0].Elapsed = time.Since(t.start)
+	return rs[0], nil
+}
+
+// cvData is a tokenized corpus kept for cross-validation: every document's
+// raw term counts over every term seen (or the hashing columns), in the
+// order the vectorizer produced them.
+type cvData struct {
+	cfg   Config // language and tokenizer resolved
+	names []string
+	y     []int
+	ptr   []int // document i's entries are idx, val[ptr[i]:ptr[i+1]]
+	idx   []int32
+	val   []float64
+	cols  int
+	df    []int64
+	tf    []int64               // total counts, made when MaxFeatures needs them
+	terms *vectorize.Vocabulary // the terms; nil with hashing
+	// origin maps a column to its term's id in terms
+	origin []int32
+	minDF  []int // per fold, when automatic
+	folds  [][]int
+}
+
+// cvData ends the input and keeps its raw rows.
+func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
+	k := o.folds()
+	if t.cfg.Semi.Method != NoSemi {
+		return nil, fmt.Errorf("%w: cross-validation of semi-supervised training is not supported", ErrConfig)
+	}
+	if err := t.closeInput(); err != nil {
+		return nil, err
+	}
+	if k < 2 || k > len(t.y) {
+		return nil, fmt.Errorf("%w: %d folds for %d documents, want 2 to %d", ErrConfig, k, len(t.y), len(t.y))
+	}
+	d := &cvData{cfg: t.cfg, names: t.names, y: t.y}
+	labels := make([]string, len(t.y))
+	for i, c := range t.y {
+		labels[i] = t.names[c]
+	}
+	d.folds = corpus.StratifiedKFold(labels, k, o.Seed)
+	t.an = nil
+	if t.vocab == nil {
+		X, err := vectorize.StackRows(t.hash.Cols(), t.hashed)
+		t.hashed = nil
+		if err != nil {
+			return nil, err
+		}
+		d.ptr, d.idx, d.val, d.cols = X.Indptr, X.Indices, X.Data, X.Cols
+		d.df = make([]int64, d.cols)
+		for _, j := range d.idx {
+			d.df[j]++
+		}
+		return d, nil
+	}
+	merged, err := vectorize.MergeVocab(t.vocab)
+	if err != nil {
+		return nil, err
+	}
+	t.vocab = nil
+	// Counts even with Vocab.Binary: training rows are made binary as they
+	// are fitted, while a model predicts from counts.
+	p, err := merged.PruneConsume(vectorize.VocabConfig{})
+	if err != nil {
+		return nil, err
+	}
+	d.terms, d.cols, d.df = p.Provisional(), p.Len(), p.DF()
+	nnz := int64(0)
+	for _, v := range d.df {
+		nnz += v
+	}
+	d.ptr = make([]int, 1, p.Rows()+1)
+	d.idx, d.val = make([]int32, 0, nnz), make([]float64, 0, nnz)
+	for i := range p.Rows() {
+		d.idx, d.val = p.Row(i, d.idx, d.val)
+		d.ptr = append(d.ptr, len(d.idx))
+	}
+	d.dropRare()
+	return d, nil
+}
+
+// dropRare drops the columns that no fold's pruning can keep, those in
+// fewer documents than the lowest min_df of any fold, and numbers the
+// others from the most frequent down, so that the folds' passes over the
+// rows find the columns they touch most in cache. Rows keep their order.
+func (d *cvData) dropRare() {
+	lo := d.cfg.Vocab.MinDF
+	if lo == 0 { // each fold's, while every term is there to count
+		lo = math.MaxInt
+		d.minDF = make([]int, len(d.folds))
+		for k := range d.folds {
+			d.minDF[k] = vectorize.MinDFFor(d.foldDF(k), len(d.y)-len(d.folds[k]), d.cfg.maxTableSize()/d.foldClasses(k), d.cfg.Vocab.MaxFeatures)
+			lo = min(lo, d.minDF[k])
+		}
+	}
+	order := make([]int32, 0, len(d.df))
+	for j, v := range d.df {
+		if v >= int64(lo) {
+			order = append(order, int32(j))
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(d.df[b], d.df[a]) })
+	to := make([]int32, d.cols)
+	for j := range to {
+		to[j] = -1
+	}
+	df := make([]int64, len(order))
+	for c, j := range order {
+		to[j], df[c] = int32(c), d.df[j]
+	}
+	w, start := 0, 0
+	for i := range len(d.y) {
+		end := d.ptr[i+1]
+		for p := start; p < end; p++ {
+			if c := to[d.idx[p]]; c >= 0 {
+				d.idx[w], d.val[w] = c, d.val[p]
+				w++
+			}
+		}
+		start, d.ptr[i+1] = end, w
+	}
+	d.idx, d.val = slices.Clip(d.idx[:w]), slices.Clip(d.val[:w])
+	d.cols, d.df, d.origin = len(order), df, order
+}
+
+// foldClasses returns the number of classes in fold k's training part.
+func (d *cvData) foldClasses(k int) int {
+	left := make([]int, len(d.names))
+	for _, c := range d.y {
+		left[c]++
+	}
+	for _, i := range d.folds[k] {
+		left[d.y[i]]--
+	}
+	n := 0
+	for _, v := range left {
+		n += boolInt(v > 0)
+	}
+	return n
+}
+
+// foldDF returns the document frequencies of fold k's training part: the
+// corpus's less the held-out part's.
+func (d *cvData) foldDF(k int) []int64 {
+	df := slices.Clone(d.df)
+	for _, i := range d.folds[k] {
+		idx, _ := d.row(i)
+		for _, j := range idx {
+			df[j]--
+		}
+	}
+	return df
+}
+
+// row returns document i's raw entries.
+func (d *cvData) row(i int) ([]int32, []float64) {
+	return d.idx[d.ptr[i]:d.ptr[i+1]], d.val[d.ptr[i]:d.ptr[i+1]]
+}
+
+// foldData is what the training part of a fold makes of the corpus: its
+// classes (in the order it meets them), its labels, and its columns.
+type foldData struct {
+	k           int
+	train, test []int
+	classes     []string
+	y           []int   // per training document, into classes
+	colmap      []int32 // raw column → model column, or −1; nil: the same
+	features    int
+	df          []int64 // per model column
+	minDF       int
+}
+
+// rowWeights weights the rows of a fold's model as its weighting would,
+// with the same operations in the same order, as it picks out the model's
+// columns.
+type rowWeights struct {
+	colmap []int32 // raw column → model column, or −1; nil: the same
+	binary bool    // values 1 before weighting
+	tf     func(v float64) float64
+	small  *[256]float64 // tf of the counts 0 to 255
+	idf    []float64     // nil: no weighting
+	norm   vectorize.Norm
+}
+
+// newRowWeights returns the weights of m, whose weighting is fitted, for
+// the columns of f.
+func newRowWeights(m *Model, f *foldData, binary bool) rowWeights {
+	w := rowWeights{colmap: f.colmap, binary: binary, norm: vectorize.NoNorm}
+	switch t := m.weight.(type) {
+	case *vectorize.TFIDF:
+		w.idf, w.norm, w.tf = t.IDF, t.Norm, func(v float64) float64 { return v }
+		if t.SublinearTF {
+			w.tf = func(v float64) float64 { return 1 + math.Log(v) } // counts are > 0
+		}
+	case *vectorize.Rennie:
+		w.idf, w.norm, w.tf = t.IDF, vectorize.L2, math.Log1p
+	}
+	if w.tf != nil {
+		w.small = new([256]float64)
+		for k := range w.small {
+			w.small[k] = w.tf(float64(k))
+		}
+	}
+	return w
+}
+
+// row appends raw row i's entries that the model has, weighted.
+func (w *rowWeights) row(d *cvData, i int, idx []int32, val []float64) ([]int32, []float64) {
+	ri, rv := d.row(i)
+	n := len(idx)
+	if w.colmap == nil {
+		idx, val = append(idx, ri...), append(val, rv...)
+	} else {
+		idx, val = slices.Grow(idx, len(ri))[:n+len(ri)], slices.Grow(val, len(ri))[:n+len(ri)]
+		k := n
+		for p, j := range ri {
+			c := w.colmap[j]
+			idx[k], val[k] = c, rv[p]
+			k += int(^uint32(c) >> 31) // without a branch: whether a column is kept is not predictable
+		}
+		idx, val = idx[:k], val[:k]
+	}
+	if w.binary {
+		for p := n; p < len(val); p++ {
+			val[p] = 1
+		}
+	}
+	if w.idf == nil {
+		return idx, val
+	}
+	for p := n; p < len(val); p++ {
+		v := val[p]
+		if k := int(v); float64(k) == v && k < len(w.small) {
+			v = w.small[k]
+		} else {
+			v = w.tf(v)
+		}
+		val[p] = v * w.idf[idx[p]]
+	}
+	vectorize.NormalizeRow(val[n:], w.norm)
+	return idx, val
+}
+
+// fold prepares fold k: the training part's classes and labels, its
+// document frequencies (the corpus's less the held-out part's), and the
+// columns that pruning the training part's vocabulary would keep.
+func (d *cvData) fold(k int) (*foldData, error) {
+	f := &foldData{k: k, test: d.folds[k], train: corpus.FoldTrain(nil, d.folds, k)}
+	classOf := make([]int, len(d.names))
+	for c := range classOf {
+		classOf[c] = -1
+	}
+	f.y = make([]int, len(f.train))
+	for p, i := range f.train {
+		c := d.y[i]
+		if classOf[c] < 0 {
+			classOf[c] = len(f.classes)
+			f.classes = append(f.classes, d.names[c])
+		}
+		f.y[p] = classOf[c]
+	}
+	if len(f.classes) < 2 {
+		return nil, fmt.Errorf("%w: fold %d trains on class %q alone", ErrOneClass, k+1, f.classes[0])
+	}
+	df := d.foldDF(k)
+	if d.terms == nil { // hashing: every column stays
+		f.features, f.df = d.cols, df
+		return f, nil
+	}
+	keep, err := d.kept(f, df)
+	if err != nil {
+		return nil, fmt.Errorf("fold %d: %w", k+1, err)
+	}
+	f.colmap = make([]int32, d.cols)
+	for j := range f.colmap {
+		f.colmap[j] = -1
+	}
+	f.df = make([]int64, len(keep))
+	for c, j := range keep {
+		f.colmap[j] = int32(c)
+		f.df[c] = df[j]
+	}
+	f.features = len(keep)
+	return f, nil
+}
+
+// kept returns the raw columns, increasing, that the vocabulary pruning of
+// Trainer.Finish keeps for the fold's training part, whose document
+// frequencies are df: automatic min_df (VocabCounts.MinDFFor), min_df and
+// max_df (as union.kept), then max_features (as union.limit: the largest
+// totals, ties to the term first in byte order).
+func (d *cvData) kept(f *foldData, df []int64) ([]int32, error) {
+	vc, n := d.cfg.Vocab, len(f.train)
+	f.minDF = vc.MinDF
+	if f.minDF == 0 {
+		f.minDF = d.minDF[f.k]
+	}
+	maxDF := vc.MaxDF
+	if maxDF == 0 {
+		maxDF = 1
+	}
+	maxCount := maxDF * float64(n)
+	if maxCount < float64(f.minDF) {
+		return nil, fmt.Errorf("%w: max_df %g is %g of %d documents, fewer than min_df %d",
+			ErrConfig, maxDF, maxCount, n, f.minDF)
+	}
+	lo, hi := int64(f.minDF), int64(math.Floor(maxCount))
+	var keep []int32
+	for j, v := range df {
+		if v >= lo && v <= hi {
+			keep = append(keep, int32(j))
+		}
+	}
+	if len(keep) == 0 {
+		return nil, fmt.Errorf("%w: no term of %d documents is in %d to %d of them", vectorize.ErrEmptyVocabulary, n, lo, hi)
+	}
+	if vc.MaxFeatures == 0 || len(keep) <= vc.MaxFeatures {
+		return keep, nil
+	}
+	out := vectorize.Largest(keep, d.totals(f, df), vc.MaxFeatures, func(tied []int32) []int32 {
+		slices.SortFunc(tied, func(a, b int32) int {
+			return strings.Compare(d.terms.Term(int(d.origin[a])), d.terms.Term(int(d.origin[b])))
+		})
+		return tied
+	})
+	return out, nil
+}
+
+// totals returns each raw column's total count in the fold's training
+// part, or its document frequency df there with binary counts.
+func (d *cvData) totals(f *foldData, df []int64) []int64 {
+	if d.cfg.Vocab.Binary {
+		return df
+	}
+	if d.tf == nil {
+		d.tf = make([]int64, d.cols) // made before the folds run in parallel
+		for p, j := range d.idx {
+			d.tf[j] += int64(d.val[p])
+		}
+	}
+	tf := slices.Clone(d.tf)
+	for _, i := range f.test {
+		idx, val := d.row(i)
+		for p, j := range idx {
+			tf[j] -= int64(val[p])
+		}
+	}
+	return tf
+}
+
+// run cross-validates every setting, which differ from d.cfg only in
+// Weighting, TFIDFOptions, Classifier, Alpha, Norm and UniformPrior. The
+// settings that weight alike share each fold's sums; the others only refit
+// them.
+func (d *cvData) run(settings []Config) ([]*CVResult, error) {
+	if d.cfg.Vocab.MaxFeatures > 0 && d.terms != nil {
+		d.totals(&foldData{}, nil) // before the folds run in parallel
+	}
+	for i := range settings {
+		if err := settings[i].validate(); err != nil {
+			return nil, err
+		}
+	}
+	groups := groupSettings(settings)
+	k := len(d.folds)
+	preds := make([][]string, len(settings))
+	for s := range preds {
+		preds[s] = make([]string, len(d.y))
+	}
+	folds := make([][]FoldResult, len(settings))
+	for s := range folds {
+		folds[s] = make([]FoldResult, k)
+	}
+	// Each fold and group of settings is a task: with a few folds and
+	// several groups that keeps every core busy.
+	errs := make([]error, k*len(groups))
+	parallel.For(len(errs), 0, func(i int) {
+		errs[i] = d.runFold(i/len(groups), settings, groups[i%len(groups)], preds, folds)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := make([]*CVResult, len(settings))
+	for s, cfg := range settings {
+		r := &CVResult{Config: d.settingConfig(cfg), Folds: folds[s], Predicted: preds[s]}
+		acc, f1 := make([]float64, k), make([]float64, k)
+		for i, f := range r.Folds {
+			acc[i], f1[i] = f.Accuracy, f.MacroF1
+		}
+		r.Accuracy, r.MacroF1 = meanSD(acc), meanSD(f1)
+		out[s] = r
+	}
+	return out, nil
+}
+
+// settingConfig is d's configuration with the fields a setting may change
+// taken from s.
+func (d *cvData) settingConfig(s Config) Config {
+	c := d.cfg
+	c.Weighting, c.TFIDFOptions, c.Classifier = s.Weighting, s.TFIDFOptions, s.Classifier
+	c.Alpha, c.Norm, c.UniformPrior = s.alpha(), s.Norm, s.UniformPrior
+	return c
+}
+
+// groupSettings groups the indices of settings whose fold sums are the
+// same: Bernoulli's (binary, unweighted) apart from the others', which
+// differ by weighting.
+func groupSettings(settings []Config) [][]int {
+	type key struct {
+		bernoulli bool
+		w         Weighting
+		o         TFIDFOptions
+	}
+	at := map[key]int{}
+	var groups [][]int
+	for i, s := range settings {
+		k := key{bernoulli: s.Classifier == Bernoulli}
+		if !k.bernoulli {
+			k.w = s.Weighting
+			if k.w == TFIDF {
+				k.o = s.TFIDFOptions
+			}
+		}
+		g, ok := at[k]
+		if !ok {
+			g = len(groups)
+			at[k] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
+}
+
+// runFold fits fold fk's training part once for the group g of settings,
+// refits the sums for each setting of the group and predicts the held-out
+// part.
+func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
+	f, err := d.fold(fk)
+	if err != nil {
+		return err
+	}
+	var (
+		idx []int32
+		val []float64
+		jll []float64
+	)
+	m := &Model{Config: d.settingConfig(settings[g[0]]), Classes: f.classes}
+	if err := m.fitWeightingDF(len(f.train), func() []int64 { return f.df }); err != nil {
+		return fmt.Errorf("fold %d: %w", fk+1, err)
+	}
+	w := newRowWeights(m, f, d.cfg.Vocab.Binary && d.terms != nil) // hashing counts, as Finish does
+	err = m.fitCounts(f.features, f.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		return w.row(d, f.train[i], idx, val)
+	})
+	if err != nil {
+		return fmt.Errorf("fold %d: %w", fk+1, err)
+	}
+	w.binary = false                     // a model predicts from counts
+	test := vectorize.NewCSR(f.features) // the held-out rows, weighted; unsorted
+	for _, i := range f.test {
+		idx, val = w.row(d, i, idx[:0], val[:0])
+		test.AppendRow(idx, val)
+	}
+	for n, s := range g {
+		if n > 0 {
+			m.Config = d.settingConfig(settings[s])
+			if err := m.refit(); err != nil {
+				return fmt.Errorf("fold %d: %w", fk+1, err)
+			}
+		}
+		sc := m.scorer()
+		ev := NewEvaluator(f.classes)
+		for r, i := range f.test {
+			ri, rv := test.Row(r)
+			jll = sc.JointLogLikelihood(jll[:0], ri, rv)
+			c := nb.Argmax(jll)
+			ev.AddClass(d.names[d.y[i]], c)
+			preds[s][i] = f.classes[c]
+		}
+		e := ev.Result()
+		folds[s][fk] = FoldResult{Train: len(f.train), Test: len(f.test), Features: f.features, MinDF: f.minDF,
+			Accuracy: e.Accuracy, MacroF1: e.MacroF1, Evaluation: e}
+	}
+	return nil
+}
