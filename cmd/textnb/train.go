@@ -109,7 +109,7 @@ func explicitAlpha(alpha *float64, given bool, stderr io.Writer) error {
 	case a < 0 || math.IsNaN(a) || math.IsInf(a, 0):
 		return fmt.Errorf("%w: --alpha %g: want a finite value ≥ 0", errUsage, a)
 	case given && a < pipeline.MinAlpha:
-		fmt.Fprintf(stderr, "textnb train: --alpha %g is below %g, the least smoothing; using %g\n", a, pipeline.MinAlpha, pipeline.MinAlpha)
+		fmt.Fprintf(stderr, "textnb: --alpha %g is below %g, the least smoothing; using %g\n", a, pipeline.MinAlpha, pipeline.MinAlpha)
 		*alpha = pipeline.MinAlpha
 	}
 	return nil
