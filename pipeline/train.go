@@ -78,6 +78,9 @@ func (c Config) validate() error {
 	if err := c.Semi.validate(); err != nil {
 		return err
 	}
+	if err := c.validateSelect(); err != nil {
+		return err
+	}
 	return c.Tokenize.Validate()
 }
 
@@ -333,6 +336,9 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 	}
 	t.vocab = nil
 	vc := t.cfg.Vocab
+	if t.cfg.Select.Method != NoSelect {
+		vc.MaxFeatures = 0 // K is the selection's
+	}
 	if vc.MinDF == 0 {
 		vc.MinDF = merged.MinDFFor(t.cfg.maxTableSize()/len(t.names), vc.MaxFeatures)
 	}
@@ -349,6 +355,10 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 	}
 	p, err := merged.PruneConsume(vc)
 	if err != nil {
+		return s, err
+	}
+	if t.cfg.Select.Method != NoSelect {
+		s.Features, err = t.fitSelected(m, p)
 		return s, err
 	}
 	s.Features = p.Len()
