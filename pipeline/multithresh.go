@@ -183,7 +183,6 @@ func (c *confusion) add(predicted, truth bool) {
 
 func (c confusion) f1() float64 { return ratio(2*c.tp, 2*c.tp+c.fp+c.fn) }
 
-
 func sumInts(v []int) int {
 	s := 0
 	for _, x := range v {
