@@ -63,30 +63,58 @@ func isJSONL(path string) bool {
 	return ext == ".jsonl" || ext == ".ndjson"
 }
 
-// jsonlLabelField returns "labels" if the first non-blank line of path is
-// an object with that field, else "label".
+// jsonlLabelField returns "labels" if the first object of path has that
+// field, else "label".
 func jsonlLabelField(path string, opt Options) string {
+	if firstField(path, "labels", opt) != "" {
+		return "labels"
+	}
+	return "label"
+}
+
+// IsMultiLabel reports whether path is a JSONL file whose first object
+// holds an array of labels: in opt.LabelField if named, else in "labels"
+// when it has no "label" field.
+func IsMultiLabel(path string, opt Options) bool {
+	if !isJSONL(path) {
+		return false
+	}
+	if opt.LabelField == "" {
+		if firstField(path, "label", opt) != "" {
+			return false
+		}
+		opt.LabelField = "labels"
+	}
+	return strings.HasPrefix(firstField(path, opt.LabelField, opt), "[")
+}
+
+// firstField returns the raw value of field name in the first non-blank
+// line of the line file at path, or "" if that line is not a JSON object
+// with it.
+func firstField(path, name string, opt Options) string {
 	f, r, err := openLines(path)
 	if err != nil {
-		return "label" // the read reports it
+		return "" // the read reports it
 	}
 	defer f.Close()
 	lr := &lineReader{r: r}
 	for {
 		line, err := lr.next()
 		if err != nil {
-			return "label"
+			return ""
 		}
 		if blank(line) {
 			continue
 		}
 		s, _ := decodeString(string(line))
-		if json.Valid([]byte(s)) {
-			if raw, _, err := objectFields(s, "labels", opt.textField()); err == nil && raw != "" {
-				return "labels"
-			}
+		if !json.Valid([]byte(s)) {
+			return ""
 		}
-		return "label"
+		raw, _, err := objectFields(s, name, opt.textField())
+		if err != nil {
+			return ""
+		}
+		return raw
 	}
 }
 

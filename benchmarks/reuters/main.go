@@ -44,6 +44,9 @@ var configs = []config{
 		c.Alpha = 1
 		c.Tokenize.WordNGrams = tokenize.NGramRange{Min: 1, Max: 1}
 	}},
+	{"alpha0.03", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Alpha = 0.03 }},
+	{"alpha0.01", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Alpha = 0.01 }},
+	{"mindf1", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Vocab.MinDF = 1 }},
 	{"allow-empty", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.AllowEmpty = true }},
 	{"chi2-10k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
 		c.Select = pipeline.Selection{Method: pipeline.Chi2, K: 10000}

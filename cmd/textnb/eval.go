@@ -16,12 +16,16 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")
 	fields := corpusFlags(fs)
 	pf := newPriorFlags(fs)
+	sep := labelSepFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if *modelPath == "" || len(pos) != 1 {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
+	}
+	if isMultiModel(*modelPath) {
+		return evalMulti(fs, *modelPath, pos[0], fields, *sep, stdout, *asJSON)
 	}
 	in := inputs{labeled: true, fields: fields.options(false)}
 	if kind, err := pipeline.PeekKind(*modelPath); err == nil && kind == pipeline.TextModel {

@@ -22,6 +22,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	asJSON := fs.Bool("json", false, "print one JSON object per document with every class's probability")
 	top := fs.Int("top", 1, "print the K most probable classes")
 	pf := newPriorFlags(fs)
+	threshold := thresholdFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -31,6 +32,9 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	if *top < 1 {
 		return fmt.Errorf("%w: --top %d: want K ≥ 1", errUsage, *top)
+	}
+	if isMultiModel(*modelPath) {
+		return predictMulti(fs, *modelPath, pos, stdin, stdout, *asJSON, *top, *threshold)
 	}
 	c, err := openClassifier(*modelPath, inputs{stdin: stdin})
 	if err != nil {

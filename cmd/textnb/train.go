@@ -32,6 +32,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fields := corpusFlags(fs)
 	semi := newSemiFlags(fs)
 	table := newTableFlags(fs, alpha)
+	ml := newMultiFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -67,6 +68,12 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	cfg.NoHanChars = *charNgrams == "none"
 	if cfg.Semi, err = semi.config(); err != nil {
+		return err
+	}
+	if err := ml.selection(&cfg, *features); err != nil {
+		return err
+	}
+	if done, err := ml.trainIf(fs, cfg, pos[0], *out, fields, stdout); done {
 		return err
 	}
 	tr, err := pipeline.NewTrainer(cfg)
