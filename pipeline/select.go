@@ -137,27 +137,53 @@ func presence(src termSource) (*vectorize.Postings, error) {
 }
 
 // perClassTop returns, for each class, up to sel.K terms in decreasing
-// order of their score against it (ties: the lower id first).
+// order of their score against it (ties: the lower id first). A term's
+// documents in a class come from intersecting its bitmap with the class's
+// where it has one (a frequent term), else from its few documents' classes.
 func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Selection) [][]int32 {
-	n := float64(post.Rows())
-	F := post.Cols()
-	df := make([]float64, F)
-	for j := range F {
-		df[j] = float64(post.DF(j))
-	}
-	top := make([][]int32, len(classes))
-	parallel.For(len(classes), 0, func(c int) {
-		nc := float64(classes[c].GetCardinality())
-		scores := make([]float64, F)
-		for j := range F {
-			a := float64(post.DFIn(j, classes[c]))
-			scores[j] = tableScore(sel.Method, a, df[j]-a, nc-a, n-df[j]-nc+a)
+	n, F, C := float64(post.Rows()), post.Cols(), len(classes)
+	of := make([][]int32, post.Rows()) // each document's classes
+	nc := make([]float64, C)
+	for c, b := range classes {
+		nc[c] = float64(b.GetCardinality())
+		for it := b.Iterator(); it.HasNext(); {
+			r := it.Next()
+			of[r] = append(of[r], int32(c))
 		}
+	}
+	scores := make([][]float32, C)
+	for c := range scores {
+		scores[c] = make([]float32, F)
+	}
+	parallel.Chunks(F, 1024, 0, func(lo, hi int) {
+		in := make([]float64, C)
+		for j := lo; j < hi; j++ {
+			clear(in)
+			if post.HasBitmap(j) {
+				for c, b := range classes {
+					in[c] = float64(post.DFIn(j, b))
+				}
+			} else {
+				for _, r := range post.ColumnRows(j) {
+					for _, c := range of[r] {
+						in[c]++
+					}
+				}
+			}
+			df := float64(post.DF(j))
+			for c, a := range in {
+				scores[c][j] = float32(tableScore(sel.Method, a, df-a, nc[c]-a, n-df-nc[c]+a))
+			}
+		}
+	})
+	top := make([][]int32, C)
+	parallel.For(C, 0, func(c int) {
 		ids := make([]int32, F)
 		for j := range ids {
 			ids[j] = int32(j)
 		}
-		slices.SortStableFunc(ids, func(a, b int32) int { return cmp.Compare(scores[b], scores[a]) })
+		s := scores[c]
+		slices.SortFunc(ids, func(a, b int32) int { return cmp.Or(cmp.Compare(s[b], s[a]), cmp.Compare(a, b)) })
 		top[c] = ids[:min(sel.K, F)]
 	})
 	return top
