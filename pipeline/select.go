@@ -93,9 +93,8 @@ func multiClasses(sets [][]int32, labels int) []*roaring.Bitmap {
 }
 
 // selectFeatures returns src restricted to the terms sel keeps, by their
-// document frequencies in classes (the documents of each class). The
-// counts come from the terms' posting bitmaps: a term's documents in a
-// class are the cardinality of an intersection.
+// document frequencies in classes (the documents of each class), counted
+// from src's postings.
 func selectFeatures(src termSource, sel Selection, classes []*roaring.Bitmap) (termSource, error) {
 	if err := sel.validate(); err != nil {
 		return src, err
@@ -138,8 +137,10 @@ func presence(src termSource) (*vectorize.Postings, error) {
 
 // perClassTop returns, for each class, up to sel.K terms in decreasing
 // order of their score against it (ties: the lower id first). A term's
-// documents in a class come from intersecting its bitmap with the class's
-// where it has one (a frequent term), else from its few documents' classes.
+// documents in each class are counted from its posting list and each
+// document's classes: exact, and faster than intersecting the term's
+// roaring bitmap with every class's, which took 2.4 times as long on
+// 20 Newsgroups and 14 times on Reuters' 90 labels (benchmarks/selectcost).
 func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Selection) [][]int32 {
 	n, F, C := float64(post.Rows()), post.Cols(), len(classes)
 	of := make([][]int32, post.Rows()) // each document's classes
@@ -159,15 +160,9 @@ func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Select
 		in := make([]float64, C)
 		for j := lo; j < hi; j++ {
 			clear(in)
-			if post.HasBitmap(j) {
-				for c, b := range classes {
-					in[c] = float64(post.DFIn(j, b))
-				}
-			} else {
-				for _, r := range post.ColumnRows(j) {
-					for _, c := range of[r] {
-						in[c]++
-					}
+			for _, r := range post.ColumnRows(j) {
+				for _, c := range of[r] {
+					in[c]++
 				}
 			}
 			df := float64(post.DF(j))
@@ -177,16 +172,30 @@ func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Select
 		}
 	})
 	top := make([][]int32, C)
-	parallel.For(C, 0, func(c int) {
-		ids := make([]int32, F)
-		for j := range ids {
-			ids[j] = int32(j)
-		}
-		s := scores[c]
-		slices.SortFunc(ids, func(a, b int32) int { return cmp.Or(cmp.Compare(s[b], s[a]), cmp.Compare(a, b)) })
-		top[c] = ids[:min(sel.K, F)]
-	})
+	parallel.For(C, 0, func(c int) { top[c] = topK(scores[c], sel.K) })
 	return top
+}
+
+// topK returns the ids of the k largest scores, largest first (ties: the
+// lower id first). Only the ids at or above the k-th largest score are
+// sorted by a comparison function: sorting them all cost more than
+// counting the tables.
+func topK(scores []float32, k int) []int32 {
+	k = min(k, len(scores))
+	if k == 0 {
+		return nil
+	}
+	sorted := slices.Clone(scores)
+	slices.Sort(sorted)
+	cut := sorted[len(sorted)-k]
+	ids := make([]int32, 0, k)
+	for j, v := range scores {
+		if v >= cut {
+			ids = append(ids, int32(j))
+		}
+	}
+	slices.SortFunc(ids, func(a, b int32) int { return cmp.Or(cmp.Compare(scores[b], scores[a]), cmp.Compare(a, b)) })
+	return ids[:k]
 }
 
 // tableScore scores a 2×2 table: a documents with the term in the class,

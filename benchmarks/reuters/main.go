@@ -51,6 +51,15 @@ var configs = []config{
 	{"chi2-10k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
 		c.Select = pipeline.Selection{Method: pipeline.Chi2, K: 10000}
 	}},
+	{"chi2-3k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
+		c.Select = pipeline.Selection{Method: pipeline.Chi2, K: 3000}
+	}},
+	{"chi2-30k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
+		c.Select = pipeline.Selection{Method: pipeline.Chi2, K: 30000}
+	}},
+	{"mi-10k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
+		c.Select = pipeline.Selection{Method: pipeline.MutualInfo, K: 10000}
+	}},
 }
 
 type doc struct {
