@@ -21,12 +21,24 @@ type LabelScores struct {
 type MultiEvaluation struct {
 	N int `json:"n"`
 	// Labels are the model's, then any met only in the test data.
-	Labels                               []string `json:"labels"`
-	MicroPrecision, MicroRecall, MicroF1 float64
-	MacroPrecision, MacroRecall, MacroF1 float64
-	SubsetAccuracy, HammingLoss          float64
-	MicroBreakeven, MacroBreakeven       float64
-	PerLabel                             map[string]LabelScores `json:"per_label"`
+	Labels         []string `json:"labels"`
+	MicroPrecision float64  `json:"micro_precision"`
+	MicroRecall    float64  `json:"micro_recall"`
+	MicroF1        float64  `json:"micro_f1"`
+	MacroPrecision float64  `json:"macro_precision"`
+	MacroRecall    float64  `json:"macro_recall"`
+	MacroF1        float64  `json:"macro_f1"`
+	// SubsetAccuracy is the fraction of documents whose label set is
+	// predicted exactly; HammingLoss the fraction of document-label
+	// decisions that are wrong.
+	SubsetAccuracy float64 `json:"subset_accuracy"`
+	HammingLoss    float64 `json:"hamming_loss"`
+	// The breakeven points of Rennie et al. (2003): per label, the
+	// precision of the Support documents it scores highest, where
+	// precision equals recall; micro pools them, macro averages them.
+	MicroBreakeven float64                `json:"micro_breakeven"`
+	MacroBreakeven float64                `json:"macro_breakeven"`
+	PerLabel       map[string]LabelScores `json:"per_label"`
 }
 
 // MultiEvaluator accumulates multi-label predictions. It keeps every

@@ -173,15 +173,9 @@ func (mt *MultiTrainer) Add(labels []string, text string) {
 // once.
 func (mt *MultiTrainer) Finish() (*MultiModel, MultiSummary, error) {
 	t := mt.t
-	if t.finished {
+	if !t.stop() {
 		return nil, MultiSummary{}, ErrFinished
 	}
-	t.finished = true
-	if t.run == nil {
-		t.begin()
-	}
-	t.run.Close()
-	t.coders, t.batches = nil, nil
 	switch {
 	case len(mt.sets) == 0:
 		return nil, MultiSummary{}, ErrNoDocuments
@@ -250,6 +244,21 @@ func (mt *MultiTrainer) Finish() (*MultiModel, MultiSummary, error) {
 	}
 	s.Elapsed = time.Since(t.start)
 	return mm, s, nil
+}
+
+// stop ends t's tokenizing and counting, once: it reports false if t had
+// finished already.
+func (t *Trainer) stop() bool {
+	if t.finished {
+		return false
+	}
+	t.finished = true
+	if t.run == nil {
+		t.begin()
+	}
+	t.run.Close()
+	t.coders, t.batches = nil, nil
+	return true
 }
 
 // termSource is what a fit reads of the vectorizer: the kept terms, their

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"cmp"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -28,39 +27,14 @@ func (mm *MultiModel) NumFeatures() int { return mm.m.NumFeatures() }
 // WriteTo writes the model file to w: a text model's sections under the
 // kind MultiLabelModel.
 func (mm *MultiModel) WriteTo(w io.Writer) (int64, error) {
-	m := mm.m
-	cw := newContainer(w, MultiLabelModel)
-	h := multiHeader{
-		header: header{Config: m.Config, Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount},
-		Multi:  mm.Multi, Thresholds: mm.Thresholds,
-	}
-	for _, t := range h.Thresholds {
+	for _, t := range mm.Thresholds {
 		if math.IsInf(t, 0) || math.IsNaN(t) {
 			return 0, fmt.Errorf("%w: threshold %g", ErrConfig, t)
 		}
 	}
-	var idf []float64
-	if p := m.idf(); p != nil {
-		idf = *p
-	}
-	h.IDF = idf != nil
-	blob, ends := m.vocab.Packed()
-	h.Terms = len(ends)
-	js, err := json.Marshal(h)
-	if err != nil {
-		return 0, err
-	}
-	cw.write(binary.LittleEndian.AppendUint32(nil, uint32(len(js))))
-	cw.write(js)
-	writePacked(cw, blob, ends)
-	writeLE(cw, idf)
-	writeLinear(cw, m.lin)
-	counts, err := m.Counts()
-	if err != nil {
-		return cw.n, err
-	}
-	writeCounts(cw, counts)
-	return cw.close()
+	return mm.m.writeFile(w, MultiLabelModel, func(h header) any {
+		return multiHeader{header: h, Multi: mm.Multi, Thresholds: mm.Thresholds}
+	})
 }
 
 // LoadMulti reads a multi-label model file.

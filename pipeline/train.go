@@ -276,15 +276,9 @@ func (t *Trainer) count(b *tokenized) {
 // finishes once; later calls, and documents added after the first, get
 // ErrFinished.
 func (t *Trainer) Finish() (*Model, Summary, error) {
-	if t.finished {
+	if !t.stop() {
 		return nil, Summary{}, ErrFinished
 	}
-	t.finished = true
-	if t.run == nil {
-		t.begin()
-	}
-	t.run.Close()
-	t.coders, t.batches = nil, nil
 	switch {
 	case len(t.y) == t.unlabeled:
 		return nil, Summary{}, ErrNoDocuments

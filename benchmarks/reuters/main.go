@@ -40,25 +40,9 @@ var configs = []config{
 	{"counts", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.Counts }},
 	{"rennie", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.Rennie }},
 	{"alpha0.3", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Alpha = 0.3 }},
-	{"uni-alpha1", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
-		c.Alpha = 1
-		c.Tokenize.WordNGrams = tokenize.NGramRange{Min: 1, Max: 1}
-	}},
-	{"alpha0.03", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Alpha = 0.03 }},
-	{"alpha0.01", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Alpha = 0.01 }},
-	{"mindf1", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Vocab.MinDF = 1 }},
 	{"allow-empty", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.AllowEmpty = true }},
 	{"chi2-10k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
 		c.Select = pipeline.Selection{Method: pipeline.Chi2, K: 10000}
-	}},
-	{"chi2-3k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
-		c.Select = pipeline.Selection{Method: pipeline.Chi2, K: 3000}
-	}},
-	{"chi2-30k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
-		c.Select = pipeline.Selection{Method: pipeline.Chi2, K: 30000}
-	}},
-	{"mi-10k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
-		c.Select = pipeline.Selection{Method: pipeline.MutualInfo, K: 10000}
 	}},
 }
 
