@@ -44,6 +44,8 @@ func (k Kind) String() string {
 		return "text model"
 	case TableModel:
 		return "table model"
+	case MultiLabelModel:
+		return "multi-label model"
 	}
 	return fmt.Sprintf("kind %d", uint32(k))
 }

@@ -36,6 +36,9 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if isMultiModel(*modelPath) {
 		return predictMulti(fs, *modelPath, pos, stdin, stdout, *asJSON, *top, *threshold)
 	}
+	if set(fs, "threshold") {
+		return fmt.Errorf("%w: --threshold applies to multi-label models", errUsage)
+	}
 	c, err := openClassifier(*modelPath, inputs{stdin: stdin})
 	if err != nil {
 		return err
