@@ -54,8 +54,8 @@ type MultiConfig struct {
 	// cross-validated F1 is below 0.3, get the global cut that maximizes
 	// micro-F1 over all labels. 0 means 3.
 	MinPositives int `json:"min_positives"`
-	// AllowEmpty lets a document get no label; by default it gets at least
-	// the label that is closest to (or furthest above) its threshold.
+	// AllowEmpty lets a document get no label; by default a document that
+	// no label's threshold admits gets its most probable label.
 	AllowEmpty bool `json:"allow_empty"`
 	// Seed shuffles documents into folds.
 	Seed uint64 `json:"seed"`

@@ -94,9 +94,10 @@ func TestDecide(t *testing.T) {
 	}{
 		{[]float64{0.6, 0.3, 0.1}, false, []bool{true, true, true}},
 		{[]float64{0.45, 0.15, 0.05}, true, []bool{false, false, false}},
-		// None reaches its threshold: the nearest in ratio (0.45/0.5) is taken.
+		// None reaches its threshold: the most probable is taken, not the
+		// nearest to its threshold (0.18/0.2).
 		{[]float64{0.45, 0.15, 0.05}, false, []bool{true, false, false}},
-		{[]float64{0.3, 0.18, 0.05}, false, []bool{false, true, false}},
+		{[]float64{0.3, 0.18, 0.05}, false, []bool{true, false, false}},
 	} {
 		logp := make([]float64, 3)
 		for l, p := range c.p {

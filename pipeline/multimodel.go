@@ -108,7 +108,7 @@ func (mp *MultiPredictor) Proba(dst []float64, text string) []float64 {
 // Decide appends to dst the labels (indices into Labels, by decreasing
 // probability) that proba, as Proba gives it, predicts: every label whose
 // probability reaches its threshold, or, when none does and the model
-// does not allow empty sets, the one closest to its threshold.
+// does not allow empty sets, the most probable one.
 func (mp *MultiPredictor) Decide(dst []int, proba []float64) []int {
 	logp := make([]float64, len(proba))
 	for l, p := range proba {

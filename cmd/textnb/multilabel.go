@@ -26,7 +26,7 @@ func newMultiFlags(fs *flag.FlagSet) multiFlags {
 	return multiFlags{
 		multi: fs.Bool("multi-label", false, "documents have any number of labels (a .jsonl labels array, --label-sep, "+
 			"or a file copied into several class folders): one binary model per label, thresholds by cross-validation"),
-		allowEmpty: fs.Bool("allow-empty", false, "multi-label: a document may get no label (default: at least the one nearest its threshold)"),
+		allowEmpty: fs.Bool("allow-empty", false, "multi-label: a document may get no label (default: a document no threshold admits gets its most probable label)"),
 		labelSep:   labelSepFlag(fs),
 		score:      fs.String("multi-score", "complement", "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
 		folds:      fs.Int("folds", 5, "multi-label: cross-validation folds for the thresholds and alpha"),
