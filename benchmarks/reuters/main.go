@@ -40,6 +40,7 @@ var configs = []config{
 	{"counts", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.Counts }},
 	{"rennie", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.Rennie }},
 	{"alpha0.3", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Alpha = 0.3 }},
+	{"folds10", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.Folds = 10 }},
 	{"allow-empty", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.AllowEmpty = true }},
 	{"chi2-10k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
 		c.Select = pipeline.Selection{Method: pipeline.Chi2, K: 10000}
