@@ -30,6 +30,11 @@ type Options struct {
 	// Workers is the number of goroutines reading and decoding ahead of the
 	// callback; 0 or less means runtime.GOMAXPROCS(0).
 	Workers int
+	// LabelSep splits a label field into several labels (WalkMulti only):
+	// "spam,promo" with LabelSep "," is two labels.
+	LabelSep string
+
+	multi bool // WalkMulti: a JSONL label field may be an array
 }
 
 func (o Options) labelField() string {

@@ -352,7 +352,10 @@ func tsvColumns(n, li, ti int) lineParser {
 }
 
 // jsonlSetup returns the JSONL parser; JSONL has no header.
-func jsonlSetup(_ string, opt Options) (lineParser, bool, error) {
+func jsonlSetup(first string, opt Options) (lineParser, bool, error) {
+	if opt.multi {
+		return jsonlMultiSetup(first, opt)
+	}
 	lf, tf, unlabeled := opt.labelField(), opt.textField(), opt.Unlabeled
 	return func(line string) (string, string, bool, Encoding, error) {
 		line, enc := decodeString(line)

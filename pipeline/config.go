@@ -103,6 +103,9 @@ type Config struct {
 	// NoHanChars keeps Chinese models from adding DefaultHanChars when
 	// Tokenize.HanChars is zero.
 	NoHanChars bool
+	// Select keeps only the best terms by a criterion (vocab vectorizer);
+	// Vocab.MaxFeatures is then not applied.
+	Select Selection `json:",omitzero"`
 }
 
 // SemiMethod names a semi-supervised training method.

@@ -43,6 +43,8 @@ func (k Kind) String() string {
 		return "text model"
 	case TableModel:
 		return "table model"
+	case MultiLabelModel:
+		return "multi-label model"
 	}
 	return fmt.Sprintf("kind %d", uint32(k))
 }
@@ -75,7 +77,13 @@ type header struct {
 // WriteTo writes the model file to w, streaming: the checksum is computed
 // as the bytes go out, so no copy of the file is held in memory.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
-	cw := newContainer(w, TextModel)
+	return m.writeFile(w, TextModel, func(h header) any { return h })
+}
+
+// writeFile writes m as a model file of kind k whose JSON header is what
+// head makes of a text model's.
+func (m *Model) writeFile(w io.Writer, k Kind, head func(header) any) (int64, error) {
+	cw := newContainer(w, k)
 	le := binary.LittleEndian
 	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount,
 		LabelField: m.LabelField, TextField: m.TextField}
@@ -90,7 +98,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 		blob, ends = m.vocab.Packed()
 		h.Terms = len(ends)
 	}
-	js, err := json.Marshal(h)
+	js, err := json.Marshal(head(h))
 	if err != nil {
 		return 0, err
 	}

@@ -78,6 +78,9 @@ func (c Config) validate() error {
 	if err := c.Semi.validate(); err != nil {
 		return err
 	}
+	if err := c.validateSelect(); err != nil {
+		return err
+	}
 	return c.Tokenize.Validate()
 }
 
@@ -328,15 +331,9 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 // closeInput waits for the documents added to be counted and checks that
 // there is something to train on. It may be called once.
 func (t *Trainer) closeInput() error {
-	if t.finished {
+	if !t.stop() {
 		return ErrFinished
 	}
-	t.finished = true
-	if t.run == nil {
-		t.begin()
-	}
-	t.run.Close()
-	t.coders, t.batches = nil, nil
 	switch {
 	case len(t.y) == t.unlabeled:
 		return ErrNoDocuments
@@ -377,6 +374,9 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 	}
 	t.vocab = nil
 	vc := t.cfg.Vocab
+	if t.cfg.Select.Method != NoSelect {
+		vc.MaxFeatures = 0 // K is the selection's
+	}
 	if vc.MinDF == 0 {
 		vc.MinDF = merged.MinDFFor(t.cfg.maxTableSize()/len(t.names), vc.MaxFeatures)
 	}
@@ -393,6 +393,10 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 	}
 	p, err := merged.PruneConsume(vc)
 	if err != nil {
+		return s, err
+	}
+	if t.cfg.Select.Method != NoSelect {
+		s.Features, err = t.fitSelected(m, p)
 		return s, err
 	}
 	s.Features = p.Len()

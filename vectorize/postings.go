@@ -89,6 +89,14 @@ func (p *Postings) column(j int) []uint32 {
 	return p.docs[p.colptr[j]:p.colptr[j+1]]
 }
 
+// ColumnRows returns the ascending row ids of column col (nil if out of
+// range). The caller must not modify them.
+func (p *Postings) ColumnRows(col int) []uint32 { return p.column(col) }
+
+// HasBitmap reports whether column col has a bitmap (at least DenseDF
+// rows), with which DFIn intersects instead of testing each row.
+func (p *Postings) HasBitmap(col int) bool { return p.bitmap(col) != nil }
+
 // Rows returns the number of rows (documents) indexed.
 func (p *Postings) Rows() int { return p.rows }
 

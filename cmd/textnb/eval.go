@@ -23,12 +23,16 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fields := corpusFlags(fs)
 	pf := newPriorFlags(fs)
 	quiet := quietFlag(fs)
+	sep := labelSepFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if *modelPath == "" || len(pos) != 1 {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
+	}
+	if isMultiModel(*modelPath) {
+		return evalMulti(fs, *modelPath, pos[0], fields, *sep, stdout, *asJSON)
 	}
 	if *order != "name" && *order != "seen" {
 		return fmt.Errorf("%w: --order %q: want name or seen", errUsage, *order)

@@ -31,6 +31,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		"to the top class's score against the runner-up (textnb explain --help)")
 	terms := fs.Int("terms", 5, "with --explain: list the N terms with the largest contributions (0: all)")
 	pf := newPriorFlags(fs)
+	threshold := thresholdFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -52,6 +53,15 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 			return fmt.Errorf("%w: --keep-fields needs --json", errUsage)
 		}
 		ro.keep = strings.Split(*keep, ",")
+	}
+	if isMultiModel(*modelPath) {
+		if len(ro.keep) > 0 || *explain {
+			return fmt.Errorf("%w: --keep-fields and --explain apply to single-label models", errUsage)
+		}
+		return predictMulti(fs, *modelPath, pos, ro, stdout, *asJSON, *top, *threshold)
+	}
+	if set(fs, "threshold") {
+		return fmt.Errorf("%w: --threshold applies to multi-label models", errUsage)
 	}
 	in := inputs{rows: ro}
 	c, err := openClassifier(*modelPath, &in)

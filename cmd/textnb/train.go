@@ -23,6 +23,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	tune := newTuneFlags(fs)
 	table := newTableFlags(fs, text.alpha)
 	quiet := quietFlag(fs)
+	ml := newMultiFlags(fs, tune.folds)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -48,6 +49,12 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if cfg, err = tune.choose(cfg, pos[0], fields, stdout); err != nil {
+		return err
+	}
+	if err := ml.selection(&cfg, *text.features); err != nil {
+		return err
+	}
+	if done, err := ml.trainIf(fs, cfg, pos[0], *out, fields, stdout); done {
 		return err
 	}
 	tr, err := pipeline.NewTrainer(cfg)

@@ -30,9 +30,21 @@ func newTuneFlags(fs *flag.FlagSet) tuneFlags {
 		tune: fs.Bool("tune", false, "choose the settings of --grid by cross-validation on the training corpus, print the table, and train with the best"),
 		grid: fs.String("grid", "", "settings for --tune, e.g. 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb' "+
 			"(default: 'alpha=0.01,0.03,0.1,0.3,1;ngrams=1,1|1,2;weighting=tfidf|counts;model=cnb|mnb', and for Chinese char-ngrams=none|1,1|1,2|1,3|2,3)"),
-		folds: fs.Int("folds", defaultTuneFolds, "--tune: number of folds"),
+		folds: fs.Int("folds", 0, fmt.Sprintf("cross-validation folds of --tune (default %d) and of --multi-label's thresholds (default %d)", defaultTuneFolds, defaultMultiFolds)),
 		seed:  fs.Uint64("seed", 0, "--tune: seed of the shuffle that deals documents to folds"),
 	}
+}
+
+// foldsOr returns the folds given with --folds, or def if it was not given
+// (0); explicit values below 2 are refused.
+func foldsOr(folds, def int) (int, error) {
+	switch {
+	case folds == 0:
+		return def, nil
+	case folds < 2:
+		return 0, fmt.Errorf("%w: --folds %d: want at least 2", errUsage, folds)
+	}
+	return folds, nil
 }
 
 // choose runs --tune, if asked, and returns cfg with the best settings.
@@ -66,7 +78,11 @@ func (f tuneFlags) choose(cfg pipeline.Config, path string, fields fieldFlags, s
 		}
 		return err
 	}
-	r, err := pipeline.Tune(cfg, g, pipeline.CVOptions{Folds: *f.folds, Seed: *f.seed}, docs)
+	folds, err := foldsOr(*f.folds, defaultTuneFolds)
+	if err != nil {
+		return cfg, err
+	}
+	r, err := pipeline.Tune(cfg, g, pipeline.CVOptions{Folds: folds, Seed: *f.seed}, docs)
 	if err != nil {
 		return cfg, fmt.Errorf("%s: %w", path, err)
 	}

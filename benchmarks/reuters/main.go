@@ -1,0 +1,208 @@
+// Command reuters measures textnb's multi-label training on Reuters-21578
+// (ModApte): 5-fold cross-validated micro- and macro-F1 on the training
+// stories for the default and the main alternatives, the test split's
+// scores when a test file is given, and scikit-learn's OneVsRest
+// MultinomialNB (α 0.01, counts) and ComplementNB (TF-IDF) on the same
+// folds when python3-sklearn is installed.
+//
+//	go run ./benchmarks/reuters [-train FILE] [-test FILE] [-folds 5] [-configs default,odds]
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/textnb/textnb/benchmarks/internal/bench"
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/tokenize"
+)
+
+type config struct {
+	name string
+	set  func(*pipeline.Config, *pipeline.MultiConfig)
+}
+
+var configs = []config{
+	{"default", func(*pipeline.Config, *pipeline.MultiConfig) {}},
+	{"odds", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.Score = pipeline.OddsScore }},
+	{"unigrams", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
+		c.Tokenize.WordNGrams = tokenize.NGramRange{Min: 1, Max: 1}
+	}},
+	{"counts", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.Counts }},
+	{"rennie", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.Rennie }},
+	{"alpha0.3", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Alpha = 0.3 }},
+	{"folds10", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.Folds = 10 }},
+	{"allow-empty", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.AllowEmpty = true }},
+	{"chi2-10k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
+		c.Select = pipeline.Selection{Method: pipeline.Chi2, K: 10000}
+	}},
+}
+
+type doc struct {
+	labels []string
+	text   string
+}
+
+func main() {
+	trainPath := flag.String("train", filepath.Join(bench.Shared(), "data", "reuters21578-modapte-train.jsonl"), "training stories (.jsonl with a labels array)")
+	testPath := flag.String("test", "", "test stories in the same format (optional)")
+	folds := flag.Int("folds", 5, "cross-validation folds")
+	seed := flag.Uint64("seed", 1, "fold shuffle seed")
+	only := flag.String("configs", "", "comma-separated configurations to run (default all)")
+	noSklearn := flag.Bool("no-sklearn", false, "skip scikit-learn")
+	flag.Parse()
+	log.SetFlags(0)
+	train, err := read(*trainPath)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var test []doc
+	if *testPath != "" {
+		if test, err = read(*testPath); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fold := assign(len(train), *folds, *seed)
+	fmt.Printf("Reuters-21578 ModApte: %d training stories, %d-fold cross-validation (seed %d)", len(train), *folds, *seed)
+	if test != nil {
+		fmt.Printf(", %d test stories", len(test))
+	}
+	fmt.Printf("\n\n| configuration | CV micro-F1 | CV macro-F1 | train s/fold |")
+	if test != nil {
+		fmt.Printf(" test micro-F1 | test macro-F1 | test breakeven |")
+	}
+	fmt.Printf("\n|---|---|---|---|%s\n", strings.Repeat("---|", 3*boolInt(test != nil)))
+	for _, c := range configs {
+		if *only != "" && !strings.Contains(","+*only+",", ","+c.name+",") {
+			continue
+		}
+		var cfg pipeline.Config
+		var mc pipeline.MultiConfig
+		c.set(&cfg, &mc)
+		var tp, fp, fn int
+		macro := 0.0
+		var elapsed time.Duration
+		for q := range *folds {
+			var tr, te []doc
+			for i, d := range train {
+				if fold[i] == q {
+					te = append(te, d)
+				} else {
+					tr = append(tr, d)
+				}
+			}
+			start := time.Now()
+			mm, err := fit(cfg, mc, tr)
+			if err != nil {
+				log.Fatal(err)
+			}
+			elapsed += time.Since(start)
+			r := evaluate(mm, te)
+			macro += r.MacroF1
+			for _, s := range r.PerLabel {
+				tp += int(s.Recall*float64(s.Support) + 0.5)
+				fp += s.Predicted - int(s.Recall*float64(s.Support)+0.5)
+				fn += s.Support - int(s.Recall*float64(s.Support)+0.5)
+			}
+		}
+		fmt.Printf("| textnb %s | %.4f | %.4f | %.2f |", c.name, f1(tp, fp, fn), macro/float64(*folds), elapsed.Seconds()/float64(*folds))
+		if test != nil {
+			mm, err := fit(cfg, mc, train)
+			if err != nil {
+				log.Fatal(err)
+			}
+			r := evaluate(mm, test)
+			fmt.Printf(" %.4f | %.4f | %.4f |", r.MicroF1, r.MacroF1, r.MicroBreakeven)
+		}
+		fmt.Println()
+	}
+	if *noSklearn || !bench.HasSklearn(bench.Python()) {
+		fmt.Println("\n(scikit-learn not run)")
+		return
+	}
+	sklearn(*trainPath, *testPath, fold, *folds)
+}
+
+// f1 is micro-F1 from pooled counts.
+func f1(tp, fp, fn int) float64 { return 2 * float64(tp) / float64(2*tp+fp+fn) }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func read(path string) ([]doc, error) {
+	var docs []doc
+	_, err := corpus.WalkMulti(path, corpus.Options{}, func(d corpus.MultiDocument) error {
+		docs = append(docs, doc{d.Labels, d.Text})
+		return nil
+	})
+	return docs, err
+}
+
+// assign puts each of n documents to one of k folds by a seeded shuffle.
+func assign(n, k int, seed uint64) []int {
+	fold := make([]int, n)
+	for i, p := range rand.New(rand.NewPCG(seed, 0)).Perm(n) {
+		fold[p] = i % k
+	}
+	return fold
+}
+
+func fit(cfg pipeline.Config, mc pipeline.MultiConfig, docs []doc) (*pipeline.MultiModel, error) {
+	tr, err := pipeline.NewMultiTrainer(cfg, mc)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range docs {
+		tr.Add(d.labels, d.text)
+	}
+	mm, _, err := tr.Finish()
+	return mm, err
+}
+
+func evaluate(mm *pipeline.MultiModel, docs []doc) pipeline.MultiEvaluation {
+	ev := pipeline.NewMultiEvaluator(mm.Labels)
+	b := mm.NewBatch(func(p pipeline.MultiPrediction) { ev.Add(p.Truth, p.Labels, p.Proba) })
+	for i, d := range docs {
+		b.Add(fmt.Sprint(i), d.labels, d.text)
+	}
+	b.Close()
+	return ev.Result()
+}
+
+// sklearn runs sklearn_reuters.py on the same folds and prints its rows.
+func sklearn(train, test string, fold []int, k int) {
+	f, err := os.CreateTemp("", "reuters-folds-*.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	if err := json.NewEncoder(f).Encode(fold); err != nil {
+		log.Fatal(err)
+	}
+	f.Close()
+	script := filepath.Join(bench.Root(), "benchmarks", "reuters", "sklearn_reuters.py")
+	args := []string{script, train, f.Name(), fmt.Sprint(k)}
+	if test != "" {
+		args = append(args, test)
+	}
+	cmd := exec.Command(bench.Python(), args...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		log.Fatalf("scikit-learn: %v", err)
+	}
+	fmt.Print(string(out))
+}

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/pipeline"
+)
+
+// multiFlags are train's multi-label and feature selection flags.
+type multiFlags struct {
+	multi, allowEmpty *bool
+	labelSep, score   *string
+	folds             *int
+	sel               *string
+}
+
+// defaultMultiFolds is the number of folds that learn a multi-label
+// model's thresholds.
+const defaultMultiFolds = 5
+
+// newMultiFlags defines the multi-label flags; folds is --folds, which
+// --tune shares.
+func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
+	return multiFlags{
+		multi: fs.Bool("multi-label", false, "documents have any number of labels (a .jsonl labels array, --label-sep, "+
+			"or a file copied into several class folders): one binary model per label, thresholds by cross-validation"),
+		allowEmpty: fs.Bool("allow-empty", false, "multi-label: a document may get no label (default: a document no threshold admits gets its most probable label)"),
+		labelSep:   labelSepFlag(fs),
+		score:      fs.String("multi-score", "complement", "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
+		folds:      folds,
+		sel:        fs.String("select", "", "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
+	}
+}
+
+// thresholdFlag is predict's --threshold.
+func thresholdFlag(fs *flag.FlagSet) *float64 {
+	return fs.Float64("threshold", 0, "multi-label models: print every label with at least this probability instead of those above their learned thresholds")
+}
+
+func labelSepFlag(fs *flag.FlagSet) *string {
+	return fs.String("label-sep", "", "multi-label: separator of several labels in a .tsv/.csv label field (e.g. \",\")")
+}
+
+// selection sets cfg.Select from --select and --features.
+func (f multiFlags) selection(cfg *pipeline.Config, features int) error {
+	if *f.sel == "" {
+		return nil
+	}
+	m, err := pipeline.ParseSelectMethod(*f.sel)
+	if err != nil {
+		return usageErr(err)
+	}
+	if m != pipeline.NoSelect && features < 1 {
+		return fmt.Errorf("%w: --select %v needs --features K", errUsage, m)
+	}
+	cfg.Select = pipeline.Selection{Method: m, K: features}
+	cfg.Vocab.MaxFeatures = 0
+	return nil
+}
+
+// trainIf trains a multi-label model if --multi-label is set or the corpus
+// is a JSONL file of label arrays; done reports whether it did.
+func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out string, fields fieldFlags, stdout io.Writer) (done bool, err error) {
+	opt := multiOptions(fs, fields, *f.labelSep)
+	detected := !*f.multi && corpus.IsMultiLabel(path, opt)
+	if !*f.multi && !detected {
+		if *f.labelSep != "" || *f.allowEmpty {
+			return true, fmt.Errorf("%w: --label-sep and --allow-empty need --multi-label", errUsage)
+		}
+		return false, nil
+	}
+	if !set(fs, "alpha") {
+		cfg.Alpha = 0 // chosen by cross-validation
+	}
+	mc := pipeline.MultiConfig{AllowEmpty: *f.allowEmpty}
+	if mc.Score, err = pipeline.ParseMultiScore(*f.score); err != nil {
+		return true, usageErr(err)
+	}
+	if mc.Folds, err = foldsOr(*f.folds, defaultMultiFolds); err != nil {
+		return true, err
+	}
+	tr, err := pipeline.NewMultiTrainer(cfg, mc)
+	if err != nil {
+		return true, usageErr(err)
+	}
+	st, err := corpus.WalkMulti(path, opt, func(d corpus.MultiDocument) error {
+		tr.Add(d.Labels, d.Text)
+		return nil
+	})
+	if err != nil {
+		return true, err
+	}
+	mm, sum, err := tr.Finish()
+	if err != nil {
+		return true, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := pipeline.Save(out, mm); err != nil {
+		return true, err
+	}
+	if detected {
+		fmt.Fprintf(stdout, "multi-label corpus detected (label arrays in %s): training one model per label (--multi-label says so)\n", path)
+	}
+	fmt.Fprintf(stdout, "trained multi-label %v on %d documents (%d empty, %d without labels), %d labels (%.2f a document), %d features (min_df %d), lang %v, in %.2fs\n",
+		mc.Score, sum.Documents, st.Empty, sum.Unlabeled, sum.Labels, float64(sum.Assignments)/float64(sum.Documents), sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds())
+	fmt.Fprintf(stdout, "alpha %g; thresholds by %d-fold cross-validation (micro-F1 %.4f on it), %d rare or weak labels on the global cut\nwrote %s\n",
+		sum.Alpha, mc.Folds, sum.CVMicroF1, sum.FallbackLabels, out)
+	return true, nil
+}
+
+// set reports whether the flag name was given on the command line.
+func set(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+// multiOptions returns the corpus options of a multi-label read: an
+// unnamed label field lets a JSONL file's "labels" array be found.
+func multiOptions(fs *flag.FlagSet, fields fieldFlags, sep string) corpus.Options {
+	opt := fields.options(false)
+	if !set(fs, "label-field") {
+		opt.LabelField = ""
+	}
+	opt.LabelSep = sep
+	return opt
+}
+
+// isMultiModel reports whether the model file at path is a multi-label
+// model (without reading more than its header).
+func isMultiModel(path string) bool {
+	k, err := pipeline.PeekKind(path)
+	return err == nil && k == pipeline.MultiLabelModel
+}
+
+// predictMulti is predict for a multi-label model: every label above its
+// threshold (or --threshold P), or the --top K most probable, with its
+// probability.
+func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, stdout io.Writer, asJSON bool, top int, threshold float64) error {
+	mm, err := pipeline.LoadMulti(path)
+	if err != nil {
+		return err
+	}
+	if set(fs, "priors") || set(fs, "estimate-priors") {
+		return fmt.Errorf("%w: --priors and --estimate-priors apply to single-label models", errUsage)
+	}
+	byTop := set(fs, "top")
+	if set(fs, "threshold") && !(threshold >= 0 && threshold <= 1) {
+		return fmt.Errorf("%w: --threshold %g: want a probability", errUsage, threshold)
+	}
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	b := mm.NewBatch(func(p pipeline.MultiPrediction) {
+		labels := p.Labels
+		switch {
+		case byTop:
+			labels = ranked(p.Proba)[:min(top, len(p.Proba))]
+		case set(fs, "threshold"):
+			labels = labels[:0]
+			for _, l := range ranked(p.Proba) {
+				if p.Proba[l] >= threshold {
+					labels = append(labels, l)
+				}
+			}
+		}
+		printMulti(w, mm, p, labels, asJSON)
+	})
+	defer b.Close()
+	for _, in := range pos {
+		if err := addMultiInput(b, in, ro); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ranked returns the label indices by decreasing probability.
+func ranked(proba []float64) []int {
+	idx := make([]int, len(proba))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmpDesc(proba[a], proba[b]) })
+	return idx
+}
+
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+type jsonMulti struct {
+	Source string             `json:"source"`
+	Labels []jsonClass        `json:"labels"`
+	Proba  map[string]float64 `json:"proba"`
+}
+
+func printMulti(w io.Writer, mm *pipeline.MultiModel, p pipeline.MultiPrediction, labels []int, asJSON bool) {
+	if asJSON {
+		j := jsonMulti{Source: p.Source, Labels: []jsonClass{}, Proba: map[string]float64{}}
+		for _, l := range labels {
+			j.Labels = append(j.Labels, jsonClass{mm.Labels[l], p.Proba[l]})
+		}
+		for l, v := range p.Proba {
+			j.Proba[mm.Labels[l]] = v
+		}
+		out, _ := json.Marshal(j)
+		fmt.Fprintf(w, "%s\n", out)
+		return
+	}
+	fmt.Fprint(w, p.Source)
+	for _, l := range labels {
+		fmt.Fprintf(w, "\t%s\t%.6g", mm.Labels[l], p.Proba[l])
+	}
+	fmt.Fprintln(w)
+}
+
+// addMultiInput queues one command-line input as predict reads them
+// (readDocs): "-" and line files a document per row, a folder one per file.
+func addMultiInput(b *pipeline.MultiBatch, path string, o rowOptions) error {
+	return readDocs(path, o, func(r row) error {
+		b.Add(r.source, nil, r.text)
+		return nil
+	})
+}
+
+// evalMulti is eval for a multi-label model.
+func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep string, stdout io.Writer, asJSON bool) error {
+	mm, err := pipeline.LoadMulti(path)
+	if err != nil {
+		return err
+	}
+	if set(fs, "priors") || set(fs, "estimate-priors") {
+		return fmt.Errorf("%w: --priors and --estimate-priors apply to single-label models", errUsage)
+	}
+	ev := pipeline.NewMultiEvaluator(mm.Labels)
+	b := mm.NewBatch(func(p pipeline.MultiPrediction) { ev.Add(p.Truth, p.Labels, p.Proba) })
+	_, err = corpus.WalkMulti(corpusPath, multiOptions(fs, fields, sep), func(d corpus.MultiDocument) error {
+		b.Add(d.Source, d.Labels, d.Text)
+		return nil
+	})
+	b.Close()
+	if err != nil {
+		return err
+	}
+	r := ev.Result()
+	if asJSON {
+		out, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", out)
+		return err
+	}
+	printMultiEvaluation(stdout, r)
+	return nil
+}
+
+func printMultiEvaluation(w io.Writer, r pipeline.MultiEvaluation) {
+	fmt.Fprintf(w, "documents        %d\nmicro P/R/F1     %.4f  %.4f  %.4f\nmacro P/R/F1     %.4f  %.4f  %.4f\n",
+		r.N, r.MicroPrecision, r.MicroRecall, r.MicroF1, r.MacroPrecision, r.MacroRecall, r.MacroF1)
+	fmt.Fprintf(w, "subset accuracy  %.4f\nHamming loss     %.4f\nbreakeven        %.4f micro, %.4f macro\n\n",
+		r.SubsetAccuracy, r.HammingLoss, r.MicroBreakeven, r.MacroBreakeven)
+	width := 5
+	for _, l := range r.Labels {
+		width = max(width, len(l))
+	}
+	fmt.Fprintf(w, "%-*s  %9s  %9s  %9s  %9s  %7s  %9s\n", width, "label", "precision", "recall", "f1", "breakeven", "support", "predicted")
+	for _, l := range r.Labels {
+		s := r.PerLabel[l]
+		fmt.Fprintf(w, "%-*s  %9.4f  %9.4f  %9.4f  %9.4f  %7d  %9d\n", width, l, s.Precision, s.Recall, s.F1, s.Breakeven, s.Support, s.Predicted)
+	}
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/textnb/textnb/pipeline"
+)
+
+const (
+	multiJSONL = "../../testdata/multilabel.jsonl"
+	multiTSV   = "../../testdata/multilabel.tsv"
+)
+
+func TestTrainMultiLabelDetectedPredictEval(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.model")
+	out := mustRun(t, "", "train", multiJSONL, "-o", model)
+	for _, want := range []string{"multi-label corpus detected", "4 labels", "37 documents", "1 without labels", "wrote " + model} {
+		if !strings.Contains(out, want) {
+			t.Errorf("train output %q lacks %q", out, want)
+		}
+	}
+	if k, err := pipeline.FileKind(model); err != nil || k != pipeline.MultiLabelModel {
+		t.Fatalf("kind %v, %v", k, err)
+	}
+	pred := mustRun(t, "The chip maker's stock jumped as revenue from servers beat forecasts\nThe striker scored in the cup final\n", "predict", "-m", model, "-")
+	lines := strings.Split(strings.TrimSpace(pred), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "stdin:1\tfinance\t") || !strings.HasPrefix(lines[1], "stdin:2\tsport\t") {
+		t.Errorf("predictions %q", pred)
+	}
+	if top := mustRun(t, "The chip maker's stock jumped as revenue from servers beat forecasts\n", "predict", "-m", model, "--top", "2", "-"); !strings.Contains(top, "\ttech\t") {
+		t.Errorf("--top 2: %q lacks tech", top)
+	}
+	// --top 3 prints three labels whatever the thresholds; --threshold 0 every label.
+	if f := strings.Split(strings.TrimSpace(mustRun(t, "a match\n", "predict", "-m", model, "--top", "3", "-")), "\t"); len(f) != 7 {
+		t.Errorf("--top 3: %q", f)
+	}
+	js := mustRun(t, "a match\n", "predict", "-m", model, "--json", "--threshold", "0", "-")
+	var p struct {
+		Labels []struct {
+			Label string  `json:"label"`
+			P     float64 `json:"p"`
+		} `json:"labels"`
+		Proba map[string]float64 `json:"proba"`
+	}
+	if err := json.Unmarshal([]byte(js), &p); err != nil || len(p.Labels) != 4 || len(p.Proba) != 4 || p.Labels[0].P < p.Labels[3].P {
+		t.Errorf("--json --threshold 0: %s (%v)", js, err)
+	}
+	ev := mustRun(t, "", "eval", "-m", model, multiTSV, "--label-sep", ",", "--label-field", "labels")
+	for _, want := range []string{"documents        36", "micro P/R/F1", "subset accuracy", "Hamming loss", "breakeven", "finance"} {
+		if !strings.Contains(ev, want) {
+			t.Errorf("eval output lacks %q:\n%s", want, ev)
+		}
+	}
+	var r pipeline.MultiEvaluation
+	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", multiJSONL)), &r); err != nil || r.N != 37 || r.MicroF1 < 0.8 {
+		t.Errorf("eval --json: %+v, %v", r, err)
+	}
+	mustFail(t, 2, []string{"--priors"}, "predict", "-m", model, "--priors", "a=1", "-")
+	mustFail(t, 1, []string{"holds a multi-label model, not a text model"}, "merge", "-o", filepath.Join(t.TempDir(), "x.model"), model, model)
+	single := trainTo(t, newsTrain)
+	mustFail(t, 2, []string{"--threshold applies to multi-label models"}, "predict", "-m", single, "--threshold", "0.5", "-")
+}
+
+func TestTrainMultiLabelFlags(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.model")
+	out := mustRun(t, "", "train", multiTSV, "--multi-label", "--label-sep", ",", "--label-field", "labels",
+		"--alpha", "0.5", "--multi-score", "odds", "--allow-empty", "--folds", "3", "--select", "chi2", "--features", "40", "-o", model)
+	if !strings.Contains(out, "trained multi-label odds on 36 documents") || !strings.Contains(out, "alpha 0.5;") || !strings.Contains(out, "40 features") {
+		t.Errorf("train output %q", out)
+	}
+	mm, err := pipeline.LoadMulti(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mm.NumFeatures() != 40 || !mm.Multi.AllowEmpty || mm.Multi.Folds != 3 || mm.Config.Select.K != 40 {
+		t.Errorf("model: %d features, %+v, selection %+v", mm.NumFeatures(), mm.Multi, mm.Config.Select)
+	}
+	// Folders: a document copied into two class folders has both labels.
+	for _, f := range []struct{ class, name, text string }{
+		{"sport", "1.txt", "The striker scored in the final"}, {"sport", "2.txt", "A marathon record"},
+		{"sport", "3.txt", "The club's shares rose after the cup win"}, {"finance", "3.txt", "The club's shares rose after the cup win"},
+		{"finance", "4.txt", "Bond yields fell"}, {"finance", "5.txt", "The bank raised rates"},
+	} {
+		p := filepath.Join(dir, "c", f.class, f.name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(f.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out = mustRun(t, "", "train", filepath.Join(dir, "c"), "--multi-label", "--folds", "2", "-o", model)
+	if !strings.Contains(out, "on 5 documents") || !strings.Contains(out, "(1.20 a document)") {
+		t.Errorf("folder corpus: %q", out)
+	}
+	mustFail(t, 2, []string{"--label-sep", "--multi-label"}, "train", spamTSV, "--label-sep", ",", "-o", model)
+	mustFail(t, 2, []string{"--select chi2 needs --features"}, "train", spamTSV, "--select", "chi2", "-o", model)
+	mustFail(t, 2, []string{"--folds 1"}, "train", multiJSONL, "--folds", "1", "-o", model)
+	mustFail(t, 2, []string{"vocab vectorizer"}, "train", multiJSONL, "--vectorizer", "hash", "-o", model)
+}
+
+func TestSelectSingleLabel(t *testing.T) {
+	full := trainTo(t, newsTrain)
+	acc := map[string]float64{}
+	for _, m := range []string{"chi2", "mi", "df"} {
+		model := filepath.Join(t.TempDir(), m+".model")
+		out := mustRun(t, "", "train", newsTrain, "--select", m, "--features", "1000", "-o", model)
+		if !strings.Contains(out, " 1000 features") {
+			t.Errorf("%s: %q", m, out)
+		}
+		a, b := fileSize(t, model), fileSize(t, full)
+		if a*3 > b {
+			t.Errorf("%s: model of 1000 terms is %d bytes, the full one (7767 terms) %d", m, a, b)
+		}
+		var e struct{ Accuracy float64 }
+		if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", newsTest)), &e); err != nil {
+			t.Fatal(err)
+		}
+		acc[m] = e.Accuracy
+	}
+	// The class-aware criteria keep better terms than frequency does.
+	if acc["chi2"] < 0.75 || acc["mi"] < 0.75 || acc["chi2"] <= acc["df"] {
+		t.Errorf("accuracies %v", acc)
+	}
+}
+
+func fileSize(t *testing.T, path string) int64 {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}

@@ -1,0 +1,293 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/vectorize"
+)
+
+const multiJSONL = "../testdata/multilabel.jsonl"
+
+func readMultiDocs(t testing.TB, path string) []corpus.MultiDocument {
+	t.Helper()
+	var docs []corpus.MultiDocument
+	if _, err := corpus.WalkMulti(path, corpus.Options{}, func(d corpus.MultiDocument) error {
+		docs = append(docs, d)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return docs
+}
+
+func trainMulti(t testing.TB, cfg Config, mc MultiConfig, docs []corpus.MultiDocument) (*MultiModel, MultiSummary) {
+	t.Helper()
+	tr, err := NewMultiTrainer(cfg, mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		tr.Add(d.Labels, d.Text)
+	}
+	mm, s, err := tr.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mm, s
+}
+
+func evaluateMulti(mm *MultiModel, docs []corpus.MultiDocument) MultiEvaluation {
+	ev := NewMultiEvaluator(mm.Labels)
+	b := mm.NewBatch(func(p MultiPrediction) { ev.Add(p.Truth, p.Labels, p.Proba) })
+	for _, d := range docs {
+		b.Add(d.Source, d.Labels, d.Text)
+	}
+	b.Close()
+	return ev.Result()
+}
+
+func TestMultiTrainerLearnsLabelSets(t *testing.T) {
+	docs := readMultiDocs(t, multiJSONL)
+	for _, score := range []MultiScore{ComplementScore, OddsScore} {
+		mm, s := trainMulti(t, Config{}, MultiConfig{Score: score}, docs)
+		if s.Documents != 37 || s.Labels != 4 || s.Assignments != 48 || s.Unlabeled != 1 || s.Features != mm.NumFeatures() {
+			t.Errorf("%v: summary %+v", score, s)
+		}
+		if !slices.Contains(MultiAlphas, s.Alpha) || mm.Config.Alpha != s.Alpha {
+			t.Errorf("%v: alpha %g (model %g), want one of %v", score, s.Alpha, mm.Config.Alpha, MultiAlphas)
+		}
+		for l, th := range mm.Thresholds {
+			if !(th > 0 && th < 1) {
+				t.Errorf("%v: label %s threshold %g", score, mm.Labels[l], th)
+			}
+		}
+		r := evaluateMulti(mm, docs)
+		// Training documents: the model must fit them well, the pairs too.
+		if r.MicroF1 < 0.85 || r.N != 37 {
+			t.Errorf("%v: micro-F1 on the training documents %.3f (n %d)", score, r.MicroF1, r.N)
+		}
+		p := mm.NewPredictor()
+		for _, d := range docs {
+			proba := p.Proba(nil, d.Text)
+			if got := p.Decide(nil, proba); len(got) == 0 {
+				t.Errorf("%v: %q got no label", score, d.Text)
+			}
+		}
+	}
+}
+
+func TestDecide(t *testing.T) {
+	th := []float64{math.Log(0.5), math.Log(0.2), math.Log(0.1)}
+	pred := make([]bool, 3)
+	for _, c := range []struct {
+		p     []float64
+		empty bool
+		want  []bool
+	}{
+		{[]float64{0.6, 0.3, 0.1}, false, []bool{true, true, true}},
+		{[]float64{0.45, 0.15, 0.05}, true, []bool{false, false, false}},
+		// None reaches its threshold: the most probable is taken, not the
+		// nearest to its threshold (0.18/0.2).
+		{[]float64{0.45, 0.15, 0.05}, false, []bool{true, false, false}},
+		{[]float64{0.3, 0.18, 0.05}, false, []bool{true, false, false}},
+	} {
+		logp := make([]float64, 3)
+		for l, p := range c.p {
+			logp[l] = math.Log(p)
+		}
+		decide(pred, logp, th, c.empty)
+		if !slices.Equal(pred, c.want) {
+			t.Errorf("%v (empty %v): %v, want %v", c.p, c.empty, pred, c.want)
+		}
+	}
+}
+
+// The fitted weights equal the binary models' formulas computed directly.
+func TestOvRFitWeights(t *testing.T) {
+	X := vectorize.FromDense([][]float64{{2, 0, 1}, {0, 3, 1}, {1, 1, 0}, {0, 0, 2}})
+	sets := [][]int32{{0}, {1}, {0, 1}, {}}
+	const alpha = 0.5
+	for _, score := range []MultiScore{ComplementScore, OddsScore} {
+		f := newOvRFit(X, sets, 2, MultiConfig{Score: score})
+		lin, err := f.fit(f.all, alpha)
+		if err != nil {
+			t.Fatal(err)
+		}
+		W := lin.Dense()
+		for l := range 2 {
+			var pos, rest [3]float64
+			var in float64
+			for i, set := range sets {
+				idx, val := X.Row(i)
+				for k, j := range idx {
+					if slices.Contains(set, int32(l)) {
+						pos[j] += val[k]
+					} else {
+						rest[j] += val[k]
+					}
+				}
+				in += float64(boolInt(slices.Contains(set, int32(l))))
+			}
+			P, R := pos[0]+pos[1]+pos[2], rest[0]+rest[1]+rest[2]
+			for j := range 3 {
+				want := math.Log(R+3*alpha) - math.Log(rest[j]+alpha)
+				if score == OddsScore {
+					want += math.Log(pos[j]+alpha) - math.Log(P+3*alpha)
+				}
+				if got := W.W[j*2+l]; math.Abs(got-want) > 1e-12 {
+					t.Errorf("%v: weight of label %d, feature %d = %g, want %g", score, l, j, got, want)
+				}
+			}
+			wantBias := 0.0
+			if score == OddsScore {
+				wantBias = math.Log(in+0.5) - math.Log(4-in+0.5)
+			}
+			if math.Abs(W.Bias[l]-wantBias) > 1e-12 {
+				t.Errorf("%v: bias of label %d = %g, want %g", score, l, W.Bias[l], wantBias)
+			}
+		}
+	}
+}
+
+func TestBestCut(t *testing.T) {
+	v := []scored{{0.1, false}, {0.9, true}, {0.5, true}, {0.7, false}, {0.3, true}}
+	// Keeping the top 1: F1 2/4; top 2: 2/5; top 3: 4/6; top 4: 6/7; all: 6/8.
+	cut, f1 := bestCut(v, 3)
+	if cut != 0.2 || math.Abs(f1-6.0/7) > 1e-15 {
+		t.Errorf("cut %g with F1 %g, want 0.2 and 6/7", cut, f1)
+	}
+	v = []scored{{0.9, true}, {0.5, false}, {0.5, true}, {0.1, false}}
+	// Tied scores are kept or dropped together: top 1 gives 2/3, top 3 gives 4/5.
+	if cut, f1 = bestCut(v, 2); cut != 0.3 || math.Abs(f1-0.8) > 1e-15 {
+		t.Errorf("ties: cut %g with F1 %g, want 0.3 and 0.8", cut, f1)
+	}
+}
+
+func TestMultiEvaluator(t *testing.T) {
+	e := NewMultiEvaluator([]string{"a", "b", "c"})
+	e.Add([]string{"a", "b"}, []int{0, 1}, []float64{0.9, 0.8, 0.1}) // exact
+	e.Add([]string{"a"}, []int{0, 2}, []float64{0.7, 0.1, 0.6})      // fp c
+	e.Add([]string{"b", "d"}, []int{1}, []float64{0.2, 0.3, 0.5})    // fn d (unknown label)
+	e.Add([]string{"c"}, []int{0}, []float64{0.8, 0.1, 0.4})         // fp a, fn c
+	r := e.Result()
+	// tp a2 b2 → 4; fp c1 a1 → 2; fn d1 c1 → 2.
+	if r.N != 4 || r.MicroPrecision != 4.0/6 || r.MicroRecall != 4.0/6 || math.Abs(r.MicroF1-4.0/6) > 1e-15 {
+		t.Errorf("micro P/R/F1 %v %v %v", r.MicroPrecision, r.MicroRecall, r.MicroF1)
+	}
+	if r.SubsetAccuracy != 0.25 || r.HammingLoss != 4.0/16 {
+		t.Errorf("subset accuracy %v, Hamming loss %v", r.SubsetAccuracy, r.HammingLoss)
+	}
+	// F1: a 2·2/(4+1) = 0.8, b 1, c 0, d 0.
+	if math.Abs(r.MacroF1-0.45) > 1e-15 || r.PerLabel["a"].F1 != 0.8 || r.PerLabel["d"].Support != 1 {
+		t.Errorf("macro-F1 %v, per label %+v", r.MacroF1, r.PerLabel)
+	}
+	// Breakeven: a's 2 best (docs 1 and 4) hold 1 a; b's 2 best (1, 3) both; c's best (3) is not c; d never scored.
+	if r.PerLabel["a"].Breakeven != 0.5 || r.PerLabel["b"].Breakeven != 1 || r.PerLabel["c"].Breakeven != 0 ||
+		r.MicroBreakeven != 3.0/6 || r.MacroBreakeven != 1.5/4 {
+		t.Errorf("breakeven micro %v macro %v, per label %+v", r.MicroBreakeven, r.MacroBreakeven, r.PerLabel)
+	}
+}
+
+func TestMultiModelFile(t *testing.T) {
+	docs := readMultiDocs(t, multiJSONL)
+	mm, _ := trainMulti(t, Config{}, MultiConfig{}, docs)
+	data := encode(t, mm)
+	if k, _, err := openContainer(data); err != nil || k != MultiLabelModel {
+		t.Fatalf("kind %v, %v", k, err)
+	}
+	back, err := DecodeMulti(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back.Labels, mm.Labels) || !slices.Equal(back.Thresholds, mm.Thresholds) || back.Multi != mm.Multi || back.Config.Alpha != mm.Config.Alpha {
+		t.Errorf("decoded %v %v %+v, trained %v %v %+v", back.Labels, back.Thresholds, back.Multi, mm.Labels, mm.Thresholds, mm.Multi)
+	}
+	p, q := mm.NewPredictor(), back.NewPredictor()
+	for _, d := range docs {
+		a, b := p.Proba(nil, d.Text), q.Proba(nil, d.Text)
+		if !slices.Equal(a, b) || !slices.Equal(p.Decide(nil, a), q.Decide(nil, b)) {
+			t.Errorf("%q: %v after decoding, %v before", d.Text, b, a)
+		}
+	}
+	if !bytes.Equal(encode(t, back), data) {
+		t.Error("re-encoding a decoded model changes its bytes")
+	}
+	// A text-model reader refuses it: the kind says what it is.
+	if _, err := Decode(data); !errors.Is(err, ErrKind) {
+		t.Errorf("Decode: %v, want ErrKind", err)
+	}
+	path := filepath.Join(t.TempDir(), "m.model")
+	if err := Save(path, mm); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Open(path); !errors.Is(err, ErrKind) {
+		t.Errorf("Open: %v, want ErrKind", err)
+	}
+	if _, err := LoadMulti(path); err != nil {
+		t.Error(err)
+	}
+	if _, err := LoadMulti("../testdata/models/news-v1.model"); !errors.Is(err, ErrKind) {
+		t.Errorf("LoadMulti of a text model: %v, want ErrKind", err)
+	}
+	// A header whose thresholds do not match the labels is refused.
+	var h multiHeader
+	n := binary.LittleEndian.Uint32(data[headerSize:])
+	js := data[headerSize+4 : headerSize+4+int(n)]
+	if err := json.Unmarshal(js, &h); err != nil {
+		t.Fatal(err)
+	}
+	h.Thresholds = h.Thresholds[1:]
+	js2, _ := json.Marshal(h)
+	bad := append(binary.LittleEndian.AppendUint32(bytes.Clone(data[:headerSize]), uint32(len(js2))), js2...)
+	bad = append(bad, data[headerSize+4+int(n):]...)
+	if _, err := DecodeMulti(rechecksum(bad)); !errors.Is(err, ErrFormat) {
+		t.Errorf("thresholds for fewer labels: %v, want ErrFormat", err)
+	}
+}
+
+func TestMultiTrainerRejects(t *testing.T) {
+	for _, c := range []struct {
+		cfg Config
+		mc  MultiConfig
+	}{
+		{Config{Vectorizer: Hash}, MultiConfig{}},
+		{Config{Classifier: Bernoulli}, MultiConfig{}},
+		{Config{}, MultiConfig{Folds: 1}},
+		{Config{}, MultiConfig{Score: 9}},
+		{Config{Select: Selection{Method: Chi2}}, MultiConfig{}},
+	} {
+		if _, err := NewMultiTrainer(c.cfg, c.mc); !errors.Is(err, ErrConfig) {
+			t.Errorf("%+v %+v: %v, want ErrConfig", c.cfg, c.mc, err)
+		}
+	}
+	tr, _ := NewMultiTrainer(Config{}, MultiConfig{})
+	tr.Add([]string{"a"}, "one")
+	tr.Add([]string{"a"}, "two")
+	if _, _, err := tr.Finish(); !errors.Is(err, ErrOneClass) {
+		t.Errorf("one label: %v", err)
+	}
+	if _, _, err := tr.Finish(); !errors.Is(err, ErrFinished) {
+		t.Errorf("second Finish: %v", err)
+	}
+	tr, _ = NewMultiTrainer(Config{}, MultiConfig{})
+	if _, _, err := tr.Finish(); !errors.Is(err, ErrNoDocuments) {
+		t.Errorf("no documents: %v", err)
+	}
+}
+
+func TestMultiTrainingIsDeterministic(t *testing.T) {
+	docs := readMultiDocs(t, multiJSONL)
+	a, _ := trainMulti(t, Config{}, MultiConfig{}, docs)
+	b, _ := trainMulti(t, Config{}, MultiConfig{}, docs)
+	if !bytes.Equal(encode(t, a), encode(t, b)) {
+		t.Error("two trainings differ")
+	}
+}
