@@ -76,13 +76,21 @@ func (g *Gaussian) checkValues() error {
 }
 
 // checkValues reports fitted fields of m that no fit gives: counts that are
-// negative or not finite, log probabilities that are not finite.
+// negative or not finite, log probabilities that are not finite, class
+// priors that do not sum to 1.
 func (m *Categorical) checkValues() error {
 	if err := checkWeights("class count", m.ClassCount); err != nil {
 		return err
 	}
 	if err := checkFinite("class log prior", m.ClassLogPrior); err != nil {
 		return err
+	}
+	prior := make([]float64, len(m.ClassLogPrior))
+	for c, lp := range m.ClassLogPrior {
+		prior[c] = math.Exp(lp)
+	}
+	if err := checkPriors(prior, len(prior)); err != nil {
+		return fmt.Errorf("class log priors: %w", err)
 	}
 	for i, cnt := range m.CategoryCount {
 		if err := checkWeights(fmt.Sprintf("feature %d category count", i), cnt); err != nil {

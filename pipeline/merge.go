@@ -28,6 +28,9 @@ func Merge(models ...*Model) (*Model, error) {
 		return nil, fmt.Errorf("%w: nothing to merge", ErrMerge)
 	}
 	for i, m := range models {
+		if err := checkClassNames(m.Classes); err != nil {
+			return nil, fmt.Errorf("%w: model %d: %v", ErrMerge, i+1, err)
+		}
 		if err := mergeable(m); err != nil {
 			return nil, fmt.Errorf("model %d: %w", i+1, err)
 		}
