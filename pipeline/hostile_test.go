@@ -149,7 +149,8 @@ func checkTableModel(m *Table) error {
 func notProbability(v float64) bool { return !(v >= 0 && v <= 1) }
 
 // checkProbabilities reports whether p holds k finite probabilities summing
-// to 1, with best a class.
+// to 1 (within the rounding of scores up to nb's hugeScore), with best a
+// class.
 func checkProbabilities(p []float64, best, k int) error {
 	var sum float64
 	for _, v := range p {
@@ -158,7 +159,7 @@ func checkProbabilities(p []float64, best, k int) error {
 		}
 		sum += v
 	}
-	if len(p) != k || math.Abs(sum-1) > 1e-9 || best < 0 || best >= k {
+	if len(p) != k || math.Abs(sum-1) > 1e-6 || best < 0 || best >= k {
 		return fmt.Errorf("%d probabilities %v for %d classes, summing to %g, best %d", len(p), p, k, sum, best)
 	}
 	return nil
