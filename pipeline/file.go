@@ -10,7 +10,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"unsafe"
 
 	"github.com/textnb/textnb/nb"
@@ -346,8 +345,10 @@ func decodeModel(payload []byte) (out *Model, err error) {
 		}
 	}
 	idf := r.floats(boolInt(h.IDF) * h.Features)
-	if i := slices.IndexFunc(idf, badIDF); i >= 0 && r.err == nil {
-		r.err = fmt.Errorf("IDF weight %d is %g", i, idf[i])
+	for i, w := range idf {
+		if !(w >= 0 && w <= nb.MaxWeight) && r.err == nil {
+			r.err = fmt.Errorf("IDF weight %d is %g", i, w)
+		}
 	}
 	lin := r.linear(len(h.Classes), h.Features)
 	if r.err == nil { // laying out the scorer validates the classifier's shape
@@ -420,10 +421,6 @@ func checkClassNames(classes []string) error {
 	}
 	return nil
 }
-
-// badIDF reports an IDF weight that no fit gives: negative, beyond
-// nb.MaxWeight or NaN.
-func badIDF(w float64) bool { return !(w >= 0 && w <= nb.MaxWeight) }
 
 // restore rebuilds the stages' state after decoding.
 func (m *Model) restore(idf []float64) error {
