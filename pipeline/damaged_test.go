@@ -144,18 +144,30 @@ func TestHostileTables(t *testing.T) {
 		// range while loading.
 		{"2^62 categories, no counts", "categorical", func(m map[string]any) {
 			c := cat(m)
-			c["NCategories"].([]any)[0] = 4611686018427387903
+			c["NCategories"].([]any)[0] = 1 << 62
 			c["CategoryCount"].([]any)[0] = []any{}
 			c["FeatureLogProb"].([]any)[0] = []any{}
 		}, "Categorical"},
 		{"2^62 categories, 4 classes", "categorical", func(m map[string]any) {
+			// 4·2^62 wraps to 0, the length of the empty tables.
 			c := cat(m)
 			m["classes"] = []any{"a", "b", "c", "d"}
 			c["ClassCount"] = []any{1, 1, 1, 1}
-			c["ClassLogPrior"] = []any{-1.3862943611198906, -1.3862943611198906, -1.3862943611198906, -1.3862943611198906}
-			c["NCategories"].([]any)[0] = 4611686018427387903
+			c["ClassLogPrior"] = []any{math.Log(0.25), math.Log(0.25), math.Log(0.25), math.Log(0.25)}
+			c["NCategories"].([]any)[0] = 1 << 62
 			c["CategoryCount"].([]any)[0] = []any{}
 			c["FeatureLogProb"].([]any)[0] = []any{}
+			for i := 1; i < len(c["NCategories"].([]any)); i++ {
+				n, err := c["NCategories"].([]any)[i].(json.Number).Int64()
+				if err != nil {
+					t.Fatal(err)
+				}
+				cnt, flp := make([]any, 4*n), make([]any, 4*n)
+				for j := range cnt {
+					cnt[j], flp[j] = 1, -math.Log(float64(n))
+				}
+				c["CategoryCount"].([]any)[i], c["FeatureLogProb"].([]any)[i] = cnt, flp
+			}
 		}, "Categorical"},
 		// Issue 21.4: loaded, then panicked on the first row.
 		{"no class counts or log probabilities", "categorical", func(m map[string]any) {
