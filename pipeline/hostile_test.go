@@ -392,6 +392,8 @@ func TestHostileModels(t *testing.T) {
 	}
 	var refused, accepted, failed int
 	var ms runtime.MemStats
+	var maxAlloc uint64
+	var maxRatio float64
 	for _, v := range all {
 		runtime.ReadMemStats(&ms)
 		before := ms.TotalAlloc
@@ -400,9 +402,12 @@ func TestHostileModels(t *testing.T) {
 		// Decoding a genuine tiny model allocates tens of kilobytes,
 		// whatever its size; the bound is that plus a multiple of the
 		// file's size.
-		if alloc := ms.TotalAlloc - before; alloc > 256<<10+64*uint64(len(v.data)) {
+		alloc := ms.TotalAlloc - before
+		if alloc > 256<<10+64*uint64(len(v.data)) {
 			t.Errorf("%s: decoding %d bytes allocated %d", v.name, len(v.data), alloc)
 		}
+		maxRatio = max(maxRatio, float64(alloc)/float64(len(v.data)))
+		maxAlloc = max(maxAlloc, alloc)
 		if err == nil {
 			var bad error
 			if err = catch(func() error { _, bad = checkModelFile(v.data); return nil }); err == nil {
@@ -420,8 +425,8 @@ func TestHostileModels(t *testing.T) {
 			t.Errorf("%s: %v", v.name, err)
 		}
 	}
-	t.Logf("%d hostile model files: %d refused as damaged, %d decoded and predicted finite probabilities, %d failed",
-		len(all), refused, accepted, failed)
+	t.Logf("%d hostile model files: %d refused as damaged, %d decoded and predicted finite probabilities, %d failed; decoding allocated at most %.1f times a file's size, %d bytes",
+		len(all), refused, accepted, failed, maxRatio, maxAlloc)
 	if refused == 0 || accepted == 0 {
 		t.Errorf("%d refused, %d accepted: the generator should make both", refused, accepted)
 	}
