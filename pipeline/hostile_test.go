@@ -390,6 +390,12 @@ func TestHostileModels(t *testing.T) {
 			all = append(all, variant{name + ": " + v.name, v.data})
 		}
 	}
+	if testing.Short() { // every seventh: each kind of edit still comes up
+		for i := range (len(all) + 6) / 7 {
+			all[i] = all[7*i]
+		}
+		all = all[:(len(all)+6)/7]
+	}
 	var refused, accepted, failed int
 	var ms runtime.MemStats
 	var maxAlloc uint64
