@@ -15,21 +15,11 @@ import (
 
 // editHeader returns the text model file data with its JSON header edited
 // by edit, checksum recomputed.
-func editHeader(t *testing.T, data []byte, edit func(h map[string]any)) []byte {
+func editHeader(t testing.TB, data []byte, edit func(h map[string]any)) []byte {
 	t.Helper()
 	le := binary.LittleEndian
 	n := int(le.Uint32(data[headerSize:]))
-	var h map[string]any
-	d := json.NewDecoder(bytes.NewReader(data[headerSize+4 : headerSize+4+n]))
-	d.UseNumber()
-	if err := d.Decode(&h); err != nil {
-		t.Fatal(err)
-	}
-	edit(h)
-	js, err := json.Marshal(h)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := editJSON(t, data[headerSize+4:headerSize+4+n], edit)
 	out := append(bytes.Clone(data[:headerSize]), le.AppendUint32(nil, uint32(len(js)))...)
 	out = append(append(out, js...), data[headerSize+4+n:]...)
 	return rechecksum(out)
@@ -37,21 +27,28 @@ func editHeader(t *testing.T, data []byte, edit func(h map[string]any)) []byte {
 
 // editTable returns the table model file data with its JSON edited by
 // edit, checksum recomputed.
-func editTable(t *testing.T, data []byte, edit func(m map[string]any)) []byte {
+func editTable(t testing.TB, data []byte, edit func(m map[string]any)) []byte {
+	t.Helper()
+	out := append(bytes.Clone(data[:headerSize]), editJSON(t, data[headerSize:len(data)-4], edit)...)
+	return rechecksum(append(out, 0, 0, 0, 0))
+}
+
+// editJSON returns the JSON object js edited by edit; numbers reach edit
+// as json.Number, exactly as written.
+func editJSON(t testing.TB, js []byte, edit func(m map[string]any)) []byte {
 	t.Helper()
 	var m map[string]any
-	d := json.NewDecoder(bytes.NewReader(data[headerSize : len(data)-4]))
+	d := json.NewDecoder(bytes.NewReader(js))
 	d.UseNumber()
 	if err := d.Decode(&m); err != nil {
 		t.Fatal(err)
 	}
 	edit(m)
-	js, err := json.Marshal(m)
+	out, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := append(bytes.Clone(data[:headerSize]), js...)
-	return rechecksum(append(out, 0, 0, 0, 0))
+	return out
 }
 
 // wantDamaged asserts that decoding data fails with ErrDamaged, and with

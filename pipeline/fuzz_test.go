@@ -2,11 +2,11 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"testing"
 
+	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -70,7 +70,10 @@ func FuzzDecodeTable(f *testing.F) {
 // time quadratic in its length.
 func seedText(t testing.TB) [][]byte {
 	t.Helper()
-	docs := [][2]string{{"a", "red red apple"}, {"a", "red pear"}, {"b", "blue sky"}, {"b", "blue sea sky"}}
+	var docs []corpus.Document
+	for _, d := range [][2]string{{"a", "red red apple"}, {"a", "red pear"}, {"b", "blue sky"}, {"b", "blue sea sky"}} {
+		docs = append(docs, corpus.Document{Label: d[0], Text: d[1]})
+	}
 	unigrams := tokenize.Config{WordNGrams: tokenize.NGramRange{Min: 1, Max: 1}}
 	var out [][]byte
 	for _, cfg := range []Config{
@@ -79,44 +82,13 @@ func seedText(t testing.TB) [][]byte {
 		{Tokenize: unigrams, Classifier: Bernoulli},
 		{Tokenize: unigrams, Vectorizer: Hash, HashFeatures: 8, Weighting: Rennie},
 	} {
-		tr, err := NewTrainer(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range docs {
-			tr.Add(d[0], d[1])
-		}
-		m, _, err := tr.Finish()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data := compactHeader(t, encode(t, m))
+		data := editHeader(t, encode(t, trainDocs(t, cfg, docs)), dropZero)
 		if _, err := Decode(data); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, data)
 	}
 	return out
-}
-
-// compactHeader returns the text model file data with the members of its
-// JSON header that hold zero values left out, which decodes the same.
-func compactHeader(t testing.TB, data []byte) []byte {
-	t.Helper()
-	le := binary.LittleEndian
-	n := int(le.Uint32(data[headerSize:]))
-	var h map[string]any
-	if err := json.Unmarshal(data[headerSize+4:headerSize+4+n], &h); err != nil {
-		t.Fatal(err)
-	}
-	dropZero(h)
-	js, err := json.Marshal(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := append(bytes.Clone(data[:headerSize]), le.AppendUint32(nil, uint32(len(js)))...)
-	out = append(append(out, js...), data[headerSize+4+n:]...)
-	return rechecksum(out)
 }
 
 // dropZero deletes the members of m (at any depth) that are false, 0, "",
@@ -131,7 +103,7 @@ func dropZero(m map[string]any) {
 			continue
 		}
 		switch v {
-		case false, 0.0, "", "none":
+		case false, json.Number("0"), "", "none":
 			delete(m, k)
 		}
 	}

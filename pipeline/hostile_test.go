@@ -11,19 +11,21 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/corpus"
 )
 
-// tinyDocs is a corpus small enough for model files of a few hundred bytes:
-// fuzz seeds and the hostile-model generator's starting points.
-var tinyDocs = []struct{ label, text string }{
-	{"sport", "the team won the game in overtime"},
-	{"sport", "a late goal won the match for the team"},
-	{"sport", "the coach praised the players after the game"},
-	{"tech", "the new chip runs the program faster"},
-	{"tech", "install the update to fix the software bug"},
-	{"tech", "the computer needs more memory for the program"},
-	{"food", "bake the bread with butter and salt"},
-	{"food", "the soup needs more salt and pepper"},
+// tinyDocs is a corpus small enough for model files of a few kilobytes,
+// the hostile-model generator's starting points.
+var tinyDocs = []corpus.Document{
+	{Label: "sport", Text: "the team won the game in overtime"},
+	{Label: "sport", Text: "a late goal won the match for the team"},
+	{Label: "sport", Text: "the coach praised the players after the game"},
+	{Label: "tech", Text: "the new chip runs the program faster"},
+	{Label: "tech", Text: "install the update to fix the software bug"},
+	{Label: "tech", Text: "the computer needs more memory for the program"},
+	{Label: "food", Text: "bake the bread with butter and salt"},
+	{Label: "food", Text: "the soup needs more salt and pepper"},
 }
 
 // tinyText returns the model files of text models trained on tinyDocs,
@@ -38,18 +40,7 @@ func tinyText(t testing.TB) map[string][]byte {
 		"bnb":       {Classifier: Bernoulli},
 		"hash":      {Vectorizer: Hash, HashFeatures: 16, Weighting: Rennie, Norm: true},
 	} {
-		tr, err := NewTrainer(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range tinyDocs {
-			tr.Add(d.label, d.text)
-		}
-		m, _, err := tr.Finish()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[name] = encode(t, m)
+		out[name] = encode(t, trainDocs(t, cfg, tinyDocs))
 	}
 	return out
 }
