@@ -346,8 +346,9 @@ func decodeModel(payload []byte) (out *Model, err error) {
 	}
 	idf := r.floats(boolInt(h.IDF) * h.Features)
 	for i, w := range idf {
-		if !(w >= 0 && w <= nb.MaxWeight) && r.err == nil {
+		if !(w >= 0 && w <= nb.MaxWeight) {
 			r.err = fmt.Errorf("IDF weight %d is %g", i, w)
+			break
 		}
 	}
 	lin := r.linear(len(h.Classes), h.Features)
