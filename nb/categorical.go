@@ -198,7 +198,18 @@ func (m *Categorical) Prepare() error {
 	if err != nil {
 		return err
 	}
+	if k == 0 {
+		return ErrNotFitted
+	}
+	if err := m.checkValues(); err != nil {
+		return err
+	}
 	m.buildTable(k, alpha)
+	if i := beyond(m.table, math.MaxFloat64); i >= 0 {
+		err := fmt.Errorf("%w: a log probability of %g", ErrNotFinite, m.table[i])
+		m.table, m.off = nil, nil
+		return err
+	}
 	return nil
 }
 
@@ -297,7 +308,7 @@ func (m *Categorical) shape() (k, f int, err error) {
 	bad := len(m.ClassLogPrior) != k || len(m.CategoryCount) != f || len(m.FeatureLogProb) != f
 	for i := 0; !bad && i < f; i++ {
 		n := m.NCategories[i]
-		bad = n < 0 || len(m.CategoryCount[i]) != k*n || len(m.FeatureLogProb[i]) != k*n
+		bad = n < 1 || n > MaxCategories || len(m.CategoryCount[i]) != k*n || len(m.FeatureLogProb[i]) != k*n
 	}
 	if f == 0 || bad {
 		return 0, 0, fmt.Errorf("%w: Categorical fields disagree on %d classes × %d features", ErrShape, k, f)

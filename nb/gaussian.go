@@ -200,14 +200,20 @@ func (g *Gaussian) Prepare() error {
 	if err != nil {
 		return err
 	}
-	g.bias = make([]float64, k)
-	g.prec = make([]float64, k*f)
+	if err := g.checkValues(); err != nil {
+		return err
+	}
+	bias, prec := make([]float64, k), make([]float64, k*f)
 	for c := range k {
-		g.bias[c] = g.classBias(c, f)
+		bias[c] = g.classBias(c, f)
 		for j, v := range g.Var[c*f : (c+1)*f] {
-			g.prec[c*f+j] = 1 / g.scoredVar(v)
+			prec[c*f+j] = 1 / g.scoredVar(v)
 		}
 	}
+	if i := beyond(prec, math.MaxFloat64); i >= 0 {
+		return fmt.Errorf("%w: variance %g is too small to score with", ErrNotFinite, g.Var[i])
+	}
+	g.bias, g.prec = bias, prec
 	return nil
 }
 

@@ -292,9 +292,24 @@ func scoredRows(m Model, X *vectorize.CSR, rows []int) int {
 // place and returns their logsumexp.
 func normalizeLog(row []float64) float64 {
 	s := floats.LogSumExp(row)
-	floats.AddConst(-s, row)
-	return s
+	if a := math.Abs(s); a < hugeScore || math.IsInf(a, 1) || math.IsNaN(a) {
+		floats.AddConst(-s, row)
+		return s
+	}
+	// jll − s as scikit-learn computes it would round the posteriors'
+	// spread away (scores of 1e17 differing by 1 would all get log
+	// posterior 0): take the largest score out first.
+	m := floats.Max(row)
+	floats.AddConst(-m, row)
+	t := floats.LogSumExp(row)
+	floats.AddConst(-t, row)
+	return m + t
 }
+
+// hugeScore is the magnitude of a logsumexp beyond which normalizeLog
+// subtracts it in two steps; no fitted model scores a real document that
+// high.
+const hugeScore = 1 << 32
 
 // parallelChunk is how many rows, features or cells a goroutine takes at a time
 // from the loops that nb runs in parallel.

@@ -159,7 +159,7 @@ func Load(path string) (*Model, error) { return loadFile(path, Decode) }
 // decoding errors (os errors name it already).
 func loadFile[M any](path string, decode func([]byte) (M, error)) (M, error) {
 	var zero M
-	data, err := os.ReadFile(path)
+	data, err := readModelFile(path)
 	if err != nil {
 		return zero, err
 	}
@@ -173,7 +173,7 @@ func loadFile[M any](path string, decode func([]byte) (M, error)) (M, error) {
 // FileKind reports what the model file at path holds, after checking its
 // header and checksum.
 func FileKind(path string) (Kind, error) {
-	data, err := os.ReadFile(path)
+	data, err := readModelFile(path)
 	if err != nil {
 		return 0, err
 	}
@@ -188,10 +188,23 @@ func FileKind(path string) (Kind, error) {
 // version and kind.
 const headerSize = len(magic) + 8
 
+// checkMagic reports whether head, a file's first bytes (up to
+// headerSize), opens a model file: ErrNotModel if it does not start with
+// the magic, ErrDamaged if it stops short of a whole header.
+func checkMagic(head []byte) error {
+	switch {
+	case len(head) < len(magic) || string(head[:len(magic)]) != magic:
+		return ErrNotModel
+	case len(head) < headerSize:
+		return fmt.Errorf("%w: truncated to %d bytes", ErrDamaged, len(head))
+	}
+	return nil
+}
+
 // readHeader returns the format version and kind of a model file's header.
 func readHeader(head []byte) (version uint32, kind Kind, err error) {
-	if len(head) < headerSize || string(head[:len(magic)]) != magic {
-		return 0, 0, ErrFormat
+	if err := checkMagic(head); err != nil {
+		return 0, 0, err
 	}
 	le := binary.LittleEndian
 	return le.Uint32(head[len(magic):]), Kind(le.Uint32(head[len(magic)+4:])), nil
@@ -200,12 +213,12 @@ func readHeader(head []byte) (version uint32, kind Kind, err error) {
 // openContainer checks header, version and checksum and returns the kind
 // and the payload.
 func openContainer(data []byte) (Kind, []byte, error) {
-	if len(data) < headerSize+4 {
-		return 0, nil, ErrFormat
-	}
 	v, kind, err := readHeader(data)
 	if err != nil {
 		return 0, nil, err
+	}
+	if len(data) < headerSize+4 {
+		return 0, nil, fmt.Errorf("%w: truncated to %d bytes", ErrDamaged, len(data))
 	}
 	if v < 1 || v > FormatVersion {
 		return 0, nil, fmt.Errorf("%w: version %d, this build reads 1 to %d", ErrVersion, v, FormatVersion)
@@ -221,16 +234,17 @@ func openContainer(data []byte) (Kind, []byte, error) {
 // bytes alone, without checking the rest (Open does): enough for a caller
 // to start work that only one kind needs while the file loads.
 func PeekKind(path string) (Kind, error) {
-	f, err := os.Open(path)
+	f, _, err := openModelFile(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
 	var head [headerSize]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil {
-		return 0, fmt.Errorf("%s: %w", path, ErrFormat)
+	n, err := io.ReadFull(f, head[:])
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return 0, err
 	}
-	_, kind, err := readHeader(head[:])
+	_, kind, err := readHeader(head[:n])
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", path, err)
 	}
@@ -288,13 +302,16 @@ func Open(path string) (*Model, *Table, error) {
 func decodeModel(payload []byte) (out *Model, err error) {
 	r := &reader{b: payload}
 	var h header
-	if err := json.Unmarshal(r.bytes(int(r.u32())), &h); err != nil && r.err == nil {
-		r.err = err
+	if js := r.bytes(int(r.u32())); r.err == nil {
+		r.err = json.Unmarshal(js, &h)
+	}
+	if r.err == nil {
+		r.err = h.check()
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrDamaged, r.err)
 	}
 	m := &Model{Config: h.Config, Classes: h.Classes, classCount: h.ClassCount}
-	if len(h.ClassCount) != len(h.Classes) {
-		return nil, fmt.Errorf("%w: %d class counts for %d classes", ErrFormat, len(h.ClassCount), len(h.Classes))
-	}
 	if h.Terms > 0 {
 		blob, ends := r.packed(h.Terms)
 		if r.err == nil {
@@ -304,22 +321,30 @@ func decodeModel(payload []byte) (out *Model, err error) {
 				defer func() {
 					// The index build finds a repeated term.
 					if verr := v.Prepare(); err == nil && verr != nil {
-						out, err = nil, fmt.Errorf("%w: %w", ErrFormat, verr)
+						out, err = nil, fmt.Errorf("%w: %w", ErrDamaged, verr)
 					}
 				}()
 			}
 		}
 	}
 	idf := r.floats(boolInt(h.IDF) * h.Features)
+	for i, w := range idf {
+		if !(w >= 0 && w <= nb.MaxWeight) {
+			r.err = fmt.Errorf("IDF weight %d is %g", i, w)
+			break
+		}
+	}
 	lin := r.linear(len(h.Classes), h.Features)
-	if r.err == nil { // laying out the scorer validates the classifier
+	if r.err == nil { // laying out the scorer validates the classifier's shape
 		var s *nb.CompactScorer
 		if s, r.err = lin.Scorer(); r.err == nil {
-			m.setLin(lin, s)
+			if r.err = lin.CheckWeights(); r.err == nil {
+				m.setLin(lin, s)
+			}
 		}
 	}
 	if r.err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFormat, r.err)
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, r.err)
 	}
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
@@ -330,22 +355,74 @@ func decodeModel(payload []byte) (out *Model, err error) {
 	return m, nil
 }
 
+// check reports a header that no model has: enumerations out of range,
+// class names that are empty or repeated, class counts that are negative,
+// not finite or all zero, and feature or term counts that disagree (the
+// sections' sizes are checked against the bytes as they are read).
+func (h *header) check() error {
+	c := h.Config
+	switch {
+	case c.Vectorizer > Hash, c.Weighting > Rennie, c.Classifier > Bernoulli, c.TFIDFOptions.Norm > vectorize.NoNorm:
+		return fmt.Errorf("unknown vectorizer, weighting, classifier or norm (%d, %d, %d, %d)",
+			c.Vectorizer, c.Weighting, c.Classifier, c.TFIDFOptions.Norm)
+	case h.Features < 1 || h.Features > math.MaxInt32:
+		return fmt.Errorf("%d features", h.Features)
+	case c.Vectorizer == Hash && h.Terms != 0, c.Vectorizer == Vocab && h.Terms != h.Features:
+		return fmt.Errorf("%d vocabulary terms for %d features of a %v model", h.Terms, h.Features, c.Vectorizer)
+	case len(h.Classes) < 2 || len(h.Classes) > nb.MaxSparseClasses:
+		return fmt.Errorf("%d classes, want 2 to %d", len(h.Classes), nb.MaxSparseClasses)
+	case len(h.ClassCount) != len(h.Classes):
+		return fmt.Errorf("%d class counts for %d classes", len(h.ClassCount), len(h.Classes))
+	}
+	if err := checkClassNames(h.Classes); err != nil {
+		return err
+	}
+	var total float64
+	for c, n := range h.ClassCount {
+		if !(n >= 0 && n <= math.MaxFloat64) {
+			return fmt.Errorf("class %q counts %g documents", h.Classes[c], n)
+		}
+		total += n
+	}
+	if !(total > 0 && total <= math.MaxFloat64) {
+		return fmt.Errorf("the classes count %g documents in all", total)
+	}
+	return nil
+}
+
+// checkClassNames reports a class name that is empty or repeats an
+// earlier one: predictions name their class, and merging matches classes
+// by name.
+func checkClassNames(classes []string) error {
+	seen := make(map[string]bool, len(classes))
+	for i, c := range classes {
+		switch {
+		case c == "":
+			return fmt.Errorf("class %d has an empty name", i+1)
+		case seen[c]:
+			return fmt.Errorf("class %q appears twice", c)
+		}
+		seen[c] = true
+	}
+	return nil
+}
+
 // restore rebuilds the stages' state after decoding.
 func (m *Model) restore(idf []float64) error {
 	if k := len(m.Classes); k < 2 {
-		return fmt.Errorf("%w: %d classes", ErrFormat, k)
+		return fmt.Errorf("%w: %d classes", ErrDamaged, k)
 	}
 	m.an = tokenize.New(m.Config.Tokenize) // resolved when the model was trained
 	switch {
 	case m.Config.Vectorizer == Hash:
 		m.hash = vectorize.Hashing{Features: m.lin.NumFeatures()}
 	case m.vocab == nil || m.vocab.Len() != m.lin.NumFeatures():
-		return fmt.Errorf("%w: vocabulary does not match %d features", ErrFormat, m.lin.NumFeatures())
+		return fmt.Errorf("%w: vocabulary does not match %d features", ErrDamaged, m.lin.NumFeatures())
 	}
 	// IDF weights are stored exactly when the weighting has them: Bernoulli
 	// NB and raw counts use none.
 	if m.weight = m.newWeighting(); (m.weight != nil) != (idf != nil) {
-		return fmt.Errorf("%w: %v weighting with %d IDF weights", ErrFormat, m.Config.Weighting, len(idf))
+		return fmt.Errorf("%w: %v weighting with %d IDF weights", ErrDamaged, m.Config.Weighting, len(idf))
 	}
 	if idf != nil {
 		*m.idf() = idf
@@ -495,6 +572,9 @@ func readLE[T uint16 | float64](v []T, b []byte) []T {
 // packed reads what writePacked wrote for n terms: the terms' bytes and
 // their end offsets.
 func (r *reader) packed(n int) ([]byte, []int) {
+	if r.err != nil {
+		return nil, nil
+	}
 	if n < 0 || n >= len(r.b)/4 {
 		r.err = fmt.Errorf("truncated: %d vocabulary terms in %d bytes", n, len(r.b))
 		return nil, nil
@@ -522,6 +602,9 @@ func (r *reader) u64() uint64 {
 // sparse reads what writeSparse wrote for f features and nnz cells.
 func (r *reader) sparse(f, nnz int) (ptr []int, class []uint16, val []float64) {
 	le := binary.LittleEndian
+	if r.err == nil && (f < 0 || f >= len(r.b)/4 || nnz < 0 || nnz > len(r.b)/2) {
+		r.err = fmt.Errorf("truncated: %d features and %d cells in %d bytes", f, nnz, len(r.b))
+	}
 	pb := r.bytes(4 * (f + 1))
 	cb := r.bytes(2 * nnz)
 	val = r.floats(nnz)
@@ -565,8 +648,11 @@ func (m *Model) Counts() (*nb.SparseCounts, error) {
 		r := &reader{b: m.countsRaw}
 		m.counts = r.counts(len(m.Classes), m.lin.NumFeatures())
 		m.counts.Binary, m.counts.Threshold = m.lin.Binary, m.lin.Threshold
+		if r.err == nil {
+			r.err = m.counts.Validate()
+		}
 		if r.err != nil {
-			m.counts, m.countsErr = nil, fmt.Errorf("%w: counts: %v", ErrFormat, r.err)
+			m.counts, m.countsErr = nil, fmt.Errorf("%w: counts: %v", ErrDamaged, r.err)
 		}
 		m.countsRaw = nil
 	})

@@ -28,6 +28,9 @@ func Merge(models ...*Model) (*Model, error) {
 		return nil, fmt.Errorf("%w: nothing to merge", ErrMerge)
 	}
 	for i, m := range models {
+		if err := checkClassNames(m.Classes); err != nil {
+			return nil, fmt.Errorf("%w: model %d: %v", ErrMerge, i+1, err)
+		}
 		if err := mergeable(m); err != nil {
 			return nil, fmt.Errorf("model %d: %w", i+1, err)
 		}
@@ -49,7 +52,14 @@ func Merge(models ...*Model) (*Model, error) {
 			return nil, err
 		}
 	}
-	return out, out.refit()
+	if err := out.refit(); err != nil {
+		return nil, err
+	}
+	// Counts that each load can sum beyond float64's range together.
+	if err := out.lin.CheckWeights(); err != nil {
+		return nil, fmt.Errorf("%w: the merged counts give %v", ErrMerge, err)
+	}
+	return out, nil
 }
 
 // mergeable reports why m's counts cannot be added to another model's.

@@ -12,7 +12,7 @@ import (
 )
 
 // trainDocs trains on the given documents.
-func trainDocs(t *testing.T, cfg Config, docs []corpus.Document) *Model {
+func trainDocs(t testing.TB, cfg Config, docs []corpus.Document) *Model {
 	t.Helper()
 	m, _, err := trainerOf(t, cfg, docs).Finish()
 	if err != nil {

@@ -280,34 +280,62 @@ func DecodeTable(data []byte) (*Table, error) {
 func decodeTable(payload []byte) (*Table, error) {
 	m := new(Table)
 	if err := json.Unmarshal(payload, m); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
 	}
 	if err := m.prepare(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
 	}
 	return m, nil
 }
 
-// prepare checks a decoded model and builds its scoring tables.
+// prepare checks a decoded model and builds its scoring tables: every
+// shape against the numbers of classes and features (the lengths of slices
+// decoded, so no product of them can allocate beyond the file's size),
+// every value as a fit could have left it.
 func (m *Table) prepare() error {
 	k, f := len(m.Classes), len(m.Features)
 	if k < 2 || f == 0 {
 		return fmt.Errorf("%d classes, %d features", k, f)
 	}
+	if err := checkClassNames(m.Classes); err != nil {
+		return err
+	}
 	switch m.Kind {
 	case Gaussian:
-		if m.Gaussian == nil || m.Gaussian.NumClasses() != k || len(m.Gaussian.Theta) != k*f {
+		g := m.Gaussian
+		if g == nil || m.Categorical != nil || m.Discretizer != nil || m.Direct != nil ||
+			g.NumClasses() != k || len(g.Theta)/f != k || len(g.Theta)%f != 0 {
 			return fmt.Errorf("the Gaussian model does not fit %d classes × %d features", k, f)
 		}
-		return m.Gaussian.Prepare()
+		return g.Prepare()
 	case Categorical:
 		c, d := m.Categorical, m.Discretizer
-		if c == nil || d == nil || c.NumClasses() != k || len(c.NCategories) != f || len(d.Edges) != f || len(m.Direct) != f {
+		if c == nil || d == nil || m.Gaussian != nil || len(c.ClassCount) != k || c.NumClasses() != k ||
+			len(c.NCategories) != f || len(d.Edges) != f || len(d.NBins) != f || len(m.Direct) != f {
 			return fmt.Errorf("the Categorical model does not fit %d classes × %d features", k, f)
+		}
+		if err := checkEdges(d); err != nil {
+			return err
 		}
 		return c.Prepare()
 	}
 	return fmt.Errorf("unknown table model %v", m.Kind)
+}
+
+// checkEdges reports bin edges that no fit gives: fewer than two per
+// column, not finite or decreasing, or disagreeing with NBins.
+func checkEdges(d *nb.Discretizer) error {
+	for j, e := range d.Edges {
+		if len(e) < 2 || d.NBins[j] != len(e)-1 {
+			return fmt.Errorf("column %d has %d bin edges for %d bins", j+1, len(e), d.NBins[j])
+		}
+		for i, v := range e {
+			if math.IsNaN(v) || math.IsInf(v, 0) || i > 0 && v < e[i-1] {
+				return fmt.Errorf("column %d: bin edge %d is %g, after %g", j+1, i, v, e[max(i-1, 0)])
+			}
+		}
+	}
+	return nil
 }
 
 // Columns appends to dst, for every feature of m, its index in header, and

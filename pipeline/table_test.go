@@ -39,7 +39,7 @@ func flowers() corpus.Table {
 	return t
 }
 
-func trainTable(t *testing.T, cfg TableConfig) *Table {
+func trainTable(t testing.TB, cfg TableConfig) *Table {
 	t.Helper()
 	m, err := TrainTable(flowers(), cfg)
 	if err != nil {

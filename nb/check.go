@@ -1,0 +1,118 @@
+package nb
+
+import (
+	"fmt"
+	"math"
+)
+
+// MaxWeight bounds the magnitude of every weight of a CompactLinear that
+// CheckWeights accepts. Naive Bayes weights are logarithms of probabilities
+// or of their ratios, far below it; below it the score of a row whose
+// values sum to less than 1e80 stays finite.
+const MaxWeight = 1e64
+
+// CheckWeights reports a weight of t (Bias, P, Q, Base or Delta) that is NaN,
+// infinite or beyond ±MaxWeight, or a Threshold that is not finite: what a
+// damaged or hostile model file could hold, and no fit gives. Call it on a
+// CompactLinear decoded from a file, with Validate or Scorer for its shape.
+func (t *CompactLinear) CheckWeights() error {
+	if math.IsNaN(t.Threshold) || math.IsInf(t.Threshold, 0) {
+		return fmt.Errorf("%w: threshold %g", ErrNotFinite, t.Threshold)
+	}
+	for _, w := range [...]struct {
+		name string
+		v    []float64
+	}{{"bias", t.Bias}, {"P", t.P}, {"Q", t.Q}, {"base weight", t.Base}, {"cell weight", t.Delta}} {
+		if i := beyond(w.v, MaxWeight); i >= 0 {
+			return fmt.Errorf("%w: %s %d is %g, beyond ±%g", ErrNotFinite, w.name, i, w.v[i], MaxWeight)
+		}
+	}
+	return nil
+}
+
+// beyond returns the index of the first value of v that is NaN or whose
+// magnitude exceeds limit, or -1. Shifted left, a float's bits order its
+// magnitudes as integers, NaN above +Inf: the scan is one branch-free max.
+func beyond(v []float64, limit float64) int {
+	lim := math.Float64bits(limit) << 1
+	var top uint64
+	for _, x := range v {
+		top = max(top, math.Float64bits(x)<<1)
+	}
+	if top <= lim {
+		return -1
+	}
+	for i, x := range v {
+		if math.Float64bits(x)<<1 > lim {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkFinite reports the first value of v that is NaN or infinite.
+func checkFinite(what string, v []float64) error {
+	if i := beyond(v, math.MaxFloat64); i >= 0 {
+		return fmt.Errorf("%w: %s %d is %g", ErrNotFinite, what, i, v[i])
+	}
+	return nil
+}
+
+// checkValues reports fitted fields of g that no fit gives: counts that are
+// negative or not finite, priors outside [0, 1] or not summing to 1, means
+// and variances that are not finite, negative variances, and variances so
+// small that their inverse overflows.
+func (g *Gaussian) checkValues() error {
+	if err := checkWeights("class count", g.ClassCount); err != nil {
+		return err
+	}
+	if err := checkPriors(g.ClassPrior, len(g.ClassCount)); err != nil {
+		return err
+	}
+	if err := checkPriors(g.Priors, len(g.ClassCount)); err != nil {
+		return err
+	}
+	if err := checkFinite("mean", g.Theta); err != nil {
+		return err
+	}
+	if err := checkWeights("variance", g.Var); err != nil {
+		return err
+	}
+	if !goodValue(g.Epsilon) {
+		return checkWeight("epsilon", 0, g.Epsilon)
+	}
+	return nil
+}
+
+// checkValues reports fitted fields of m that no fit gives: counts that are
+// negative or not finite, log probabilities that are not finite, class
+// priors that do not sum to 1.
+func (m *Categorical) checkValues() error {
+	if err := checkWeights("class count", m.ClassCount); err != nil {
+		return err
+	}
+	if err := checkFinite("class log prior", m.ClassLogPrior); err != nil {
+		return err
+	}
+	prior := make([]float64, len(m.ClassLogPrior))
+	for c, lp := range m.ClassLogPrior {
+		prior[c] = math.Exp(lp)
+	}
+	if err := checkPriors(prior, len(prior)); err != nil {
+		return fmt.Errorf("class log priors: %w", err)
+	}
+	for i, cnt := range m.CategoryCount {
+		if err := checkWeights(fmt.Sprintf("feature %d category count", i), cnt); err != nil {
+			return err
+		}
+		if err := checkFinite(fmt.Sprintf("feature %d log probability", i), m.FeatureLogProb[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate reports whether s is well formed: consistent lengths, every
+// feature's classes strictly increasing below Classes, and counts finite
+// and non-negative. Call it on SparseCounts decoded from a file.
+func (s *SparseCounts) Validate() error { return s.check() }

@@ -1,0 +1,314 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// editHeader returns the text model file data with its JSON header edited
+// by edit, checksum recomputed.
+func editHeader(t testing.TB, data []byte, edit func(h map[string]any)) []byte {
+	t.Helper()
+	le := binary.LittleEndian
+	n := int(le.Uint32(data[headerSize:]))
+	js := editJSON(t, data[headerSize+4:headerSize+4+n], edit)
+	out := append(bytes.Clone(data[:headerSize]), le.AppendUint32(nil, uint32(len(js)))...)
+	out = append(append(out, js...), data[headerSize+4+n:]...)
+	return rechecksum(out)
+}
+
+// editTable returns the table model file data with its JSON edited by
+// edit, checksum recomputed.
+func editTable(t testing.TB, data []byte, edit func(m map[string]any)) []byte {
+	t.Helper()
+	out := append(bytes.Clone(data[:headerSize]), editJSON(t, data[headerSize:len(data)-4], edit)...)
+	return rechecksum(append(out, 0, 0, 0, 0))
+}
+
+// editJSON returns the JSON object js edited by edit; numbers reach edit
+// as json.Number, exactly as written.
+func editJSON(t testing.TB, js []byte, edit func(m map[string]any)) []byte {
+	t.Helper()
+	var m map[string]any
+	d := json.NewDecoder(bytes.NewReader(js))
+	d.UseNumber()
+	if err := d.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	edit(m)
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// wantDamaged asserts that decoding data fails with ErrDamaged, and with
+// the file named and the detail given when loaded from a file.
+func wantDamaged(t *testing.T, name string, data []byte, detail string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "hostile.model")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := Open(path)
+	if !errors.Is(err, ErrDamaged) || errors.Is(err, ErrNotModel) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), detail) {
+		t.Errorf("%s: Open: %v; want ErrDamaged naming the file and %q", name, err, detail)
+	}
+}
+
+func TestHostileTextHeaders(t *testing.T) {
+	models := tinyText(t)
+	for _, tc := range []struct {
+		name, model string
+		edit        func(h map[string]any)
+		detail      string
+	}{
+		// Issue 21.3: 4·(f+1) wrapped to 0 and made a slice of f+1.
+		{"2^62 features, no IDF", "mnb-count", func(h map[string]any) { h["features"] = 4611686018427387903 }, "features"},
+		{"2^62 features, IDF", "cnb", func(h map[string]any) { h["features"] = 4611686018427387903 }, "features"},
+		{"2^62 features, hashing", "hash", func(h map[string]any) { h["features"] = 4611686018427387903 }, "features"},
+		{"2^31 features", "hash", func(h map[string]any) { h["features"] = 1 << 31 }, "features"},
+		{"no features", "hash", func(h map[string]any) { h["features"] = 0 }, "features"},
+		{"terms with hashing", "hash", func(h map[string]any) { h["terms"] = 16 }, "terms"},
+		{"2^62 terms", "cnb", func(h map[string]any) { h["terms"] = 4611686018427387903 }, "terms"},
+		{"repeated class", "cnb", func(h map[string]any) {
+			c := h["classes"].([]any)
+			c[1] = c[0]
+		}, "appears twice"},
+		{"empty class", "mnb-count", func(h map[string]any) { h["classes"].([]any)[2] = "" }, "empty name"},
+		{"negative class count", "bnb", func(h map[string]any) { h["class_count"].([]any)[0] = -1 }, "class"},
+		{"huge class counts", "bnb", func(h map[string]any) {
+			for i := range h["class_count"].([]any) {
+				h["class_count"].([]any)[i] = 1e308
+			}
+		}, "in all"},
+		{"unknown classifier", "cnb", func(h map[string]any) { h["config"].(map[string]any)["Classifier"] = 9 }, "classifier"},
+	} {
+		wantDamaged(t, tc.name, editHeader(t, models[tc.model], tc.edit), tc.detail)
+	}
+}
+
+// Issue 21.5: NaN and infinite weights loaded and predicted NaN.
+func TestNonFiniteWeights(t *testing.T) {
+	data := tinyText(t)["cnb"]
+	words := textWords(t, data)
+	at := func(what string) word {
+		for _, w := range words {
+			if w.what == what {
+				return w
+			}
+		}
+		t.Fatalf("no word %s", what)
+		return word{}
+	}
+	for _, tc := range []struct {
+		what   string
+		v      float64
+		detail string
+	}{
+		{"delta[0]", math.NaN(), "cell weight 0 is NaN"},
+		{"delta[3]", math.Inf(1), "cell weight 3 is +Inf"},
+		{"bias[1]", math.Inf(-1), "bias 1 is -Inf"},
+		{"Q[0]", 1e300, "Q 0 is 1e+300"},
+		{"base[2]", -math.MaxFloat64, "base weight 2"},
+		{"idf[4]", math.NaN(), "IDF weight 4 is NaN"},
+		{"threshold[0]", math.Inf(1), "threshold"},
+	} {
+		d := bytes.Clone(data)
+		binary.LittleEndian.PutUint64(d[at(tc.what).off:], math.Float64bits(tc.v))
+		wantDamaged(t, tc.what, rechecksum(d), tc.detail)
+	}
+}
+
+func TestHostileTables(t *testing.T) {
+	tables := tinyTable(t)
+	cat := func(m map[string]any) map[string]any { return m["categorical"].(map[string]any) }
+	for _, tc := range []struct {
+		name, model string
+		edit        func(m map[string]any)
+		detail      string
+	}{
+		// Issue 21.4: k·n wrapped and the scoring table was indexed out of
+		// range while loading.
+		{"2^62 categories, no counts", "categorical", func(m map[string]any) {
+			c := cat(m)
+			c["NCategories"].([]any)[0] = 1 << 62
+			c["CategoryCount"].([]any)[0] = []any{}
+			c["FeatureLogProb"].([]any)[0] = []any{}
+		}, "Categorical"},
+		{"2^62 categories, 4 classes", "categorical", func(m map[string]any) {
+			// 4·2^62 wraps to 0, the length of the empty tables.
+			c := cat(m)
+			m["classes"] = []any{"a", "b", "c", "d"}
+			c["ClassCount"] = []any{1, 1, 1, 1}
+			c["ClassLogPrior"] = []any{math.Log(0.25), math.Log(0.25), math.Log(0.25), math.Log(0.25)}
+			c["NCategories"].([]any)[0] = 1 << 62
+			c["CategoryCount"].([]any)[0] = []any{}
+			c["FeatureLogProb"].([]any)[0] = []any{}
+			for i := 1; i < len(c["NCategories"].([]any)); i++ {
+				n, err := c["NCategories"].([]any)[i].(json.Number).Int64()
+				if err != nil {
+					t.Fatal(err)
+				}
+				cnt, flp := make([]any, 4*n), make([]any, 4*n)
+				for j := range cnt {
+					cnt[j], flp[j] = 1, -math.Log(float64(n))
+				}
+				c["CategoryCount"].([]any)[i], c["FeatureLogProb"].([]any)[i] = cnt, flp
+			}
+		}, "Categorical"},
+		// Issue 21.4: loaded, then panicked on the first row.
+		{"no class counts or log probabilities", "categorical", func(m map[string]any) {
+			delete(cat(m), "ClassCount")
+			delete(cat(m), "FeatureLogProb")
+		}, "Categorical"},
+		{"no class counts", "categorical", func(m map[string]any) { delete(cat(m), "ClassCount") }, "Categorical"},
+		{"no bin edges", "categorical", func(m map[string]any) {
+			m["discretizer"].(map[string]any)["Edges"].([]any)[0] = []any{}
+		}, "bin edges"},
+		{"decreasing bin edges", "categorical", func(m map[string]any) {
+			e := m["discretizer"].(map[string]any)["Edges"].([]any)[0].([]any)
+			e[0], e[len(e)-1] = e[len(e)-1], e[0]
+		}, "bin edge"},
+		{"log prior above 0", "categorical", func(m map[string]any) { cat(m)["ClassLogPrior"].([]any)[0] = 1 }, "prior"},
+		{"huge alpha", "categorical", func(m map[string]any) { cat(m)["Alpha"] = 1e308 }, "log probability"},
+		{"repeated class", "gaussian", func(m map[string]any) { m["classes"] = []any{"a", "a"} }, "appears twice"},
+		{"empty class", "categorical", func(m map[string]any) { m["classes"] = []any{"a", ""} }, "empty name"},
+		{"negative variance", "gaussian", func(m map[string]any) {
+			m["gaussian"].(map[string]any)["Var"].([]any)[1] = -1
+		}, "variance"},
+		{"subnormal variance", "gaussian", func(m map[string]any) {
+			m["gaussian"].(map[string]any)["Var"].([]any)[1] = 5e-324
+		}, "variance"},
+		{"prior above 1", "gaussian", func(m map[string]any) { m["gaussian"].(map[string]any)["ClassPrior"].([]any)[0] = 2 }, "prior"},
+		{"both models", "gaussian", func(m map[string]any) {
+			cm := editTable(t, tables["categorical"], func(map[string]any) {})
+			var c map[string]any
+			if err := json.Unmarshal(cm[headerSize:len(cm)-4], &c); err != nil {
+				t.Fatal(err)
+			}
+			m["categorical"] = c["categorical"]
+		}, "Gaussian"},
+	} {
+		wantDamaged(t, tc.name, editTable(t, tables[tc.model], tc.edit), tc.detail)
+	}
+}
+
+// Issue 21.7: merge matched classes by name and collapsed repeated ones.
+func TestMergeRefusesRepeatedClasses(t *testing.T) {
+	m, err := Decode(tinyText(t)["mnb-count"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, err := Decode(tinyText(t)["mnb-count"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad.Classes = []string{"sport", "tech", "sport"}
+	if _, err := Merge(m, bad); !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), "model 2") || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("Merge with a repeated class: %v, want ErrMerge naming model 2", err)
+	}
+}
+
+// A damaged genuine file says it is damaged; a foreign file says it is not
+// a model file.
+func TestDamagedOrForeign(t *testing.T) {
+	good := tinyText(t)["cnb"]
+	for _, tc := range []struct {
+		name    string
+		data    []byte
+		damaged bool
+	}{
+		{"empty", nil, false},
+		{"text", []byte("label\ttext\nspam\tbuy now\n"), false},
+		{"magic prefix", []byte(magic[:5]), false},
+		{"magic only", []byte(magic), true},
+		{"header only", good[:headerSize], true},
+		{"truncated", good[:len(good)/2], true},
+		{"one bit flipped", flipBit(good, len(good)/2), true},
+	} {
+		path := filepath.Join(t.TempDir(), "m.model")
+		if err := os.WriteFile(path, tc.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for fn, load := range map[string]func(string) error{
+			"Load":     func(p string) error { _, err := Load(p); return err },
+			"Open":     func(p string) error { _, _, err := Open(p); return err },
+			"FileKind": func(p string) error { _, err := FileKind(p); return err },
+		} {
+			err := load(path)
+			if !errors.Is(err, ErrFormat) || errors.Is(err, ErrDamaged) != tc.damaged || errors.Is(err, ErrNotModel) == tc.damaged ||
+				!strings.Contains(err.Error(), path) {
+				t.Errorf("%s of %s: %v; want damaged %t, naming the file", fn, tc.name, err, tc.damaged)
+			}
+		}
+	}
+}
+
+func flipBit(data []byte, i int) []byte {
+	d := bytes.Clone(data)
+	d[i] ^= 0x10
+	return d
+}
+
+// Issue 21.12: what is not a regular file is refused before it is read,
+// and a large file that is not a model after its first bytes.
+func TestLoadNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	paths := map[string]string{"folder": dir}
+	if fi, err := os.Stat("/dev/zero"); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		paths["character device"] = "/dev/zero"
+		link := filepath.Join(dir, "zero.model")
+		if err := os.Symlink("/dev/zero", link); err == nil {
+			paths["link to a device"] = link
+		}
+	}
+	if fifo := makeFIFO(t, dir); fifo != "" {
+		paths["FIFO"] = fifo
+	}
+	big := filepath.Join(dir, "big.model")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sparse file: 2 GiB that take no disk and would take 2 GiB of memory
+	// to read whole.
+	if _, err := f.WriteString("not a model, though large"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	paths["2 GiB text file"] = big
+	for what, path := range paths {
+		for fn, load := range map[string]func(string) error{
+			"Load":      func(p string) error { _, err := Load(p); return err },
+			"LoadTable": func(p string) error { _, err := LoadTable(p); return err },
+			"Open":      func(p string) error { _, _, err := Open(p); return err },
+			"FileKind":  func(p string) error { _, err := FileKind(p); return err },
+			"PeekKind":  func(p string) error { _, err := PeekKind(p); return err },
+		} {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			before := ms.TotalAlloc
+			err := load(path)
+			runtime.ReadMemStats(&ms)
+			if !errors.Is(err, ErrNotModel) || !strings.Contains(err.Error(), path) {
+				t.Errorf("%s of a %s: %v; want ErrNotModel naming the file", fn, what, err)
+			}
+			if alloc := ms.TotalAlloc - before; alloc > 1<<20 {
+				t.Errorf("%s of a %s allocated %d bytes", fn, what, alloc)
+			}
+		}
+	}
+}

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package pipeline
+
+import "testing"
+
+func makeFIFO(*testing.T, string) string { return "" }

@@ -1,0 +1,8 @@
+//go:build unix
+
+package pipeline
+
+import "syscall"
+
+// openNonblock keeps opening a FIFO from waiting for a writer.
+const openNonblock = syscall.O_NONBLOCK
