@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
 	"unsafe"
 
 	"github.com/textnb/textnb/nb"
