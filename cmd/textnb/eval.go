@@ -19,7 +19,8 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	nErrors := fs.Int("errors", 0, "list the first N misclassified documents (with a text model, each with its explanation in --json)")
 	report := fs.String("report", "", "also write a self-contained HTML report to this `file`: scores, per-class bars, "+
 		"the confusion matrix as a heat map, the most confused pairs, and the misclassified documents (--errors of them, "+
-		"25 by default) with the terms that decided them")
+		"25 by default) with the terms that decided them; for a multi-label model the micro/macro scores, per-label bars "+
+		"and the documents with the most label errors")
 	fields := corpusFlags(fs)
 	pf := newPriorFlags(fs)
 	quiet := quietFlag(fs)
@@ -31,14 +32,14 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *modelPath == "" || len(pos) != 1 {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
 	}
+	if *nErrors < 0 {
+		return fmt.Errorf("%w: --errors %d: want N ≥ 0", errUsage, *nErrors)
+	}
 	if isMultiModel(*modelPath) {
-		return evalMulti(fs, *modelPath, pos[0], fields, *sep, stdout, *asJSON)
+		return evalMulti(fs, *modelPath, pos[0], fields, *sep, stdout, *asJSON, *report, *nErrors)
 	}
 	if *order != "name" && *order != "seen" {
 		return fmt.Errorf("%w: --order %q: want name or seen", errUsage, *order)
-	}
-	if *nErrors < 0 {
-		return fmt.Errorf("%w: --errors %d: want N ≥ 0", errUsage, *nErrors)
 	}
 	if *report != "" {
 		if err := checkReportPath(*report, *modelPath, pos[0]); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -234,8 +235,15 @@ func addMultiInput(b *pipeline.MultiBatch, path string, o rowOptions) error {
 	})
 }
 
-// evalMulti is eval for a multi-label model.
-func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep string, stdout io.Writer, asJSON bool) error {
+// evalMulti is eval for a multi-label model; with a report path it also
+// writes the HTML report, listing the nErrors (or reportErrors) documents
+// with the most label errors.
+func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep string, stdout io.Writer, asJSON bool, report string, nErrors int) error {
+	if report != "" {
+		if err := checkReportPath(report, path, corpusPath); err != nil {
+			return err
+		}
+	}
 	mm, err := pipeline.LoadMulti(path)
 	if err != nil {
 		return err
@@ -244,7 +252,13 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 		return fmt.Errorf("%w: --priors and --estimate-priors apply to single-label models", errUsage)
 	}
 	ev := pipeline.NewMultiEvaluator(mm.Labels)
-	b := mm.NewBatch(func(p pipeline.MultiPrediction) { ev.Add(p.Truth, p.Labels, p.Proba) })
+	worst := &worstDocs{k: cmp.Or(nErrors, reportErrors)}
+	b := mm.NewBatch(func(p pipeline.MultiPrediction) {
+		ev.Add(p.Truth, p.Labels, p.Proba)
+		if report != "" {
+			worst.add(mm.Labels, p)
+		}
+	})
 	_, err = corpus.WalkMulti(corpusPath, multiOptions(fs, fields, sep), func(d corpus.MultiDocument) error {
 		b.Add(d.Source, d.Labels, d.Text)
 		return nil
@@ -254,6 +268,11 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 		return err
 	}
 	r := ev.Result()
+	if report != "" {
+		if err := writeMultiReport(report, path, corpusPath, r, len(mm.Labels), worst); err != nil {
+			return err
+		}
+	}
 	if asJSON {
 		out, err := json.Marshal(r)
 		if err != nil {

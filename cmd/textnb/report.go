@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -28,6 +30,14 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 		return max(1, int(math.Round(120*math.Abs(w)/maxW)))
 	},
 }).Parse(reportHTML))
+
+// multiReportHTML is the report of a multi-label model; it uses
+// report.html's style and bar chart.
+//
+//go:embed multireport.html
+var multiReportHTML string
+
+var multiReportTemplate = template.Must(template.Must(reportTemplate.Clone()).New("multireport").Parse(multiReportHTML))
 
 // Limits of the report's charts: beyond them a chart would be unreadable
 // (and, for the matrix, grow with the square of the labels).
@@ -61,16 +71,20 @@ func checkReportPath(path string, inputs ...string) error {
 	return nil
 }
 
-// writeReport writes the HTML report of rep to path, through a temporary
-// file in the same folder, so that a failed write leaves no half page.
+// writeReport writes the HTML report of rep to path.
 func writeReport(path, model, corpusPath string, rep evalReport, seen bool) error {
-	data := newReportData(model, corpusPath, rep, seen)
+	return writePage(path, reportTemplate, newReportData(model, corpusPath, rep, seen))
+}
+
+// writePage executes t into path through a temporary file in the same
+// folder, so that a failed write leaves no half page.
+func writePage(path string, t *template.Template, data any) error {
 	f, err := os.CreateTemp(dirOf(path), ".textnb-report-*.html")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name())
-	if err := reportTemplate.Execute(f, data); err != nil {
+	if err := t.Execute(f, data); err != nil {
 		f.Close()
 		return fmt.Errorf("writing the report: %w", err)
 	}
@@ -181,6 +195,7 @@ func textWidth(s string) int {
 
 type barChart struct {
 	W, H, Top, Bottom, AxisY, LabelX, PlotX int
+	SupportX                                int // where the documents column ends; 0: none
 	Note                                    string
 	Legend                                  []legendItem
 	Grid                                    []gridLine
@@ -214,31 +229,42 @@ type bar struct {
 var scoreColors = [3]string{"#4e79a7", "#f28e2b", "#59a14f"}
 
 func newBarChart(r pipeline.Evaluation, order []int) barChart {
-	const plotW, rowH, barH = 520, 34, 9
-	if len(order) > reportBars {
-		order = order[:reportBars]
+	rows := make([]barRow, 0, min(len(order), reportBars))
+	for _, i := range order[:min(len(order), reportBars)] {
+		s := r.PerClass[r.Labels[i]]
+		rows = append(rows, barRow{Name: r.Labels[i], P: s.Precision, R: s.Recall, F: s.F1, Support: s.Support})
 	}
+	return barsOf(rows, len(r.Labels), false)
+}
+
+// barsOf lays out the chart of rows (Name, P, R, F and Support set), the
+// first reportBars of total labels, with a documents column if support.
+func barsOf(rows []barRow, total int, support bool) barChart {
+	const plotW, rowH, barH = 520, 34, 9
+	rows = rows[:min(len(rows), reportBars)]
 	c := barChart{Top: 28}
-	if len(r.Labels) > reportBars {
-		c.Note = fmt.Sprintf("The first %d of %d labels.", reportBars, len(r.Labels))
+	if total > reportBars {
+		c.Note = fmt.Sprintf("The first %d of %d labels.", reportBars, total)
 	}
 	label := 40
-	for _, i := range order {
-		label = max(label, textWidth(short(r.Labels[i])))
+	for _, row := range rows {
+		label = max(label, textWidth(short(row.Name)))
 	}
 	c.LabelX = label + 10
 	c.PlotX = c.LabelX + 8
 	c.W = c.PlotX + plotW + 40
+	if support {
+		c.SupportX = c.W + 40
+		c.W += 50
+	}
 	for k, name := range []string{"precision", "recall", "F1"} {
 		x := c.PlotX + k*100
 		c.Legend = append(c.Legend, legendItem{X: x, TX: x + 16, Fill: scoreColors[k], Name: name})
 	}
 	y := c.Top
-	for _, i := range order {
-		name := r.Labels[i]
-		s := r.PerClass[name]
-		row := barRow{Name: name, Short: short(name), P: s.Precision, R: s.Recall, F: s.F1, Support: s.Support, TextY: y + rowH/2 + 2}
-		for k, v := range []float64{s.Precision, s.Recall, s.F1} {
+	for _, row := range rows {
+		row.Short, row.TextY = short(row.Name), y+rowH/2+2
+		for k, v := range []float64{row.P, row.R, row.F} {
 			w := int(math.Round(v * plotW))
 			by := y + 3 + k*(barH+1)
 			row.Bars = append(row.Bars, bar{Y: by, W: w, H: barH, TX: c.PlotX + w + 4, TY: by + barH - 1, V: v, Fill: scoreColors[k]})
@@ -332,4 +358,89 @@ func heatColor(share float64, diagonal bool) string {
 		c[k] = int(math.Round(255 + (to[k]-255)*t))
 	}
 	return fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
+}
+
+type multiReportData struct {
+	Model, Corpus string
+	R             pipeline.MultiEvaluation
+	Wrong         int // documents whose label set is not predicted exactly
+	Unknown       int
+	UnknownNames  []string
+	Bars          barChart
+	Errors        []multiError
+}
+
+// multiError is a document with label errors: missed and wrong labels.
+type multiError struct {
+	Source           string
+	Count            int
+	Truth, Predicted []errLabel
+	n                int // the document's rank in the corpus
+}
+
+type errLabel struct {
+	Name string
+	OK   bool    // true and predicted
+	P    float64 // predicted labels: the probability
+}
+
+// worstDocs keeps the k documents with the most label errors (earlier
+// documents first among equals), in O(k) per document with errors.
+type worstDocs struct {
+	k, n, wrong int
+	docs        []multiError
+}
+
+func (w *worstDocs) add(labels []string, p pipeline.MultiPrediction) {
+	w.n++
+	truth := slices.Compact(slices.Sorted(slices.Values(p.Truth)))
+	e := multiError{Source: p.Source, n: w.n}
+	for _, l := range p.Labels {
+		ok := slices.Contains(truth, labels[l])
+		e.Predicted = append(e.Predicted, errLabel{Name: labels[l], OK: ok, P: p.Proba[l]})
+		e.Count += boolInt(!ok)
+	}
+	for _, t := range truth {
+		ok := slices.ContainsFunc(e.Predicted, func(l errLabel) bool { return l.Name == t })
+		e.Truth = append(e.Truth, errLabel{Name: t, OK: ok})
+		e.Count += boolInt(!ok)
+	}
+	if e.Count == 0 {
+		return
+	}
+	w.wrong++
+	if len(w.docs) == w.k && w.docs[w.k-1].Count >= e.Count {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(w.docs, e, func(a, b multiError) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.n, b.n))
+	})
+	w.docs = slices.Insert(w.docs, i, e)
+	w.docs = w.docs[:min(len(w.docs), w.k)]
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// writeMultiReport writes the HTML report of a multi-label evaluation;
+// known is the number of the model's labels (the first of r.Labels).
+func writeMultiReport(path, model, corpusPath string, r pipeline.MultiEvaluation, known int, worst *worstDocs) error {
+	d := multiReportData{Model: model, Corpus: corpusPath, R: r, Wrong: worst.wrong, Errors: worst.docs,
+		Unknown: len(r.Labels) - known}
+	d.UnknownNames = r.Labels[known:min(len(r.Labels), known+maxNames)]
+	order := slices.Clone(r.Labels)
+	slices.SortStableFunc(order, func(a, b string) int {
+		return cmp.Or(cmp.Compare(r.PerLabel[b].Support, r.PerLabel[a].Support), cmp.Compare(a, b))
+	})
+	rows := make([]barRow, 0, min(len(order), reportBars))
+	for _, l := range order[:min(len(order), reportBars)] {
+		s := r.PerLabel[l]
+		rows = append(rows, barRow{Name: l, P: s.Precision, R: s.Recall, F: s.F1, Support: s.Support})
+	}
+	d.Bars = barsOf(rows, len(order), true)
+	return writePage(path, multiReportTemplate, d)
 }

@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"html"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/textnb/textnb/pipeline"
 )
 
 // TestCLIEvalReport writes an HTML report and checks it is one
@@ -34,11 +38,7 @@ func TestCLIEvalReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(b)
-	for _, bad := range []string{"http://", "https://", "<link", "<script", "src=", "url("} {
-		if strings.Contains(page, bad) {
-			t.Errorf("the report is not self-contained: it holds %q", bad)
-		}
-	}
+	selfContained(t, page)
 	wrong := ev.N - correct(ev.Evaluation)
 	for _, want := range []string{`<svg id="scores"`, `<svg id="confusion"`, fmt.Sprintf("<b>%.4f</b>", ev.Accuracy),
 		fmt.Sprintf("<b>%.4f</b>", ev.MacroF1), fmt.Sprintf("The first %d of %d", wrong, wrong), "= margin of "} {
@@ -71,6 +71,16 @@ func TestCLIEvalReport(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("the report's folder holds %d entries, want the report alone", len(entries))
+	}
+}
+
+// selfContained fails t if page would fetch or run anything.
+func selfContained(t *testing.T, page string) {
+	t.Helper()
+	for _, bad := range []string{"http://", "https://", "<link", "<script", "src=", "url("} {
+		if strings.Contains(page, bad) {
+			t.Errorf("the report is not self-contained: it holds %q", bad)
+		}
 	}
 }
 
@@ -111,32 +121,7 @@ func TestReportInBrowser(t *testing.T) {
 	dir := t.TempDir()
 	report := filepath.Join(dir, "report.html")
 	mustRun(t, "", "eval", "-m", model, "--report", report, newsTest)
-	page, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A copy of the page measures its charts as laid out and writes the
-	// sizes into the DOM, which --dump-dom prints.
-	probe := `<script>document.body.setAttribute("data-svg", JSON.stringify([...document.querySelectorAll("svg")].map(s => {
-	const r = s.getBoundingClientRect(); return {id: s.id, w: r.width, h: r.height, rects: s.querySelectorAll("rect").length};
-})));</script></body>`
-	measured := filepath.Join(dir, "measured.html")
-	if err := os.WriteFile(measured, []byte(strings.Replace(string(page), "</body>", probe, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dom := runChromium(t, bin, measured, "--dump-dom")
-	m := regexp.MustCompile(`data-svg="([^"]*)"`).FindStringSubmatch(dom)
-	if m == nil {
-		t.Fatalf("the page did not run: no sizes in the DOM:\n%.2000s", dom)
-	}
-	var svgs []struct {
-		ID    string
-		W, H  float64
-		Rects int
-	}
-	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &svgs); err != nil {
-		t.Fatal(err)
-	}
+	svgs, dom := measureSVGs(t, bin, report)
 	sizes := map[string][2]float64{}
 	for _, s := range svgs {
 		sizes[s.ID] = [2]float64{s.W, s.H}
@@ -151,8 +136,60 @@ func TestReportInBrowser(t *testing.T) {
 		t.Error("the rendered page lacks its misclassified documents")
 	}
 
-	shot := filepath.Join(dir, "report.png")
-	runChromium(t, bin, report, "--window-size=1200,1800", "--screenshot="+shot)
+	near := screenshot(t, bin, report, 1800)
+	// The diagonal's blue (#08519c at full share) and the bars' blue
+	// (#4e79a7) must be on screen.
+	if n := near([3]uint32{0x08, 0x51, 0x9c}); n < 500 {
+		t.Errorf("%d pixels of the heat map's diagonal blue", n)
+	}
+	if n := near([3]uint32{0x4e, 0x79, 0xa7}); n < 500 {
+		t.Errorf("%d pixels of the precision bars' blue", n)
+	}
+}
+
+// svgSize is an SVG chart as laid out in the browser.
+type svgSize struct {
+	ID    string
+	W, H  float64
+	Rects int
+	Bars  []float64 // the widths of its rects
+}
+
+// measureSVGs renders a copy of page with a probe that measures its
+// charts as laid out and writes the sizes into the DOM, which
+// --dump-dom prints; it returns them and the DOM.
+func measureSVGs(t *testing.T, bin, page string) ([]svgSize, string) {
+	t.Helper()
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := `<script>document.body.setAttribute("data-svg", JSON.stringify([...document.querySelectorAll("svg")].map(s => {
+	const r = s.getBoundingClientRect(); return {id: s.id, w: r.width, h: r.height, rects: s.querySelectorAll("rect").length,
+		bars: [...s.querySelectorAll("rect")].map(b => b.getBoundingClientRect().width)};
+})));</script></body>`
+	measured := filepath.Join(t.TempDir(), "measured.html")
+	if err := os.WriteFile(measured, []byte(strings.Replace(string(b), "</body>", probe, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dom := runChromium(t, bin, measured, "--dump-dom")
+	m := regexp.MustCompile(`data-svg="([^"]*)"`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the page did not run: no sizes in the DOM:\n%.2000s", dom)
+	}
+	var svgs []svgSize
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &svgs); err != nil {
+		t.Fatal(err)
+	}
+	return svgs, dom
+}
+
+// screenshot renders page at 1200×h and returns a count of its pixels
+// near a colour; with $TEXTNB_SCREENSHOTS set it keeps the picture there.
+func screenshot(t *testing.T, bin, page string, h int) func(c [3]uint32) int {
+	t.Helper()
+	shot := filepath.Join(t.TempDir(), "report.png")
+	runChromium(t, bin, page, fmt.Sprintf("--window-size=1200,%d", h), "--screenshot="+shot)
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatal(err)
@@ -162,11 +199,14 @@ func TestReportInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 1800 {
+	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != h {
 		t.Fatalf("screenshot is %v", b)
 	}
-	// The diagonal's blue (#08519c at full share) and the bars' blue
-	// (#4e79a7) must be on screen.
+	if dir := os.Getenv("TEXTNB_SCREENSHOTS"); dir != "" { // to look at them
+		if b, err := os.ReadFile(shot); err == nil {
+			os.WriteFile(filepath.Join(dir, filepath.Base(page)+".png"), b, 0o644)
+		}
+	}
 	count := map[[3]uint32]int{}
 	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
 		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
@@ -174,7 +214,7 @@ func TestReportInBrowser(t *testing.T) {
 			count[[3]uint32{r >> 8, g >> 8, b >> 8}]++
 		}
 	}
-	near := func(c [3]uint32) int {
+	return func(c [3]uint32) int {
 		n := 0
 		for k, v := range count {
 			if diff(k[0], c[0]) < 12 && diff(k[1], c[1]) < 12 && diff(k[2], c[2]) < 12 {
@@ -183,12 +223,6 @@ func TestReportInBrowser(t *testing.T) {
 		}
 		return n
 	}
-	if n := near([3]uint32{0x08, 0x51, 0x9c}); n < 500 {
-		t.Errorf("%d pixels of the heat map's diagonal blue", n)
-	}
-	if n := near([3]uint32{0x4e, 0x79, 0xa7}); n < 500 {
-		t.Errorf("%d pixels of the precision bars' blue", n)
-	}
 }
 
 func diff(a, b uint32) uint32 {
@@ -196,4 +230,154 @@ func diff(a, b uint32) uint32 {
 		return a - b
 	}
 	return b - a
+}
+
+// TestCLIEvalMultiReport writes the report of a multi-label model and
+// checks its scores, bars and documents against eval --json.
+func TestCLIEvalMultiReport(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.model")
+	mustRun(t, "", "train", "--multi-label", multiJSONL, "-o", model)
+	report := filepath.Join(dir, "multi.html")
+	text := mustRun(t, "", "eval", "-m", model, "--report", report, multiJSONL)
+	if !strings.Contains(text, "subset accuracy") {
+		t.Errorf("--report changed the text output:\n%s", text)
+	}
+	var r pipeline.MultiEvaluation
+	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", multiJSONL)), &r); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	selfContained(t, page)
+	wrong := r.N - int(math.Round(r.SubsetAccuracy*float64(r.N)))
+	if wrong == 0 {
+		t.Fatal("the test wants a model that gets some documents wrong")
+	}
+	want := []string{`<svg id="scores"`, fmt.Sprintf("<b>%d</b><span>documents</span>", r.N),
+		fmt.Sprintf("<b>%d</b><span>documents with errors</span>", wrong)}
+	for _, v := range []float64{r.MicroF1, r.MacroF1, r.SubsetAccuracy, r.HammingLoss, r.MicroBreakeven} {
+		want = append(want, fmt.Sprintf("<b>%.4f</b>", v))
+	}
+	for _, v := range []float64{r.MicroPrecision, r.MicroRecall, r.MacroPrecision, r.MacroRecall, r.MacroBreakeven} {
+		want = append(want, fmt.Sprintf(`<td class="num">%.4f</td>`, v))
+	}
+	for _, l := range r.Labels {
+		s := r.PerLabel[l]
+		want = append(want, fmt.Sprintf("<title>%s: precision %.4f, recall %.4f, F1 %.4f, support %d</title>", l, s.Precision, s.Recall, s.F1, s.Support),
+			fmt.Sprintf(`text-anchor="end">%d</text>`, s.Support))
+	}
+	for _, w := range want {
+		if !strings.Contains(page, w) {
+			t.Errorf("the report lacks %q", w)
+		}
+	}
+	if n := strings.Count(page, `<rect x=`); n != 3+3*len(r.Labels) {
+		t.Errorf("%d rects in the bar chart, want %d", n, 3+3*len(r.Labels))
+	}
+	// every document with an error is listed once (fewer than 25), none twice
+	rows := regexp.MustCompile(`<td class="src">([^<]*)</td><td class="num">(\d+)</td>`).FindAllStringSubmatch(page, -1)
+	if len(rows) != wrong {
+		t.Errorf("%d documents listed, want %d", len(rows), wrong)
+	}
+	seen := map[string]bool{}
+	for _, row := range rows {
+		if seen[row[1]] || row[2] == "0" {
+			t.Errorf("document %s listed twice or with no error (%s)", row[1], row[2])
+		}
+		seen[row[1]] = true
+	}
+	// --errors N lists N; bad paths are refused before any work
+	mustRun(t, "", "eval", "-m", model, "--report", report, "--errors", "2", multiJSONL)
+	if b, _ := os.ReadFile(report); strings.Count(string(b), `<td class="src">`) != 2 {
+		t.Error("--errors 2 does not list 2 documents")
+	}
+	mustFail(t, 2, []string{"would overwrite the input"}, "eval", "-m", model, "--report", model, multiJSONL)
+	mustFail(t, 2, []string{"not a regular file"}, "eval", "-m", model, "--report", dir, multiJSONL)
+	if _, err := pipeline.LoadMulti(model); err != nil {
+		t.Errorf("a refused --report harmed the model: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("the report's folder holds %d entries, want the model and the report", len(entries))
+	}
+}
+
+// TestWorstDocs checks the order of the documents with the most label
+// errors: most errors first, earlier documents first among equals.
+func TestWorstDocs(t *testing.T) {
+	labels := []string{"a", "b", "c"}
+	w := &worstDocs{k: 2}
+	for _, d := range []struct {
+		truth []string
+		pred  []int
+	}{
+		{[]string{"a"}, []int{0}},         // exact
+		{[]string{"a"}, []int{1}},         // 2 errors
+		{[]string{"a", "a"}, []int{0, 1}}, // 1: a repeated true label counts once
+		{[]string{"a", "b"}, []int{2}},    // 3
+		{nil, []int{2, 1}},                // 2, after the second document
+	} {
+		w.add(labels, pipeline.MultiPrediction{Source: fmt.Sprint(w.n + 1), Truth: d.truth, Labels: d.pred, Proba: []float64{0.1, 0.2, 0.3}})
+	}
+	var got []string
+	for _, e := range w.docs {
+		got = append(got, fmt.Sprintf("%s:%d", e.Source, e.Count))
+	}
+	if strings.Join(got, " ") != "4:3 2:2" || w.wrong != 4 {
+		t.Errorf("worst documents %v, %d wrong", got, w.wrong)
+	}
+	if e := w.docs[0]; len(e.Truth) != 2 || e.Truth[0].OK || len(e.Predicted) != 1 || e.Predicted[0].OK || e.Predicted[0].P != 0.3 {
+		t.Errorf("document 4: %+v", e)
+	}
+}
+
+// TestMultiReportInBrowser renders the multi-label report in headless
+// Chromium: its bar chart is laid out with bars as wide as the scores.
+func TestMultiReportInBrowser(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.model")
+	mustRun(t, "", "train", "--multi-label", multiJSONL, "-o", model)
+	report := filepath.Join(dir, "multireport.html")
+	mustRun(t, "", "eval", "-m", model, "--report", report, multiJSONL)
+	var r pipeline.MultiEvaluation
+	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", multiJSONL)), &r); err != nil {
+		t.Fatal(err)
+	}
+	svgs, dom := measureSVGs(t, bin, report)
+	if len(svgs) != 1 || svgs[0].ID != "scores" || svgs[0].W < 600 || svgs[0].H < 28+34*float64(len(r.Labels)) {
+		t.Fatalf("charts laid out as %+v", svgs)
+	}
+	// 3 legend squares, then precision, recall and F1 of each label, at
+	// 520 px for a score of 1
+	bars := svgs[0].Bars
+	if len(bars) != 3+3*len(r.Labels) {
+		t.Fatalf("%d rects, want %d", len(bars), 3+3*len(r.Labels))
+	}
+	var scores []float64
+	for _, l := range r.Labels {
+		s := r.PerLabel[l]
+		scores = append(scores, s.Precision, s.Recall, s.F1)
+	}
+	slices.Sort(scores)
+	widths := slices.Clone(bars[3:])
+	slices.Sort(widths)
+	for i, v := range scores {
+		if math.Abs(widths[i]-520*v) > 1.5 {
+			t.Errorf("bar widths %v do not follow the scores %v", widths, scores)
+			break
+		}
+	}
+	if !strings.Contains(dom, "Documents with the most label errors") || !strings.Contains(dom, `class="missed"`) {
+		t.Error("the rendered page lacks its documents with errors")
+	}
+	near := screenshot(t, bin, report, 1400)
+	for _, c := range [][3]uint32{{0x4e, 0x79, 0xa7}, {0xf2, 0x8e, 0x2b}, {0x59, 0xa1, 0x4f}} {
+		if n := near(c); n < 1000 {
+			t.Errorf("%d pixels of the bars' colour %x", n, c)
+		}
+	}
 }
