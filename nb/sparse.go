@@ -197,30 +197,40 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 		if err != nil {
 			return nil, &rowError{int(i), err}
 		}
-		n := len(a.touched)
-		a.touched = slices.Grow(a.touched, len(idx))[:n+len(idx)]
-		for p, j := range idx {
-			v, ok := binarized(val[p], binary, threshold)
-			if !ok || v == 0 {
-				continue // an absent value: it leaves the sum as it is
-			}
-			// Without a branch: whether a feature is new to the class is
-			// not predictable, and a mispredicted branch would wait for
-			// the sum's cache miss.
-			s := a.sum[j]
-			a.touched[n] = j
-			n += zeroInt(s)
-			a.sum[j] = s + v
-		}
-		a.touched = a.touched[:n]
+		a.add(idx, val, binary, threshold)
 	}
+	return a.cells(), nil
+}
+
+// add adds one row to the sums.
+func (a *classSum) add(idx []int32, val []float64, binary bool, threshold float64) {
+	n := len(a.touched)
+	a.touched = slices.Grow(a.touched, len(idx))[:n+len(idx)]
+	for p, j := range idx {
+		v, ok := binarized(val[p], binary, threshold)
+		if !ok || v == 0 {
+			continue // an absent value: it leaves the sum as it is
+		}
+		// Without a branch: whether a feature is new to the class is
+		// not predictable, and a mispredicted branch would wait for
+		// the sum's cache miss.
+		s := a.sum[j]
+		a.touched[n] = j
+		n += zeroInt(s)
+		a.sum[j] = s + v
+	}
+	a.touched = a.touched[:n]
+}
+
+// cells returns the non-zero sums, by feature.
+func (a *classSum) cells() []classCell {
 	out := make([]classCell, len(a.touched))
 	if a.sparse() {
 		slices.Sort(a.touched)
 		for k, j := range a.touched {
 			out[k] = classCell{j, a.sum[j]}
 		}
-		return out, nil
+		return out
 	}
 	out = out[:0] // a scan in feature order beats sorting
 	for j, v := range a.sum {
@@ -228,7 +238,7 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 			out = append(out, classCell{int32(j), v})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // sparse reports whether few enough features were touched that visiting

@@ -32,6 +32,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fields := corpusFlags(fs)
 	semi := newSemiFlags(fs)
 	table := newTableFlags(fs, alpha)
+	spill := newSpillFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -72,6 +73,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	tr, err := pipeline.NewTrainer(cfg)
 	if err != nil {
 		return usageErr(err)
+	}
+	if err := spill.apply(tr); err != nil {
+		return err
 	}
 	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
 		tr.Add(d.Label, d.Text)

@@ -1,0 +1,78 @@
+package nb
+
+import "fmt"
+
+// A ScanFunc calls visit with rows 0, 1, 2, … of a matrix, in order (each
+// row's columns distinct, in any order, in buffers it may reuse), and
+// returns visit's first error.
+type ScanFunc func(visit func(i int, idx []int32, val []float64) error) error
+
+// NewSparseCountsScan is NewSparseCountsFunc for the len(y) rows that scan
+// reads in order, as from a file, without holding them: it scans them once
+// for each group of classes whose dense accumulators fit together in
+// accumulatorBudget (once, for most text models). Each sum adds its
+// class's rows in row order, so the counts equal NewSparseCountsFunc's bit
+// for bit. Bad rows are the errors of NewSparseCountsFunc; a scan that
+// gives rows out of order or too few is an ErrShape.
+func NewSparseCountsScan(features int, y []int, classes int, binary bool, threshold float64, scan ScanFunc) (*SparseCounts, error) {
+	if classes < 1 || classes > MaxSparseClasses {
+		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
+	}
+	if features < 0 {
+		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
+	}
+	s := &SparseCounts{Classes: classes, Features: features, ClassCount: make([]float64, classes),
+		Binary: binary, Threshold: threshold}
+	for i, label := range y {
+		if label < 0 || label >= classes {
+			return nil, fmt.Errorf("%w: row %d has label %d, want 0..%d", ErrLabel, i, label, classes-1)
+		}
+		s.ClassCount[label]++
+	}
+	group := min(classes, max(1, accumulatorBudget/(8*max(1, features))))
+	accs := make([]classSum, group)
+	cells := make([][]classCell, classes)
+	for lo := 0; lo < classes; lo += group {
+		hi := min(classes, lo+group)
+		for c := range hi - lo {
+			if accs[c].sum == nil {
+				accs[c].sum = make([]float64, features)
+			}
+		}
+		next := 0
+		err := scan(func(i int, idx []int32, val []float64) error {
+			if i != next || i >= len(y) {
+				return fmt.Errorf("%w: scan gave row %d after %d of %d rows", ErrShape, i, next, len(y))
+			}
+			next++
+			c := y[i]
+			if c < lo || c >= hi {
+				return nil
+			}
+			if err := checkRow(i, idx, val, features); err != nil {
+				return err
+			}
+			accs[c-lo].add(idx, val, binary, threshold)
+			return nil
+		})
+		if err == nil && next != len(y) {
+			err = fmt.Errorf("%w: scan gave %d rows, want %d", ErrShape, next, len(y))
+		}
+		if err != nil {
+			return nil, err
+		}
+		for c := lo; c < hi; c++ {
+			cells[c] = accs[c-lo].cells()
+			accs[c-lo].clear()
+		}
+	}
+	s.Ptr, s.Class, s.Count = featureMajor(cells, features)
+	return s, nil
+}
+
+// NewSparseCountsForScan is NewSparseCountsScan for est, binarizing like
+// NewCountsFor would.
+func NewSparseCountsForScan(est Estimator, features int, y []int, classes int, scan ScanFunc) (*SparseCounts, error) {
+	c := NewCountsFor(est, 0, 0)
+	return NewSparseCountsScan(features, y, classes, c.Binary, c.Threshold, scan)
+}
