@@ -1,6 +1,9 @@
 package nb
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // A ScanFunc calls visit with rows 0, 1, 2, … of a matrix, in order (each
 // row's columns distinct, in any order, in buffers it may reuse), and
@@ -40,7 +43,7 @@ func NewSparseCountsScan(features int, y []int, classes int, binary bool, thresh
 			}
 		}
 		next := 0
-		err := scan(func(i int, idx []int32, val []float64) error {
+		err := scanBatches(scan, func(i int, idx []int32, val []float64) error {
 			if i != next || i >= len(y) {
 				return fmt.Errorf("%w: scan gave row %d after %d of %d rows", ErrShape, i, next, len(y))
 			}
@@ -75,4 +78,84 @@ func NewSparseCountsScan(features int, y []int, classes int, binary bool, thresh
 func NewSparseCountsForScan(est Estimator, features int, y []int, classes int, scan ScanFunc) (*SparseCounts, error) {
 	c := NewCountsFor(est, 0, 0)
 	return NewSparseCountsScan(features, y, classes, c.Binary, c.Threshold, scan)
+}
+
+// rowBatch is rows copied out of a scan: row k is idx[ptr[k]:ptr[k+1]].
+type rowBatch struct {
+	first int
+	ptr   []int
+	idx   []int32
+	val   []float64
+}
+
+// batchEntries is about how many entries a rowBatch takes before it is
+// handed over.
+const batchEntries = 1 << 16
+
+// errStopped stops a scan whose consumer has failed.
+var errStopped = errors.New("nb: scan stopped")
+
+// scanBatches calls visit with every row of scan, in order, on the calling
+// goroutine while scan runs on another, so that reading rows (decoding,
+// weighting) and summing them take a core each.
+func scanBatches(scan ScanFunc, visit func(i int, idx []int32, val []float64) error) error {
+	full, free := make(chan *rowBatch, 4), make(chan *rowBatch, 4)
+	for range 4 {
+		free <- &rowBatch{ptr: make([]int, 1, 1024)}
+	}
+	stop := make(chan struct{})
+	var scanErr error
+	go func() {
+		defer close(full)
+		b := <-free
+		send := func() bool {
+			select {
+			case full <- b:
+			case <-stop:
+				return false
+			}
+			select {
+			case b = <-free:
+				return true
+			case <-stop:
+				return false
+			}
+		}
+		scanErr = scan(func(i int, idx []int32, val []float64) error {
+			if len(b.ptr) == 1 {
+				b.first = i
+			} else if b.first+len(b.ptr)-1 != i { // keep a batch's rows consecutive
+				if !send() {
+					return errStopped
+				}
+				b.first = i
+			}
+			b.idx, b.val = append(b.idx, idx...), append(b.val, val...)
+			b.ptr = append(b.ptr, len(b.idx))
+			if len(b.idx) >= batchEntries && !send() {
+				return errStopped
+			}
+			return nil
+		})
+		if scanErr == nil && len(b.ptr) > 1 {
+			send()
+		}
+	}()
+	var err error
+	for b := range full {
+		for k := range len(b.ptr) - 1 {
+			if err == nil {
+				err = visit(b.first+k, b.idx[b.ptr[k]:b.ptr[k+1]], b.val[b.ptr[k]:b.ptr[k+1]])
+			}
+		}
+		if err != nil {
+			close(stop)
+			for range full { // until the scan gives up
+			}
+			return err
+		}
+		b.ptr, b.idx, b.val = b.ptr[:1], b.idx[:0], b.val[:0]
+		free <- b
+	}
+	return scanErr
 }

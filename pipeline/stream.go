@@ -19,6 +19,7 @@ type spill struct {
 	df   []int64
 	held int // bytes of the batches in t.hashed
 	err  error
+	used bool // rows were read back from a file
 }
 
 // SpillRows sets where and when the Trainer writes document rows to a
@@ -95,6 +96,7 @@ func (t *Trainer) keepHashed(rows *vectorize.CSR) {
 // fitSpilled fits m on the hashed rows in t's spill file.
 func (t *Trainer) fitSpilled(m *Model) error {
 	defer t.spill.file.Close()
+	t.spill.used = true
 	if t.spill.err != nil {
 		return t.spill.err
 	}

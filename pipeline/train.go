@@ -362,7 +362,7 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 		return s, err
 	}
 	s.Features = p.Len()
-	if b.Spilled() {
+	if t.spill.used = b.Spilled(); t.spill.used {
 		m.vocab = p.Provisional()
 		return s, m.fitScan(p.Len(), p.DF, t.y, p.Scan)
 	}

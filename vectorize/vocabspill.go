@@ -33,16 +33,19 @@ func (s *rowStore) spilledRows() int {
 // spilled. Call CloseSpill when the rows are no longer needed.
 func (b *VocabBuilder) SpillRows(dir string, limit int) {
 	switch {
-	case b.Spilled():
+	case b.rows.spilledRows() > 0:
 	case limit < 0:
 		b.rows.spill = nil
 	default:
-		b.rows.spill = &spilled{dir: dir, limit: max(limit, rowPage*8)}
+		b.rows.spill = &spilled{dir: dir, limit: limit}
 	}
 }
 
-// Spilled reports whether some of b's rows are in its spill file.
-func (b *VocabBuilder) Spilled() bool { return b.rows.spilledRows() > 0 }
+// Spilled reports whether b's rows must be read with Pruned.Scan: some are
+// in its spill file, or writing them there failed (Scan reports why).
+func (b *VocabBuilder) Spilled() bool {
+	return b.rows.spilledRows() > 0 || b.rows.spill != nil && b.rows.spill.err != nil
+}
 
 // CloseSpill removes b's spill file, if any, and with it the rows there.
 func (b *VocabBuilder) CloseSpill() error {
@@ -116,7 +119,7 @@ func (b *VocabBuilder) spilledCounts(df, tf []int64) {
 func rowsInMemory(shards []*VocabBuilder) error {
 	for k, b := range shards {
 		if b.Spilled() {
-			return fmt.Errorf("%w: shard %d has written its rows to a file: read them with Prune and Pruned.Scan", ErrConfig, k)
+			return fmt.Errorf("%w: shard %d spills its rows to a file: read them with Prune and Pruned.Scan", ErrConfig, k)
 		}
 	}
 	return nil
