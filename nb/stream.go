@@ -64,6 +64,10 @@ func NewSparseCountsScan(features int, y []int, classes int, binary bool, thresh
 		if err != nil {
 			return nil, err
 		}
+		if group == classes { // every class at once: lay the sums out straight from the accumulators
+			s.Ptr, s.Class, s.Count = denseFeatureMajor(accs, features)
+			return s, nil
+		}
 		for c := lo; c < hi; c++ {
 			cells[c] = accs[c-lo].cells()
 			accs[c-lo].clear()
@@ -71,6 +75,31 @@ func NewSparseCountsScan(features int, y []int, classes int, binary bool, thresh
 	}
 	s.Ptr, s.Class, s.Count = featureMajor(cells, features)
 	return s, nil
+}
+
+// denseFeatureMajor lays the non-zero sums of every class out by feature,
+// without the per-class cells that featureMajor takes, which would hold
+// up to 16 bytes a cell on top of the accumulators and the result.
+func denseFeatureMajor(accs []classSum, features int) (ptr []int, class []uint16, count []float64) {
+	ptr = make([]int, features+1)
+	n := 0
+	for j := range features {
+		for c := range accs {
+			n += 1 - zeroInt(accs[c].sum[j])
+		}
+		ptr[j+1] = n
+	}
+	class, count = make([]uint16, n), make([]float64, n)
+	k := 0
+	for j := range features {
+		for c := range accs {
+			if v := accs[c].sum[j]; v != 0 {
+				class[k], count[k] = uint16(c), v
+				k++
+			}
+		}
+	}
+	return ptr, class, count
 }
 
 // NewSparseCountsForScan is NewSparseCountsScan for est, binarizing like

@@ -71,14 +71,22 @@ func configDifference(a, b *Model) string {
 	if a.Lang() != b.Lang() {
 		return fmt.Sprintf("language (%v, %v)", a.Lang(), b.Lang())
 	}
-	va, vb := reflect.ValueOf(a.Config), reflect.ValueOf(b.Config)
+	if d := fieldDifference(a.Config, b.Config); d != "" {
+		return d
+	}
+	if a.NumFeatures() != b.NumFeatures() && a.vocab == nil {
+		return fmt.Sprintf("hashing columns (%d, %d)", a.NumFeatures(), b.NumFeatures())
+	}
+	return ""
+}
+
+// fieldDifference names the first field in which a and b differ.
+func fieldDifference(a, b Config) string {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 	for i := 0; i < va.NumField(); i++ {
 		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
 			return fmt.Sprintf("%s (%v, %v)", va.Type().Field(i).Name, va.Field(i).Interface(), vb.Field(i).Interface())
 		}
-	}
-	if a.NumFeatures() != b.NumFeatures() && a.vocab == nil {
-		return fmt.Sprintf("hashing columns (%d, %d)", a.NumFeatures(), b.NumFeatures())
 	}
 	return ""
 }

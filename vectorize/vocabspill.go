@@ -12,14 +12,28 @@ type spilled struct {
 	limit int       // bytes of rows in memory above which they are written out
 	file  *RowSpill // created when the rows first outgrow limit
 	err   error     // creating file
+	rows  int       // rows out of memory
 	df    []int32   // per node, over the spilled rows
+	// discard drops the rows instead of writing them, keeping their total
+	// counts in tf.
+	discard bool
+	tf      []int64
 }
 
 func (s *rowStore) spilledRows() int {
-	if s.spill == nil || s.spill.file == nil {
+	if s.spill == nil {
 		return 0
 	}
-	return s.spill.file.Rows()
+	return s.spill.rows
+}
+
+// DiscardRows makes b count only the document frequencies and total
+// counts of its terms, dropping the rows, for callers that need no more
+// than VocabCounts.TermStats: its memory grows with the vocabulary alone.
+func (b *VocabBuilder) DiscardRows() {
+	if b.rows.spill == nil && len(b.rows.rows) == 0 {
+		b.rows.spill = &spilled{limit: rowPage * 8, discard: true}
+	}
 }
 
 // SpillRows makes b write its rows to a temporary file in dir (os.TempDir()
@@ -67,23 +81,34 @@ func (b *VocabBuilder) spillRows() {
 	if s.err != nil {
 		return
 	}
-	if s.file == nil {
+	if s.file == nil && !s.discard {
 		if s.file, s.err = NewRowSpill(s.dir); s.err != nil {
 			return // Scan reports it; the rows stay in memory
 		}
 	}
-	if n := b.g.len(); n > len(s.df) {
+	n := b.g.len()
+	if n > len(s.df) {
 		s.df = slices.Grow(s.df, n-len(s.df))[:n]
+	}
+	if s.discard && n > len(s.tf) {
+		s.tf = slices.Grow(s.tf, n-len(s.tf))[:n]
 	}
 	for _, ref := range b.rows.rows {
 		row := b.rows.pages[ref.page][ref.lo:ref.hi]
 		for _, e := range row {
 			s.df[e>>32]++
 		}
+		if s.discard {
+			for _, e := range row {
+				s.tf[e>>32] += int64(uint32(e))
+			}
+			continue
+		}
 		if s.file.appendEntries(row) != nil {
 			break // the file keeps the error for Scan
 		}
 	}
+	s.rows += len(b.rows.rows)
 	first := b.rows.pages[0][:0]
 	clear(b.rows.pages)
 	b.rows.pages, b.rows.rows = append(b.rows.pages[:0], first), b.rows.rows[:0]
@@ -94,13 +119,19 @@ func (b *VocabBuilder) spillRows() {
 // total counts of the spilled rows to df and tf, which are per node.
 func (b *VocabBuilder) spilledCounts(df, tf []int64) {
 	s := b.rows.spill
-	if s == nil || s.file == nil || s.file.Rows() == 0 {
+	if s == nil || s.rows == 0 {
 		return
 	}
 	if df != nil {
 		for node, d := range s.df {
 			df[node] += int64(d)
 		}
+	}
+	if tf != nil && s.discard {
+		for node, t := range s.tf {
+			tf[node] += t
+		}
+		return
 	}
 	if tf != nil {
 		err := s.file.scanRaw(func(_ int, row []uint64) error {
@@ -136,6 +167,8 @@ func (p *Pruned) Scan(fn func(i int, idx []int32, val []float64) error) error {
 	for k, b := range p.shards {
 		if s := b.rows.spill; s != nil && s.err != nil {
 			return s.err
+		} else if s != nil && s.discard && s.rows > 0 {
+			return fmt.Errorf("%w: shard %d discarded its rows (DiscardRows)", ErrConfig, k)
 		}
 		start, inFile := p.starts[k], b.rows.spilledRows()
 		if inFile > 0 {
