@@ -34,6 +34,7 @@ func commands() []command {
 		{"predict", "classify documents with a model", runPredict},
 		{"eval", "score a model on a labeled corpus", runEval},
 		{"merge", "merge models trained on parts of a corpus", runMerge},
+		{"stats", "train on parts of a corpus in two passes, exactly (merge, sum, build)", runStats},
 	}
 }
 

@@ -33,6 +33,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	semi := newSemiFlags(fs)
 	table := newTableFlags(fs, alpha)
 	spill := newSpillFlags(fs)
+	statsOnly := fs.Bool("stats-only", false, "write this part's document frequencies, not a model (training in parts: see textnb stats)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -69,6 +70,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	cfg.NoHanChars = *charNgrams == "none"
 	if cfg.Semi, err = semi.config(); err != nil {
 		return err
+	}
+	if *statsOnly {
+		return writeDocFreqs(cfg, pos[0], fields, *out, stdout)
 	}
 	tr, err := pipeline.NewTrainer(cfg)
 	if err != nil {
