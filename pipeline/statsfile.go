@@ -35,7 +35,9 @@ func ReadDocFreqs(r io.Reader) (*DocFreqs, error) {
 type ClassSums struct{ *nb.SparseCounts }
 
 // WriteTo writes s in the class-sums file format.
-func (s ClassSums) WriteTo(w io.Writer) (int64, error) { return writeGob(w, classSumsMagic, s.SparseCounts) }
+func (s ClassSums) WriteTo(w io.Writer) (int64, error) {
+	return writeGob(w, classSumsMagic, s.SparseCounts)
+}
 
 // ReadClassSums reads sums that ClassSums.WriteTo wrote.
 func ReadClassSums(r io.Reader) (ClassSums, error) {
