@@ -6,18 +6,19 @@ import (
 )
 
 // spilled is the part of a builder's rows written to a RowSpill: the
-// first rows, in order, with the document frequency of each node in them.
+// first rows, in order. Their document frequencies and totals are read
+// back from the file when asked for, so that counting keeps nothing per
+// term for them; rows that are discarded (DiscardRows) keep theirs.
 type spilled struct {
 	dir   string
 	limit int       // bytes of rows in memory above which they are written out
 	file  *RowSpill // created when the rows first outgrow limit
 	err   error     // creating file
 	rows  int       // rows out of memory
-	df    []int32   // per node, over the spilled rows
-	// discard drops the rows instead of writing them, keeping their total
-	// counts in tf.
+	// discard drops the rows instead of writing them, keeping their
+	// document frequencies and total counts, per node.
 	discard bool
-	tf      []int64
+	df, tf  []int64
 }
 
 func (s *rowStore) spilledRows() int {
@@ -86,26 +87,21 @@ func (b *VocabBuilder) spillRows() {
 			return // Scan reports it; the rows stay in memory
 		}
 	}
-	n := b.g.len()
-	if n > len(s.df) {
+	if n := b.g.len(); s.discard && n > len(s.df) {
 		s.df = slices.Grow(s.df, n-len(s.df))[:n]
-	}
-	if s.discard && n > len(s.tf) {
 		s.tf = slices.Grow(s.tf, n-len(s.tf))[:n]
 	}
 	for _, ref := range b.rows.rows {
 		row := b.rows.pages[ref.page][ref.lo:ref.hi]
-		for _, e := range row {
-			s.df[e>>32]++
-		}
-		if s.discard {
-			for _, e := range row {
-				s.tf[e>>32] += int64(uint32(e))
+		if !s.discard {
+			if s.file.appendEntries(row) != nil {
+				break // the file keeps the error for Scan
 			}
 			continue
 		}
-		if s.file.appendEntries(row) != nil {
-			break // the file keeps the error for Scan
+		for _, e := range row {
+			s.df[e>>32]++
+			s.tf[e>>32] += int64(uint32(e))
 		}
 	}
 	s.rows += len(b.rows.rows)
@@ -115,34 +111,42 @@ func (b *VocabBuilder) spillRows() {
 	b.open = first
 }
 
-// spilledCounts adds the document frequencies and, if tf is not nil, the
-// total counts of the spilled rows to df and tf, which are per node.
+// spilledCounts adds the document frequencies and total counts of the
+// spilled rows to df and tf, which are per node; either may be nil. The
+// rows still in memory go to the file first, since they are about to be
+// counted anyway and their pages can then hold the counts.
 func (b *VocabBuilder) spilledCounts(df, tf []int64) {
 	s := b.rows.spill
 	if s == nil || s.rows == 0 {
 		return
 	}
-	if df != nil {
-		for node, d := range s.df {
-			df[node] += int64(d)
-		}
-	}
-	if tf != nil && s.discard {
-		for node, t := range s.tf {
-			tf[node] += t
+	if s.discard {
+		for node := range s.df {
+			if df != nil {
+				df[node] += s.df[node]
+			}
+			if tf != nil {
+				tf[node] += s.tf[node]
+			}
 		}
 		return
 	}
-	if tf != nil {
-		err := s.file.scanRaw(func(_ int, row []uint64) error {
-			for _, e := range row {
+	if len(b.rows.rows) > 0 {
+		b.spillRows()
+	}
+	err := s.file.scanRaw(func(_ int, row []uint64) error {
+		for _, e := range row {
+			if df != nil {
+				df[e>>32]++
+			}
+			if tf != nil {
 				tf[e>>32] += int64(uint32(e))
 			}
-			return nil
-		})
-		if err != nil {
-			s.file.err = err // Scan reports it
 		}
+		return nil
+	})
+	if err != nil {
+		s.file.err = err // Scan reports it
 	}
 }
 
