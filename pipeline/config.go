@@ -86,7 +86,8 @@ type Config struct {
 	// TF (1+ln tf), smooth IDF and L2 normalization.
 	TFIDFOptions TFIDFOptions
 	Classifier   Classifier
-	// Alpha is the additive smoothing; 0 means DefaultAlpha.
+	// Alpha is the additive smoothing; 0 means DefaultAlpha. Values below
+	// MinAlpha are raised to it: MinAlpha is the least smoothing there is.
 	Alpha float64
 	// Norm turns on Complement NB's weight normalization (Rennie et al.).
 	Norm bool
@@ -162,11 +163,15 @@ const (
 	DefaultMaxTableSize = 8 << 20
 )
 
+// MinAlpha is the smallest smoothing applied, scikit-learn's: with none, a
+// term unseen in a class would make the class impossible.
+const MinAlpha = 1e-10
+
 func (c Config) alpha() float64 {
 	if c.Alpha == 0 {
 		return DefaultAlpha
 	}
-	return c.Alpha
+	return max(c.Alpha, MinAlpha)
 }
 
 func (c Config) maxTableSize() int {

@@ -6,6 +6,12 @@
 // goroutines and builds the vocabulary in document order, so a run gives the
 // same model, bit for bit, whatever the number of cores.
 //
+// A Model knows its terms (Terms) and the classifier's weights of each class
+// (ClassWeights). Predictor.Explain splits a text's score margin between
+// its top class and the runner-up into one signed contribution per term
+// plus a bias; Model.Inspect and Table.Inspect describe a model (classes,
+// training counts, settings, most indicative terms) as JSON-ready Info.
+//
 // The model file is a magic header, a format version, a JSON description of
 // every stage's settings, the binary state (vocabulary, IDF weights, counts
 // and log-probability tables) and a CRC-32C checksum over all of it. Save

@@ -1,6 +1,10 @@
 package pipeline
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
 
 // ClassScores are one class's precision, recall, F1 and support.
 type ClassScores struct {
@@ -17,27 +21,55 @@ type Evaluation struct {
 	MacroF1  float64 `json:"macro_f1"`
 	// Labels are the model's classes, then any label met only in the test
 	// data (never predicted, so always an error).
-	Labels   []string               `json:"labels"`
-	PerClass map[string]ClassScores `json:"per_class"`
-	// Confusion[i][j] counts documents of true label i predicted as j.
-	Confusion [][]int `json:"confusion"`
+	Labels []string `json:"labels"`
+	// Classes is the number of the model's classes: Labels[Classes:] are
+	// the labels it does not know, met by UnknownDocs documents.
+	Classes     int                    `json:"classes"`
+	UnknownDocs int                    `json:"unknown_documents"`
+	PerClass    map[string]ClassScores `json:"per_class"`
+	// Confusion[i][j] counts documents of true label i predicted as j. It
+	// is nil when there are more than MaxDenseLabels labels: Confused
+	// holds the same counts off the diagonal in any case.
+	Confusion [][]int `json:"confusion,omitempty"`
+	// Confused lists every pair of a true and a different predicted label
+	// with its count, most frequent first (ties by true, then predicted
+	// label index).
+	Confused []ConfusedPair `json:"confused"`
 }
 
-// Evaluator accumulates predictions for an Evaluation.
+// MaxDenseLabels bounds the labels for which an Evaluation holds the dense
+// confusion matrix, which takes memory in the square of their number.
+const MaxDenseLabels = 1024
+
+// ConfusedPair counts the documents of one true label predicted as another.
+type ConfusedPair struct {
+	True      int `json:"true"` // index into Evaluation.Labels
+	Predicted int `json:"predicted"`
+	Count     int `json:"count"`
+}
+
+// UnknownLabels returns the test labels that are not classes of the model.
+func (r Evaluation) UnknownLabels() []string { return r.Labels[r.Classes:] }
+
+// Evaluator accumulates predictions for an Evaluation. Its memory grows
+// with the labels and the distinct confused pairs, never with their square.
 type Evaluator struct {
-	classes   int // the model's, the first labels
-	labels    []string
-	index     map[string]int
-	confusion [][]int
-	n         int
+	classes int // the model's, the first labels
+	labels  []string
+	index   map[string]int
+	// per label: documents, documents predicted as it, and both
+	support, predicted, correct []int
+	confused                    map[[2]int32]int // off the diagonal
+	n                           int
 }
 
 // NewEvaluator returns an Evaluator for a model's classes.
 func NewEvaluator(classes []string) *Evaluator {
-	e := &Evaluator{classes: len(classes), index: map[string]int{}}
+	e := &Evaluator{index: map[string]int{}, confused: map[[2]int32]int{}}
 	for _, c := range classes {
 		e.label(c)
 	}
+	e.classes = len(e.labels)
 	return e
 }
 
@@ -48,10 +80,9 @@ func (e *Evaluator) label(s string) int {
 	i := len(e.labels)
 	e.index[s] = i
 	e.labels = append(e.labels, s)
-	for r := range e.confusion {
-		e.confusion[r] = append(e.confusion[r], 0)
-	}
-	e.confusion = append(e.confusion, make([]int, len(e.labels)))
+	e.support = append(e.support, 0)
+	e.predicted = append(e.predicted, 0)
+	e.correct = append(e.correct, 0)
 	return i
 }
 
@@ -71,22 +102,28 @@ func (e *Evaluator) AddClass(truth string, predicted int) {
 }
 
 func (e *Evaluator) add(truth, predicted int) {
-	e.confusion[truth][predicted]++
+	e.support[truth]++
+	e.predicted[predicted]++
+	if truth == predicted {
+		e.correct[truth]++
+	} else {
+		e.confused[[2]int32{int32(truth), int32(predicted)}]++
+	}
 	e.n++
 }
 
 // Result computes the scores. Macro-F1 averages over every label with
 // support or predictions, as scikit-learn's f1_score(average="macro").
 func (e *Evaluator) Result() Evaluation {
-	r := Evaluation{N: e.n, Labels: e.labels, Confusion: e.confusion, PerClass: map[string]ClassScores{}}
+	labels := slices.Clip(slices.Clone(e.labels))
+	r := Evaluation{N: e.n, Labels: labels, Classes: e.classes, PerClass: make(map[string]ClassScores, len(labels))}
 	correct, used := 0, 0
-	for i, name := range e.labels {
-		tp, support, predicted := e.confusion[i][i], 0, 0
-		for j := range e.labels {
-			support += e.confusion[i][j]
-			predicted += e.confusion[j][i]
-		}
+	for i, name := range labels {
+		tp, support, predicted := e.correct[i], e.support[i], e.predicted[i]
 		correct += tp
+		if i >= e.classes {
+			r.UnknownDocs += support
+		}
 		s := ClassScores{Support: support, Precision: ratio(tp, predicted), Recall: ratio(tp, support)}
 		if s.Precision+s.Recall > 0 {
 			s.F1 = 2 * s.Precision * s.Recall / (s.Precision + s.Recall)
@@ -100,6 +137,24 @@ func (e *Evaluator) Result() Evaluation {
 	r.Accuracy = ratio(correct, e.n)
 	if used > 0 {
 		r.MacroF1 /= float64(used)
+	}
+	r.Confused = make([]ConfusedPair, 0, len(e.confused))
+	for k, n := range e.confused {
+		r.Confused = append(r.Confused, ConfusedPair{True: int(k[0]), Predicted: int(k[1]), Count: n})
+	}
+	slices.SortFunc(r.Confused, func(a, b ConfusedPair) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), cmp.Compare(a.True, b.True), cmp.Compare(a.Predicted, b.Predicted))
+	})
+	if len(labels) <= MaxDenseLabels {
+		r.Confusion = make([][]int, len(labels))
+		cells := make([]int, len(labels)*len(labels))
+		for i := range r.Confusion {
+			r.Confusion[i] = cells[i*len(labels) : (i+1)*len(labels) : (i+1)*len(labels)]
+			r.Confusion[i][i] = e.correct[i]
+		}
+		for _, p := range r.Confused {
+			r.Confusion[p.True][p.Predicted] = p.Count
+		}
 	}
 	return r
 }

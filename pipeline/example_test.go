@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -238,4 +239,18 @@ func ExampleSummary() {
 	}
 	fmt.Println(sum.Documents, sum.Empty, sum.Classes, sum.MinDF)
 	// Output: 7 1 2 1
+}
+
+func ExamplePredictor_Explain() {
+	m := trainSpam(pipeline.Config{})
+	e := m.NewPredictor().Explain("claim your free prize")
+	sum := e.Bias
+	for _, c := range e.Terms {
+		sum += c.Weight
+	}
+	fmt.Printf("%s over %s: the terms and the bias sum to the margin: %t\n", e.Label, e.RunnerUpLabel, math.Abs(sum-e.Margin) < 1e-9)
+	fmt.Println("first:", e.Terms[0].Term)
+	// Output:
+	// spam over ham: the terms and the bias sum to the margin: true
+	// first: free
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"unsafe"
 
 	"github.com/textnb/textnb/nb"
@@ -68,6 +67,9 @@ type header struct {
 	IDF      bool          `json:"idf"`
 	// ClassCount is the (weighted) number of training documents per class.
 	ClassCount []float64 `json:"class_count"`
+	// Model.LabelField and TextField: absent from older files, ignored by older builds.
+	LabelField string `json:"label_field,omitempty"`
+	TextField  string `json:"text_field,omitempty"`
 }
 
 // WriteTo writes the model file to w, streaming: the checksum is computed
@@ -75,7 +77,8 @@ type header struct {
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
 	cw := newContainer(w, TextModel)
 	le := binary.LittleEndian
-	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount}
+	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount,
+		LabelField: m.LabelField, TextField: m.TextField}
 	var idf []float64
 	if p := m.idf(); p != nil {
 		idf = *p
@@ -139,34 +142,6 @@ func (c *crcWriter) write(p []byte) {
 	var k int
 	k, c.err = c.w.Write(p)
 	c.n += int64(k)
-}
-
-// Save writes m to path atomically: a temporary file in the same folder,
-// synced, then renamed over path. On error path is left as it was.
-func Save(path string, m io.WriterTo) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = m.WriteTo(&writeback{f: f, start: startWriteback}); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // Load reads a text model file.
@@ -340,6 +315,7 @@ func decodeModel(payload []byte) (out *Model, err error) {
 	}
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
+	m.LabelField, m.TextField = h.LabelField, h.TextField
 	if err := m.restore(idf); err != nil {
 		return nil, err
 	}

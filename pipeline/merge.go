@@ -31,8 +31,8 @@ func Merge(models ...*Model) (*Model, error) {
 		if err := mergeable(m); err != nil {
 			return nil, fmt.Errorf("model %d: %w", i+1, err)
 		}
-		if d := configDifference(models[0], m); d != "" {
-			return nil, fmt.Errorf("%w: model %d differs from model 1 in %s", ErrMerge, i+1, d)
+		if setting, v1, v := configDifference(models[0], m); setting != "" {
+			return nil, fmt.Errorf("%w: %s is %v in model 1 but %v in model %d", ErrMerge, setting, v1, v, i+1)
 		}
 	}
 	out := &Model{Config: models[0].Config, an: models[0].an, hash: models[0].hash}
@@ -66,29 +66,36 @@ func mergeable(m *Model) error {
 	return nil
 }
 
-// configDifference names the first setting in which a and b differ.
-func configDifference(a, b *Model) string {
+// configDifference names the first setting in which a and b differ, with
+// its value in each.
+func configDifference(a, b *Model) (setting string, va, vb any) {
 	if a.Lang() != b.Lang() {
-		return fmt.Sprintf("language (%v, %v)", a.Lang(), b.Lang())
+		return "language", a.Lang(), b.Lang()
 	}
-	if d := fieldDifference(a.Config, b.Config); d != "" {
-		return d
+	if setting, va, vb = fieldDifference("", reflect.ValueOf(a.Config), reflect.ValueOf(b.Config)); setting != "" {
+		return setting, va, vb
 	}
 	if a.NumFeatures() != b.NumFeatures() && a.vocab == nil {
-		return fmt.Sprintf("hashing columns (%d, %d)", a.NumFeatures(), b.NumFeatures())
+		return "hashing columns", a.NumFeatures(), b.NumFeatures()
 	}
-	return ""
+	return "", nil, nil
 }
 
-// fieldDifference names the first field in which a and b differ.
-func fieldDifference(a, b Config) string {
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	for i := 0; i < va.NumField(); i++ {
-		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
-			return fmt.Sprintf("%s (%v, %v)", va.Type().Field(i).Name, va.Field(i).Interface(), vb.Field(i).Interface())
+// fieldDifference compares two structs field by field, into the fields of
+// nested structs that do not print themselves.
+func fieldDifference(prefix string, a, b reflect.Value) (string, any, any) {
+	for i := 0; i < a.NumField(); i++ {
+		fa, fb := a.Field(i).Interface(), b.Field(i).Interface()
+		if reflect.DeepEqual(fa, fb) {
+			continue
 		}
+		name := prefix + a.Type().Field(i).Name
+		if _, ok := fa.(fmt.Stringer); !ok && a.Field(i).Kind() == reflect.Struct {
+			return fieldDifference(name+".", a.Field(i), b.Field(i))
+		}
+		return name, fa, fb
 	}
-	return ""
+	return "", nil, nil
 }
 
 // add returns out's counts plus m's, remapping m's classes and columns.

@@ -15,6 +15,11 @@ import (
 type Model struct {
 	Config  Config
 	Classes []string
+	// LabelField and TextField name the columns (or JSON fields) of the
+	// training corpus that held labels and texts, when they were not the
+	// usual "label" and "text", so that eval and predict read the same
+	// layout. A model file stores them; older builds ignore them.
+	LabelField, TextField string
 
 	an     *tokenize.Analyzer
 	vocab  *vectorize.Vocabulary // nil with the hashing vectorizer

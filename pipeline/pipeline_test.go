@@ -431,8 +431,12 @@ func TestEvaluator(t *testing.T) {
 	if d := r.MacroF1 - 1.3/3; d > 1e-12 || d < -1e-12 {
 		t.Errorf("macro-F1 %g", r.MacroF1)
 	}
-	if r.Confusion[2][0] != 1 || len(r.Labels) != 3 {
+	if r.Confusion[2][0] != 1 || len(r.Labels) != 3 || r.Classes != 2 || r.UnknownDocs != 1 {
 		t.Errorf("confusion %v labels %v", r.Confusion, r.Labels)
+	}
+	want := []ConfusedPair{{0, 1, 1}, {2, 0, 1}}
+	if !reflect.DeepEqual(r.Confused, want) {
+		t.Errorf("confused %v, want %v", r.Confused, want)
 	}
 	// AddClass, with the predicted class's index, records the same.
 	byIndex := NewEvaluator([]string{"a", "b"})
@@ -444,6 +448,40 @@ func TestEvaluator(t *testing.T) {
 	}
 	if got := byIndex.Result(); !reflect.DeepEqual(got, r) {
 		t.Errorf("AddClass: %+v, Add: %+v", got, r)
+	}
+}
+
+// TestEvaluatorSparse gives an Evaluator far more labels than a dense
+// confusion matrix could hold: its memory must follow the documents.
+func TestEvaluatorSparse(t *testing.T) {
+	const unknown = 20000
+	classes := make([]string, 3000)
+	for i := range classes {
+		classes[i] = "c" + strconv.Itoa(i)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ev := NewEvaluator(classes)
+	for i := range classes {
+		ev.AddClass(classes[i], i) // every class right once
+	}
+	for i := range unknown {
+		ev.AddClass("u"+strconv.Itoa(i), i%2)
+	}
+	ev.AddClass("u0", 0) // a repeated pair
+	r := ev.Result()
+	runtime.ReadMemStats(&after)
+	if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); mb > 64 {
+		t.Errorf("%.0f MB allocated for %d labels", mb, len(r.Labels))
+	}
+	if r.Confusion != nil || r.Classes != len(classes) || len(r.UnknownLabels()) != unknown || r.UnknownDocs != unknown+1 {
+		t.Fatalf("confusion %v, classes %d, unknown labels %d, unknown documents %d", r.Confusion != nil, r.Classes, len(r.UnknownLabels()), r.UnknownDocs)
+	}
+	if len(r.Confused) != unknown || r.Confused[0] != (ConfusedPair{True: len(classes), Predicted: 0, Count: 2}) {
+		t.Errorf("confused: %d pairs, first %+v", len(r.Confused), r.Confused[0])
+	}
+	if want := float64(len(classes)) / float64(len(classes)+unknown+1); r.Accuracy != want {
+		t.Errorf("accuracy %g, want %g", r.Accuracy, want)
 	}
 }
 

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -239,8 +240,8 @@ func (c *DocFreqCounter) DocFreqs() (*DocFreqs, error) {
 // MergeDocFreqs returns the statistics of a's documents followed by b's.
 // Their configurations, language included, must be equal.
 func MergeDocFreqs(a, b *DocFreqs) (*DocFreqs, error) {
-	if d := fieldDifference(a.Config, b.Config); d != "" {
-		return nil, fmt.Errorf("%w: the parts differ in %s", ErrStats, d)
+	if setting, va, vb := fieldDifference("", reflect.ValueOf(a.Config), reflect.ValueOf(b.Config)); setting != "" {
+		return nil, fmt.Errorf("%w: the parts differ in %s (%v, %v)", ErrStats, setting, va, vb)
 	}
 	hash := a.Config.Vectorizer == Hash
 	if hash && len(a.Terms.DF) != len(b.Terms.DF) {

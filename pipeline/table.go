@@ -91,6 +91,9 @@ type Table struct {
 	Discretizer *nb.Discretizer `json:"discretizer,omitempty"`
 	// Direct marks the Categorical columns used as category ids unbinned.
 	Direct []bool `json:"direct,omitempty"`
+	// LabelField names the training table's label column when it was not
+	// "label", so that eval reads the same; older builds ignore it.
+	LabelField string `json:"label_field,omitempty"`
 }
 
 // TrainTable fits a table model on every row of t. Classes are numbered in
@@ -153,7 +156,10 @@ func (m *Table) fitCategorical(X [][]float64, y []int, cfg TableConfig) error {
 		ids[i] = flat[n:len(flat):len(flat)]
 	}
 	m.Categorical = &nb.Categorical{Alpha: cfg.Alpha, MinCategories: minCat}
-	return m.Categorical.Fit(ids, y, len(m.Classes))
+	if err := m.Categorical.Fit(ids, y, len(m.Classes)); err != nil {
+		return err
+	}
+	return finiteWeights(m.Categorical.Alpha, m.Categorical.FeatureLogProb...)
 }
 
 // directColumns reports which columns hold few small non-negative integers.

@@ -298,6 +298,10 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	t.an = nil
 	m.Config.Alpha = t.cfg.alpha()
 	s, err := t.train(m)
+	if err == nil {
+		l := m.lin
+		err = t.cfg.finite(l.Bias, l.P, l.Q, l.Base, l.Delta)
+	}
 	if err != nil {
 		return nil, Summary{}, err
 	}
@@ -453,4 +457,21 @@ func (m *Model) fit(X *vectorize.CSR, y []int) (SemiReport, error) {
 	}
 	m.counts = c
 	return SemiReport{}, m.refit()
+}
+
+// finite refuses weights that are NaN or infinite, which an extreme alpha
+// makes: they would score every document alike.
+func (c Config) finite(weights ...[]float64) error {
+	return finiteWeights(c.alpha(), weights...)
+}
+
+func finiteWeights(alpha float64, weights ...[]float64) error {
+	for _, w := range weights {
+		for _, v := range w {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: alpha %g makes weights of %g; use a smaller alpha", ErrConfig, alpha, v)
+			}
+		}
+	}
+	return nil
 }

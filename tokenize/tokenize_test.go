@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
@@ -538,7 +537,7 @@ func TestNoAllocs(t *testing.T) {
 
 // needDictionary skips a test when gse's dictionary cannot load (the ne
 // build tag leaves it empty).
-func needDictionary(t *testing.T) {
+func needDictionary(t testing.TB) {
 	t.Helper()
 	if err := zh.Default().Load(); err != nil {
 		t.Skip(err)
@@ -594,25 +593,43 @@ func longHanLine() string {
 	return line
 }
 
+// TestLongHanLine checks the terms of a 1 MB line without a break; its speed
+// is BenchmarkLongHanLine's to measure (a quadratic segmenter would show there,
+// and here as a test timeout).
 func TestLongHanLine(t *testing.T) {
 	line := longHanLine()
 	runes := utf8.RuneCountInString(line)
-	start := time.Now()
 	terms := New(Config{NoHanWords: true, HanChars: NGramRange{1, 2}}).Terms(nil, line)
 	if len(terms) != 2*runes-1 {
 		t.Errorf("%d character n-grams for %d runes", len(terms), runes)
 	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("1 MB Han line took %v with character n-grams", d)
-	}
 	needDictionary(t)
-	start = time.Now()
 	terms = New(Config{}).Terms(terms[:0], line)
 	if len(terms) < runes/4 || len(terms) > runes {
 		t.Errorf("%d words for %d runes", len(terms), runes)
 	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("1 MB Han line took %v to segment", d)
+}
+
+func BenchmarkLongHanLine(b *testing.B) {
+	line := longHanLine()
+	for _, bc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"chars", Config{NoHanWords: true, HanChars: NGramRange{1, 2}}},
+		{"words", Config{}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			if bc.name == "words" {
+				needDictionary(b)
+			}
+			an := New(bc.cfg)
+			b.SetBytes(int64(len(line)))
+			var terms []string
+			for b.Loop() {
+				terms = an.Terms(terms[:0], line)
+			}
+		})
 	}
 }
 

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io"
+	"strconv"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
@@ -11,24 +11,33 @@ import (
 // A classifier is a model file of either kind as predict and eval use it:
 // its classes, the priors its probabilities assume (for --priors), and a
 // way to classify inputs. feed passes the predictions for the documents
-// (text models) or rows (table models) at paths to emit, in order; eval's
-// text model takes its documents from its read-ahead of those paths.
+// (text models) or rows (table models) at paths to emit, in order, with
+// the documents; eval's text model takes its documents from its read-ahead
+// of those paths.
 type classifier interface {
 	classes() []string
 	priors() []float64
-	feed(paths []string, emit func(pipeline.Prediction)) error
+	fields() (label, text string) // the training corpus's columns, if not the usual ones
+	feed(paths []string, emit func(scored)) error
+}
+
+// scored is a document with its prediction.
+type scored struct {
+	pipeline.Prediction
+	doc row
 }
 
 // inputs says how predict and eval read what they classify.
 type inputs struct {
 	labeled bool           // eval: corpora or tables with true labels
 	fields  corpus.Options // eval: their label (and text) columns
-	stdin   io.Reader      // predict, text models: what "-" reads, a document per line
+	rows    rowOptions     // predict, text models: how to read files and "-"
 	ahead   *readAhead     // eval, text models: the corpus, read while the model loads
 }
 
-// openClassifier loads the model file at path, reading it once.
-func openClassifier(path string, in inputs) (classifier, error) {
+// openClassifier loads the model file at path, reading it once. The
+// classifier reads its inputs as in says when it feeds them.
+func openClassifier(path string, in *inputs) (classifier, error) {
 	m, t, err := pipeline.Open(path)
 	switch {
 	case err != nil:
@@ -41,22 +50,32 @@ func openClassifier(path string, in inputs) (classifier, error) {
 
 type textClassifier struct {
 	m  *pipeline.Model
-	in inputs
+	in *inputs
 }
 
-func (c textClassifier) classes() []string { return c.m.Classes }
-func (c textClassifier) priors() []float64 { return c.m.PosteriorPriors() }
+func (c textClassifier) classes() []string            { return c.m.Classes }
+func (c textClassifier) priors() []float64            { return c.m.PosteriorPriors() }
+func (c textClassifier) fields() (label, text string) { return c.m.LabelField, c.m.TextField }
 
 // feed classifies eval's corpus as its read-ahead delivers it (paths are
 // what it reads), or predict's inputs at paths.
-func (c textClassifier) feed(paths []string, emit func(pipeline.Prediction)) error {
-	b := c.m.NewBatch(emit)
+func (c textClassifier) feed(paths []string, emit func(scored)) error {
+	var docs queue[row]
+	b := c.m.NewBatch(func(p pipeline.Prediction) { emit(scored{p, docs.pop()}) })
 	defer b.Close()
 	if c.in.ahead != nil {
-		return c.in.ahead.each(func(d corpus.Document) { b.Add(d.Source, d.Label, d.Text) })
+		return c.in.ahead.each(func(d corpus.Document) {
+			docs.push(row{source: d.Source, text: d.Text})
+			b.Add(d.Source, d.Label, d.Text)
+		})
 	}
 	for _, path := range paths {
-		if err := addInput(b, path, c.in.stdin); err != nil {
+		err := readDocs(path, c.in.rows, func(r row) error {
+			docs.push(r)
+			b.Add(r.source, "", r.text)
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -65,24 +84,26 @@ func (c textClassifier) feed(paths []string, emit func(pipeline.Prediction)) err
 
 type tableClassifier struct {
 	t  *pipeline.Table
-	in inputs
+	in *inputs
 }
 
-func (c tableClassifier) classes() []string { return c.t.Classes }
-func (c tableClassifier) priors() []float64 { return c.t.TrainingPriors() }
+func (c tableClassifier) classes() []string            { return c.t.Classes }
+func (c tableClassifier) priors() []float64            { return c.t.TrainingPriors() }
+func (c tableClassifier) fields() (label, text string) { return c.t.LabelField, "" }
 
-func (c tableClassifier) feed(paths []string, emit func(pipeline.Prediction)) error {
+func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 	labelField := "" // predict: rows without labels
 	if c.in.labeled {
 		labelField = c.in.fields.LabelField
 	}
 	for _, path := range paths {
-		err := readRows(path, c.t, labelField, func(source, label string, x []float64) error {
+		err := readRows(path, c.t, labelField, func(line int, label string, x []float64) error {
+			source := path + ":" + strconv.Itoa(line)
 			proba, best, err := c.t.Proba(nil, x)
 			if err != nil {
 				return fmt.Errorf("%s: %w", source, err)
 			}
-			emit(pipeline.Prediction{Source: source, Truth: label, Class: best, Proba: proba})
+			emit(scored{pipeline.Prediction{Source: source, Truth: label, Class: best, Proba: proba}, row{source: source, file: path, line: line}})
 			return nil
 		})
 		if err != nil {

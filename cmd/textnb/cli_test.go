@@ -147,11 +147,11 @@ func TestCLIUsage(t *testing.T) {
 		{nil, 2, "Commands:"},
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{[]string{"train", newsTrain}, 2, "-o MODEL"},
-		{[]string{"train", newsTrain, "-o", "x", "--model", "svm"}, 2, `"svm" is not one of`},
+		{[]string{"train", newsTrain, "-o", "x", "--model", "svm"}, 2, `--model "svm": want cnb, mnb or bnb for text, or gaussian or categorical`},
 		{[]string{"predict", newsTest}, 2, "-m MODEL"},
 		{[]string{"predict", "-m", "x", "--top", "0", "-"}, 2, "--top 0"},
 		{[]string{"eval", "-m", "x"}, 2, "one CORPUS"},
-		{[]string{"eval", "-m", "x", "--nope", newsTest}, 2, "not defined: -nope"},
+		{[]string{"eval", "-m", "x", "--nope", newsTest}, 2, "unknown flag --nope (textnb eval --help lists the flags)"},
 	} {
 		mustFail(t, tc.code, []string{tc.msg}, tc.args...)
 	}

@@ -1,21 +1,28 @@
 package main
 
 import (
-	"encoding/json"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/textnb/textnb/pipeline"
 )
 
 func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval -m MODEL [--json] [--priors C=P,…|--estimate-priors] CORPUS\n\n"+
+	fs := newFlags("eval", "eval -m MODEL [--json] [--errors N] [--order name|seen] [--priors C=P,…|--estimate-priors] CORPUS\n\n"+
 		"With a table model CORPUS is a .csv or .tsv table with the model's feature columns and --label-field", stderr)
 	modelPath := fs.String("m", "", "model `file` (required)")
 	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")
+	order := fs.String("order", "name", "list classes by name, or as seen: the model's order, then labels only the corpus has")
+	nErrors := fs.Int("errors", 0, "list the first N misclassified documents (with a text model, each with its explanation in --json)")
+	report := fs.String("report", "", "also write a self-contained HTML report to this `file`: scores, per-class bars, "+
+		"the confusion matrix as a heat map, the most confused pairs, and the misclassified documents (--errors of them, "+
+		"25 by default) with the terms that decided them")
 	fields := corpusFlags(fs)
 	pf := newPriorFlags(fs)
+	quiet := quietFlag(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -23,17 +30,49 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *modelPath == "" || len(pos) != 1 {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
 	}
+	if *order != "name" && *order != "seen" {
+		return fmt.Errorf("%w: --order %q: want name or seen", errUsage, *order)
+	}
+	if *nErrors < 0 {
+		return fmt.Errorf("%w: --errors %d: want N ≥ 0", errUsage, *nErrors)
+	}
+	if *report != "" {
+		if err := checkReportPath(*report, *modelPath, pos[0]); err != nil {
+			return err
+		}
+	}
+	keep := *nErrors // misclassified documents to keep
+	if *report != "" && keep == 0 {
+		keep = reportErrors
+	}
 	in := inputs{labeled: true, fields: fields.options(false)}
 	if kind, err := pipeline.PeekKind(*modelPath); err == nil && kind == pipeline.TextModel {
 		in.ahead = startReadAhead(pos[0], in.fields) // a table is read as rows, once the model is known
-		defer in.ahead.stop()
+		defer func() { in.ahead.stop() }()
 	}
-	c, err := openClassifier(*modelPath, in)
+	c, err := openClassifier(*modelPath, &in)
 	if err != nil {
 		return err
 	}
+	if fields.useStored(fs, &in.fields, c) && in.ahead != nil { // read with the model's columns
+		in.ahead.stop()
+		in.ahead = startReadAhead(pos[0], in.fields)
+	}
 	ev := pipeline.NewEvaluator(c.classes())
-	sh, err := pf.shift(c.classes(), c.priors(), func(p pipeline.Prediction) { ev.AddClass(p.Truth, p.Class) })
+	var errs []misclassified
+	var explainer *pipeline.Predictor                                        // used by the emitting goroutine alone
+	if tc, ok := c.(textClassifier); ok && *pf.list == "" && !*pf.estimate { // explanations are of the model's own scores
+		explainer = tc.m.NewPredictor()
+	}
+	meter := newMeter(stderr, "eval", pos[0], *quiet)
+	defer meter.Stop()
+	sh, err := pf.shift(c.classes(), c.priors(), func(s scored) {
+		meter.Add(1, int64(len(s.doc.text)))
+		ev.AddClass(s.Truth, s.Class)
+		if len(errs) < keep && c.classes()[s.Class] != s.Truth {
+			errs = append(errs, newMisclassified(s, c.classes(), explainer))
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -43,46 +82,161 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := sh.finish(stdout, stderr, *asJSON); err != nil {
 		return err
 	}
-	return writeEvaluation(stdout, ev.Result(), *asJSON)
+	meter.Stop()
+	rep := evalReport{Evaluation: ev.Result(), Errors: errs}
+	if rep.Errors == nil {
+		rep.Errors = []misclassified{}
+	}
+	if *report != "" {
+		if err := writeReport(*report, *modelPath, pos[0], rep, *order == "seen"); err != nil {
+			return err
+		}
+	}
+	if *nErrors == 0 {
+		rep.Errors = nil
+	}
+	return writeEvaluation(stdout, rep, *asJSON, *order == "seen")
+}
+
+// misclassified is a document eval got wrong.
+type misclassified struct {
+	Source    string     `json:"source"`
+	Truth     string     `json:"true"`
+	Predicted string     `json:"predicted"`
+	P         float64    `json:"p"`      // of the predicted class
+	PTrue     float64    `json:"p_true"` // of the true class; 0 if the model does not know it
+	Explain   *explained `json:"explain,omitempty"`
+	Excerpt   string     `json:"-"` // of the text, for the report
+	text      string
+}
+
+// newMisclassified records s, explained by p if not nil.
+func newMisclassified(s scored, classes []string, p *pipeline.Predictor) misclassified {
+	m := misclassified{Source: s.Source, Truth: s.Truth, Predicted: classes[s.Class], P: s.Proba[s.Class], text: s.doc.text}
+	if i := slices.Index(classes, s.Truth); i >= 0 {
+		m.PTrue = s.Proba[i]
+	}
+	if p != nil {
+		e := summarize(p.Explain(s.doc.text), s.Proba, 8)
+		m.Explain = &e
+	}
+	return m
+}
+
+// evalReport is what eval prints: the Evaluation's fields, then the errors
+// asked for.
+type evalReport struct {
+	pipeline.Evaluation
+	Errors []misclassified `json:"errors,omitempty"`
 }
 
 // writeEvaluation prints r as a report, or as one JSON object.
-func writeEvaluation(stdout io.Writer, r pipeline.Evaluation, asJSON bool) error {
+func writeEvaluation(stdout io.Writer, r evalReport, asJSON, seen bool) error {
 	if asJSON {
-		out, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", out)
-		return err
+		return printJSON(stdout, r)
 	}
-	printEvaluation(stdout, r)
+	printEvaluation(stdout, r, seen)
 	return nil
 }
 
-func printEvaluation(w io.Writer, r pipeline.Evaluation) {
-	fmt.Fprintf(w, "documents %d\naccuracy  %.4f\nmacro-F1  %.4f\n\n", r.N, r.Accuracy, r.MacroF1)
-	width := 5
-	for _, l := range r.Labels {
-		width = max(width, len(l))
+// Text reports show the confusion matrix up to maxMatrix labels and the
+// most confused pairs up to maxPairs.
+const (
+	maxMatrix = 40
+	maxPairs  = 10
+	maxNames  = 5 // unknown labels named
+)
+
+// labelOrder returns the indices of r.Labels in the order to list them.
+func labelOrder(r pipeline.Evaluation, seen bool) []int {
+	idx := make([]int, len(r.Labels))
+	for i := range idx {
+		idx[i] = i
 	}
-	fmt.Fprintf(w, "%-*s  %9s  %9s  %9s  %7s\n", width, "class", "precision", "recall", "f1", "support")
-	for _, l := range r.Labels {
-		s := r.PerClass[l]
-		fmt.Fprintf(w, "%-*s  %9.4f  %9.4f  %9.4f  %7d\n", width, l, s.Precision, s.Recall, s.F1, s.Support)
+	if !seen {
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(r.Labels[a], r.Labels[b]) })
 	}
-	fmt.Fprintf(w, "\nconfusion matrix (rows: true class, columns: predicted, in the order above)\n")
-	cell := 4
+	return idx
+}
+
+func printEvaluation(w io.Writer, rep evalReport, seen bool) {
+	r := rep.Evaluation
+	fmt.Fprintf(w, "documents %d\naccuracy  %.4f\nmacro-F1  %.4f\n", r.N, r.Accuracy, r.MacroF1)
+	if unknown := r.UnknownLabels(); len(unknown) > 0 {
+		names := make([]string, 0, maxNames)
+		for _, l := range unknown[:min(len(unknown), maxNames)] {
+			names = append(names, plain(l))
+		}
+		more := ""
+		if len(unknown) > maxNames {
+			more = ", …"
+		}
+		fmt.Fprintf(w, "unknown   %d labels the model does not know, in %d documents: %s%s\n",
+			len(unknown), r.UnknownDocs, strings.Join(names, ", "), more)
+	}
+	fmt.Fprintln(w)
+	order := labelOrder(r, seen)
+	names := make([]string, len(r.Labels))
+	width, num := 5, len(fmt.Sprint(len(r.Labels)))
+	for i, l := range r.Labels {
+		names[i] = plain(l)
+		width = max(width, len(names[i]))
+	}
+	fmt.Fprintf(w, "%*s  %-*s  %9s  %9s  %9s  %7s\n", num, "#", width, "class", "precision", "recall", "f1", "support")
+	for k, i := range order {
+		s := r.PerClass[r.Labels[i]]
+		fmt.Fprintf(w, "%*d  %-*s  %9.4f  %9.4f  %9.4f  %7d\n", num, k+1, width, names[i], s.Precision, s.Recall, s.F1, s.Support)
+	}
+	switch {
+	case r.Confusion != nil && len(r.Labels) <= maxMatrix:
+		printMatrix(w, r, order, names, width, num)
+	case len(r.Labels) > 1:
+		fmt.Fprintf(w, "\nconfusion matrix left out: %d labels (eval --json has every confused pair)\n", len(r.Labels))
+	}
+	if len(r.Confused) > 0 {
+		fmt.Fprintf(w, "\nmost confused (true → predicted: documents)\n")
+		for _, p := range r.Confused[:min(len(r.Confused), maxPairs)] {
+			fmt.Fprintf(w, "  %s → %s: %d\n", names[p.True], names[p.Predicted], p.Count)
+		}
+	}
+	if rep.Errors != nil {
+		fmt.Fprintf(w, "\nmisclassified documents (first %d of %d)\n", len(rep.Errors), r.N-correct(r))
+		for _, e := range rep.Errors {
+			fmt.Fprintf(w, "%s\ttrue %s\tpredicted %s\tp %.4g\n", plain(e.Source), plain(e.Truth), plain(e.Predicted), e.P)
+		}
+	}
+}
+
+// correct counts the documents predicted right.
+func correct(r pipeline.Evaluation) int {
+	n := r.N
+	for _, p := range r.Confused {
+		n -= p.Count
+	}
+	return n
+}
+
+// printMatrix prints the confusion matrix with its rows named and numbered
+// as the class table above, and its columns numbered.
+func printMatrix(w io.Writer, r pipeline.Evaluation, order []int, names []string, width, num int) {
+	fmt.Fprintf(w, "\nconfusion matrix (rows: true class, columns: predicted class, numbered # as above)\n")
+	cell := max(num, 3) + 1
 	for _, row := range r.Confusion {
 		for _, v := range row {
 			cell = max(cell, len(fmt.Sprint(v))+1)
 		}
 	}
-	for i, row := range r.Confusion {
-		var sb strings.Builder
-		for _, v := range row {
-			fmt.Fprintf(&sb, "%*d", cell, v)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%*s  %-*s ", num, "", width, "")
+	for k := range order {
+		fmt.Fprintf(&sb, "%*d", cell, k+1)
+	}
+	fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
+	for k, i := range order {
+		sb.Reset()
+		for _, j := range order {
+			fmt.Fprintf(&sb, "%*d", cell, r.Confusion[i][j])
 		}
-		fmt.Fprintf(w, "%-*s %s\n", width, r.Labels[i], sb.String())
+		fmt.Fprintf(w, "%*d  %-*s %s\n", num, k+1, width, names[i], sb.String())
 	}
 }

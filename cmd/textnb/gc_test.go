@@ -27,8 +27,7 @@ func TestTuneGCFollowsCollections(t *testing.T) {
 	defer stop()
 	want := (1 << 40) * 100 / (4 << 20)
 	debug.SetGCPercent(7) // overwritten after the next collection
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	for {                 // if no collection restores the percent, the test times out
 		runtime.GC()
 		time.Sleep(time.Millisecond)  // the finalizer runs on its own goroutine
 		got := debug.SetGCPercent(-1) // reads the percent
@@ -37,5 +36,4 @@ func TestTuneGCFollowsCollections(t *testing.T) {
 			return
 		}
 	}
-	t.Errorf("no collection restored the percent to %d", want)
 }

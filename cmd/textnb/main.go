@@ -4,11 +4,16 @@
 //	textnb predict -m MODEL [--json] [--top K] PATH…|-
 //	textnb eval -m MODEL [--json] CORPUS
 //	textnb merge -o OUT MODEL MODEL…
+//	textnb inspect [--top N] [--json] MODEL
+//	textnb explain -m MODEL [--top N] [--json] TEXT…|-
+//	textnb version
+//	textnb serve [--addr 127.0.0.1:8080] MODEL…
 //
 // Run "textnb COMMAND --help" for the flags of each command.
 package main
 
 import (
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,6 +21,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 
 	"github.com/textnb/textnb/corpus"
 )
@@ -35,6 +42,10 @@ func commands() []command {
 		{"eval", "score a model on a labeled corpus", runEval},
 		{"merge", "merge models trained on parts of a corpus", runMerge},
 		{"stats", "train on parts of a corpus in two passes, exactly (merge, sum, build)", runStats},
+		{"inspect", "describe a model: settings, classes, most indicative terms", runInspect},
+		{"explain", "show the terms that decided a text's class", runExplain},
+		{"version", "print the version and VCS revision of this build", runVersion},
+		{"serve", "serve models over an HTTP JSON API", runServe},
 	}
 }
 
@@ -126,12 +137,59 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // fieldHint points a column or field that a corpus lacks at the flags that
-// name it, for every command that reads one.
+// name it, for every command that reads one; for a table, it says what the
+// header row holds, or that the file seems to have none.
 func fieldHint(err error) string {
-	if errors.Is(err, corpus.ErrMissingField) {
-		return " (--label-field and --text-field name them)"
+	if !errors.Is(err, corpus.ErrMissingField) {
+		return ""
 	}
-	return ""
+	const flags = "--label-field and --text-field name them"
+	var pe *corpus.ParseError
+	if !errors.As(err, &pe) || pe.Line != 1 {
+		return " (" + flags + ")"
+	}
+	head := firstRecord(pe.File)
+	if len(head) == 0 {
+		return " (" + flags + ")"
+	}
+	quoted := make([]string, len(head))
+	data := false
+	for i, h := range head {
+		quoted[i] = strconv.Quote(shorten(h, 30))
+		data = data || looksLikeText(h)
+	}
+	sep := ","
+	if strings.HasSuffix(strings.ToLower(pe.File), ".tsv") {
+		sep = `\t`
+	}
+	if data {
+		return fmt.Sprintf("\n%s seems to have no header row (its first row is %s): add one naming the columns, such as label%stext",
+			pe.File, strings.Join(quoted, ", "), sep)
+	}
+	return fmt.Sprintf("\nits first row, read as the header, is %s: %s, or add a header row (such as label%stext) if that row is data",
+		strings.Join(quoted, ", "), flags, sep)
+}
+
+// firstRecord returns the fields of the first line of a .csv or .tsv file,
+// or nil.
+func firstRecord(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	r := csv.NewReader(io.LimitReader(f, 64<<10))
+	r.FieldsPerRecord, r.LazyQuotes = -1, true
+	if strings.HasSuffix(strings.ToLower(path), ".tsv") {
+		r.Comma = '\t'
+	} else if !strings.HasSuffix(strings.ToLower(path), ".csv") {
+		return nil
+	}
+	rec, err := r.Read()
+	if err != nil {
+		return nil
+	}
+	return rec
 }
 
 func usage(w io.Writer) {
@@ -154,15 +212,22 @@ func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parse reads flags and positional arguments in any order, as users type
-// "textnb train ./corpus -o x.model".
+// "textnb train ./corpus -o x.model". It prints the flags for --help only:
+// a mistake gets one line (flagError), not the whole list.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(out)
+				usage()
 				return nil, err
 			}
-			return nil, fmt.Errorf("%w: %v", errUsage, err)
+			return nil, flagError(fs, err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -171,4 +236,77 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// flagError rewords the flag package's errors in one line, with the flag
+// meant when one is unknown.
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		msg = "unknown flag " + dashed(name)
+		if near := nearestFlag(fs, name); near != "" {
+			msg += "; did you mean " + dashed(near) + "?"
+		}
+	} else if i := strings.LastIndex(msg, " -"); i >= 0 {
+		name, rest, _ := strings.Cut(msg[i+2:], ":")
+		if fs.Lookup(name) != nil {
+			msg = msg[:i+1] + dashed(name) + strings.TrimSuffix(":"+rest, ":")
+		}
+	}
+	return fmt.Errorf("%w: %s (textnb %s --help lists the flags)", errUsage, msg, fs.Name())
+}
+
+// dashed spells a flag as the help does: -o, --model.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// nearestFlag returns the flag a mistyped name most likely meant: the
+// closest in edit distance (ignoring case) if close enough to be a typo,
+// else one whose name contains it or is contained in it; "" if none.
+func nearestFlag(fs *flag.FlagSet, name string) string {
+	if len(name) < 3 {
+		return ""
+	}
+	typed := strings.ToLower(name)
+	best, bestD := "", 1+min(2, max(1, len(typed)/4))
+	fs.VisitAll(func(f *flag.Flag) {
+		d := editDistance(typed, f.Name)
+		if d >= bestD && len(f.Name) >= 3 && (strings.Contains(typed, f.Name) || strings.Contains(f.Name, typed)) {
+			d = bestD - 1
+		}
+		if d < bestD {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance is the optimal string alignment distance between a and b
+// in bytes: insertions, deletions, substitutions and transpositions.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }

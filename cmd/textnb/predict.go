@@ -5,22 +5,31 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
-	"strconv"
+	"strings"
 
-	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
 )
 
 func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("predict", "predict -m MODEL [--json] [--top K] [--priors C=P,…|--estimate-priors] PATH…|-\n\n"+
+	fs := newFlags("predict", "predict -m MODEL [--json] [--top K] [--explain] [--id-field F] [--keep-fields A,B] [--format F] [--priors C=P,…|--estimate-priors] PATH…|-\n\n"+
+		"A folder holds one document per file; a .tsv, .csv or .jsonl file (or - with --format) one per\n"+
+		"row, read as train and eval read them (--text-field names the text); standard input is one\n"+
+		"document per line; any other file is one document. Each prints as its --id-field's value, or\n"+
+		"FILE:LINE, or FILE.\n\n"+
 		"With a table model (train --model gaussian|categorical) every PATH is a .csv or .tsv table whose\n"+
 		"header names the model's feature columns (in any order; other columns, such as the label, are\n"+
 		"ignored); each row prints as FILE:LINE", stderr)
 	modelPath := fs.String("m", "", "model `file` (required)")
-	asJSON := fs.Bool("json", false, "print one JSON object per document with every class's probability")
+	asJSON := fs.Bool("json", false, "print one JSON object per document with every class's probability, its source, file and line")
 	top := fs.Int("top", 1, "print the K most probable classes")
+	textField := fs.String("text-field", "text", "text column of .csv/.tsv headers and .jsonl objects")
+	idField := fs.String("id-field", "", "column or JSON field whose value names each row (default FILE:LINE)")
+	keep := fs.String("keep-fields", "", "with --json: copy these comma-separated `fields` of each row into its \"fields\" object (* for all)")
+	format := fs.String("format", "", "read - and every file as tsv, csv, jsonl or lines (one document per line; the default for -), whatever their extension")
+	explain := fs.Bool("explain", false, "text models: add the --terms terms that moved each decision, with their contributions "+
+		"to the top class's score against the runner-up (textnb explain --help)")
+	terms := fs.Int("terms", 5, "with --explain: list the N terms with the largest contributions (0: all)")
 	pf := newPriorFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -32,13 +41,41 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if *top < 1 {
 		return fmt.Errorf("%w: --top %d: want K ≥ 1", errUsage, *top)
 	}
-	c, err := openClassifier(*modelPath, inputs{stdin: stdin})
+	ro := rowOptions{textField: *textField, idField: *idField, stdin: stdin}
+	if *format != "" {
+		if ro.format, err = parseFormat(*format); err != nil {
+			return usageErr(err)
+		}
+	}
+	if *keep != "" {
+		if !*asJSON {
+			return fmt.Errorf("%w: --keep-fields needs --json", errUsage)
+		}
+		ro.keep = strings.Split(*keep, ",")
+	}
+	in := inputs{rows: ro}
+	c, err := openClassifier(*modelPath, &in)
 	if err != nil {
 		return err
 	}
+	if _, text := c.fields(); text != "" && !givenFlags(fs)["text-field"] {
+		in.rows.textField = text // the column the model was trained from
+	}
+	if _, table := c.(tableClassifier); table && (ro.wantsFields() || *format != "" || *textField != "text" || *explain) {
+		return fmt.Errorf("%w: --id-field, --keep-fields, --format, --text-field and --explain apply to text models", errUsage)
+	}
+	if *explain && (*pf.list != "" || *pf.estimate) {
+		return fmt.Errorf("%w: --explain explains the model's own scores: it excludes --priors and --estimate-priors", errUsage)
+	}
+	if *terms < 0 {
+		return fmt.Errorf("%w: --terms %d: want N ≥ 0", errUsage, *terms)
+	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	p := printer{classes: c.classes(), w: w, json: *asJSON, top: min(*top, len(c.classes()))}
+	p := &printer{classes: c.classes(), w: w, json: *asJSON, top: min(*top, len(c.classes())), terms: *terms}
+	if tc, ok := c.(textClassifier); ok && *explain {
+		p.explainer = tc.m.NewPredictor() // used by print, on one goroutine
+	}
 	sh, err := pf.shift(c.classes(), c.priors(), p.print)
 	if err != nil {
 		return err
@@ -46,38 +83,10 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if err := c.feed(pos, sh.add); err != nil {
 		return err
 	}
-	return sh.finish(w, stderr, *asJSON)
-}
-
-// addInput queues one command-line input: "-" is standard input with one
-// document per line; a file is one document; a folder holds one per file.
-func addInput(b *pipeline.Batch, path string, stdin io.Reader) error {
-	if path == "-" {
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 64<<10), 64<<20)
-		for n := 1; sc.Scan(); n++ {
-			text, _ := corpus.Decode(sc.Bytes())
-			b.Add("stdin:"+strconv.Itoa(n), "", text)
-		}
-		return sc.Err()
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
+	if err := sh.finish(w, stderr, *asJSON); err != nil {
 		return err
 	}
-	if !fi.IsDir() {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		text, _ := corpus.Decode(data)
-		b.Add(path, "", text)
-		return nil
-	}
-	return corpus.Walk(path, corpus.Options{Unlabeled: true}, func(d corpus.Document) error {
-		b.Add(d.Source, "", d.Text)
-		return nil
-	})
+	return p.err
 }
 
 type printer struct {
@@ -85,13 +94,22 @@ type printer struct {
 	w       io.Writer
 	json    bool
 	top     int
+	err     error // the first error writing
+	// explainer explains each prediction (predict --explain), with the
+	// terms top terms
+	explainer *pipeline.Predictor
+	terms     int
 }
 
 type jsonPrediction struct {
-	Source string             `json:"source"`
-	Label  string             `json:"label"`
-	Proba  map[string]float64 `json:"proba"`
-	Top    []jsonClass        `json:"top,omitempty"`
+	Source  string             `json:"source"`
+	File    string             `json:"file,omitempty"` // "-" for standard input
+	Line    int                `json:"line,omitempty"` // of a row of a line file
+	Label   string             `json:"label"`
+	Proba   map[string]float64 `json:"proba"`
+	Top     []jsonClass        `json:"top,omitempty"`
+	Fields  map[string]any     `json:"fields,omitempty"`
+	Explain *explained         `json:"explain,omitempty"`
 }
 
 type jsonClass struct {
@@ -99,10 +117,20 @@ type jsonClass struct {
 	P     float64 `json:"p"`
 }
 
-func (p printer) print(r pipeline.Prediction) {
+func (p *printer) print(s scored) {
+	if p.err != nil {
+		return
+	}
+	r := s.Prediction
 	order := p.ranked(r.Proba)
+	var x *explained
+	if p.explainer != nil {
+		e := summarize(p.explainer.Explain(s.doc.text), r.Proba, p.terms)
+		x = &e
+	}
 	if p.json {
-		j := jsonPrediction{Source: r.Source, Label: p.classes[r.Class], Proba: map[string]float64{}}
+		j := jsonPrediction{Source: r.Source, File: s.doc.file, Line: s.doc.line, Label: p.classes[r.Class],
+			Proba: map[string]float64{}, Fields: s.doc.fields, Explain: x}
 		for c, v := range r.Proba {
 			j.Proba[p.classes[c]] = v
 		}
@@ -111,19 +139,26 @@ func (p printer) print(r pipeline.Prediction) {
 				j.Top = append(j.Top, jsonClass{p.classes[c], r.Proba[c]})
 			}
 		}
-		b, _ := json.Marshal(j)
-		fmt.Fprintf(p.w, "%s\n", b)
+		b, err := json.Marshal(j)
+		if err != nil {
+			p.err = fmt.Errorf("%s: cannot print its probabilities as JSON: %w", plain(r.Source), err)
+			return
+		}
+		_, p.err = fmt.Fprintf(p.w, "%s\n", b)
 		return
 	}
-	fmt.Fprint(p.w, r.Source)
+	fmt.Fprint(p.w, plain(r.Source))
 	for _, c := range order {
-		fmt.Fprintf(p.w, "\t%s\t%.6g", p.classes[c], r.Proba[c])
+		fmt.Fprintf(p.w, "\t%s\t%.6g", plain(p.classes[c]), r.Proba[c])
 	}
-	fmt.Fprintln(p.w)
+	if x != nil {
+		fmt.Fprintf(p.w, "\t%s", x.inline())
+	}
+	_, p.err = fmt.Fprintln(p.w)
 }
 
 // ranked returns the top class indices, most probable first, ties by index.
-func (p printer) ranked(proba []float64) []int {
+func (p *printer) ranked(proba []float64) []int {
 	idx := make([]int, len(proba))
 	for i := range idx {
 		idx[i] = i

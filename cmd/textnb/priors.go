@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,13 +35,14 @@ type shift struct {
 	assumed  []float64      // the priors the model's probabilities assume
 	correct  *nb.PriorShift // nil: leave the probabilities alone
 	estimate bool
-	held     []pipeline.Prediction
-	emit     func(pipeline.Prediction)
+	held     []scored
+	keepText bool // held documents keep their text
+	emit     func(scored)
 }
 
 // shift returns the correction for a model with classes whose probabilities
 // assume the priors assumed.
-func (f priorFlags) shift(classes []string, assumed []float64, emit func(pipeline.Prediction)) (*shift, error) {
+func (f priorFlags) shift(classes []string, assumed []float64, emit func(scored)) (*shift, error) {
 	s := &shift{classes: classes, assumed: assumed, estimate: *f.estimate, emit: emit}
 	if *f.list == "" {
 		return s, nil
@@ -71,9 +71,12 @@ func (s *shift) correctTo(target []float64) error {
 }
 
 // add takes one prediction, in input order.
-func (s *shift) add(p pipeline.Prediction) {
+func (s *shift) add(p scored) {
 	switch {
 	case s.estimate:
+		if !s.keepText {
+			p.doc.text = ""
+		}
 		s.held = append(s.held, p)
 	case s.correct != nil:
 		s.correct.Apply(p.Proba)
@@ -129,12 +132,7 @@ func printPriors(w io.Writer, classes []string, q []float64, iter int, asJSON bo
 		for c, name := range classes {
 			obj.Priors[name] = q[c]
 		}
-		b, err := json.Marshal(obj)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "%s\n", b)
-		return err
+		return printJSON(w, obj)
 	}
 	for c, name := range classes {
 		fmt.Fprintf(w, "# prior\t%s\t%.6g\n", name, q[c])

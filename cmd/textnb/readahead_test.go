@@ -54,10 +54,8 @@ func TestCLIEvalReadsAheadEveryDocument(t *testing.T) {
 func TestReadAheadStop(t *testing.T) {
 	root, _ := copyCorpus(t, newsTest, 0, 60) // 4,800 documents: more than the buffer holds
 	r := startReadAhead(root, corpus.Options{})
-	for deadline := time.Now().Add(10 * time.Second); len(r.batches) < cap(r.batches); time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the buffer holds %d of %d batches after 10 s", len(r.batches), cap(r.batches))
-		}
+	for len(r.batches) < cap(r.batches) { // a read-ahead that never fills it fails by the test timeout
+		time.Sleep(time.Millisecond)
 	}
 	r.stop()
 	if _, open := <-r.batches; open {

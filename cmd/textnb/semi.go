@@ -30,9 +30,15 @@ func newSemiFlags(fs *flag.FlagSet) semiFlags {
 }
 
 // config checks that --unlabeled and --semi come together and returns the
-// settings.
-func (f semiFlags) config() (pipeline.Semi, error) {
+// settings. The pipeline reads a zero as the default, so an explicit zero
+// (given) is refused rather than silently replaced.
+func (f semiFlags) config(given map[string]bool) (pipeline.Semi, error) {
 	s := pipeline.Semi{K: *f.k, Threshold: *f.threshold, Rounds: *f.rounds, Lambda: *f.lambda, RawPosteriors: *f.raw}
+	for name, zero := range map[string]bool{"k": s.K == 0, "threshold": s.Threshold == 0, "rounds": s.Rounds == 0, "lambda": s.Lambda == 0} {
+		if given[name] && zero {
+			return s, fmt.Errorf("%w: --%s 0: want a positive value (see --help)", errUsage, name)
+		}
+	}
 	if *f.method != "" {
 		var err error
 		if s.Method, err = pipeline.ParseSemiMethod(*f.method); err != nil {
@@ -49,15 +55,18 @@ func (f semiFlags) config() (pipeline.Semi, error) {
 }
 
 // addUnlabeled gives tr the documents of --unlabeled, if any.
-func (f semiFlags) addUnlabeled(tr *pipeline.Trainer, fields fieldFlags, stderr io.Writer) error {
+func (f semiFlags) addUnlabeled(tr *pipeline.Trainer, fields fieldFlags, stderr io.Writer, quiet bool) error {
 	path := *f.unlabeled
 	if path == "" {
 		return nil
 	}
+	meter := newMeter(stderr, "unlabeled", path, quiet)
 	st, err := corpus.WalkStats(path, fields.options(true), func(d corpus.Document) error {
 		tr.AddUnlabeled(d.Text)
+		meter.Add(1, int64(len(d.Text)))
 		return nil
 	})
+	meter.Stop()
 	if st.LabelsIgnored {
 		fmt.Fprintf(stderr, "textnb train: %s has labels; --unlabeled ignores them\n", path)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
@@ -45,23 +44,30 @@ func (tf tableFlags) trainTableIf(fs *flag.FlagSet, model, path, out string, std
 			return true, fmt.Errorf("%w: --%s applies only to text models, not --model %v", errUsage, name, kind)
 		case kind == pipeline.Gaussian && (name == "bins" || name == "alpha"):
 			return true, fmt.Errorf("%w: --%s applies only to --model categorical", errUsage, name)
+		case name == "bins" && *tf.bins < 1: // 0 would mean the default
+			return true, fmt.Errorf("%w: --bins %d: want N ≥ 1", errUsage, *tf.bins)
 		case name == "bins":
 			cfg.Bins = *tf.bins
 		case name == "alpha": // given: the text models' default is not the table's
 			cfg.Alpha = *tf.alpha
 		}
 	}
-	return true, trainTable(path, out, fs.Lookup("label-field").Value.String(), cfg, stdout)
+	return true, trainTable(path, out, fs.Lookup("label-field"), cfg, stdout)
 }
 
-func trainTable(path, out, labelField string, cfg pipeline.TableConfig, stdout io.Writer) error {
-	t, err := corpus.ReadTable(path, labelField)
+// trainTable trains on the table at path with labels in the column that
+// label names; the model keeps the name if it is not the default.
+func trainTable(path, out string, label *flag.Flag, cfg pipeline.TableConfig, stdout io.Writer) error {
+	t, err := corpus.ReadTable(path, label.Value.String())
 	if err != nil {
 		return err
 	}
 	m, err := pipeline.TrainTable(t, cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if label.Value.String() != label.DefValue {
+		m.LabelField = label.Value.String()
 	}
 	if err := pipeline.Save(out, m); err != nil {
 		return err
@@ -72,10 +78,10 @@ func trainTable(path, out, labelField string, cfg pipeline.TableConfig, stdout i
 }
 
 // readRows calls fn on every row of a .csv or .tsv table with a header,
-// with the source "path:line", the label of column labelField (none if
+// with the line where it starts, the label of column labelField (none if
 // labelField is "") and the model's feature columns in model order. Other
 // columns are ignored unparsed, so a table may carry ids or notes.
-func readRows(path string, m *pipeline.Table, labelField string, fn func(source, label string, x []float64) error) error {
+func readRows(path string, m *pipeline.Table, labelField string, fn func(line int, label string, x []float64) error) error {
 	r, err := corpus.OpenTable(path, labelField)
 	if err != nil {
 		return err
@@ -96,7 +102,7 @@ func readRows(path string, m *pipeline.Table, labelField string, fn func(source,
 		if err != nil {
 			return err
 		}
-		if err := fn(path+":"+strconv.Itoa(r.Line()), label, x); err != nil {
+		if err := fn(r.Line(), label, x); err != nil {
 			return err
 		}
 	}

@@ -101,7 +101,7 @@ func TestCLITableErrors(t *testing.T) {
 		{1, []string{"header.csv", "no rows"}, []string{"predict", "-m", model, filepath.Join(files, "header.csv")}},
 		{1, []string{"doc.txt", "a table is a .csv or .tsv file"}, []string{"predict", "-m", model, filepath.Join(files, "doc.txt")}},
 		{1, []string{"a table is a .csv or .tsv file"}, []string{"predict", "-m", model, "-"}},
-		{1, []string{`no label column "label"`, "--label-field"}, []string{"eval", "-m", model, iris}},
+		{1, []string{`no label column "label"`, "--label-field"}, []string{"eval", "-m", model, "--label-field", "label", iris}}, // not the stored "species"
 		{1, []string{"only one class", `"x"`}, []string{"train", filepath.Join(files, "one.csv"), "--model", "categorical", "-o", filepath.Join(files, "x.model")}},
 		{1, []string{`no label column "label"`, "--label-field"}, []string{"train", iris, "--model", "gaussian", "-o", filepath.Join(files, "x.model")}},
 		{2, []string{"--bins applies only to --model categorical"}, []string{"train", iris, "--model", "gaussian", "--bins", "3", "--label-field", "species", "-o", filepath.Join(files, "x.model")}},
@@ -122,7 +122,8 @@ func TestCLITableErrors(t *testing.T) {
 	text := trainTo(t, spamTSV)
 	mustFail(t, 1, []string{`no text column "text"`, "--text-field"}, "eval", "-m", text, iris)
 	mustFail(t, 1, []string{`no label column "label"`, "--label-field"}, "train", filepath.Join(files, "text.csv"), "-o", filepath.Join(files, "x.model"))
-	mustFail(t, 1, []string{`no columns "length", "width", "const" and "colour"`}, "eval", "-m", model, spamTSV)
+	mustFail(t, 1, []string{`no label column "species"`}, "eval", "-m", model, spamTSV)
+	mustFail(t, 1, []string{`no columns "length", "width", "const" and "colour"`}, "eval", "-m", model, "--label-field", "label", spamTSV)
 }
 
 func TestCLICategoricalBins(t *testing.T) {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -13,7 +15,7 @@ import (
 
 func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "train CORPUS -o MODEL [flags]", stderr)
-	out := fs.String("o", "", "write the model to this `file` (required)")
+	out := fs.String("o", "", "write the model to this `file` (required): created or replaced, keeping its mode; a symbolic link's target is replaced")
 	model := fs.String("model", "cnb", "classifier: cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
 		"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)")
 	alpha := fs.Float64("alpha", pipeline.DefaultAlpha, "additive smoothing")
@@ -27,19 +29,28 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	charNgrams := fs.String("char-ngrams", "", "Han character n-gram range `MIN,MAX`, or none (default: 2,3 for Chinese models, none otherwise)")
 	stem := fs.Bool("stem", false, "stem English words (Snowball)")
 	noStem := fs.Bool("no-stem", false, "do not stem English words (the default)")
-	stopwords := fs.String("stopwords", "none", "stopword list: none, en, zh, all")
+	stopwords := fs.String("stopwords", "none", "stopword list: none, en, zh, all (en,zh)")
 	lang := fs.String("lang", "auto", "language: auto (decide from the corpus), en, zh")
+	allowMany := fs.Bool("allow-many-classes", false, "train even when the labels look like text or nearly every document has a class of its own")
 	fields := corpusFlags(fs)
 	semi := newSemiFlags(fs)
 	table := newTableFlags(fs, alpha)
+	quiet := quietFlag(fs)
 	spill := newSpillFlags(fs)
 	statsOnly := fs.Bool("stats-only", false, "write this part's document frequencies, not a model (training in parts: see textnb stats)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
+	given := givenFlags(fs)
 	if len(pos) != 1 || *out == "" {
 		return fmt.Errorf("%w: need one CORPUS and -o MODEL (see --help)", errUsage)
+	}
+	if err := checkOutput(*out, pos[0], *semi.unlabeled); err != nil {
+		return err
+	}
+	if err := explicitAlpha(alpha, given["alpha"], stderr); err != nil {
+		return err
 	}
 	if done, err := table.trainTableIf(fs, *model, pos[0], *out, stdout); done {
 		return err
@@ -47,11 +58,17 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *stem && *noStem {
 		return fmt.Errorf("%w: --stem and --no-stem contradict each other", errUsage)
 	}
+	if err := explicitVocab(given, *minDF, *maxDF, *features); err != nil {
+		return err
+	}
 	var cfg pipeline.Config
 	cfg.Alpha, cfg.Norm = *alpha, *norm
 	cfg.Vocab.MinDF, cfg.Vocab.MaxDF = *minDF, *maxDF
+	if given["min-df"] && *minDF == 0 {
+		cfg.Vocab.MinDF = 1 // keep every term: no automatic raise
+	}
 	if cfg.Classifier, err = pipeline.ParseClassifier(*model); err != nil {
-		return usageErr(err)
+		return fmt.Errorf("%w: --model %q: want cnb, mnb or bnb for text, or gaussian or categorical for a numeric table", errUsage, *model)
 	}
 	if cfg.Weighting, err = pipeline.ParseWeighting(*weighting); err != nil {
 		return usageErr(err)
@@ -68,7 +85,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return usageErr(err)
 	}
 	cfg.NoHanChars = *charNgrams == "none"
-	if cfg.Semi, err = semi.config(); err != nil {
+	if cfg.Semi, err = semi.config(given); err != nil {
 		return err
 	}
 	if *statsOnly {
@@ -81,20 +98,34 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := spill.apply(tr); err != nil {
 		return err
 	}
+	meter := newMeter(stderr, "train", pos[0], *quiet)
+	labels := newLabelStats()
 	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
 		tr.Add(d.Label, d.Text)
+		labels.add(d.Label)
+		meter.Add(1, int64(len(d.Text)))
 		return nil
 	})
+	meter.Stop()
 	if err != nil {
 		return err
 	}
-	if err := semi.addUnlabeled(tr, fields, stderr); err != nil {
+	if err := labels.check(pos[0], *allowMany); err != nil {
 		return err
 	}
+	if given["min-df"] && *minDF > labels.docs {
+		return fmt.Errorf("%w: --min-df %d keeps no term: %s has %d documents (give at most %d)", errUsage, *minDF, pos[0], labels.docs, labels.docs)
+	}
+	if err := semi.addUnlabeled(tr, fields, stderr, *quiet); err != nil {
+		return err
+	}
+	meter = newMeter(stderr, "train: fitting", "", *quiet)
 	m, sum, err := tr.Finish()
+	meter.Stop()
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
+	m.LabelField, m.TextField = fields.stored(fs)
 	if err := pipeline.Save(*out, m); err != nil {
 		return err
 	}
@@ -106,6 +137,42 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 
 func usageErr(err error) error { return fmt.Errorf("%w: %v", errUsage, err) }
 
+// givenFlags returns the names of the flags set on the command line.
+func givenFlags(fs *flag.FlagSet) map[string]bool {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return given
+}
+
+// explicitAlpha checks --alpha and, given explicitly below
+// pipeline.MinAlpha (0 included, which the pipeline reads as the default),
+// raises it to MinAlpha with a warning, as scikit-learn does.
+func explicitAlpha(alpha *float64, given bool, stderr io.Writer) error {
+	a := *alpha
+	switch {
+	case a < 0 || math.IsNaN(a) || math.IsInf(a, 0):
+		return fmt.Errorf("%w: --alpha %g: want a finite value ≥ 0", errUsage, a)
+	case given && a < pipeline.MinAlpha:
+		fmt.Fprintf(stderr, "textnb train: --alpha %g is below %g, the least smoothing; using %g\n", a, pipeline.MinAlpha, pipeline.MinAlpha)
+		*alpha = pipeline.MinAlpha
+	}
+	return nil
+}
+
+// explicitVocab refuses pruning flags given explicitly with a value the
+// pipeline would read as its default, or that keeps no term.
+func explicitVocab(given map[string]bool, minDF int, maxDF float64, features int) error {
+	switch {
+	case minDF < 0:
+		return fmt.Errorf("%w: --min-df %d: want N ≥ 1 (0 and 1 keep every term)", errUsage, minDF)
+	case given["max-df"] && !(maxDF > 0 && maxDF <= 1):
+		return fmt.Errorf("%w: --max-df %g: want a fraction of the documents in (0, 1]; 0 would drop every term", errUsage, maxDF)
+	case given["features"] && features < 1:
+		return fmt.Errorf("%w: --features %d: want N ≥ 1", errUsage, features)
+	}
+	return nil
+}
+
 func tokenFlags(t *tokenize.Config, ngrams, charNgrams, stopwords, lang string, stem bool) error {
 	var err error
 	if t.WordNGrams, err = parseRange("--ngrams", ngrams); err != nil {
@@ -115,6 +182,9 @@ func tokenFlags(t *tokenize.Config, ngrams, charNgrams, stopwords, lang string, 
 		if t.HanChars, err = parseRange("--char-ngrams", charNgrams); err != nil {
 			return err
 		}
+	}
+	if stopwords == "all" {
+		stopwords = "en,zh"
 	}
 	if t.Stopwords, err = tokenize.ParseStopwordSet(stopwords); err != nil {
 		return err
@@ -150,4 +220,31 @@ func corpusFlags(fs interface {
 
 func (f fieldFlags) options(unlabeled bool) corpus.Options {
 	return corpus.Options{LabelField: *f.label, TextField: *f.text, Unlabeled: unlabeled}
+}
+
+// stored returns the field names a model keeps: those that are not the
+// flags' defaults ("" for a default).
+func (f fieldFlags) stored(fs *flag.FlagSet) (label, text string) {
+	if *f.label != fs.Lookup("label-field").DefValue {
+		label = *f.label
+	}
+	if *f.text != fs.Lookup("text-field").DefValue {
+		text = *f.text
+	}
+	return label, text
+}
+
+// useStored sets in opt the columns that c's model was trained from, for
+// the field flags not given, and reports whether opt changed.
+func (f fieldFlags) useStored(fs *flag.FlagSet, opt *corpus.Options, c classifier) bool {
+	given := givenFlags(fs)
+	before := *opt
+	label, text := c.fields()
+	if label != "" && !given["label-field"] {
+		opt.LabelField = label
+	}
+	if text != "" && !given["text-field"] {
+		opt.TextField = text
+	}
+	return *opt != before
 }

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/pipeline"
+)
+
+func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("explain", "explain -m MODEL [--top N] [--json] TEXT…|-\n\n"+
+		"Classifies one text (the arguments joined by spaces, or all of standard input for -) and lists\n"+
+		"the terms that moved the decision: each term's signed contribution to the score of the predicted\n"+
+		"class against the runner-up. The contributions, the terms left out and the bias (what no term\n"+
+		"carries, such as the class priors) sum to the margin between the two classes' scores", stderr)
+	modelPath := fs.String("m", "", "model `file` (required; a text model)")
+	top := fs.Int("top", 10, "list the N terms with the largest contributions (0: all)")
+	asJSON := fs.Bool("json", false, "print the explanation as one JSON object")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *modelPath == "" || len(pos) == 0 {
+		return fmt.Errorf("%w: need -m MODEL and a TEXT or - (see --help)", errUsage)
+	}
+	if *top < 0 {
+		return fmt.Errorf("%w: --top %d: want N ≥ 0", errUsage, *top)
+	}
+	text := strings.Join(pos, " ")
+	if len(pos) == 1 && pos[0] == "-" {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return fmt.Errorf("reading standard input: %w", err)
+		}
+		text, _ = corpus.Decode(data)
+	}
+	m, err := openTextModel(*modelPath, "explain")
+	if err != nil {
+		return err
+	}
+	p := m.NewPredictor()
+	proba, _ := p.Proba(nil, text)
+	e := summarize(p.Explain(text), proba, *top)
+	if *asJSON {
+		return printJSON(stdout, e)
+	}
+	printExplained(stdout, e)
+	return nil
+}
+
+// openTextModel loads a text model for a command that only text models
+// support.
+func openTextModel(path, command string) (*pipeline.Model, error) {
+	m, t, err := pipeline.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if t != nil {
+		return nil, fmt.Errorf("%w: %s: %s needs a text model, not a %v table model", errUsage, path, command, t.Kind)
+	}
+	return m, nil
+}
+
+// explained is an Explanation cut to its top terms, for printing:
+// Bias + Σ Terms[i].Weight + Rest = Margin.
+type explained struct {
+	Label     string                  `json:"label"`
+	P         float64                 `json:"p"`
+	RunnerUp  string                  `json:"runner_up"`
+	PRunnerUp float64                 `json:"p_runner_up"`
+	Margin    float64                 `json:"margin"`
+	Bias      float64                 `json:"bias"`
+	Terms     []pipeline.Contribution `json:"terms"`
+	Rest      float64                 `json:"rest"`       // the contributions of the terms left out
+	RestTerms int                     `json:"rest_terms"` // how many they are
+}
+
+// summarize keeps the top terms of e (all if top is 0); proba are the
+// class probabilities of the same text.
+func summarize(e pipeline.Explanation, proba []float64, top int) explained {
+	x := explained{Label: e.Label, P: proba[e.Class], RunnerUp: e.RunnerUpLabel, PRunnerUp: proba[e.RunnerUp],
+		Margin: e.Margin, Bias: e.Bias, Terms: e.Terms}
+	if x.Terms == nil {
+		x.Terms = []pipeline.Contribution{}
+	}
+	if top > 0 && len(x.Terms) > top {
+		for _, c := range x.Terms[top:] {
+			x.Rest += c.Weight
+		}
+		x.RestTerms = len(x.Terms) - top
+		x.Terms = x.Terms[:top]
+	}
+	return x
+}
+
+func printExplained(w io.Writer, e explained) {
+	fmt.Fprintf(w, "%s (p %.4g) over %s (p %.4g): margin %.4f\n", plain(e.Label), e.P, plain(e.RunnerUp), e.PRunnerUp, e.Margin)
+	for _, c := range e.Terms {
+		fmt.Fprintf(w, "  %+9.4f  %s\n", c.Weight, plain(c.Term))
+	}
+	if e.RestTerms > 0 {
+		fmt.Fprintf(w, "  %+9.4f  (%d other %s)\n", e.Rest, e.RestTerms, plural(e.RestTerms, "term", "terms"))
+	}
+	fmt.Fprintf(w, "  %+9.4f  (bias: what no term carries)\n  %9.4f  = margin\n", e.Bias, e.Margin)
+}
+
+// inline formats the top terms of e on one line, for a column of
+// predict's output.
+func (e explained) inline() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "over %s:", plain(e.RunnerUp))
+	for i, c := range e.Terms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, " %s %+.4f", plain(c.Term), c.Weight)
+	}
+	return b.String()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/textnb/textnb/pipeline"
+)
+
+func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlags("inspect", "inspect MODEL [--top N] [--json]\n\n"+
+		"Prints a model's settings, its classes with their training documents and priors, and each class's\n"+
+		"most indicative terms: by the classifier's own weights, and by smoothed log-odds against the other\n"+
+		"classes. For a table model, each class's mean and spread (gaussian) or most probable category\n"+
+		"(categorical) of every column", stderr)
+	top := fs.Int("top", 10, "list the N most indicative terms of each class (0: none)")
+	asJSON := fs.Bool("json", false, "print the description as one JSON object")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: need one MODEL (see --help)", errUsage)
+	}
+	if *top < 0 {
+		return fmt.Errorf("%w: --top %d: want N ≥ 0", errUsage, *top)
+	}
+	m, t, err := pipeline.Open(pos[0])
+	if err != nil {
+		return err
+	}
+	var info pipeline.Info
+	if t != nil {
+		info = t.Inspect()
+	} else if info, err = m.Inspect(*top); err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	if *asJSON {
+		return printJSON(stdout, info)
+	}
+	printInfo(stdout, pos[0], info)
+	return nil
+}
+
+func printInfo(w io.Writer, path string, info pipeline.Info) {
+	s := info.Settings
+	fmt.Fprintf(w, "model       %s\nkind        %s\nclassifier  %s\n", plain(path), info.Kind, s.Classifier)
+	var set []string
+	add := func(name string, v any, ok bool) {
+		if ok {
+			set = append(set, fmt.Sprintf("%s %v", name, v))
+		}
+	}
+	add("alpha", s.Alpha, s.Alpha != 0)
+	add("weighting", s.Weighting, s.Weighting != "")
+	add("norm", s.Norm, s.Norm)
+	add("uniform-prior", s.UniformPrior, s.UniformPrior)
+	add("vectorizer", s.Vectorizer, s.Vectorizer != "")
+	add("lang", s.Lang, s.Lang != "")
+	add("ngrams", s.WordNGrams, s.WordNGrams != "")
+	add("char-ngrams", s.HanChars, s.HanChars != "")
+	add("stem", s.Stem, s.Stem)
+	add("stopwords", s.Stopwords, s.Stopwords != "")
+	add("min-df", s.MinDF, s.MinDF != 0)
+	add("max-df", s.MaxDF, s.MaxDF != 0)
+	add("max-features", s.MaxFeatures, s.MaxFeatures != 0)
+	add("bins", s.Bins, s.Bins != 0)
+	add("var-smoothing", s.VarSmoothing, s.VarSmoothing != 0)
+	if len(set) > 0 {
+		fmt.Fprintf(w, "settings    %s\n", strings.Join(set, ", "))
+	}
+	fmt.Fprintf(w, "features    %d\n", info.Features)
+	if info.Kind == "text" {
+		if info.Terms > 0 {
+			fmt.Fprintf(w, "vocabulary  %d terms\n", info.Terms)
+		} else {
+			fmt.Fprintf(w, "vocabulary  none kept (hashing): terms are shown by feature number\n")
+		}
+	} else {
+		fmt.Fprintf(w, "columns     %s\n", strings.Join(quoteAll(info.Columns), ", "))
+	}
+	fmt.Fprintf(w, "classes     %d\n\n", len(info.Classes))
+	width := 5
+	for _, c := range info.Classes {
+		width = max(width, len(plain(c.Name)))
+	}
+	fmt.Fprintf(w, "%-*s  %10s  %7s\n", width, "class", "documents", "prior")
+	for _, c := range info.Classes {
+		fmt.Fprintf(w, "%-*s  %10.6g  %7.4f\n", width, plain(c.Name), c.Documents, c.Prior)
+	}
+	for _, c := range info.Classes {
+		switch {
+		case len(c.TopWeights) > 0 || len(c.TopLogOdds) > 0:
+			printTerms(w, c)
+		case len(c.Columns) > 0:
+			printColumns(w, c)
+		}
+	}
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = plain(v)
+	}
+	return out
+}
+
+// term names a TermScore: its term, or its feature number with hashing.
+func term(t pipeline.TermScore) string {
+	if t.Term == "" {
+		return fmt.Sprintf("#%d", t.Feature)
+	}
+	return plain(t.Term)
+}
+
+// printTerms prints a class's top terms in two columns: by weight and by
+// log-odds.
+func printTerms(w io.Writer, c pipeline.ClassInfo) {
+	fmt.Fprintf(w, "\n%s: most indicative terms\n", plain(c.Name))
+	width := len("by weight")
+	for _, t := range c.TopWeights {
+		width = max(width, len(term(t)))
+	}
+	fmt.Fprintf(w, "  %-*s  %9s    %s\n", width, "by weight", "weight", "by log-odds")
+	for i := range max(len(c.TopWeights), len(c.TopLogOdds)) {
+		left := strings.Repeat(" ", width+11)
+		if i < len(c.TopWeights) {
+			left = fmt.Sprintf("%-*s  %9.4f", width, term(c.TopWeights[i]), c.TopWeights[i].Score)
+		}
+		right := ""
+		if i < len(c.TopLogOdds) {
+			right = fmt.Sprintf("%s (%.3f)", term(c.TopLogOdds[i]), c.TopLogOdds[i].Score)
+		}
+		fmt.Fprintln(w, strings.TrimRight("  "+left+"    "+right, " "))
+	}
+}
+
+// printColumns prints a table model's columns within a class.
+func printColumns(w io.Writer, c pipeline.ClassInfo) {
+	fmt.Fprintf(w, "\n%s:\n", plain(c.Name))
+	for _, col := range c.Columns {
+		switch {
+		case col.Mean != nil:
+			fmt.Fprintf(w, "  %-20s mean %.4g  std %.4g\n", plain(col.Name), *col.Mean, *col.Std)
+		case col.Category != nil && col.Low != nil:
+			fmt.Fprintf(w, "  %-20s most often in [%.4g, %.4g) (p %.3f)\n", plain(col.Name), *col.Low, *col.High, *col.Prob)
+		case col.Category != nil:
+			fmt.Fprintf(w, "  %-20s most often %d (p %.3f)\n", plain(col.Name), *col.Category, *col.Prob)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/textnb/textnb/pipeline"
+)
+
+func TestCLIInspect(t *testing.T) {
+	model := trainTo(t, newsTrain)
+	m, err := pipeline.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := mustRun(t, "", "inspect", "--top", "3", model)
+	for _, want := range []string{"kind        text", "classifier  cnb", "alpha 0.3", "vocabulary  " + strconv.Itoa(len(m.Terms())) + " terms", "classes     4",
+		"finance: most indicative terms", "by weight", "by log-odds"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("inspect lacks %q:\n%s", want, out)
+		}
+	}
+	var info pipeline.Info
+	if err := json.Unmarshal([]byte(mustRun(t, "", "inspect", "--json", "--top", "3", model)), &info); err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Classes) != 4 || info.Terms != len(m.Terms()) {
+		t.Fatalf("inspect --json: %d classes, %d terms", len(info.Classes), info.Terms)
+	}
+	for _, c := range info.Classes {
+		if c.Documents != 60 || len(c.TopWeights) != 3 || len(c.TopLogOdds) != 3 {
+			t.Errorf("class %+v", c)
+		}
+		// the text report lists the same terms
+		for _, ts := range c.TopLogOdds {
+			if !strings.Contains(out, ts.Term+" (") {
+				t.Errorf("inspect's text lacks %s's term %q", c.Name, ts.Term)
+			}
+		}
+	}
+	if strings.Contains(mustRun(t, "", "inspect", "--top", "0", model), "most indicative") {
+		t.Error("--top 0 lists terms")
+	}
+	// a table model
+	iris, _ := trainIris(t, "gaussian")
+	out = mustRun(t, "", "inspect", iris)
+	if !strings.Contains(out, "kind        table") || !strings.Contains(out, "classifier  gaussian") || !strings.Contains(out, "mean ") {
+		t.Errorf("inspect of a table model:\n%s", out)
+	}
+	mustFail(t, 2, []string{"one MODEL"}, "inspect")
+	mustFail(t, 1, []string{"nowhere.model"}, "inspect", "nowhere.model")
+}
+
+// sumsToMargin checks an explanation's parts add up to its margin.
+func sumsToMargin(t *testing.T, what string, e explained) {
+	t.Helper()
+	sum := e.Bias + e.Rest
+	for _, c := range e.Terms {
+		sum += c.Weight
+	}
+	if math.Abs(sum-e.Margin) > 1e-9 || e.Margin < 0 {
+		t.Errorf("%s: bias %g + terms + rest %g = %g, margin %g", what, e.Bias, e.Rest, sum, e.Margin)
+	}
+}
+
+func TestCLIExplain(t *testing.T) {
+	model := trainTo(t, newsTrain)
+	text := "the stock market fell as bank shares dropped after the cup final"
+	label := strings.Split(mustRun(t, text+"\n", "predict", "-m", model, "-"), "\t")[1]
+	for _, top := range []string{"3", "0"} {
+		var e explained
+		if err := json.Unmarshal([]byte(mustRun(t, "", "explain", "-m", model, "--json", "--top", top, text)), &e); err != nil {
+			t.Fatal(err)
+		}
+		sumsToMargin(t, "--top "+top, e)
+		if e.Label != label || e.RunnerUp == label || e.P <= e.PRunnerUp {
+			t.Errorf("explained %+v, predict says %s", e, label)
+		}
+		if top == "3" && (len(e.Terms) != 3 || e.RestTerms == 0) || top == "0" && (e.RestTerms != 0 || e.Rest != 0 || len(e.Terms) < 5) {
+			t.Errorf("--top %s: %d terms, %d left out", top, len(e.Terms), e.RestTerms)
+		}
+	}
+	out := mustRun(t, "", "explain", "-m", model, "--top", "2", text)
+	if !strings.HasPrefix(out, label+" (p ") || !strings.Contains(out, "other terms)") || !strings.HasSuffix(out, "= margin\n") {
+		t.Errorf("explain:\n%s", out)
+	}
+	if in := mustRun(t, text, "explain", "-m", model, "--top", "2", "-"); in != out {
+		t.Errorf("explain - reads %q, arguments %q", in, out)
+	}
+	iris, _ := trainIris(t, "gaussian")
+	mustFail(t, 2, []string{"needs a text model"}, "explain", "-m", iris, "hello")
+	mustFail(t, 2, []string{"need -m MODEL"}, "explain", "hello")
+}
+
+func TestCLIPredictExplain(t *testing.T) {
+	model := trainTo(t, newsTrain)
+	ps := predictions(t, mustRun(t, "", "predict", "-m", model, "--json", "--explain", "--terms", "4", newsTest+"/tech"))
+	if len(ps) != 20 {
+		t.Fatalf("%d predictions", len(ps))
+	}
+	for _, p := range ps {
+		if p.Explain == nil || p.Explain.Label != p.Label || len(p.Explain.Terms) > 4 || p.Explain.P != p.Proba[p.Label] {
+			t.Fatalf("prediction %+v explained as %+v", p, p.Explain)
+		}
+		sumsToMargin(t, p.Source, *p.Explain)
+	}
+	for _, l := range lines(mustRun(t, "", "predict", "-m", model, "--explain", newsTest+"/tech")) {
+		if f := strings.Split(l, "\t"); len(f) != 4 || !strings.HasPrefix(f[3], "over ") || strings.Count(f[3], ",") != 4 {
+			t.Errorf("predict --explain line %q", l)
+		}
+	}
+	mustFail(t, 2, []string{"--explain", "--priors"}, "predict", "-m", model, "--explain", "--priors", "finance=0.25,food=0.25,sport=0.25,tech=0.25", newsTest)
+}

@@ -1,0 +1,335 @@
+package main
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"math"
+	"os"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/textnb/textnb/pipeline"
+)
+
+// reportHTML is eval --report's page: one file with its style and charts
+// inline, so that it opens anywhere without a network.
+//
+//go:embed report.html
+var reportHTML string
+
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"barWidth": func(w, maxW float64) int {
+		if maxW <= 0 {
+			return 0
+		}
+		return max(1, int(math.Round(120*math.Abs(w)/maxW)))
+	},
+}).Parse(reportHTML))
+
+// Limits of the report's charts: beyond them a chart would be unreadable
+// (and, for the matrix, grow with the square of the labels).
+const (
+	reportBars     = 100 // classes in the score chart
+	reportMatrix   = 60  // labels in the heat map
+	reportPairs    = 20
+	reportErrors   = 25 // misclassified documents, unless --errors says
+	reportExcerpt  = 600
+	reportNameRune = 28 // runes of a class name on an axis
+)
+
+// checkReportPath refuses, before any work, a report path that is not a
+// regular file or that names one of the command's inputs.
+func checkReportPath(path string, inputs ...string) error {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%w: --report %s: not a regular file", errUsage, path)
+	}
+	for _, in := range inputs {
+		if other, err := os.Stat(in); err == nil && os.SameFile(fi, other) {
+			return fmt.Errorf("%w: --report %s would overwrite the input %s", errUsage, path, in)
+		}
+	}
+	return nil
+}
+
+// writeReport writes the HTML report of rep to path, through a temporary
+// file in the same folder, so that a failed write leaves no half page.
+func writeReport(path, model, corpusPath string, rep evalReport, seen bool) error {
+	data := newReportData(model, corpusPath, rep, seen)
+	f, err := os.CreateTemp(dirOf(path), ".textnb-report-*.html")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := reportTemplate.Execute(f, data); err != nil {
+		f.Close()
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+func dirOf(path string) string {
+	for i := len(path) - 1; i >= 0; i-- {
+		if os.IsPathSeparator(path[i]) {
+			return path[:i+1]
+		}
+	}
+	return "."
+}
+
+type reportData struct {
+	Model, Corpus     string
+	N, Classes, Wrong int
+	Accuracy, MacroF1 float64
+	Unknown           int
+	UnknownDocs       int
+	UnknownNames      []string
+	Bars              barChart
+	Heat              *heatMap
+	HeatNote          string
+	Pairs             []pairRow
+	Errors            []misclassified
+	Explained         bool
+	MaxWeight         float64 // the largest |contribution| listed, for the bars' scale
+}
+
+type pairRow struct {
+	True, Predicted string
+	Count           int
+	Share           float64 // percent of the true label's documents
+}
+
+func newReportData(model, corpusPath string, rep evalReport, seen bool) reportData {
+	r := rep.Evaluation
+	d := reportData{Model: model, Corpus: corpusPath, N: r.N, Classes: r.Classes, Accuracy: r.Accuracy, MacroF1: r.MacroF1,
+		Wrong: r.N - correct(r), Unknown: len(r.UnknownLabels()), UnknownDocs: r.UnknownDocs, Errors: rep.Errors}
+	d.UnknownNames = r.UnknownLabels()[:min(d.Unknown, maxNames)]
+	order := labelOrder(r, seen)
+	d.Bars = newBarChart(r, order)
+	switch {
+	case len(r.Labels) > reportMatrix || r.Confusion == nil:
+		d.HeatNote = fmt.Sprintf("%d labels are too many for a readable matrix (at most %d): the most confused pairs follow.", len(r.Labels), reportMatrix)
+	default:
+		d.Heat = newHeatMap(r, order)
+	}
+	for _, p := range r.Confused[:min(len(r.Confused), reportPairs)] {
+		truth := r.Labels[p.True]
+		d.Pairs = append(d.Pairs, pairRow{True: truth, Predicted: r.Labels[p.Predicted], Count: p.Count,
+			Share: 100 * float64(p.Count) / float64(r.PerClass[truth].Support)})
+	}
+	for i, e := range d.Errors {
+		d.Errors[i].Excerpt = excerpt(e.text, reportExcerpt)
+		if e.Explain != nil {
+			d.Explained = true
+			for _, c := range e.Explain.Terms {
+				d.MaxWeight = max(d.MaxWeight, math.Abs(c.Weight))
+			}
+		}
+	}
+	return d
+}
+
+// excerpt returns the first n runes of s, marked if cut.
+func excerpt(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := 0; k < n; k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + " …"
+}
+
+// short cuts a name for an axis; the chart gives the whole name as a title.
+func short(name string) string {
+	if utf8.RuneCountInString(name) <= reportNameRune {
+		return name
+	}
+	return excerpt(name, reportNameRune-2)
+}
+
+// textWidth estimates the pixels of an 11px label.
+func textWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		if r > 0x2e80 { // CJK and wider
+			w += 11
+		} else {
+			w += 7
+		}
+	}
+	return w
+}
+
+type barChart struct {
+	W, H, Top, Bottom, AxisY, LabelX, PlotX int
+	Note                                    string
+	Legend                                  []legendItem
+	Grid                                    []gridLine
+	Rows                                    []barRow
+}
+
+type legendItem struct {
+	X, TX      int
+	Fill, Name string
+}
+
+type gridLine struct {
+	X     int
+	Label string
+}
+
+type barRow struct {
+	Name, Short string
+	P, R, F     float64
+	Support     int
+	TextY       int
+	Bars        []bar
+}
+
+type bar struct {
+	Y, W, H, TX, TY int
+	V               float64
+	Fill            string
+}
+
+var scoreColors = [3]string{"#4e79a7", "#f28e2b", "#59a14f"}
+
+func newBarChart(r pipeline.Evaluation, order []int) barChart {
+	const plotW, rowH, barH = 520, 34, 9
+	if len(order) > reportBars {
+		order = order[:reportBars]
+	}
+	c := barChart{Top: 28}
+	if len(r.Labels) > reportBars {
+		c.Note = fmt.Sprintf("The first %d of %d labels.", reportBars, len(r.Labels))
+	}
+	label := 40
+	for _, i := range order {
+		label = max(label, textWidth(short(r.Labels[i])))
+	}
+	c.LabelX = label + 10
+	c.PlotX = c.LabelX + 8
+	c.W = c.PlotX + plotW + 40
+	for k, name := range []string{"precision", "recall", "F1"} {
+		x := c.PlotX + k*100
+		c.Legend = append(c.Legend, legendItem{X: x, TX: x + 16, Fill: scoreColors[k], Name: name})
+	}
+	y := c.Top
+	for _, i := range order {
+		name := r.Labels[i]
+		s := r.PerClass[name]
+		row := barRow{Name: name, Short: short(name), P: s.Precision, R: s.Recall, F: s.F1, Support: s.Support, TextY: y + rowH/2 + 2}
+		for k, v := range []float64{s.Precision, s.Recall, s.F1} {
+			w := int(math.Round(v * plotW))
+			by := y + 3 + k*(barH+1)
+			row.Bars = append(row.Bars, bar{Y: by, W: w, H: barH, TX: c.PlotX + w + 4, TY: by + barH - 1, V: v, Fill: scoreColors[k]})
+		}
+		c.Rows = append(c.Rows, row)
+		y += rowH
+	}
+	c.Bottom = y
+	c.AxisY = y + 14
+	c.H = y + 22
+	for k := 0; k <= 4; k++ {
+		c.Grid = append(c.Grid, gridLine{X: c.PlotX + k*plotW/4, Label: strconv.FormatFloat(float64(k)/4, 'f', 2, 64)})
+	}
+	return c
+}
+
+type heatMap struct {
+	W, H, Cell, Font, PredX, TrueY, ColY, RowX int
+	Note                                       string
+	Cols                                       []axisLabel
+	RowLabels                                  []axisLabel
+	Cells                                      []heatCell
+}
+
+type axisLabel struct {
+	X, Y        int
+	Name, Short string
+}
+
+type heatCell struct {
+	X, Y, TX, TY           int
+	Fill, Ink, Text, Title string
+}
+
+func newHeatMap(r pipeline.Evaluation, order []int) *heatMap {
+	n := len(order)
+	h := &heatMap{Cell: min(44, max(16, 640/max(n, 1)))}
+	h.Font = min(12, max(8, h.Cell/3))
+	label := 40
+	for _, i := range order {
+		label = max(label, textWidth(short(r.Labels[i])))
+	}
+	left := 30 + label + 8 // the axis title, the row names
+	top := 24 + label*87/100 + 8
+	h.RowX = left - 6
+	h.ColY = top - 6
+	size := n * h.Cell
+	h.W, h.H = left+size+label/2+10, top+size+10
+	h.PredX, h.TrueY = left+size/2, top+size/2
+	for k, i := range order {
+		name := r.Labels[i]
+		h.Cols = append(h.Cols, axisLabel{X: left + k*h.Cell + h.Cell/2, Name: name, Short: short(name)})
+		h.RowLabels = append(h.RowLabels, axisLabel{Y: top + k*h.Cell + h.Cell/2, Name: name, Short: short(name)})
+	}
+	for a, i := range order {
+		support := r.PerClass[r.Labels[i]].Support
+		for b, j := range order {
+			v := r.Confusion[i][j]
+			share := 0.0
+			if support > 0 {
+				share = float64(v) / float64(support)
+			}
+			c := heatCell{X: left + b*h.Cell, Y: top + a*h.Cell, Fill: heatColor(share, i == j), Ink: "#1f2328",
+				Title: fmt.Sprintf("true %s → predicted %s: %d (%.1f%% of %s)", r.Labels[i], r.Labels[j], v, 100*share, r.Labels[i])}
+			if share > 0.55 {
+				c.Ink = "#ffffff"
+			}
+			if v > 0 && h.Cell >= 18 {
+				c.Text = strconv.Itoa(v)
+				c.TX, c.TY = c.X+h.Cell/2, c.Y+h.Cell/2+1
+			}
+			h.Cells = append(h.Cells, c)
+		}
+	}
+	return h
+}
+
+// heatColor shades a cell from white by share: blue on the diagonal
+// (right), red off it (wrong), so errors stand out.
+func heatColor(share float64, diagonal bool) string {
+	if share <= 0 {
+		return "#f6f8fa"
+	}
+	to := [3]float64{8, 81, 156} // #08519c
+	if !diagonal {
+		to = [3]float64{165, 15, 21} // #a50f15
+	}
+	t := 0.12 + 0.88*math.Sqrt(min(share, 1))
+	var c [3]int
+	for k := range c {
+		c[k] = int(math.Round(255 + (to[k]-255)*t))
+	}
+	return fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
+}

@@ -1,0 +1,429 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/textnb/textnb/corpus"
+)
+
+// A row is one document predict reads: a file, a line of standard input or
+// a row of a line file.
+type row struct {
+	source string // the id field's value, or file:line, or the file
+	file   string // "-" for standard input
+	line   int    // 0 for a whole file
+	text   string
+	fields map[string]any // the kept fields: strings, or raw JSON of a JSONL row
+}
+
+// rowFormat is how predict reads a file or standard input.
+type rowFormat string
+
+// The formats --format names; whole is a file read as one document.
+const (
+	formatLines rowFormat = "lines"
+	formatTSV   rowFormat = "tsv"
+	formatCSV   rowFormat = "csv"
+	formatJSONL rowFormat = "jsonl"
+	formatWhole rowFormat = ""
+)
+
+func parseFormat(s string) (rowFormat, error) {
+	switch f := rowFormat(s); f {
+	case formatLines, formatTSV, formatCSV, formatJSONL:
+		return f, nil
+	}
+	return "", fmt.Errorf("--format %q: want tsv, csv, jsonl or lines", s)
+}
+
+// formatOf returns the format of a file named path by its extension.
+func formatOf(path string) rowFormat {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".tsv":
+		return formatTSV
+	case ".csv":
+		return formatCSV
+	case ".jsonl", ".ndjson":
+		return formatJSONL
+	}
+	return formatWhole
+}
+
+// rowOptions say which fields of a line file predict reads.
+type rowOptions struct {
+	format    rowFormat // "": by extension, standard input as lines
+	textField string
+	idField   string   // "": the source is file:line
+	keep      []string // fields to keep; "*" alone keeps them all
+	stdin     io.Reader
+}
+
+func (o rowOptions) keepAll() bool { return len(o.keep) == 1 && o.keep[0] == "*" }
+
+// wantsFields reports whether rows must carry more than their text.
+func (o rowOptions) wantsFields() bool { return o.idField != "" || len(o.keep) > 0 }
+
+// readDocs calls add for every document at path: "-" is standard input,
+// a folder holds one document per file, a line file one per row, any other
+// file is one document.
+func readDocs(path string, o rowOptions, add func(row) error) error {
+	format := o.format
+	if path == "-" {
+		if format == formatWhole {
+			format = formatLines
+		}
+		return readLineRows(o.stdin, "-", format, o, add)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		if o.wantsFields() {
+			return fmt.Errorf("%w: %s: --id-field and --keep-fields need a line file, not a folder", errUsage, path)
+		}
+		return corpus.Walk(path, corpus.Options{Unlabeled: true}, func(d corpus.Document) error {
+			return add(row{source: d.Source, file: d.Source, text: d.Text})
+		})
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file or folder", path)
+	}
+	if format == formatWhole {
+		format = formatOf(path)
+	}
+	if format == formatWhole {
+		if o.wantsFields() {
+			return fmt.Errorf("%w: %s: --id-field and --keep-fields need a .tsv, .csv or .jsonl file (or --format)", errUsage, path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		text, _ := corpus.Decode(data)
+		return add(row{source: path, file: path, text: text})
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return readLineRows(f, path, format, o, add)
+}
+
+// rowError places err at line of file.
+func rowError(file string, line int, err error) error {
+	if file == "-" {
+		file = "stdin"
+	}
+	return &corpus.ParseError{File: file, Line: line, Err: err}
+}
+
+// readLineRows reads a stream of the given format, named file.
+func readLineRows(r io.Reader, file string, format rowFormat, o rowOptions, add func(row) error) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if b, err := br.Peek(3); err == nil && string(b) == "\xef\xbb\xbf" {
+		_, _ = br.Discard(3)
+	}
+	if format == formatCSV {
+		return readCSVRows(br, file, o, add)
+	}
+	var parse func(line string, num int) (row, error)
+	if format == formatLines {
+		if o.wantsFields() {
+			return fmt.Errorf("%w: --id-field and --keep-fields need --format tsv, csv or jsonl", errUsage)
+		}
+		prefix := file + ":"
+		if file == "-" {
+			prefix = "stdin:"
+		}
+		parse = func(line string, num int) (row, error) {
+			return row{source: prefix + strconv.Itoa(num), text: line}, nil
+		}
+	}
+	var long []byte
+	for num := 1; ; num++ {
+		raw, err := readLine(br, &long)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", file, err)
+		}
+		line, _ := corpus.Decode(raw)
+		if format != formatLines && strings.TrimSpace(line) == "" {
+			continue // as train and eval skip them
+		}
+		if parse == nil {
+			var header bool
+			switch format {
+			case formatTSV:
+				parse, header, err = tsvRows(line, file, o)
+			case formatJSONL:
+				parse = func(line string, num int) (row, error) { return jsonRow(line, file, num, o) }
+			}
+			if err != nil {
+				return rowError(file, num, err)
+			}
+			if header {
+				continue
+			}
+		}
+		rw, err := parse(line, num)
+		if err != nil {
+			return rowError(file, num, err)
+		}
+		rw.file, rw.line = file, num
+		if err := add(rw); err != nil {
+			return err
+		}
+	}
+}
+
+// readLine returns the next line without its line ending, of any length;
+// the slice is valid until the next call.
+func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
+	*long = (*long)[:0]
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			*long = append(*long, chunk...)
+			continue
+		}
+		if len(*long) > 0 {
+			*long = append(*long, chunk...)
+			chunk = *long
+		}
+		if err != nil && (!errors.Is(err, io.EOF) || len(chunk) == 0) {
+			return nil, err
+		}
+		chunk = bytes.TrimSuffix(chunk, []byte("\n"))
+		return bytes.TrimSuffix(chunk, []byte("\r")), nil
+	}
+}
+
+// tsvRows looks at the first line of a TSV stream as train and eval do: it
+// is a header if one of its fields is the text field (or the id or a kept
+// field); otherwise lines are label<TAB>text when the first one has a tab,
+// or whole texts.
+func tsvRows(first, file string, o rowOptions) (func(string, int) (row, error), bool, error) {
+	names := strings.Split(first, "\t")
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
+	ti := index(names, o.textField)
+	header := ti >= 0 || o.idField != "" && index(names, o.idField) >= 0
+	if !header {
+		if o.wantsFields() {
+			return nil, false, fmt.Errorf("%w: --id-field and --keep-fields need a header line naming the columns", corpus.ErrMissingField)
+		}
+		two := strings.Contains(first, "\t")
+		return func(line string, num int) (row, error) {
+			rw := row{source: file + ":" + strconv.Itoa(num), text: line}
+			if two {
+				f := strings.Split(line, "\t")
+				if len(f) != 2 {
+					return rw, fmt.Errorf("%w: expected 2 (label<TAB>text), found %d", corpus.ErrFieldCount, len(f))
+				}
+				rw.text = f[1]
+			}
+			return rw, nil
+		}, false, nil
+	}
+	cols, err := columns(names, o)
+	if err != nil {
+		return nil, true, err
+	}
+	return func(line string, num int) (row, error) {
+		f := strings.Split(line, "\t")
+		if len(f) != len(names) {
+			return row{}, fmt.Errorf("%w: expected %d, found %d", corpus.ErrFieldCount, len(names), len(f))
+		}
+		return cols.row(f, file, num), nil
+	}, true, nil
+}
+
+// fieldColumns are the indices of the fields predict reads in a header.
+type fieldColumns struct {
+	text, id int // id: -1 for none
+	keep     []int
+	names    []string
+}
+
+func index(names []string, name string) int {
+	for i, n := range names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func columns(names []string, o rowOptions) (fieldColumns, error) {
+	c := fieldColumns{text: index(names, o.textField), id: -1, names: names}
+	if c.text < 0 {
+		return c, fmt.Errorf("%w: header has no text column %q", corpus.ErrMissingField, o.textField)
+	}
+	if o.idField != "" {
+		if c.id = index(names, o.idField); c.id < 0 {
+			return c, fmt.Errorf("header has no column %q (--id-field)", o.idField)
+		}
+	}
+	if o.keepAll() {
+		for i := range names {
+			c.keep = append(c.keep, i)
+		}
+		return c, nil
+	}
+	for _, k := range o.keep {
+		i := index(names, k)
+		if i < 0 {
+			return c, fmt.Errorf("header has no column %q (--keep-fields)", k)
+		}
+		c.keep = append(c.keep, i)
+	}
+	return c, nil
+}
+
+func (c fieldColumns) row(f []string, file string, num int) row {
+	rw := row{source: file + ":" + strconv.Itoa(num), text: f[c.text]}
+	if c.id >= 0 {
+		rw.source = f[c.id]
+	}
+	if len(c.keep) > 0 {
+		rw.fields = make(map[string]any, len(c.keep))
+		for _, i := range c.keep {
+			rw.fields[c.names[i]] = f[i]
+		}
+	}
+	return rw
+}
+
+// readCSVRows reads a CSV stream with a header.
+func readCSVRows(br *bufio.Reader, file string, o rowOptions, add func(row) error) error {
+	cr := csv.NewReader(br)
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil {
+		return csvRowError(file, err)
+	}
+	names := make([]string, len(header))
+	for i, h := range header {
+		names[i], _ = corpus.Decode([]byte(strings.TrimSpace(h)))
+	}
+	cols, err := columns(names, o)
+	if err != nil {
+		return rowError(file, 1, err)
+	}
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return csvRowError(file, err)
+		}
+		for i, v := range rec {
+			rec[i], _ = corpus.Decode([]byte(v))
+		}
+		num, _ := cr.FieldPos(0)
+		rw := cols.row(rec, file, num)
+		rw.file, rw.line = file, num
+		if err := add(rw); err != nil {
+			return err
+		}
+	}
+}
+
+func csvRowError(file string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return rowError(file, pe.Line, pe.Err)
+	}
+	return fmt.Errorf("reading %s: %w", file, err)
+}
+
+// jsonRow reads one JSONL object: its text field must be a string; the id
+// field's value is its string, or its JSON text for another value; kept
+// fields keep their JSON values (null when absent).
+func jsonRow(line, file string, num int, o rowOptions) (row, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(line), &obj); err != nil {
+		return row{}, fmt.Errorf("invalid JSON object: %w", err)
+	}
+	rw := row{source: file + ":" + strconv.Itoa(num)}
+	raw, ok := obj[o.textField]
+	if !ok {
+		return rw, fmt.Errorf("%w: no %q", corpus.ErrMissingField, o.textField)
+	}
+	if err := json.Unmarshal(raw, &rw.text); err != nil {
+		return rw, fmt.Errorf("field %q: want a string, found %.20s", o.textField, raw)
+	}
+	if o.idField != "" {
+		raw, ok := obj[o.idField]
+		if !ok {
+			return rw, fmt.Errorf("no field %q (--id-field)", o.idField)
+		}
+		if err := json.Unmarshal(raw, &rw.source); err != nil {
+			rw.source = string(raw)
+		}
+	}
+	if o.keepAll() {
+		rw.fields = make(map[string]any, len(obj))
+		for k, v := range obj {
+			rw.fields[k] = v
+		}
+	} else if len(o.keep) > 0 {
+		rw.fields = make(map[string]any, len(o.keep))
+		for _, k := range o.keep {
+			if v, ok := obj[k]; ok {
+				rw.fields[k] = v
+			} else {
+				rw.fields[k] = nil
+			}
+		}
+	}
+	return rw, nil
+}
+
+// queue carries what predict and eval know of each document from where it
+// is added to a Batch to where its prediction comes out, in the same order,
+// on another goroutine.
+type queue[T any] struct {
+	mu    sync.Mutex
+	items []T
+	head  int
+}
+
+func (q *queue[T]) push(v T) {
+	q.mu.Lock()
+	q.items = append(q.items, v)
+	q.mu.Unlock()
+}
+
+func (q *queue[T]) pop() T {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	v := q.items[q.head]
+	var zero T
+	q.items[q.head] = zero
+	q.head++
+	if q.head > 1024 && q.head*2 > len(q.items) {
+		q.items = append(q.items[:0], q.items[q.head:]...)
+		q.head = 0
+	}
+	return v
+}

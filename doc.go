@@ -1,0 +1,30 @@
+// Package textnb classifies text with naive Bayes: train a model on
+// labeled documents, save it to one file, load it and predict labels,
+// probabilities and explanations.
+//
+//	m, err := textnb.Train([]textnb.Document{{Label: "spam", Text: "WIN a prize"}, …}, textnb.Config{})
+//	p := m.Predict("claim your free prize") // p.Label, p.Proba
+//	err = m.Save("spam.model")
+//	m, err = textnb.Load("spam.model")
+//
+// The zero Config is the default pipeline: word 1–2-grams, sublinear TF-IDF
+// and Complement naive Bayes. Train takes documents in memory; TrainFrom
+// takes any sequence of them, such as ReadCorpus of a folder per class or
+// a .tsv, .csv or .jsonl file. Chinese text is segmented into words
+// automatically.
+//
+// A Model is safe for concurrent use. Explain tells which terms pushed a
+// text towards its label; Inspect describes a model. Open reads a model
+// file of either kind: a text Model or a Table model of numeric columns
+// (Gaussian or Categorical naive Bayes, trained with TrainTable).
+//
+// Errors are sentinels, wrapped with details: test them with errors.Is.
+//
+// The packages below textnb are its parts, for those who need more control
+// or speed: pipeline (training, the model file, destination-first scoring
+// with reusable buffers), corpus (reading corpora), tokenize, vectorize and
+// nb (the classifiers on sparse rows). Model.Pipeline and Table.Pipeline
+// return the underlying models.
+//
+// Serving models over HTTP is the job of Handler (handler.go).
+package textnb

@@ -1,0 +1,153 @@
+package serve
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// chromium runs headless Chromium with args and returns its standard
+// output; the test is skipped when Chromium is not installed.
+func chromium(t *testing.T, args ...string) string {
+	t.Helper()
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not installed")
+	}
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir=" + profileDir(t), "--virtual-time-budget=10000"}
+	out, err := exec.Command(bin, append(base, args...)...).Output()
+	if err != nil {
+		t.Fatalf("chromium %v: %v", args, err)
+	}
+	return string(out)
+}
+
+// A user picks a model, types a text and presses Classify: the page shows
+// the label, one bar per class and the terms highlighted.
+func TestPageTyped(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("chromium is not installed")
+	}
+	s, err := Static(Options{Log: quiet}, Named{Name: "news", Text: train(t, newsTrain)}, Named{Name: "spam", Text: train(t, spamTSV)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	b := openBrowser(t, hs.URL+"/")
+	b.waitFor(t, `document.getElementById("model").options.length === 2`)
+	b.eval(t, `(() => {
+		const sel = document.getElementById("model");
+		sel.value = "spam";
+		sel.dispatchEvent(new Event("change"));
+		document.getElementById("text").value = `+jsString("WINNER! Claim your free prize now")+`;
+		document.getElementById("submit").click();
+		return true;
+	})()`)
+	b.waitFor(t, `document.body.dataset.state === "done"`)
+	for expr, want := range map[string]string{
+		`document.getElementById("label").textContent`:                    `"spam"`,
+		`document.querySelectorAll("#bars .bar").length`:                  `2`,
+		`document.querySelector("#bars .bar.best .name").textContent`:     `"spam"`,
+		`document.querySelectorAll("#highlighted mark").length > 2`:       `true`,
+		`document.getElementById("explain").hidden`:                       `false`,
+		`document.getElementById("info").textContent`:                     `"2 classes, version 1"`,
+		`document.querySelector("#highlighted mark").title.split(":")[0]`: `"winner"`,
+	} {
+		if got := b.eval(t, expr); got != want {
+			t.Errorf("%s = %s, want %s", expr, got, want)
+		}
+	}
+	shot := b.screenshot(t)
+	keep(t, "serve-page-typed.png", shot)
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := pixels(img, 0x2a, 0x9d, 0x55); n < 100 {
+		t.Errorf("the screenshot shows %d pixels of the best class's green bar", n)
+	}
+}
+
+// The page at ?model=…&text=… classifies the text by itself: a link to a
+// result.
+func TestPageLink(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("chromium is not installed")
+	}
+	s, err := Static(Options{Log: quiet}, Named{Name: "flowers", Table: flowers(t)}, Named{Name: "spam", Text: train(t, spamTSV)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	page := hs.URL + "/?model=spam&text=" + url.QueryEscape("WINNER! Claim your free prize now, call 09061701461")
+
+	dom := chromium(t, "--dump-dom", page)
+	for _, want := range []string{
+		`data-state="done"`,
+		`<span id="label">spam</span>`,
+		`<option value="spam">spam</option>`,
+		`<div class="bar best"><span class="name" title="spam">spam</span>`,
+		`<span class="name" title="ham">ham</span>`,
+		`<mark title="prize: `,
+		`<span class="toward" id="toward">spam</span>`,
+	} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the page after classifying lacks %s:\n%s", want, dom)
+		}
+	}
+	if strings.Contains(dom, `value="flowers"`) {
+		t.Error("the page offers a table model, which it cannot classify text with")
+	}
+
+	shot := filepath.Join(t.TempDir(), "page.png")
+	chromium(t, "--window-size=900,800", "--screenshot="+shot, page)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := pixels(img, 0x2a, 0x9d, 0x55); img.Bounds().Dx() != 900 || n < 100 {
+		t.Errorf("screenshot %v with %d pixels of the best class's green bar", img.Bounds(), n)
+	}
+	data, _ := os.ReadFile(shot)
+	keep(t, "serve-page-link.png", data)
+}
+
+// pixels counts the pixels of colour r, g, b in every other row and column.
+func pixels(img image.Image, r, g, b uint32) int {
+	n := 0
+	bounds := img.Bounds()
+	for y := bounds.Min.Y; y < bounds.Max.Y; y += 2 {
+		for x := bounds.Min.X; x < bounds.Max.X; x += 2 {
+			pr, pg, pb, _ := img.At(x, y).RGBA()
+			if pr>>8 == r && pg>>8 == g && pb>>8 == b {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// keep copies a screenshot to $TEXTNB_SCREENSHOT_DIR, if set, to look at.
+func keep(t *testing.T, name string, png []byte) {
+	if dir := os.Getenv("TEXTNB_SCREENSHOT_DIR"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+}

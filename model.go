@@ -1,0 +1,104 @@
+package textnb
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/textnb/textnb/pipeline"
+)
+
+// Model is a trained text classifier. It is safe for concurrent use.
+type Model struct {
+	m          *pipeline.Model
+	predictors sync.Pool // of *pipeline.Predictor: buffers and a tokenizer each
+}
+
+func newModel(m *pipeline.Model) *Model {
+	return &Model{m: m, predictors: sync.Pool{New: func() any { return m.NewPredictor() }}}
+}
+
+// Load reads a text model file written by Save (or by textnb train).
+func Load(path string) (*Model, error) {
+	m, err := pipeline.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return newModel(m), nil
+}
+
+// Save writes m to path. The file is replaced at once, when it is
+// complete: a failed Save leaves path as it was.
+func (m *Model) Save(path string) error { return pipeline.Save(path, m.m) }
+
+// Kind returns TextModel.
+func (m *Model) Kind() Kind { return TextModel }
+
+// Classes returns the labels the model predicts, in its order.
+func (m *Model) Classes() []string { return slices.Clone(m.m.Classes) }
+
+// Prediction is a predicted label and every label's probability.
+type Prediction struct {
+	Label string      `json:"label"`
+	Proba []ClassProb `json:"proba"` // in the order of Classes
+}
+
+// ClassProb is a label's probability.
+type ClassProb struct {
+	Label string  `json:"label"`
+	Prob  float64 `json:"p"`
+}
+
+// prediction names the probabilities of a model's classes.
+func prediction(classes []string, proba []float64, best int) Prediction {
+	p := Prediction{Label: classes[best], Proba: make([]ClassProb, len(proba))}
+	for c, v := range proba {
+		p.Proba[c] = ClassProb{Label: classes[c], Prob: v}
+	}
+	return p
+}
+
+// Predict returns the most probable label of text (ties: the first class)
+// and the probabilities of all labels.
+func (m *Model) Predict(text string) Prediction {
+	p := m.predictors.Get().(*pipeline.Predictor)
+	defer m.predictors.Put(p)
+	proba, best := p.Proba(nil, text)
+	return prediction(m.m.Classes, proba, best)
+}
+
+// PredictBatch predicts the labels of texts on every core. The i-th
+// prediction is that of texts[i], as Predict would return it.
+func (m *Model) PredictBatch(texts []string) []Prediction {
+	out := make([]Prediction, 0, len(texts))
+	b := m.m.NewBatch(func(p pipeline.Prediction) {
+		out = append(out, prediction(m.m.Classes, p.Proba, p.Class))
+	})
+	for _, t := range texts {
+		b.Add("", "", t)
+	}
+	b.Close()
+	return out
+}
+
+// Explanation tells why a text got its label: each term's signed
+// contribution to the score margin of the label over the runner-up, largest
+// first. See pipeline.Explanation.
+type Explanation = pipeline.Explanation
+
+// Explain predicts the label of text and explains it.
+func (m *Model) Explain(text string) Explanation {
+	p := m.predictors.Get().(*pipeline.Predictor)
+	defer m.predictors.Put(p)
+	return p.Explain(text)
+}
+
+// Info describes a model; see pipeline.Info.
+type Info = pipeline.Info
+
+// Inspect describes m: its settings and classes, with each class's top
+// most indicative terms (top ≤ 0: none).
+func (m *Model) Inspect(top int) (Info, error) { return m.m.Inspect(top) }
+
+// Pipeline returns the underlying pipeline model, whose Predictor scores
+// into buffers the caller reuses.
+func (m *Model) Pipeline() *pipeline.Model { return m.m }

@@ -1,0 +1,269 @@
+package pipeline
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/textnb/textnb/nb"
+)
+
+// Info describes a trained model for people: what Inspect returns, ready to
+// print as JSON.
+type Info struct {
+	Kind     string      `json:"kind"`     // "text" or "table"
+	Settings Settings    `json:"settings"` // with every default resolved
+	Features int         `json:"features"` // columns of the classifier
+	Terms    int         `json:"terms"`    // vocabulary size; 0 with hashing and for tables
+	Columns  []string    `json:"columns,omitempty"`
+	Classes  []ClassInfo `json:"classes"`
+}
+
+// Settings are a model's main settings by name. Fields that do not apply
+// to the model's kind are left out of the JSON.
+type Settings struct {
+	Classifier   string  `json:"classifier"` // cnb, mnb, bnb, gaussian or categorical
+	Weighting    string  `json:"weighting,omitempty"`
+	Vectorizer   string  `json:"vectorizer,omitempty"`
+	Alpha        float64 `json:"alpha,omitempty"`
+	Norm         bool    `json:"norm,omitempty"`
+	UniformPrior bool    `json:"uniform_prior,omitempty"`
+	Lang         string  `json:"lang,omitempty"`
+	WordNGrams   string  `json:"word_ngrams,omitempty"`
+	HanChars     string  `json:"han_chars,omitempty"`
+	Stem         bool    `json:"stem,omitempty"`
+	Stopwords    string  `json:"stopwords,omitempty"`
+	MinDF        int     `json:"min_df,omitempty"`
+	MaxDF        float64 `json:"max_df,omitempty"`
+	MaxFeatures  int     `json:"max_features,omitempty"`
+	Bins         int     `json:"bins,omitempty"`          // Categorical
+	VarSmoothing float64 `json:"var_smoothing,omitempty"` // Gaussian
+}
+
+// ClassInfo describes one class of a model.
+type ClassInfo struct {
+	Name string `json:"name"`
+	// Documents is the number of training documents (a weighted sum after
+	// EM semi-supervised training).
+	Documents float64 `json:"documents"`
+	// Prior is the class prior that the model's probabilities assume.
+	Prior float64 `json:"prior"`
+	// TopWeights are the terms with the largest weights of the classifier
+	// for this class (Model.ClassWeights), and TopLogOdds those with the
+	// largest smoothed log-odds of the class against the other classes:
+	//
+	//	log((N_cj+α)/(N_c+Fα)) − log((N_¬cj+α)/(N_¬c+Fα))
+	//
+	// where N_cj is the term's (weighted) count in the class, N_c the
+	// class's total and ¬c the other classes. Both rank only the terms
+	// seen in the class's training documents. Text models only.
+	TopWeights []TermScore `json:"top_weights,omitempty"`
+	TopLogOdds []TermScore `json:"top_log_odds,omitempty"`
+	// Columns describe each column within the class. Table models only.
+	Columns []ColumnInfo `json:"columns,omitempty"`
+}
+
+// TermScore is a term with a score. Term is empty with hashing, whose
+// columns do not keep their terms.
+type TermScore struct {
+	Term    string  `json:"term"`
+	Feature int     `json:"feature"`
+	Score   float64 `json:"score"`
+}
+
+// ColumnInfo describes a table model's column within one class: its mean
+// and standard deviation (Gaussian), or its most probable category and that
+// probability (Categorical; a binned column's category is its bin, given
+// as the range [Low, High)).
+type ColumnInfo struct {
+	Name     string   `json:"name"`
+	Mean     *float64 `json:"mean,omitempty"`
+	Std      *float64 `json:"std,omitempty"`
+	Category *int     `json:"category,omitempty"`
+	Low      *float64 `json:"low,omitempty"`
+	High     *float64 `json:"high,omitempty"`
+	Prob     *float64 `json:"prob,omitempty"`
+}
+
+// Inspect describes m, with the top most indicative terms of each class
+// (top ≤ 0: none). It decodes a loaded model's counts for the log-odds,
+// whose error it returns.
+func (m *Model) Inspect(top int) (Info, error) {
+	c := m.Config
+	tc := c.Tokenize
+	info := Info{
+		Kind:     "text",
+		Features: m.NumFeatures(),
+		Settings: Settings{
+			Classifier: c.Classifier.String(), Weighting: c.Weighting.String(), Vectorizer: c.Vectorizer.String(),
+			Alpha: c.alpha(), Norm: c.Norm && c.Classifier == Complement, UniformPrior: c.UniformPrior,
+			Lang: tc.Lang.String(), WordNGrams: tc.WordNGrams.String(), Stem: tc.Stem,
+			MinDF: c.Vocab.MinDF, MaxDF: c.Vocab.MaxDF, MaxFeatures: c.Vocab.MaxFeatures,
+		},
+	}
+	if tc.HanChars.Max > 0 {
+		info.Settings.HanChars = tc.HanChars.String()
+	}
+	if tc.Stopwords != 0 {
+		info.Settings.Stopwords = tc.Stopwords.String()
+	}
+	if c.Classifier == Bernoulli {
+		info.Settings.Weighting = "" // Bernoulli sees only presence
+	}
+	if m.vocab != nil {
+		info.Terms = m.vocab.Len()
+	}
+	priors := m.PosteriorPriors()
+	for k, name := range m.Classes {
+		info.Classes = append(info.Classes, ClassInfo{Name: name, Documents: m.classCount[k], Prior: priors[k]})
+	}
+	if top <= 0 {
+		return info, nil
+	}
+	counts, err := m.Counts()
+	if err != nil {
+		return info, err
+	}
+	t, alpha := m.lin, c.alpha()
+	// sums[k] is N_c; total[j] is feature j's count over all classes.
+	sums := make([]float64, t.K)
+	total := make([]float64, t.Features)
+	for j := range t.Features {
+		for p := counts.Ptr[j]; p < counts.Ptr[j+1]; p++ {
+			sums[counts.Class[p]] += counts.Count[p]
+			total[j] += counts.Count[p]
+		}
+	}
+	var grand float64
+	for _, s := range sums {
+		grand += s
+	}
+	fa := float64(t.Features) * alpha
+	byWeight := make([]topList, t.K)
+	byOdds := make([]topList, t.K)
+	for k := range t.K {
+		byWeight[k].n, byOdds[k].n = top, top
+	}
+	for j := range t.Features {
+		for p := counts.Ptr[j]; p < counts.Ptr[j+1]; p++ {
+			k, n := int(counts.Class[p]), counts.Count[p]
+			if n <= 0 {
+				continue
+			}
+			odds := math.Log((n+alpha)/(sums[k]+fa)) - math.Log((max(total[j]-n, 0)+alpha)/(max(grand-sums[k], 0)+fa))
+			byWeight[k].add(ranked{TermScore{Feature: j, Score: weightOf(t, k, j)}, n})
+			byOdds[k].add(ranked{TermScore{Feature: j, Score: odds}, n})
+		}
+	}
+	for k := range info.Classes {
+		info.Classes[k].TopWeights = byWeight[k].terms(m)
+		info.Classes[k].TopLogOdds = byOdds[k].terms(m)
+	}
+	return info, nil
+}
+
+// ranked is a TermScore with the term's count in the class, which breaks
+// ties of the score: with Complement NB every term seen in one class only
+// has the same weight.
+type ranked struct {
+	TermScore
+	count float64
+}
+
+// before reports whether r ranks before o: the higher score, then the
+// larger count, then the lower feature.
+func (r ranked) before(o ranked) bool {
+	return cmp.Or(cmp.Compare(o.Score, r.Score), cmp.Compare(o.count, r.count), cmp.Compare(r.Feature, o.Feature)) < 0
+}
+
+// topList keeps the n first of the terms added, in order.
+type topList struct {
+	n int
+	s []ranked
+}
+
+func (l *topList) add(r ranked) {
+	if len(l.s) == l.n && !r.before(l.s[len(l.s)-1]) {
+		return
+	}
+	i := sort.Search(len(l.s), func(i int) bool { return r.before(l.s[i]) })
+	if len(l.s) < l.n {
+		l.s = append(l.s, ranked{})
+	}
+	copy(l.s[i+1:], l.s[i:len(l.s)-1])
+	l.s[i] = r
+}
+
+// terms returns the list with the terms' names.
+func (l *topList) terms(m *Model) []TermScore {
+	out := make([]TermScore, len(l.s))
+	for i, r := range l.s {
+		out[i] = r.TermScore
+		if m.vocab != nil {
+			out[i].Term = m.vocab.Term(r.Feature)
+		}
+	}
+	return out
+}
+
+// Inspect describes m: its settings, and each class's training rows, prior
+// and per-column statistics.
+func (m *Table) Inspect() Info {
+	info := Info{Kind: "table", Features: len(m.Features), Columns: slices.Clone(m.Features)}
+	info.Settings.Classifier = m.Kind.String()
+	var count []float64
+	switch {
+	case m.Gaussian != nil:
+		info.Settings.VarSmoothing = cmp.Or(m.Gaussian.VarSmoothing, nb.DefaultVarSmoothing)
+		count = m.Gaussian.ClassCount
+	case m.Categorical != nil:
+		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, 1)
+		info.Settings.Bins = cmp.Or(m.Discretizer.Bins, nb.DefaultBins)
+		count = m.Categorical.ClassCount
+	}
+	priors := m.TrainingPriors()
+	f := len(m.Features)
+	for k, name := range m.Classes {
+		ci := ClassInfo{Name: name, Prior: priors[k]}
+		if k < len(count) {
+			ci.Documents = count[k]
+		}
+		for j, col := range m.Features {
+			info := ColumnInfo{Name: col}
+			if g := m.Gaussian; g != nil {
+				info.Mean, info.Std = ptr(g.Theta[k*f+j]), ptr(math.Sqrt(g.Var[k*f+j]))
+			} else if c := m.Categorical; c != nil {
+				m.bestCategory(&info, k, j)
+			}
+			ci.Columns = append(ci.Columns, info)
+		}
+		info.Classes = append(info.Classes, ci)
+	}
+	return info
+}
+
+// bestCategory fills info with class k's most probable category of column
+// j, and its range if the column is binned.
+func (m *Table) bestCategory(info *ColumnInfo, k, j int) {
+	c := m.Categorical
+	n := c.NCategories[j]
+	if j >= len(c.FeatureLogProb) || len(c.FeatureLogProb[j]) < (k+1)*n || n == 0 {
+		return
+	}
+	lp := c.FeatureLogProb[j][k*n : (k+1)*n]
+	best := 0
+	for i, v := range lp {
+		if v > lp[best] {
+			best = i
+		}
+	}
+	info.Category, info.Prob = ptr(best), ptr(math.Exp(lp[best]))
+	if !m.Direct[j] {
+		if e := m.Discretizer.Edges[j]; best+1 < len(e) {
+			info.Low, info.High = ptr(e[best]), ptr(e[best+1])
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

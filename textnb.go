@@ -1,0 +1,98 @@
+package textnb
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/pipeline"
+)
+
+// Document is a labeled text.
+type Document struct {
+	Label, Text string
+}
+
+// Config holds every setting of a text model; its zero value is the
+// default. See pipeline.Config for the fields.
+type Config = pipeline.Config
+
+// TableConfig holds the settings of a table model; its zero value is
+// Gaussian naive Bayes. See pipeline.TableConfig.
+type TableConfig = pipeline.TableConfig
+
+// Errors, for errors.Is. The errors returned wrap them with details such
+// as the document or the file.
+var (
+	// ErrEmptyLabel: a training document has no label.
+	ErrEmptyLabel = errors.New("textnb: empty label")
+	// ErrNoDocuments: training saw no documents.
+	ErrNoDocuments = pipeline.ErrNoDocuments
+	// ErrOneClass: every training document has the same label.
+	ErrOneClass = pipeline.ErrOneClass
+	// ErrConfig: a setting is out of range.
+	ErrConfig = pipeline.ErrConfig
+	// ErrFormat: a file is not a textnb model, or is damaged.
+	ErrFormat = pipeline.ErrFormat
+	// ErrKind: a model file holds a table model where a text model was
+	// asked for, or the other way round.
+	ErrKind = pipeline.ErrKind
+)
+
+// Train trains a text model on docs with cfg.
+func Train(docs []Document, cfg Config) (*Model, error) {
+	return TrainFrom(func(yield func(Document, error) bool) {
+		for _, d := range docs {
+			if !yield(d, nil) {
+				return
+			}
+		}
+	}, cfg)
+}
+
+// TrainFrom trains a text model on a sequence of documents, such as
+// ReadCorpus returns, without holding them in memory. It stops at the
+// first error of the sequence and returns it.
+func TrainFrom(docs iter.Seq2[Document, error], cfg Config) (*Model, error) {
+	tr, err := pipeline.NewTrainer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for d, err := range docs {
+		n++
+		if err == nil && d.Label == "" {
+			err = fmt.Errorf("document %d: %w", n, ErrEmptyLabel)
+		}
+		if err != nil {
+			tr.Abort()
+			return nil, err
+		}
+		tr.Add(d.Label, d.Text)
+	}
+	m, _, err := tr.Finish()
+	if err != nil {
+		return nil, err
+	}
+	return newModel(m), nil
+}
+
+// ReadCorpus returns the documents of a corpus on disk: a folder with one
+// subfolder per label, or a .tsv, .csv or .jsonl file with "label" and
+// "text" columns. Package corpus reads other column names and reports
+// statistics. A read error ends the sequence.
+func ReadCorpus(path string) iter.Seq2[Document, error] {
+	return func(yield func(Document, error) bool) {
+		stop := errors.New("stop")
+		err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+			if !yield(Document{Label: d.Label, Text: d.Text}, nil) {
+				return stop
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, stop) {
+			yield(Document{}, err)
+		}
+	}
+}
