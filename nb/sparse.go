@@ -107,14 +107,10 @@ func checkValues(i int, idx []int32, val []float64) error {
 // sparseCounts sums rows per class; each goroutine reads them through a
 // view of its own from newView.
 func sparseCounts(features int, y []int, classes int, binary bool, threshold float64, newView func() rowView) (*SparseCounts, error) {
-	if classes < 1 || classes > MaxSparseClasses {
-		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
+	s, err := emptySparseCounts(features, classes, binary, threshold)
+	if err != nil {
+		return nil, err
 	}
-	if features < 0 {
-		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
-	}
-	s := &SparseCounts{Classes: classes, Features: features, ClassCount: make([]float64, classes),
-		Binary: binary, Threshold: threshold}
 	rows := make([][]int32, classes)
 	for i, label := range y {
 		if label < 0 || label >= classes {
@@ -148,6 +144,19 @@ func sparseCounts(features int, y []int, classes int, binary bool, threshold flo
 	}
 	s.Ptr, s.Class, s.Count = featureMajor(cells, features)
 	return s, nil
+}
+
+// emptySparseCounts returns counts of nothing, or what is wrong with the
+// shape.
+func emptySparseCounts(features, classes int, binary bool, threshold float64) (*SparseCounts, error) {
+	if classes < 1 || classes > MaxSparseClasses {
+		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
+	}
+	if features < 0 {
+		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
+	}
+	return &SparseCounts{Classes: classes, Features: features, ClassCount: make([]float64, classes),
+		Binary: binary, Threshold: threshold}, nil
 }
 
 // rowError is an error in one row, so that of several classes' errors the

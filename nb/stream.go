@@ -18,14 +18,10 @@ type ScanFunc func(visit func(i int, idx []int32, val []float64) error) error
 // for bit. Bad rows are the errors of NewSparseCountsFunc; a scan that
 // gives rows out of order or too few is an ErrShape.
 func NewSparseCountsScan(features int, y []int, classes int, binary bool, threshold float64, scan ScanFunc) (*SparseCounts, error) {
-	if classes < 1 || classes > MaxSparseClasses {
-		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
+	s, err := emptySparseCounts(features, classes, binary, threshold)
+	if err != nil {
+		return nil, err
 	}
-	if features < 0 {
-		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
-	}
-	s := &SparseCounts{Classes: classes, Features: features, ClassCount: make([]float64, classes),
-		Binary: binary, Threshold: threshold}
 	for i, label := range y {
 		if label < 0 || label >= classes {
 			return nil, fmt.Errorf("%w: row %d has label %d, want 0..%d", ErrLabel, i, label, classes-1)

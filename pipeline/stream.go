@@ -7,7 +7,7 @@ import (
 
 // DefaultSpillLimit is the memory that a Trainer's document rows may take
 // before it writes them to a temporary file (see Trainer.SpillRows).
-const DefaultSpillLimit = 128 << 20
+const DefaultSpillLimit = 96 << 20
 
 // spill is where a Trainer keeps document rows that outgrow memory.
 type spill struct {

@@ -18,7 +18,7 @@ func newSpillFlags(fs *flag.FlagSet) spillFlags {
 	return spillFlags{
 		dir: fs.String("spill-dir", "", "write document rows that outgrow --spill-mem to a temporary file in this `dir` (default $TMPDIR)"),
 		mem: fs.String("spill-mem", "", "memory document rows may take before training writes them to a file: `size` like 256M or 2G, or off "+
-			"(default 128M); the model is the same either way"),
+			"(default 96M); the model is the same either way"),
 	}
 }
 
