@@ -107,14 +107,10 @@ func checkValues(i int, idx []int32, val []float64) error {
 // sparseCounts sums rows per class; each goroutine reads them through a
 // view of its own from newView.
 func sparseCounts(features int, y []int, classes int, binary bool, threshold float64, newView func() rowView) (*SparseCounts, error) {
-	if classes < 1 || classes > MaxSparseClasses {
-		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
+	s, err := emptySparseCounts(features, classes, binary, threshold)
+	if err != nil {
+		return nil, err
 	}
-	if features < 0 {
-		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
-	}
-	s := &SparseCounts{Classes: classes, Features: features, ClassCount: make([]float64, classes),
-		Binary: binary, Threshold: threshold}
 	rows := make([][]int32, classes)
 	for i, label := range y {
 		if label < 0 || label >= classes {
@@ -148,6 +144,19 @@ func sparseCounts(features int, y []int, classes int, binary bool, threshold flo
 	}
 	s.Ptr, s.Class, s.Count = featureMajor(cells, features)
 	return s, nil
+}
+
+// emptySparseCounts returns counts of nothing, or what is wrong with the
+// shape.
+func emptySparseCounts(features, classes int, binary bool, threshold float64) (*SparseCounts, error) {
+	if classes < 1 || classes > MaxSparseClasses {
+		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
+	}
+	if features < 0 {
+		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
+	}
+	return &SparseCounts{Classes: classes, Features: features, ClassCount: make([]float64, classes),
+		Binary: binary, Threshold: threshold}, nil
 }
 
 // rowError is an error in one row, so that of several classes' errors the
@@ -197,30 +206,40 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 		if err != nil {
 			return nil, &rowError{int(i), err}
 		}
-		n := len(a.touched)
-		a.touched = slices.Grow(a.touched, len(idx))[:n+len(idx)]
-		for p, j := range idx {
-			v, ok := binarized(val[p], binary, threshold)
-			if !ok || v == 0 {
-				continue // an absent value: it leaves the sum as it is
-			}
-			// Without a branch: whether a feature is new to the class is
-			// not predictable, and a mispredicted branch would wait for
-			// the sum's cache miss.
-			s := a.sum[j]
-			a.touched[n] = j
-			n += zeroInt(s)
-			a.sum[j] = s + v
-		}
-		a.touched = a.touched[:n]
+		a.add(idx, val, binary, threshold)
 	}
+	return a.cells(), nil
+}
+
+// add adds one row to the sums.
+func (a *classSum) add(idx []int32, val []float64, binary bool, threshold float64) {
+	n := len(a.touched)
+	a.touched = slices.Grow(a.touched, len(idx))[:n+len(idx)]
+	for p, j := range idx {
+		v, ok := binarized(val[p], binary, threshold)
+		if !ok || v == 0 {
+			continue // an absent value: it leaves the sum as it is
+		}
+		// Without a branch: whether a feature is new to the class is
+		// not predictable, and a mispredicted branch would wait for
+		// the sum's cache miss.
+		s := a.sum[j]
+		a.touched[n] = j
+		n += zeroInt(s)
+		a.sum[j] = s + v
+	}
+	a.touched = a.touched[:n]
+}
+
+// cells returns the non-zero sums, by feature.
+func (a *classSum) cells() []classCell {
 	out := make([]classCell, len(a.touched))
 	if a.sparse() {
 		slices.Sort(a.touched)
 		for k, j := range a.touched {
 			out[k] = classCell{j, a.sum[j]}
 		}
-		return out, nil
+		return out
 	}
 	out = out[:0] // a scan in feature order beats sorting
 	for j, v := range a.sum {
@@ -228,7 +247,7 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 			out = append(out, classCell{int32(j), v})
 		}
 	}
-	return out, nil
+	return out
 }
 
 // sparse reports whether few enough features were touched that visiting

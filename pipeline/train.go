@@ -51,6 +51,7 @@ type Trainer struct {
 	// viaMatrix fits through a count matrix even where fitPruned or
 	// fitParts would do; tests compare the two.
 	viaMatrix bool
+	spill     spill // rows that outgrow memory (stream.go)
 }
 
 // NewTrainer returns a Trainer for cfg.
@@ -135,6 +136,7 @@ func (t *Trainer) begin() {
 		t.hash = vectorize.Hashing{Features: t.cfg.hashFeatures()}
 	} else {
 		t.vocab = vectorize.NewVocabBuilder()
+		t.startSpill()
 	}
 	t.coders, t.batches = new(freeList[*coder]), new(freeList[[]vectorize.CodedDoc])
 	t.run = newOrdered(t.tokenize, t.count)
@@ -291,7 +293,7 @@ func (t *Trainer) hashRows(texts []string) *tokenized {
 func (t *Trainer) count(b *tokenized) {
 	if t.vocab == nil {
 		t.empty += b.empty
-		t.hashed = append(t.hashed, b.rows)
+		t.keepHashed(b.rows)
 		return
 	}
 	for i := range b.coded {
@@ -358,6 +360,12 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 		t.hashed = nil
 		if direct {
 			s.Features = t.hash.Cols()
+			switch {
+			case t.spill.err != nil:
+				return s, t.spill.err
+			case t.spill.file != nil:
+				return s, t.fitSpilled(m)
+			}
 			return s, m.fitParts(s.Features, parts, t.y)
 		}
 		X, err := vectorize.StackRows(t.hash.Cols(), parts)
@@ -372,6 +380,8 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 	if err != nil {
 		return s, err
 	}
+	b := t.vocab
+	defer b.CloseSpill()
 	t.vocab = nil
 	vc := t.cfg.Vocab
 	if t.cfg.Select.Method != NoSelect {
@@ -400,6 +410,10 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 		return s, err
 	}
 	s.Features = p.Len()
+	if t.spill.used = b.Spilled(); t.spill.used {
+		m.vocab = p.Provisional()
+		return s, m.fitScan(p.Len(), p.DF, t.y, p.Scan)
+	}
 	return s, m.fitPruned(p, t.y)
 }
 

@@ -112,8 +112,12 @@ func (p *Pruned) DF() []int64 { return p.df }
 // particular order) and their counts (1 if cfg.Binary) to idx and val.
 func (p *Pruned) Row(i int, idx []int32, val []float64) ([]int32, []float64) {
 	k := sort.SearchInts(p.starts, i+1) - 1
-	b, local, kept, binary := p.shards[k], p.u.local[k], p.kept, p.binary
-	row := b.rows.row(i - p.starts[k])
+	return p.appendRow(k, p.shards[k].rows.row(i-p.starts[k]), idx, val)
+}
+
+// appendRow appends shard k's row of (node<<32 | count) entries.
+func (p *Pruned) appendRow(k int, row []uint64, idx []int32, val []float64) ([]int32, []float64) {
+	local, kept, binary := p.u.local[k], p.kept, p.binary
 	ni, nv := len(idx), len(val)
 	idx, val = slices.Grow(idx, len(row))[:ni+len(row)], slices.Grow(val, len(row))[:nv+len(row)]
 	for _, e := range row {

@@ -63,7 +63,8 @@ type VocabBuilder struct {
 // each growth and leave up to half its capacity unused.
 type rowStore struct {
 	pages [][]uint64
-	rows  []rowRef
+	rows  []rowRef // the rows in memory, after the spilled ones
+	spill *spilled // nil: every row is in memory
 }
 
 type rowRef struct{ page, lo, hi int32 }
@@ -71,7 +72,7 @@ type rowRef struct{ page, lo, hi int32 }
 const rowPage = 1 << 16
 
 func (s *rowStore) row(r int) []uint64 {
-	ref := s.rows[r]
+	ref := s.rows[r-s.spilledRows()]
 	return s.pages[ref.page][ref.lo:ref.hi]
 }
 
@@ -179,10 +180,13 @@ func (b *VocabBuilder) end(start int) {
 func (b *VocabBuilder) close(start int) {
 	b.rows.pages[len(b.rows.pages)-1] = b.open
 	b.rows.rows = append(b.rows.rows, rowRef{int32(len(b.rows.pages) - 1), int32(start), int32(len(b.open))})
+	if b.rows.spill != nil && len(b.rows.pages)*rowPage*8 > b.rows.spill.limit {
+		b.spillRows()
+	}
 }
 
 // Rows returns the number of documents added.
-func (b *VocabBuilder) Rows() int { return len(b.rows.rows) }
+func (b *VocabBuilder) Rows() int { return b.rows.spilledRows() + len(b.rows.rows) }
 
 // Len returns the number of distinct terms seen. It counts them: O(entries).
 func (b *VocabBuilder) Len() int {
@@ -205,6 +209,7 @@ func (b *VocabBuilder) termCounts(withDF, withTotals bool) (df, tf []int64) {
 	if withTotals {
 		tf = make([]int64, b.g.len())
 	}
+	b.spilledCounts(df, tf)
 	for _, page := range b.rows.pages {
 		for _, e := range page {
 			if withDF {
@@ -300,6 +305,9 @@ func (c *VocabCounts) Consume(cfg VocabConfig) (*Vocabulary, *CSR, error) {
 
 func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, error) {
 	if err := cfg.validate(); err != nil {
+		return nil, nil, err
+	}
+	if err := rowsInMemory(c.shards); err != nil {
 		return nil, nil, err
 	}
 	u := c.u

@@ -24,6 +24,8 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	table := newTableFlags(fs, text.alpha)
 	quiet := quietFlag(fs)
 	ml := newMultiFlags(fs, tune.folds)
+	spill := newSpillFlags(fs)
+	statsOnly := fs.Bool("stats-only", false, "write this part's document frequencies, not a model (training in parts: see textnb stats)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -48,6 +50,12 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if cfg.Semi, err = semi.config(given); err != nil {
 		return err
 	}
+	if *statsOnly {
+		if given["tune"] || given["multi-label"] || given["select"] {
+			return fmt.Errorf("%w: --stats-only writes document frequencies for training in parts; --tune, --multi-label and --select do not combine with it", errUsage)
+		}
+		return writeDocFreqs(cfg, pos[0], fields, *out, stdout)
+	}
 	if cfg, err = tune.choose(cfg, pos[0], fields, stdout); err != nil {
 		return err
 	}
@@ -60,6 +68,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	tr, err := pipeline.NewTrainer(cfg)
 	if err != nil {
 		return usageErr(err)
+	}
+	if err := spill.apply(tr); err != nil {
+		return err
 	}
 	meter := newMeter(stderr, "train", pos[0], *quiet)
 	labels := newLabelStats()

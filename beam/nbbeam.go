@@ -1,0 +1,316 @@
+// Package nbbeam trains textnb models with Apache Beam: on Prism in
+// process, or on Flink, Spark or Dataflow (see docs/beam.md). It runs the
+// two passes of training in parts (package pipeline, docs/scale.md): the
+// document frequencies of every bundle, combined; then, with their merge
+// as a side input, each bundle's weighted class sums, combined; then the
+// model, written to one file through any Beam filesystem.
+package nbbeam
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/tokenize"
+)
+
+// Doc is one labeled document.
+type Doc struct {
+	Label, Text string
+}
+
+func init() {
+	register.DoFn2x1[string, func(Doc), error](&parseLineFn{})
+	register.DoFn3x1[context.Context, fileio.ReadableFile, func(Doc), error](&readFileFn{})
+	register.Emitter1[Doc]()
+	register.DoFn2x1[Doc, func([]byte), error](&docFreqsFn{})
+	register.DoFn3x1[Doc, []byte, func([]byte), error](&sumsFn{})
+	register.Emitter1[[]byte]()
+	register.Combiner3[[]byte, []byte, []byte](&mergeDocFreqsFn{})
+	register.Combiner3[[]byte, []byte, []byte](&mergeSumsFn{})
+	register.DoFn3x1[context.Context, []byte, []byte, error](&buildFn{})
+}
+
+// ReadLines reads line files: each line is a label, a tab and the text;
+// a first line "label<TAB>text" is a header and skipped.
+func ReadLines(s beam.Scope, glob string) beam.PCollection {
+	s = s.Scope("ReadLines")
+	return beam.ParDo(s, &parseLineFn{}, textio.Read(s, glob))
+}
+
+// ReadFolders reads one document per file, labeled with the name of the
+// folder that holds it, decoded as textnb train decodes it (UTF-8, GB18030
+// or Latin-1): glob is like "gs://bucket/train/*/*".
+func ReadFolders(s beam.Scope, glob string) beam.PCollection {
+	s = s.Scope("ReadFolders")
+	files := fileio.ReadMatches(s, fileio.MatchFiles(s, glob))
+	return beam.ParDo(s, &readFileFn{}, files)
+}
+
+type parseLineFn struct{}
+
+func (*parseLineFn) ProcessElement(line string, emit func(Doc)) error {
+	label, text, ok := strings.Cut(line, "\t")
+	switch {
+	case !ok:
+		return fmt.Errorf("nbbeam: line %.40q has no tab between label and text", line)
+	case label == "label" && text == "text":
+		return nil // a header
+	}
+	emit(Doc{label, text})
+	return nil
+}
+
+type readFileFn struct{}
+
+func (*readFileFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, emit func(Doc)) error {
+	b, err := f.Read(ctx)
+	if err != nil {
+		return fmt.Errorf("nbbeam: %s: %w", f.Metadata.Path, err)
+	}
+	text, _ := corpus.Decode(b) // as textnb train decodes files
+	emit(Doc{path.Base(path.Dir(f.Metadata.Path)), text})
+	return nil
+}
+
+// Train adds the transforms that train a model with cfg on docs (a
+// PCollection of Doc) and write it to out. cfg's language must be set
+// (bundles could decide Lang Auto differently); semi-supervised training is
+// refused.
+func Train(s beam.Scope, cfg pipeline.Config, docs beam.PCollection, out string) error {
+	if cfg.Tokenize.Lang == tokenize.Auto {
+		return fmt.Errorf("nbbeam: set Config.Tokenize.Lang: bundles could decide auto differently")
+	}
+	if _, err := pipeline.NewDocFreqCounter(cfg); err != nil {
+		return err
+	}
+	s = s.Scope("TrainTextNB")
+	partDF := beam.ParDo(s, &docFreqsFn{Config: cfg}, docs)
+	df := beam.Combine(s, &mergeDocFreqsFn{}, partDF)
+	partSums := beam.ParDo(s, &sumsFn{}, docs, beam.SideInput{Input: df})
+	sums := beam.Combine(s, &mergeSumsFn{}, partSums)
+	beam.ParDo0(s, &buildFn{Out: out}, sums, beam.SideInput{Input: df})
+	return nil
+}
+
+// docFreqsFn counts the document frequencies of each bundle.
+type docFreqsFn struct {
+	Config pipeline.Config
+	c      *pipeline.DocFreqCounter
+}
+
+func (f *docFreqsFn) StartBundle(_ func([]byte)) error {
+	var err error
+	f.c, err = pipeline.NewDocFreqCounter(f.Config)
+	return err
+}
+
+// ProcessElement counts d; the bundle's statistics go out in FinishBundle.
+func (f *docFreqsFn) ProcessElement(d Doc, _ func([]byte)) error {
+	f.c.Add(d.Label, d.Text)
+	return nil
+}
+
+func (f *docFreqsFn) FinishBundle(emit func([]byte)) error {
+	d, err := f.c.DocFreqs()
+	if err != nil {
+		return err
+	}
+	f.c = nil
+	if d.Docs() == 0 {
+		return nil
+	}
+	b, err := encode(d)
+	if err != nil {
+		return err
+	}
+	emit(b)
+	return nil
+}
+
+// mergeDocFreqsFn merges encoded DocFreqs. The accumulators are encoded
+// too, so that they need no coder of their own.
+type mergeDocFreqsFn struct{}
+
+func (*mergeDocFreqsFn) CreateAccumulator() []byte { return nil }
+
+func (f *mergeDocFreqsFn) AddInput(acc, in []byte) ([]byte, error) {
+	return f.MergeAccumulators(acc, in)
+}
+
+func (*mergeDocFreqsFn) MergeAccumulators(a, b []byte) ([]byte, error) {
+	if len(a) == 0 {
+		return b, nil
+	}
+	if len(b) == 0 {
+		return a, nil
+	}
+	da, err := pipeline.ReadDocFreqs(bytes.NewReader(a))
+	if err != nil {
+		return nil, err
+	}
+	db, err := pipeline.ReadDocFreqs(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	d, err := pipeline.MergeDocFreqs(da, db)
+	if err != nil {
+		return nil, err
+	}
+	return encode(d)
+}
+
+func (*mergeDocFreqsFn) ExtractOutput(acc []byte) ([]byte, error) {
+	if len(acc) == 0 {
+		return nil, nil
+	}
+	d, err := pipeline.ReadDocFreqs(bytes.NewReader(acc))
+	if err != nil {
+		return nil, err
+	}
+	sortClasses(d) // Beam merges bundles in no fixed order
+	return encode(d)
+}
+
+// sortClasses puts d's classes in name order.
+func sortClasses(d *pipeline.DocFreqs) {
+	docs := map[string]int64{}
+	for i, c := range d.Classes {
+		docs[c] = d.ClassDocs[i]
+	}
+	slices.Sort(d.Classes)
+	for i, c := range d.Classes {
+		d.ClassDocs[i] = docs[c]
+	}
+}
+
+// sumsFn weights each bundle's documents with the merged document
+// frequencies and emits its class sums.
+type sumsFn struct {
+	df  []byte
+	p   *pipeline.Prepared
+	sum *pipeline.Summer
+}
+
+// ProcessElement adds d to the bundle's sums, which go out in FinishBundle.
+func (f *sumsFn) ProcessElement(d Doc, df []byte, _ func([]byte)) error {
+	if f.p == nil || !bytes.Equal(f.df, df) {
+		dfs, err := pipeline.ReadDocFreqs(bytes.NewReader(df))
+		if err != nil {
+			return err
+		}
+		if f.p, err = dfs.Prepare(); err != nil {
+			return err
+		}
+		f.df = df
+	}
+	if f.sum == nil {
+		f.sum = f.p.NewSummer()
+	}
+	return f.sum.Add(d.Label, d.Text)
+}
+
+func (f *sumsFn) FinishBundle(_ []byte, emit func([]byte)) error {
+	if f.sum == nil {
+		return nil
+	}
+	s, err := f.sum.Sums()
+	f.sum = nil
+	if err != nil {
+		return err
+	}
+	b, err := encode(pipeline.ClassSums{SparseCounts: s})
+	if err != nil {
+		return err
+	}
+	emit(b)
+	return nil
+}
+
+// mergeSumsFn adds encoded class sums.
+type mergeSumsFn struct{}
+
+func (*mergeSumsFn) CreateAccumulator() []byte { return nil }
+
+func (f *mergeSumsFn) AddInput(acc, in []byte) ([]byte, error) { return f.MergeAccumulators(acc, in) }
+
+func (*mergeSumsFn) MergeAccumulators(a, b []byte) ([]byte, error) {
+	if len(a) == 0 {
+		return b, nil
+	}
+	if len(b) == 0 {
+		return a, nil
+	}
+	sa, err := pipeline.ReadClassSums(bytes.NewReader(a))
+	if err != nil {
+		return nil, err
+	}
+	sb, err := pipeline.ReadClassSums(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	var s *nb.SparseCounts
+	if s, err = sa.Merge(sb.SparseCounts); err != nil {
+		return nil, err
+	}
+	return encode(pipeline.ClassSums{SparseCounts: s})
+}
+
+func (*mergeSumsFn) ExtractOutput(acc []byte) []byte { return acc }
+
+// buildFn builds the model from the merged sums and writes it.
+type buildFn struct {
+	Out string
+}
+
+func (f *buildFn) ProcessElement(ctx context.Context, sums, df []byte) error {
+	dfs, err := pipeline.ReadDocFreqs(bytes.NewReader(df))
+	if err != nil {
+		return err
+	}
+	p, err := dfs.Prepare()
+	if err != nil {
+		return err
+	}
+	s, err := pipeline.ReadClassSums(bytes.NewReader(sums))
+	if err != nil {
+		return err
+	}
+	m, err := p.Build(s.SparseCounts)
+	if err != nil {
+		return err
+	}
+	fs, err := filesystem.New(ctx, f.Out)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	w, err := fs.OpenWrite(ctx, f.Out)
+	if err != nil {
+		return err
+	}
+	if _, err := m.WriteTo(w); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+func encode(v io.WriterTo) ([]byte, error) {
+	var b bytes.Buffer
+	_, err := v.WriteTo(&b)
+	return b.Bytes(), err
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/pipeline"
+)
+
+// writeDocFreqs is train --stats-only: the first pass of training in parts.
+func writeDocFreqs(cfg pipeline.Config, path string, fields fieldFlags, out string, stdout io.Writer) error {
+	c, err := pipeline.NewDocFreqCounter(cfg)
+	if err != nil {
+		return usageErr(err)
+	}
+	err = corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
+		c.Add(d.Label, d.Text)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	d, err := c.DocFreqs()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := pipeline.Save(out, d); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "counted %d documents, %d classes, %d terms\nwrote %s\n", d.Docs(), len(d.Classes), len(d.Terms.Terms), out)
+	return nil
+}
+
+func runStats(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "merge":
+			return runStatsMerge(args[1:], stdout, stderr)
+		case "sum":
+			return runStatsSum(args[1:], stdout, stderr)
+		case "build":
+			return runStatsBuild(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprint(stderr, `Usage: textnb stats merge|sum|build [flags]
+
+Training in parts, on any number of machines (see docs/scale.md):
+  textnb train PART --stats-only -o PART.df [train flags]   document frequencies of each part
+  textnb stats merge -o ALL.df PART.df…                      merge them, parts in corpus order
+  textnb stats sum --df ALL.df -o PART.sums PART             class sums of each part, weighted as a whole
+  textnb stats build -o MODEL ALL.df PART.sums…              the model, as trained on all parts
+`)
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+		return nil
+	}
+	return fmt.Errorf("%w: want merge, sum or build", errUsage)
+}
+
+func readDocFreqs(path string) (*pipeline.DocFreqs, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	d, err := pipeline.ReadDocFreqs(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, nil
+}
+
+func runStatsMerge(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("stats merge", "stats merge -o OUT PART.df…", stderr)
+	out := fs.String("o", "", "write the merged document frequencies to this `file` (required)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" || len(pos) < 1 {
+		return fmt.Errorf("%w: need -o OUT and at least one file of document frequencies", errUsage)
+	}
+	var all *pipeline.DocFreqs
+	for _, p := range pos {
+		d, err := readDocFreqs(p)
+		if err != nil {
+			return err
+		}
+		if all == nil {
+			all = d
+		} else if all, err = pipeline.MergeDocFreqs(all, d); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	if err := pipeline.Save(*out, all); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "merged %d parts: %d documents, %d classes, %d terms\nwrote %s\n", len(pos), all.Docs(), len(all.Classes), len(all.Terms.Terms), *out)
+	return nil
+}
+
+func runStatsSum(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("stats sum", "stats sum --df ALL.df -o PART.sums PART", stderr)
+	dfPath := fs.String("df", "", "the merged document frequencies of the whole corpus (required)")
+	out := fs.String("o", "", "write the part's class sums to this `file` (required)")
+	fields := corpusFlags(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" || *dfPath == "" || len(pos) != 1 {
+		return fmt.Errorf("%w: need --df ALL.df, -o OUT and one PART", errUsage)
+	}
+	d, err := readDocFreqs(*dfPath)
+	if err != nil {
+		return err
+	}
+	p, err := d.Prepare()
+	if err != nil {
+		return fmt.Errorf("%s: %w", *dfPath, err)
+	}
+	s := p.NewSummer()
+	n := 0
+	err = corpus.Walk(pos[0], fields.options(false), func(doc corpus.Document) error {
+		n++
+		return s.Add(doc.Label, doc.Text)
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	sums, err := s.Sums()
+	if err != nil {
+		return err
+	}
+	if err := pipeline.Save(*out, pipeline.ClassSums{SparseCounts: sums}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "summed %d documents over %d features\nwrote %s\n", n, p.NumFeatures(), *out)
+	return nil
+}
+
+func runStatsBuild(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("stats build", "stats build -o MODEL ALL.df PART.sums…", stderr)
+	out := fs.String("o", "", "write the model to this `file` (required)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" || len(pos) < 2 {
+		return fmt.Errorf("%w: need -o MODEL, the merged document frequencies and at least one file of class sums", errUsage)
+	}
+	d, err := readDocFreqs(pos[0])
+	if err != nil {
+		return err
+	}
+	p, err := d.Prepare()
+	if err != nil {
+		return fmt.Errorf("%s: %w", pos[0], err)
+	}
+	var total *nb.SparseCounts
+	for _, path := range pos[1:] {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		s, err := pipeline.ReadClassSums(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		if total == nil {
+			total = s.SparseCounts
+		} else if total, err = total.Merge(s.SparseCounts); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	m, err := p.Build(total)
+	if err != nil {
+		return err
+	}
+	if err := pipeline.Save(*out, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "built %s from %d parts: %d classes, %d features (min_df %d)\nwrote %s\n",
+		m.Config.Classifier, len(pos)-1, len(m.Classes), m.NumFeatures(), m.Config.Vocab.MinDF, *out)
+	return nil
+}

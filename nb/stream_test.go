@@ -1,0 +1,53 @@
+package nb
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/textnb/textnb/vectorize"
+)
+
+func TestSparseCountsScanEqualsFunc(t *testing.T) {
+	X := vectorize.FromDense([][]float64{
+		{1, 0, 2, 0.5}, {0, 3, 0, 0}, {0.25, 0.125, 1, 0}, {0, 0, 0, 0}, {7, 0, 0, 1}, {0, 1, 1, 1},
+	})
+	y := []int{0, 1, 2, 0, 2, 1}
+	scan := func(visit func(int, []int32, []float64) error) error {
+		for i := range X.Rows {
+			idx, val := X.Row(i)
+			if err := visit(i, idx, val); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, binary := range []bool{false, true} {
+		want, err := NewSparseCounts(X, y, 3, binary, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := NewSparseCountsScan(X.Cols, y, 3, binary, 0.5, scan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("binary %v: scan counts %+v, want %+v", binary, got, want)
+		}
+	}
+	short := func(visit func(int, []int32, []float64) error) error { return visit(0, nil, nil) }
+	if _, err := NewSparseCountsScan(X.Cols, y, 3, false, 0, short); !errors.Is(err, ErrShape) {
+		t.Errorf("too few rows: got %v, want ErrShape", err)
+	}
+	bad := func(visit func(int, []int32, []float64) error) error {
+		return visit(0, []int32{9}, []float64{1})
+	}
+	if _, err := NewSparseCountsScan(X.Cols, y, 3, false, 0, bad); !errors.Is(err, ErrShape) {
+		t.Errorf("column out of range: got %v, want ErrShape", err)
+	}
+	stop := errors.New("stop")
+	failing := func(func(int, []int32, []float64) error) error { return stop }
+	if _, err := NewSparseCountsScan(X.Cols, y, 3, false, 0, failing); err != stop {
+		t.Errorf("failing scan: got %v, want its error", err)
+	}
+}

@@ -1,0 +1,186 @@
+package pipeline
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/vectorize"
+)
+
+// readLabeled returns the labeled documents of path, in order.
+func readLabeled(t testing.TB, path string) []labeled {
+	t.Helper()
+	var docs []labeled
+	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+		docs = append(docs, labeled{d.Label, d.Text})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return docs
+}
+
+// trainInParts trains on docs split into k consecutive parts, in two
+// passes, merging the parts' statistics as a tree: (1+2)+(3+4)….
+func trainInParts(t *testing.T, cfg Config, docs []labeled, k int) (*Model, error) {
+	t.Helper()
+	parts := make([][]labeled, k)
+	for i := range k {
+		parts[i] = docs[i*len(docs)/k : (i+1)*len(docs)/k]
+	}
+	dfs := make([]*DocFreqs, k)
+	for i, p := range parts {
+		c, err := NewDocFreqCounter(cfg)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range p {
+			c.Add(d.label, d.text)
+		}
+		if dfs[i], err = c.DocFreqs(); err != nil {
+			return nil, err
+		}
+	}
+	all, err := mergeTree(dfs, MergeDocFreqs)
+	if err != nil {
+		return nil, err
+	}
+	prep, err := all.Prepare()
+	if err != nil {
+		return nil, err
+	}
+	sums := make([]*nb.SparseCounts, k)
+	for i, p := range parts {
+		s := prep.NewSummer()
+		for _, d := range p {
+			if err := s.Add(d.label, d.text); err != nil {
+				return nil, err
+			}
+		}
+		if sums[i], err = s.Sums(); err != nil {
+			return nil, err
+		}
+	}
+	total, err := mergeTree(sums, (*nb.SparseCounts).Merge)
+	if err != nil {
+		return nil, err
+	}
+	return prep.Build(total)
+}
+
+func mergeTree[T any](xs []T, merge func(a, b T) (T, error)) (T, error) {
+	for len(xs) > 1 {
+		var next []T
+		for i := 0; i < len(xs); i += 2 {
+			if i+1 == len(xs) {
+				next = append(next, xs[i])
+				continue
+			}
+			m, err := merge(xs[i], xs[i+1])
+			if err != nil {
+				return m, err
+			}
+			next = append(next, m)
+		}
+		xs = next
+	}
+	return xs[0], nil
+}
+
+// TestPartsTrainAsOne checks that training in parts gives the model of one
+// training through a count matrix (whose ids follow term order too), to
+// 1e-12 in every count and weight, with the same predictions.
+func TestPartsTrainAsOne(t *testing.T) {
+	docs := readLabeled(t, newsTrain)
+	test := readLabeled(t, newsTest)
+	for _, cfg := range []Config{
+		{},
+		{Weighting: Rennie, Norm: true},
+		{Classifier: Multinomial, Weighting: Counts, Vocab: vectorize.VocabConfig{MaxFeatures: 300, MaxDF: 0.5}},
+		{Classifier: Bernoulli, Vocab: vectorize.VocabConfig{MinDF: 2}},
+		{Vectorizer: Hash, HashFeatures: 1 << 14},
+		{MaxTableSize: 20000}, // automatic min_df above 1
+	} {
+		want, _ := trainVia(t, cfg, newsTrain, true)
+		got, err := trainInParts(t, cfg, docs, 4)
+		if err != nil {
+			t.Fatalf("%+v: %v", cfg, err)
+		}
+		if !slices.Equal(got.Classes, want.Classes) || got.Config.Vocab != want.Config.Vocab || got.NumFeatures() != want.NumFeatures() {
+			t.Fatalf("%+v: classes %v, vocab %+v, %d features; want %v, %+v, %d", cfg, got.Classes, got.Config.Vocab,
+				got.NumFeatures(), want.Classes, want.Config.Vocab, want.NumFeatures())
+		}
+		if want.vocab != nil && !slices.Equal(got.vocab.Terms(), want.vocab.Terms()) {
+			t.Fatalf("%+v: vocabularies differ", cfg)
+		}
+		if a, b := got.idf(), want.idf(); (a == nil) != (b == nil) || a != nil && !floatsClose(*a, *b, 1e-12) {
+			t.Fatalf("%+v: IDF differs", cfg)
+		}
+		gc, wc := countCells(got.counts), countCells(want.counts)
+		gl, wl := got.lin, want.lin
+		for j := range int32(got.NumFeatures()) {
+			if !sameFeature(gc, wc, j, j, 1e-12) || !sameFeature(cells{gl.Ptr, gl.Class, gl.Delta}, cells{wl.Ptr, wl.Class, wl.Delta}, j, j, 1e-12) {
+				t.Fatalf("%+v: feature %d differs", cfg, j)
+			}
+		}
+		if !floatsClose(gl.Base, wl.Base, 1e-12) || !floatsClose(gl.Q, wl.Q, 1e-12) || !floatsClose(gl.P, wl.P, 1e-12) {
+			t.Fatalf("%+v: weights differ", cfg)
+		}
+		gp, wp := got.NewPredictor(), want.NewPredictor()
+		for i, d := range test {
+			if _, a := gp.Proba(nil, d.text); func() bool { _, b := wp.Proba(nil, d.text); return a != b }() {
+				t.Fatalf("%+v: test document %d predicted differently", cfg, i)
+			}
+		}
+	}
+}
+
+func TestPartsRefuse(t *testing.T) {
+	if _, err := NewDocFreqCounter(Config{Semi: Semi{Method: EM}}); !errors.Is(err, ErrConfig) {
+		t.Errorf("semi-supervised: got %v, want ErrConfig", err)
+	}
+	if _, err := NewFeaturizer(Config{}); !errors.Is(err, ErrConfig) {
+		t.Errorf("Featurizer with Lang Auto: got %v, want ErrConfig", err)
+	}
+	count := func(cfg Config, docs ...labeled) *DocFreqs {
+		c, err := NewDocFreqCounter(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range docs {
+			c.Add(d.label, d.text)
+		}
+		d, err := c.DocFreqs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	a := count(Config{}, labeled{"x", "the cat sat"}, labeled{"y", "a dog ran"})
+	b := count(Config{Weighting: Counts}, labeled{"x", "the cat sat"})
+	if _, err := MergeDocFreqs(a, b); !errors.Is(err, ErrStats) {
+		t.Errorf("different weightings: got %v, want ErrStats", err)
+	}
+	p, err := a.Prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.NewSummer()
+	if err := s.Add("z", "an unseen class"); !errors.Is(err, ErrStats) {
+		t.Errorf("unseen class: got %v, want ErrStats", err)
+	}
+	if err := s.Add("x", "the cat sat"); err != nil {
+		t.Fatal(err)
+	}
+	sums, err := s.Sums()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Build(sums); !errors.Is(err, ErrStats) {
+		t.Errorf("sums of 1 document for 2: got %v, want ErrStats", err)
+	}
+}
