@@ -20,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,6 +43,7 @@ func main() {
 	only := flag.String("only", "", "comma-separated subset of: timings (20 Newsgroups timings and exactness), 20ng, sms, chnsenticorp, headlines, zh-sentences")
 	grid := flag.String("grid", "", "--grid for train --tune (default: its own)")
 	seed := flag.Uint64("seed", 1, "SMS split seed")
+	paired := flag.String("paired", "", "instead of the tables: candidate default changes as train flags separated by '|' (e.g. '--weighting counts|--alpha 0.1'), each compared with the default by 10-fold cv on every training split, paired by fold")
 	corpora := flag.String("corpora", "", "only write the corpora (JSON Lines; 20 Newsgroups as folders) to this directory and list them")
 	flag.Parse()
 	log.SetFlags(0)
@@ -70,6 +72,10 @@ func main() {
 		tuneArgs = []string{"--grid", *grid}
 	}
 	want := func(name string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), name) }
+	if *paired != "" {
+		comparePaired(bin, sets, strings.Split(*paired, "|"), want)
+		return
+	}
 	if want("timings") {
 		timings(bin, tmp, news, *runs, tuneArgs)
 		exactness(news)
@@ -301,4 +307,61 @@ func exactness(path string) {
 	}
 	fmt.Printf("\ncv (10 folds) against 10 explicit fold trainings: %d of %d predictions differ; cv accuracy %.4f ± %.4f\n",
 		differ, len(docs), r.Accuracy.Mean, r.Accuracy.SD)
+}
+
+// comparePaired prints, per training split and candidate, the 10-fold cv
+// accuracy of the default and of the candidate (train flags) with the
+// same folds, and the mean of their per-fold difference ± its standard
+// error. Only training splits are used.
+func comparePaired(bin string, sets []dataset, candidates []string, want func(string) bool) {
+	fmt.Printf("| corpus (training split) | setting | cv accuracy (10 folds) | − default, paired by fold | standard error |\n|---|---|---|---|---|\n")
+	for _, d := range sets {
+		if !want(d.name) {
+			continue
+		}
+		base := cvFolds(bin, d, nil)
+		fmt.Printf("| %s | %s (default) | %.4f | | |\n", d.name, base.Setting, base.Accuracy.Mean)
+		for _, c := range candidates {
+			r := cvFolds(bin, d, strings.Fields(c))
+			diff := make([]float64, len(base.Folds))
+			for k := range diff {
+				diff[k] = r.Folds[k].Accuracy - base.Folds[k].Accuracy
+			}
+			m, se := meanSE(diff)
+			fmt.Printf("| %s | %s | %.4f | %+.4f | %.4f |\n", d.name, r.Setting, r.Accuracy.Mean, m, se)
+		}
+	}
+}
+
+type cvJSON struct {
+	Setting string
+	Folds   []struct{ Accuracy float64 }
+	// Accuracy is the mean over the folds.
+	Accuracy struct{ Mean float64 }
+}
+
+func cvFolds(bin string, d dataset, args []string) cvJSON {
+	r, err := bench.Run(nil, bin, append(append([]string{"cv", "--quiet", "--json", "--folds", "10", d.train}, d.args...), args...)...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var out cvJSON
+	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
+		log.Fatal(err)
+	}
+	return out
+}
+
+// meanSE returns the mean of xs and its standard error (sample standard
+// deviation over √n).
+func meanSE(xs []float64) (mean, se float64) {
+	n := float64(len(xs))
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= n
+	for _, x := range xs {
+		se += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(se / (n - 1) / n)
 }
