@@ -40,7 +40,7 @@ type dataset struct {
 
 func main() {
 	runs := flag.Int("runs", 3, "alternating timing runs on 20 Newsgroups (medians)")
-	only := flag.String("only", "", "comma-separated subset of: timings (20 Newsgroups timings and exactness), 20ng, sms, chnsenticorp, headlines, zh-sentences")
+	only := flag.String("only", "", "comma-separated subset of: timings (20 Newsgroups timings and exactness), 20ng, sms, chnsenticorp, headlines, zh-sentences; with -paired also zh-2-sentences, zh-3-sentences, 20ng-bodies-200-bytes, 20ng-bodies-400-bytes")
 	grid := flag.String("grid", "", "--grid for train --tune (default: its own)")
 	seed := flag.Uint64("seed", 1, "SMS split seed")
 	paired := flag.String("paired", "", "instead of the tables: candidate default changes as train flags separated by '|' (e.g. '--weighting counts|--alpha 0.1'), each compared with the default by 10-fold cv on every training split, paired by fold")
@@ -67,6 +67,9 @@ func main() {
 		log.Fatal(err)
 	}
 	sets := prepare(tmp, news, newsTest, *seed)
+	if *paired != "" {
+		sets = append(sets, prepareCut(tmp, news)...)
+	}
 	var tuneArgs []string
 	if *grid != "" {
 		tuneArgs = []string{"--grid", *grid}
@@ -125,6 +128,55 @@ func read(path, field string) []corpus.Document {
 		log.Fatal(err)
 	}
 	return docs
+}
+
+// prepareCut writes the cut-down training splits that -paired also
+// compares on, to see whether document length decides between settings:
+// ChnSentiCorp's first two and three sentences, and 20 Newsgroups bodies
+// cut to 200 and 400 bytes.
+func prepareCut(tmp, news string) []dataset {
+	zhTrain := read(filepath.Join(bench.Shared(), "data", "chnsenticorp", "train.tsv"), "text_a")
+	newsDocs := read(news, "")
+	var sets []dataset
+	for _, n := range []int{2, 3} {
+		name := fmt.Sprintf("zh-%d-sentences", n)
+		sets = append(sets, dataset{name: name, train: write(tmp, name, zhTrain, func(s string) string { return sentences(s, n) }), zh: true})
+	}
+	for _, n := range []int{200, 400} {
+		name := fmt.Sprintf("20ng-bodies-%d-bytes", n)
+		sets = append(sets, dataset{name: name, train: write(tmp, name, newsDocs, func(s string) string { return bodyPrefix(s, n) })})
+	}
+	return sets
+}
+
+// sentences returns a text's first n sentences.
+func sentences(text string, n int) string {
+	end := 0
+	for range n {
+		i := strings.IndexAny(text[end:], "。！？!?")
+		if i < 0 {
+			return text
+		}
+		_, size := utf8Len(text[end+i:])
+		end += i + size
+	}
+	return text[:end]
+}
+
+// bodyPrefix returns a news post's body (after the header block), cut at
+// the last space before limit bytes.
+func bodyPrefix(text string, limit int) string {
+	if _, body, ok := strings.Cut(text, "\n\n"); ok {
+		text = body
+	}
+	text = strings.TrimSpace(text)
+	if len(text) > limit {
+		text = text[:limit]
+		if i := strings.LastIndexByte(text, ' '); i >= 0 {
+			text = text[:i]
+		}
+	}
+	return text
 }
 
 // write writes docs as JSON Lines, each text through cut if given (a text
