@@ -1,7 +1,8 @@
 // Command tune measures cross-validation and tuning: on each corpus the
 // accuracy of plain train, of train --tune (the setting it picks), and of
-// scikit-learn's best naive Bayes pipeline (benchmarks/sklearn_nb_best.py,
-// picked on the test split: its most favourable case), in the same run;
+// scikit-learn's best naive Bayes pipeline (benchmarks/sklearn_nb_best.py:
+// the one its cross-validation on the training split chooses, and, as an
+// oracle, the one best on the test split), in the same run;
 // and on 20 Newsgroups the wall time of cv (10 folds) and train --tune
 // against train, medians of alternating runs, and whether cv predicts
 // exactly what 10 explicit trainings on the folds' complements predict.
@@ -19,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,11 +40,26 @@ type dataset struct {
 
 func main() {
 	runs := flag.Int("runs", 3, "alternating timing runs on 20 Newsgroups (medians)")
-	only := flag.String("only", "", "comma-separated subset of: timings (20 Newsgroups timings and exactness), 20ng, sms, chnsenticorp, headlines, zh-sentences")
+	only := flag.String("only", "", "comma-separated subset of: timings (20 Newsgroups timings and exactness), 20ng, sms, chnsenticorp, headlines, zh-sentences; with -paired also zh-2-sentences, zh-3-sentences, 20ng-bodies-200-bytes, 20ng-bodies-400-bytes")
 	grid := flag.String("grid", "", "--grid for train --tune (default: its own)")
 	seed := flag.Uint64("seed", 1, "SMS split seed")
+	paired := flag.String("paired", "", "instead of the tables: candidate default changes as train flags separated by '|' (e.g. '--weighting counts|--alpha 0.1'), each compared with the default by 10-fold cv on every training split, paired by fold")
+	corpora := flag.String("corpora", "", "only write the corpora (JSON Lines; 20 Newsgroups as folders) to this directory and list them")
 	flag.Parse()
 	log.SetFlags(0)
+	if *corpora != "" {
+		if err := os.MkdirAll(*corpora, 0o755); err != nil {
+			log.Fatal(err)
+		}
+		news, newsTest, err := bench.Unpack20News(*corpora)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, d := range prepare(*corpora, news, newsTest, *seed) {
+			fmt.Printf("%s\t%s\t%s\n", d.name, d.train, d.test)
+		}
+		return
+	}
 	tmp, bin, cleanup := bench.Workdir("textnb-tune-")
 	defer cleanup()
 	news, newsTest, err := bench.Unpack20News(tmp)
@@ -50,16 +67,23 @@ func main() {
 		log.Fatal(err)
 	}
 	sets := prepare(tmp, news, newsTest, *seed)
+	if *paired != "" {
+		sets = append(sets, prepareCut(tmp, news)...)
+	}
 	var tuneArgs []string
 	if *grid != "" {
 		tuneArgs = []string{"--grid", *grid}
 	}
 	want := func(name string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), name) }
+	if *paired != "" {
+		comparePaired(bin, sets, strings.Split(*paired, "|"), want)
+		return
+	}
 	if want("timings") {
 		timings(bin, tmp, news, *runs, tuneArgs)
 		exactness(news)
 	}
-	fmt.Printf("\n| corpus | train docs | default acc | tuned acc | tuned setting | scikit-learn best NB acc | its pipeline |\n|---|---|---|---|---|---|---|\n")
+	fmt.Printf("\n| corpus | train docs | default acc | tuned acc | tuned setting | scikit-learn NB chosen by cv | its pipeline | scikit-learn oracle (best on test) | its pipeline |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, d := range sets {
 		if !want(d.name) {
 			continue
@@ -73,8 +97,8 @@ func main() {
 			log.Fatal(err)
 		}
 		sk := sklearnBest(d)
-		fmt.Printf("| %s | %d | %.4f | %.4f | %s | %.4f | %s |\n", d.name, count(d.train), def.Accuracy, tuned.Accuracy,
-			chosen(tr.Stdout), sk.Accuracy, sk.Pipeline)
+		fmt.Printf("| %s | %d | %.4f | %.4f | %s | %.4f | %s | %.4f | %s |\n", d.name, count(d.train), def.Accuracy, tuned.Accuracy,
+			chosen(tr.Stdout), sk.CV.Accuracy, sk.CV.Pipeline, sk.Oracle.Accuracy, sk.Oracle.Pipeline)
 	}
 }
 
@@ -104,6 +128,55 @@ func read(path, field string) []corpus.Document {
 		log.Fatal(err)
 	}
 	return docs
+}
+
+// prepareCut writes the cut-down training splits that -paired also
+// compares on, to see whether document length decides between settings:
+// ChnSentiCorp's first two and three sentences, and 20 Newsgroups bodies
+// cut to 200 and 400 bytes.
+func prepareCut(tmp, news string) []dataset {
+	zhTrain := read(filepath.Join(bench.Shared(), "data", "chnsenticorp", "train.tsv"), "text_a")
+	newsDocs := read(news, "")
+	var sets []dataset
+	for _, n := range []int{2, 3} {
+		name := fmt.Sprintf("zh-%d-sentences", n)
+		sets = append(sets, dataset{name: name, train: write(tmp, name, zhTrain, func(s string) string { return sentences(s, n) }), zh: true})
+	}
+	for _, n := range []int{200, 400} {
+		name := fmt.Sprintf("20ng-bodies-%d-bytes", n)
+		sets = append(sets, dataset{name: name, train: write(tmp, name, newsDocs, func(s string) string { return bodyPrefix(s, n) })})
+	}
+	return sets
+}
+
+// sentences returns a text's first n sentences.
+func sentences(text string, n int) string {
+	end := 0
+	for range n {
+		i := strings.IndexAny(text[end:], "。！？!?")
+		if i < 0 {
+			return text
+		}
+		_, size := utf8Len(text[end+i:])
+		end += i + size
+	}
+	return text[:end]
+}
+
+// bodyPrefix returns a news post's body (after the header block), cut at
+// the last space before limit bytes.
+func bodyPrefix(text string, limit int) string {
+	if _, body, ok := strings.Cut(text, "\n\n"); ok {
+		text = body
+	}
+	text = strings.TrimSpace(text)
+	if len(text) > limit {
+		text = text[:limit]
+		if i := strings.LastIndexByte(text, ' '); i >= 0 {
+			text = text[:i]
+		}
+	}
+	return text
 }
 
 // write writes docs as JSON Lines, each text through cut if given (a text
@@ -188,10 +261,17 @@ type sklearnResult struct {
 	Accuracy float64 `json:"accuracy"`
 }
 
-func sklearnBest(d dataset) sklearnResult {
+// sklearnResults are scikit-learn's pipeline chosen by cross-validation
+// on the training split, and the one best on the test split (an oracle).
+type sklearnResults struct {
+	CV, Oracle sklearnResult
+}
+
+func sklearnBest(d dataset) sklearnResults {
 	py := bench.Python()
 	if !bench.HasSklearn(py) {
-		return sklearnResult{Pipeline: "scikit-learn not installed"}
+		none := sklearnResult{Pipeline: "scikit-learn not installed"}
+		return sklearnResults{none, none}
 	}
 	args := []string{filepath.Join(bench.Root(), "benchmarks", "sklearn_nb_best.py"), d.train, d.test}
 	if d.zh {
@@ -201,11 +281,11 @@ func sklearnBest(d dataset) sklearnResult {
 	if err != nil {
 		log.Fatal(err)
 	}
-	var out struct{ Best sklearnResult }
+	var out sklearnResults
 	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
 		log.Fatal(err)
 	}
-	return out.Best
+	return out
 }
 
 // timings prints the medians of alternating runs of train, cv and
@@ -279,4 +359,61 @@ func exactness(path string) {
 	}
 	fmt.Printf("\ncv (10 folds) against 10 explicit fold trainings: %d of %d predictions differ; cv accuracy %.4f ± %.4f\n",
 		differ, len(docs), r.Accuracy.Mean, r.Accuracy.SD)
+}
+
+// comparePaired prints, per training split and candidate, the 10-fold cv
+// accuracy of the default and of the candidate (train flags) with the
+// same folds, and the mean of their per-fold difference ± its standard
+// error. Only training splits are used.
+func comparePaired(bin string, sets []dataset, candidates []string, want func(string) bool) {
+	fmt.Printf("| corpus (training split) | setting | cv accuracy (10 folds) | − default, paired by fold | standard error |\n|---|---|---|---|---|\n")
+	for _, d := range sets {
+		if !want(d.name) {
+			continue
+		}
+		base := cvFolds(bin, d, nil)
+		fmt.Printf("| %s | %s (default) | %.4f | | |\n", d.name, base.Setting, base.Accuracy.Mean)
+		for _, c := range candidates {
+			r := cvFolds(bin, d, strings.Fields(c))
+			diff := make([]float64, len(base.Folds))
+			for k := range diff {
+				diff[k] = r.Folds[k].Accuracy - base.Folds[k].Accuracy
+			}
+			m, se := meanSE(diff)
+			fmt.Printf("| %s | %s | %.4f | %+.4f | %.4f |\n", d.name, r.Setting, r.Accuracy.Mean, m, se)
+		}
+	}
+}
+
+type cvJSON struct {
+	Setting string
+	Folds   []struct{ Accuracy float64 }
+	// Accuracy is the mean over the folds.
+	Accuracy struct{ Mean float64 }
+}
+
+func cvFolds(bin string, d dataset, args []string) cvJSON {
+	r, err := bench.Run(nil, bin, append(append([]string{"cv", "--quiet", "--json", "--folds", "10", d.train}, d.args...), args...)...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var out cvJSON
+	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
+		log.Fatal(err)
+	}
+	return out
+}
+
+// meanSE returns the mean of xs and its standard error (sample standard
+// deviation over √n).
+func meanSE(xs []float64) (mean, se float64) {
+	n := float64(len(xs))
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= n
+	for _, x := range xs {
+		se += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(se / (n - 1) / n)
 }
