@@ -77,7 +77,7 @@ func tinyMulti(t testing.TB) map[string][]byte {
 // predictions must be finite probabilities, one per class, summing to 1 (a
 // table model may instead refuse a row far from its training data with
 // ErrOverflow), and a text model must encode again and merge with itself
-// if its settings allow.
+// if its settings allow; a multi-label model must encode again.
 func checkModelFile(data []byte) (decodeErr, bad error) {
 	kind, payload, err := openContainer(data)
 	if err != nil {
@@ -116,7 +116,14 @@ func checkModelFile(data []byte) (decodeErr, bad error) {
 		if err := checkMultiModel(mm); err != nil {
 			return nil, err
 		}
-		if _, err := mm.WriteTo(&bytes.Buffer{}); err != nil && !errors.Is(err, ErrDamaged) {
+		// What decodes encodes again (unless its counts, decoded only
+		// now, are damaged) to a file that decodes.
+		var b bytes.Buffer
+		if _, err := mm.WriteTo(&b); err == nil {
+			if _, err := DecodeMulti(b.Bytes()); err != nil {
+				return nil, fmt.Errorf("encoded again: %v", err)
+			}
+		} else if !errors.Is(err, ErrDamaged) {
 			return nil, fmt.Errorf("WriteTo: %v", err)
 		}
 	default:
