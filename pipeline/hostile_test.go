@@ -54,12 +54,30 @@ func tinyTable(t testing.TB) map[string][]byte {
 	}
 }
 
-// checkModelFile decodes data as a model file of either kind. It returns
+// tinyMulti returns the model files of multi-label models trained on
+// tinyDocs with a second label on some documents, one per score.
+func tinyMulti(t testing.TB) map[string][]byte {
+	t.Helper()
+	var docs []corpus.MultiDocument
+	for i, d := range tinyDocs {
+		labels := []string{d.Label}
+		if i%3 == 0 {
+			labels = append(labels, "news")
+		}
+		docs = append(docs, corpus.MultiDocument{Labels: labels, Text: d.Text})
+	}
+	docs = append(docs, corpus.MultiDocument{Text: "nothing to see here"})
+	complement, _ := trainMulti(t, Config{}, MultiConfig{Folds: 2}, docs)
+	odds, _ := trainMulti(t, Config{Classifier: Multinomial, Weighting: Counts}, MultiConfig{Score: OddsScore, Folds: 2, AllowEmpty: true}, docs)
+	return map[string][]byte{"multi-complement": encode(t, complement), "multi-odds": encode(t, odds)}
+}
+
+// checkModelFile decodes data as a model file of any kind. It returns
 // the decoding error, if any, and what is wrong with a model decoded:
 // predictions must be finite probabilities, one per class, summing to 1 (a
 // table model may instead refuse a row far from its training data with
 // ErrOverflow), and a text model must encode again and merge with itself
-// if its settings allow.
+// if its settings allow; a multi-label model must encode again.
 func checkModelFile(data []byte) (decodeErr, bad error) {
 	kind, payload, err := openContainer(data)
 	if err != nil {
@@ -90,6 +108,24 @@ func checkModelFile(data []byte) (decodeErr, bad error) {
 			return err, nil
 		}
 		return nil, checkTableModel(m)
+	case MultiLabelModel:
+		mm, err := DecodeMulti(data)
+		if err != nil {
+			return err, nil
+		}
+		if err := checkMultiModel(mm); err != nil {
+			return nil, err
+		}
+		// What decodes encodes again (unless its counts, decoded only
+		// now, are damaged) to a file that decodes.
+		var b bytes.Buffer
+		if _, err := mm.WriteTo(&b); err == nil {
+			if _, err := DecodeMulti(b.Bytes()); err != nil {
+				return nil, fmt.Errorf("encoded again: %v", err)
+			}
+		} else if !errors.Is(err, ErrDamaged) {
+			return nil, fmt.Errorf("WriteTo: %v", err)
+		}
 	default:
 		return fmt.Errorf("%w: kind %v", ErrKind, kind), nil
 	}
@@ -110,6 +146,46 @@ func checkTextModel(m *Model) error {
 	}
 	if pr := m.PosteriorPriors(); len(pr) != len(m.Classes) || slices.ContainsFunc(pr, notProbability) {
 		return fmt.Errorf("posterior priors %v", pr)
+	}
+	return nil
+}
+
+// checkMultiModel reports a multi-label model whose thresholds are not
+// probabilities, one per label, or whose predictions are not: every
+// label's probability must be finite and in [0, 1] (summing to 1 under
+// ComplementScore), and Decide must return distinct labels, at least one
+// unless the model allows none.
+func checkMultiModel(mm *MultiModel) error {
+	k := len(mm.Labels)
+	if len(mm.Thresholds) != k || slices.ContainsFunc(mm.Thresholds, notProbability) {
+		return fmt.Errorf("thresholds %v for %d labels", mm.Thresholds, k)
+	}
+	docs := []string{"", "the team won the game", "salt salt salt pepper chip"}
+	if mm.m.vocab != nil {
+		docs = append(docs, strings.Join(mm.m.vocab.Terms(), " "))
+	}
+	p := mm.NewPredictor()
+	for _, doc := range docs {
+		proba := p.Proba(nil, doc)
+		var sum float64
+		for _, v := range proba {
+			sum += v
+		}
+		if len(proba) != k || slices.ContainsFunc(proba, notProbability) ||
+			mm.Multi.Score == ComplementScore && math.Abs(sum-1) > 1e-6 {
+			return fmt.Errorf("%q: %d probabilities %v for %d labels, summing to %g", doc, len(proba), proba, k, sum)
+		}
+		got := p.Decide(nil, proba)
+		seen := make([]bool, k)
+		for _, l := range got {
+			if l < 0 || l >= k || seen[l] {
+				return fmt.Errorf("%q: decided %v of %d labels", doc, got, k)
+			}
+			seen[l] = true
+		}
+		if len(got) == 0 && !mm.Multi.AllowEmpty {
+			return fmt.Errorf("%q: no label decided, %v", doc, proba)
+		}
 	}
 	return nil
 }
@@ -362,8 +438,8 @@ func tableVariants(data []byte) []variant {
 	})
 }
 
-// TestHostileModels decodes CRC-valid hostile edits of small text and table
-// model files: every JSON value set to huge, negative, zero, NaN-ish
+// TestHostileModels decodes CRC-valid hostile edits of small text, table
+// and multi-label model files: every JSON value set to huge, negative, zero, NaN-ish
 // strings and values of the wrong type, or removed; every binary word set
 // to 0, 1, the maximum, 2^62, −1 and, for floats, NaN and ±Inf. Each must
 // decode to an error or to a model whose predictions are finite
@@ -378,6 +454,11 @@ func TestHostileModels(t *testing.T) {
 	}
 	for name, data := range tinyTable(t) {
 		for _, v := range tableVariants(data) {
+			all = append(all, variant{name + ": " + v.name, v.data})
+		}
+	}
+	for name, data := range tinyMulti(t) {
+		for _, v := range textVariants(t, data) {
 			all = append(all, variant{name + ": " + v.name, v.data})
 		}
 	}
@@ -441,15 +522,18 @@ func catch(f func() error) (err error) {
 	return f()
 }
 
-// decodeOnly decodes a model file of either kind.
+// decodeOnly decodes a model file of any kind.
 func decodeOnly(data []byte) error {
 	kind, payload, err := openContainer(data)
 	if err != nil {
 		return err
 	}
-	if kind == TableModel {
+	switch kind {
+	case TableModel:
 		_, err = decodeTable(payload)
-	} else {
+	case MultiLabelModel:
+		_, err = DecodeMulti(data)
+	default:
 		_, err = decodeModel(payload)
 	}
 	return err

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -130,21 +131,30 @@ type MultiTrainer struct {
 // and the Complement and Multinomial classifiers (which give the same
 // binary models) are supported.
 func NewMultiTrainer(cfg Config, mc MultiConfig) (*MultiTrainer, error) {
-	switch {
-	case cfg.Vectorizer != Vocab:
-		return nil, fmt.Errorf("%w: multi-label training needs the vocab vectorizer", ErrConfig)
-	case cfg.Classifier == Bernoulli:
-		return nil, fmt.Errorf("%w: multi-label training supports cnb and mnb, not bnb", ErrConfig)
-	case cfg.Semi.Method != NoSemi:
-		return nil, fmt.Errorf("%w: multi-label training is not semi-supervised", ErrConfig)
-	case mc.Score > OddsScore, mc.Folds == 1, mc.Folds < 0, mc.MinPositives < 0:
-		return nil, fmt.Errorf("%w: multi-label score %d, %d folds, min positives %d", ErrConfig, mc.Score, mc.Folds, mc.MinPositives)
+	if err := checkMulti(cfg, mc); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	t, err := NewTrainer(cfg)
 	if err != nil {
 		return nil, err
 	}
 	return &MultiTrainer{t: t, mc: mc, ids: map[string]int{}}, nil
+}
+
+// checkMulti reports settings that multi-label training does not support;
+// a model file holding them is damaged.
+func checkMulti(cfg Config, mc MultiConfig) error {
+	switch {
+	case cfg.Vectorizer != Vocab:
+		return errors.New("multi-label training needs the vocab vectorizer")
+	case cfg.Classifier == Bernoulli:
+		return errors.New("multi-label training supports cnb and mnb, not bnb")
+	case cfg.Semi.Method != NoSemi:
+		return errors.New("multi-label training is not semi-supervised")
+	case mc.Score > OddsScore, mc.Folds == 1, mc.Folds < 0, mc.MinPositives < 0:
+		return fmt.Errorf("multi-label score %d, %d folds, min positives %d", mc.Score, mc.Folds, mc.MinPositives)
+	}
+	return nil
 }
 
 // Add queues a document with its labels; repeated labels count once, and a

@@ -2,9 +2,9 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"path/filepath"
 	"slices"
@@ -237,19 +237,43 @@ func TestMultiModelFile(t *testing.T) {
 	if _, err := LoadMulti("../testdata/models/news-v1.model"); !errors.Is(err, ErrKind) {
 		t.Errorf("LoadMulti of a text model: %v, want ErrKind", err)
 	}
-	// A header whose thresholds do not match the labels is refused.
-	var h multiHeader
-	n := binary.LittleEndian.Uint32(data[headerSize:])
-	js := data[headerSize+4 : headerSize+4+int(n)]
-	if err := json.Unmarshal(js, &h); err != nil {
-		t.Fatal(err)
+	// A header that training does not write is a damaged file.
+	for name, edit := range map[string]func(h map[string]any){
+		"fewer thresholds":   func(h map[string]any) { h["thresholds"] = h["thresholds"].([]any)[1:] },
+		"more thresholds":    func(h map[string]any) { h["thresholds"] = append(h["thresholds"].([]any), json.Number("0.5")) },
+		"no thresholds":      func(h map[string]any) { delete(h, "thresholds") },
+		"negative threshold": func(h map[string]any) { h["thresholds"].([]any)[0] = json.Number("-0.1") },
+		"threshold above 1":  func(h map[string]any) { h["thresholds"].([]any)[0] = json.Number("1.5") },
+		"infinite threshold": func(h map[string]any) { h["thresholds"].([]any)[0] = json.Number("1e999") },
+		"string threshold":   func(h map[string]any) { h["thresholds"].([]any)[0] = "NaN" },
+		"unknown score":      func(h map[string]any) { h["multi"].(map[string]any)["score"] = json.Number("2") },
+		"negative score":     func(h map[string]any) { h["multi"].(map[string]any)["score"] = json.Number("-1") },
+		"one fold":           func(h map[string]any) { h["multi"].(map[string]any)["folds"] = json.Number("1") },
+		"negative positives": func(h map[string]any) { h["multi"].(map[string]any)["min_positives"] = json.Number("-3") },
+		"multi a string":     func(h map[string]any) { h["multi"] = "odds" },
+		"bnb":                func(h map[string]any) { h["config"].(map[string]any)["Classifier"] = json.Number("2") },
+		"semi-supervised": func(h map[string]any) {
+			h["config"].(map[string]any)["Semi"].(map[string]any)["Method"] = json.Number("1")
+		},
+	} {
+		_, err := DecodeMulti(editHeader(t, data, edit))
+		if !errors.Is(err, ErrDamaged) || !errors.Is(err, ErrFormat) {
+			t.Errorf("%s: %v, want ErrDamaged", name, err)
+		}
 	}
-	h.Thresholds = h.Thresholds[1:]
-	js2, _ := json.Marshal(h)
-	bad := append(binary.LittleEndian.AppendUint32(bytes.Clone(data[:headerSize]), uint32(len(js2))), js2...)
-	bad = append(bad, data[headerSize+4+int(n):]...)
-	if _, err := DecodeMulti(rechecksum(bad)); !errors.Is(err, ErrFormat) {
-		t.Errorf("thresholds for fewer labels: %v, want ErrFormat", err)
+	// What would not load is not written.
+	for _, th := range []float64{-0.1, 1.5, math.NaN(), math.Inf(1)} {
+		bad := *mm
+		bad.Thresholds = slices.Clone(mm.Thresholds)
+		bad.Thresholds[0] = th
+		if _, err := bad.WriteTo(io.Discard); !errors.Is(err, ErrConfig) {
+			t.Errorf("WriteTo with threshold %g: %v, want ErrConfig", th, err)
+		}
+	}
+	bad := *mm
+	bad.Thresholds = mm.Thresholds[1:]
+	if _, err := bad.WriteTo(io.Discard); !errors.Is(err, ErrConfig) {
+		t.Errorf("WriteTo with %d thresholds for %d labels: %v, want ErrConfig", len(bad.Thresholds), len(mm.Labels), err)
 	}
 }
 

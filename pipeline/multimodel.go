@@ -27,10 +27,10 @@ func (mm *MultiModel) NumFeatures() int { return mm.m.NumFeatures() }
 // WriteTo writes the model file to w: a text model's sections under the
 // kind MultiLabelModel.
 func (mm *MultiModel) WriteTo(w io.Writer) (int64, error) {
-	for _, t := range mm.Thresholds {
-		if math.IsInf(t, 0) || math.IsNaN(t) {
-			return 0, fmt.Errorf("%w: threshold %g", ErrConfig, t)
-		}
+	// What DecodeMulti would refuse is not written.
+	h := multiHeader{Multi: mm.Multi, Thresholds: mm.Thresholds}
+	if err := h.check(mm.m); err != nil {
+		return 0, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
 	return mm.m.writeFile(w, MultiLabelModel, func(h header) any {
 		return multiHeader{header: h, Multi: mm.Multi, Thresholds: mm.Thresholds}
@@ -46,34 +46,38 @@ func DecodeMulti(data []byte) (*MultiModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{b: payload}
-	var h multiHeader
-	if err := json.Unmarshal(r.bytes(int(r.u32())), &h); err != nil || r.err != nil {
-		return nil, fmt.Errorf("%w: header: %v", ErrFormat, cmpErr(r.err, err))
-	}
 	m, err := decodeModel(payload)
 	if err != nil {
 		return nil, err
 	}
-	if len(h.Thresholds) != len(m.Classes) || m.vocab == nil {
-		return nil, fmt.Errorf("%w: %d thresholds for %d labels", ErrFormat, len(h.Thresholds), len(m.Classes))
+	// decodeModel has read the header and checked its length.
+	r := &reader{b: payload}
+	var h multiHeader
+	if err := json.Unmarshal(r.bytes(int(r.u32())), &h); err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrDamaged, err)
 	}
-	for _, t := range h.Thresholds {
-		if !(t >= 0) || math.IsInf(t, 0) {
-			return nil, fmt.Errorf("%w: threshold %g", ErrFormat, t)
-		}
-	}
-	if h.Multi.Score > OddsScore {
-		return nil, fmt.Errorf("%w: multi-label score %d", ErrFormat, h.Multi.Score)
+	if err := h.check(m); err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrDamaged, err)
 	}
 	return &MultiModel{Config: m.Config, Multi: h.Multi, Labels: m.Classes, Thresholds: h.Thresholds, m: m}, nil
 }
 
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
+// check reports multi-label settings that no training writes and
+// thresholds that are not one finite, non-negative probability per label
+// of m.
+func (h *multiHeader) check(m *Model) error {
+	if err := checkMulti(m.Config, h.Multi); err != nil {
+		return err
 	}
-	return b
+	if len(h.Thresholds) != len(m.Classes) {
+		return fmt.Errorf("%d thresholds for %d labels", len(h.Thresholds), len(m.Classes))
+	}
+	for l, t := range h.Thresholds {
+		if !(t >= 0 && t <= 1) {
+			return fmt.Errorf("label %d's threshold is %g", l, t)
+		}
+	}
+	return nil
 }
 
 // A MultiPredictor scores documents with a MultiModel. It is not safe for

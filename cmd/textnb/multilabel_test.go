@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,4 +137,43 @@ func fileSize(t *testing.T, path string) int64 {
 		t.Fatal(err)
 	}
 	return fi.Size()
+}
+
+// TestCLIDamagedMultiModel: predict and eval refuse a multi-label model
+// file that is damaged, cut short or holds a header that training does not
+// write, as they do other kinds (FIFOs and devices are refused before
+// their kind is known: TestCLIModelNotAFile).
+func TestCLIDamagedMultiModel(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.model")
+	mustRun(t, "", "train", multiJSONL, "-o", model)
+	data, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := bytes.Clone(data)
+	flipped[len(flipped)/2] ^= 0xff
+	// The same length, so the header's length word still holds; the
+	// checksum (CRC-32C of all but its own four bytes) made to match.
+	unknown := bytes.Replace(data, []byte(`"score":0`), []byte(`"score":7`), 1)
+	if bytes.Equal(unknown, data) {
+		t.Fatal(`the header has no "score":0`)
+	}
+	body := unknown[:len(unknown)-4]
+	binary.LittleEndian.PutUint32(unknown[len(body):], crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+	root := write(t, map[string]string{"doc.txt": "the striker scored"})
+	for name, c := range map[string]struct {
+		data []byte
+		msg  string
+	}{
+		"flipped.model": {flipped, "checksum mismatch"},
+		"cut.model":     {data[:len(data)/2], "checksum mismatch"},
+		"unknown.model": {unknown, "damaged model file"},
+	} {
+		p := filepath.Join(root, name)
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mustFail(t, 1, []string{p, c.msg}, "predict", "-m", p, filepath.Join(root, "doc.txt"))
+		mustFail(t, 1, []string{p, c.msg}, "eval", "-m", p, multiJSONL)
+	}
 }
