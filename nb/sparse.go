@@ -191,10 +191,13 @@ type classCell struct {
 
 // classSum adds up the rows of one class in a dense accumulator. Values
 // are never negative, so a sum is zero until its first non-zero value:
-// that is when its feature joins touched.
+// that is when its feature joins touched. Once so many features are
+// touched that a scan of every sum beats visiting them, touched is no
+// longer kept (dense), so that it does not grow with the rows added.
 type classSum struct {
 	sum     []float64
 	touched []int32
+	dense   bool
 }
 
 // rows returns the non-zero feature sums of rows, by feature. Each sum
@@ -213,6 +216,14 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 
 // add adds one row to the sums.
 func (a *classSum) add(idx []int32, val []float64, binary bool, threshold float64) {
+	if a.dense {
+		for p, j := range idx {
+			if v, ok := binarized(val[p], binary, threshold); ok && v != 0 {
+				a.sum[j] += v
+			}
+		}
+		return
+	}
 	n := len(a.touched)
 	a.touched = slices.Grow(a.touched, len(idx))[:n+len(idx)]
 	for p, j := range idx {
@@ -229,19 +240,26 @@ func (a *classSum) add(idx []int32, val []float64, binary bool, threshold float6
 		a.sum[j] = s + v
 	}
 	a.touched = a.touched[:n]
+	if !a.sparse() {
+		a.dense, a.touched = true, a.touched[:0]
+	}
 }
 
 // cells returns the non-zero sums, by feature.
 func (a *classSum) cells() []classCell {
-	out := make([]classCell, len(a.touched))
 	if a.sparse() {
+		out := make([]classCell, len(a.touched))
 		slices.Sort(a.touched)
 		for k, j := range a.touched {
 			out[k] = classCell{j, a.sum[j]}
 		}
 		return out
 	}
-	out = out[:0] // a scan in feature order beats sorting
+	n := 0 // a scan in feature order beats sorting
+	for _, v := range a.sum {
+		n += 1 - zeroInt(v)
+	}
+	out := make([]classCell, 0, n)
 	for j, v := range a.sum {
 		if v != 0 {
 			out = append(out, classCell{int32(j), v})
@@ -252,7 +270,7 @@ func (a *classSum) cells() []classCell {
 
 // sparse reports whether few enough features were touched that visiting
 // them beats a scan of every sum.
-func (a *classSum) sparse() bool { return 16*len(a.touched) < len(a.sum) }
+func (a *classSum) sparse() bool { return !a.dense && 16*len(a.touched) < len(a.sum) }
 
 // clear zeroes the accumulator's touched entries.
 func (a *classSum) clear() {
@@ -263,7 +281,7 @@ func (a *classSum) clear() {
 	} else {
 		clear(a.sum)
 	}
-	a.touched = a.touched[:0]
+	a.touched, a.dense = a.touched[:0], false
 }
 
 // featureMajor lays the classes' cells out by feature, classes increasing.

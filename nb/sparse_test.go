@@ -670,3 +670,54 @@ func TestFitCompactRejectsBadInput(t *testing.T) {
 		t.Fatalf("no documents: %v, want ErrEmpty", err)
 	}
 }
+
+// TestClassSumTouchedBounded checks that a class's list of touched
+// features stops growing once scanning every sum is cheaper, whatever the
+// number of rows added, and that its sums and cells stay exact.
+func TestClassSumTouchedBounded(t *testing.T) {
+	const features = 4096
+	r := rand.New(rand.NewPCG(7, 25))
+	a := classSum{sum: make([]float64, features)}
+	want := make([]float64, features)
+	most := 0
+	for round := range 3 {
+		clear(want)
+		for i := range 2000 * (round + 1) {
+			idx := []int32{int32(r.IntN(features)), int32(r.IntN(features)), int32(i % features)}
+			idx = slices.Compact(slices.Sorted(slices.Values(idx)))
+			val := make([]float64, len(idx))
+			for k, j := range idx {
+				val[k] = float64(r.IntN(3)) // zeros leave sums as they are
+				want[j] += val[k]
+			}
+			a.add(idx, val, false, 0)
+			most = max(most, cap(a.touched))
+		}
+		if !a.dense {
+			t.Fatalf("round %d: touched still kept after most features were touched", round)
+		}
+		var cells []classCell
+		for j, v := range want {
+			if v != 0 {
+				cells = append(cells, classCell{int32(j), v})
+			}
+		}
+		if got := a.cells(); !slices.Equal(got, cells) {
+			t.Fatalf("round %d: %d cells, want %d", round, len(got), len(cells))
+		}
+		a.clear()
+		if a.dense || len(a.touched) != 0 || slices.ContainsFunc(a.sum, func(v float64) bool { return v != 0 }) {
+			t.Fatalf("round %d: clear left sums or touched features", round)
+		}
+	}
+	// Doubling from features/16 plus a row: not the thousands of entries
+	// that 6000 rows touch.
+	if bound := 2 * (features/16 + 3); most > bound {
+		t.Fatalf("touched grew to %d entries, want at most %d", most, bound)
+	}
+	// Sparse again after clear: a few rows are listed, not scanned.
+	a.add([]int32{5, 9}, []float64{1, 2}, false, 0)
+	if a.dense || !slices.Equal(a.cells(), []classCell{{5, 1}, {9, 2}}) {
+		t.Fatalf("after clear: dense %v, cells %v", a.dense, a.cells())
+	}
+}

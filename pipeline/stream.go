@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"runtime"
+
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -125,6 +127,10 @@ func (m *Model) fitScan(features int, df func() []int64, y []int, scan nb.ScanFu
 	if err != nil {
 		return err
 	}
+	// The scan's dense accumulators (8 bytes × features × classes) are
+	// garbage now, and refit allocates about as much again: collect them
+	// first, so that it reuses their memory instead of growing the heap.
+	runtime.GC()
 	m.counts = counts
 	return m.refit()
 }

@@ -2,6 +2,7 @@ package vectorize
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -278,7 +279,18 @@ func (t *pairTable) grow() {
 		i := freeSlot(t.tags, int(termtab.Mix64(slots[j].key()^t.seed)>>t.shift))
 		t.tags[i], t.slots[i] = tag, slots[j]
 	}
+	if len(slots) >= bigPairTable {
+		// The collection that the new table's allocation set off counted
+		// the old one as live, and set the next at 1.35× (the CLI) or 2×
+		// that: collect now, so that the heap's goal follows what is
+		// really live instead of growing by the old table's share.
+		runtime.GC()
+	}
 }
+
+// bigPairTable is the number of slots (13 bytes each) from which growing a
+// pairTable collects the old one at once.
+const bigPairTable = 1 << 23
 
 // freeSlot returns the first slot from i on, wrapping around, whose tag is
 // 0 (empty).

@@ -9,8 +9,9 @@ import (
 
 // tuneGC sets the collector's percent after every collection so that the
 // next one comes when the heap reaches the larger of floor and live data ×
-// (1 + percent/100), until stop is called.
-func tuneGC(percent int, floor uint64) (stop func()) {
+// (1 + percent/100), but no more than ceiling above the live data, until
+// stop is called.
+func tuneGC(percent int, floor, ceiling uint64) (stop func()) {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var stopped atomic.Bool
 	var set func()
@@ -19,7 +20,7 @@ func tuneGC(percent int, floor uint64) (stop func()) {
 			return
 		}
 		metrics.Read(sample)
-		debug.SetGCPercent(gcPercentFor(sample[0].Value.Uint64(), percent, floor))
+		debug.SetGCPercent(gcPercentFor(sample[0].Value.Uint64(), percent, floor, ceiling))
 		sentinel := new([16]byte) // big enough not to share a tiny block
 		runtime.SetFinalizer(sentinel, func(*[16]byte) { set() })
 	}
@@ -28,8 +29,11 @@ func tuneGC(percent int, floor uint64) (stop func()) {
 }
 
 // gcPercentFor returns the percent that puts the next collection at the
-// larger of floor and live × (1 + percent/100).
-func gcPercentFor(live uint64, percent int, floor uint64) int {
+// larger of floor and live × (1 + percent/100), at most live + ceiling.
+func gcPercentFor(live uint64, percent int, floor, ceiling uint64) int {
+	if live >= floor && live/100*uint64(percent) > ceiling {
+		return max(1, int(ceiling/(live/100)))
+	}
 	if live == 0 || live >= floor {
 		return percent
 	}

@@ -53,7 +53,7 @@ func commands() []command {
 
 func main() {
 	if os.Getenv("GOGC") == "" {
-		tuneGC(gcPercent, gcFloor) // for the life of the process
+		tuneGC(gcPercent, gcFloor, gcCeiling) // for the life of the process
 	}
 	adviseHugePages()
 	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
@@ -68,10 +68,14 @@ func main() {
 // collector would run every megabyte or so. Training's peak comes after
 // counting, above the floor, so a floor of 96 rather than 64 MiB spares it
 // a few collections while its tables grow, at the same peak; 112 MiB and
-// more raise the peak. $GOGC still overrides both.
+// more raise the peak. A large live heap (a big vocabulary being counted)
+// gets at most gcCeiling of headroom: collecting a heap of mostly
+// pointer-free tables more often costs little, while 35% of a gigabyte
+// would be most of the peak's margin. $GOGC still overrides all three.
 const (
 	gcPercent = 35
 	gcFloor   = 96 << 20
+	gcCeiling = 160 << 20
 )
 
 // profiled runs f, writing a CPU profile to $TEXTNB_CPUPROFILE and an
