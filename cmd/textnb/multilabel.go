@@ -139,20 +139,29 @@ func isMultiModel(path string) bool {
 	return err == nil && k == pipeline.MultiLabelModel
 }
 
+// singleLabelPriors refuses the prior-correction flags, which a
+// multi-label model's predict and eval do not take.
+func singleLabelPriors(fs *flag.FlagSet) error {
+	if set(fs, "priors") || set(fs, "estimate-priors") {
+		return fmt.Errorf("%w: --priors and --estimate-priors apply to single-label models", errUsage)
+	}
+	return nil
+}
+
 // predictMulti is predict for a multi-label model: every label above its
 // threshold (or --threshold P), or the --top K most probable, with its
 // probability.
 func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, stdout io.Writer, asJSON bool, top int, threshold float64) error {
+	if err := singleLabelPriors(fs); err != nil {
+		return err
+	}
+	byTop, byThreshold := set(fs, "top"), set(fs, "threshold")
+	if byThreshold && !(threshold >= 0 && threshold <= 1) {
+		return fmt.Errorf("%w: --threshold %g: want a probability", errUsage, threshold)
+	}
 	mm, err := pipeline.LoadMulti(path)
 	if err != nil {
 		return err
-	}
-	if set(fs, "priors") || set(fs, "estimate-priors") {
-		return fmt.Errorf("%w: --priors and --estimate-priors apply to single-label models", errUsage)
-	}
-	byTop := set(fs, "top")
-	if set(fs, "threshold") && !(threshold >= 0 && threshold <= 1) {
-		return fmt.Errorf("%w: --threshold %g: want a probability", errUsage, threshold)
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
@@ -161,8 +170,8 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 		switch {
 		case byTop:
 			labels = ranked(p.Proba)[:min(top, len(p.Proba))]
-		case set(fs, "threshold"):
-			labels = labels[:0]
+		case byThreshold:
+			labels = nil
 			for _, l := range ranked(p.Proba) {
 				if p.Proba[l] >= threshold {
 					labels = append(labels, l)
@@ -239,6 +248,9 @@ func addMultiInput(b *pipeline.MultiBatch, path string, o rowOptions) error {
 // writes the HTML report, listing the nErrors (or reportErrors) documents
 // with the most label errors.
 func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep string, stdout io.Writer, asJSON bool, report string, nErrors int) error {
+	if err := singleLabelPriors(fs); err != nil {
+		return err
+	}
 	if report != "" {
 		if err := checkReportPath(report, path, corpusPath); err != nil {
 			return err
@@ -247,9 +259,6 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 	mm, err := pipeline.LoadMulti(path)
 	if err != nil {
 		return err
-	}
-	if set(fs, "priors") || set(fs, "estimate-priors") {
-		return fmt.Errorf("%w: --priors and --estimate-priors apply to single-label models", errUsage)
 	}
 	ev := pipeline.NewMultiEvaluator(mm.Labels)
 	worst := &worstDocs{k: cmp.Or(nErrors, reportErrors)}
