@@ -283,12 +283,7 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 		}
 	}
 	if asJSON {
-		out, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", out)
-		return err
+		return printJSON(stdout, r)
 	}
 	printMultiEvaluation(stdout, r)
 	return nil
