@@ -189,7 +189,8 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 	return nil
 }
 
-// ranked returns the label indices by decreasing probability.
+// ranked returns the class (or label) indices by decreasing probability,
+// ties by index.
 func ranked(proba []float64) []int {
 	idx := make([]int, len(proba))
 	for i := range idx {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/textnb/textnb/pipeline"
@@ -132,7 +131,7 @@ func (p *printer) print(s scored) {
 		return
 	}
 	r := s.Prediction
-	order := p.ranked(r.Proba)
+	order := ranked(r.Proba)[:p.top]
 	var x *explained
 	if p.explainer != nil {
 		e := summarize(p.explainer.Explain(s.doc.text), r.Proba, p.terms)
@@ -165,14 +164,4 @@ func (p *printer) print(s scored) {
 		fmt.Fprintf(p.w, "\t%s", x.inline())
 	}
 	_, p.err = fmt.Fprintln(p.w)
-}
-
-// ranked returns the top class indices, most probable first, ties by index.
-func (p *printer) ranked(proba []float64) []int {
-	idx := make([]int, len(proba))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return proba[idx[a]] > proba[idx[b]] })
-	return idx[:p.top]
 }
