@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -54,7 +53,7 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	if *asJSON {
-		out, err := json.Marshal(struct {
+		return printJSON(stdout, struct {
 			Documents int     `json:"documents"`
 			Folds     int     `json:"n_folds"`
 			Seed      uint64  `json:"seed"`
@@ -62,11 +61,6 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			Seconds   float64 `json:"seconds"`
 			*pipeline.CVResult
 		}{n, len(r.Folds), *seed, settingName(r.Config), r.Elapsed.Seconds(), r})
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(stdout, "%s\n", out)
-		return err
 	}
 	fmt.Fprintf(stdout, "cross-validated %s on %d documents, %d folds (seed %d), lang %v, in %.2fs\n\n",
 		settingName(r.Config), n, len(r.Folds), *seed, r.Config.Tokenize.Lang, r.Elapsed.Seconds())
