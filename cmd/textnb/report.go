@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -79,7 +80,7 @@ func writeReport(path, model, corpusPath string, rep evalReport, seen bool) erro
 // writePage executes t into path through a temporary file in the same
 // folder, so that a failed write leaves no half page.
 func writePage(path string, t *template.Template, data any) error {
-	f, err := os.CreateTemp(dirOf(path), ".textnb-report-*.html")
+	f, err := os.CreateTemp(filepath.Dir(path), ".textnb-report-*.html")
 	if err != nil {
 		return err
 	}
@@ -96,15 +97,6 @@ func writePage(path string, t *template.Template, data any) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
-}
-
-func dirOf(path string) string {
-	for i := len(path) - 1; i >= 0; i-- {
-		if os.IsPathSeparator(path[i]) {
-			return path[:i+1]
-		}
-	}
-	return "."
 }
 
 type reportData struct {
