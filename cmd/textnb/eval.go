@@ -35,11 +35,11 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *nErrors < 0 {
 		return fmt.Errorf("%w: --errors %d: want N ≥ 0", errUsage, *nErrors)
 	}
-	if isMultiModel(*modelPath) {
-		return evalMulti(fs, *modelPath, pos[0], fields, *sep, stdout, *asJSON, *report, *nErrors)
-	}
 	if *order != "name" && *order != "seen" {
 		return fmt.Errorf("%w: --order %q: want name or seen", errUsage, *order)
+	}
+	if isMultiModel(*modelPath) {
+		return evalMulti(fs, *modelPath, pos[0], fields, *sep, stdout, *asJSON, *report, *nErrors)
 	}
 	if *report != "" {
 		if err := checkReportPath(*report, *modelPath, pos[0]); err != nil {
