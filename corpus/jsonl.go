@@ -17,20 +17,27 @@ var errNotObject = errors.New("not a JSON object")
 // The line is validated by encoding/json, then scanned by hand: unmarshaling
 // into a map costs about 20 allocations per line, this costs one or none.
 func parseJSONObject(line string, lf, tf string, unlabeled bool) (label, text string, hasLabel bool, err error) {
-	if !json.Valid(unsafe.Slice(unsafe.StringData(line), len(line))) { // only read: no copy of a long line
-		return "", "", false, invalidJSON(line)
-	}
-	rawLabel, rawText, err := objectFields(line, lf, tf)
+	rawLabel, rawText, err := jsonFields(line, lf, tf)
 	if err != nil {
 		return "", "", false, err
 	}
-	if rawText == "" {
-		return "", "", false, fmt.Errorf("%w: no %q", ErrMissingField, tf)
+	return jsonLabelText(rawLabel, rawText, lf, tf, unlabeled)
+}
+
+// jsonFields validates line and returns the raw values of its top-level
+// fields lf and tf (see objectFields).
+func jsonFields(line, lf, tf string) (rawLabel, rawText string, err error) {
+	if !json.Valid(unsafe.Slice(unsafe.StringData(line), len(line))) { // only read: no copy of a long line
+		return "", "", invalidJSON(line)
 	}
-	if rawText[0] != '"' {
-		return "", "", false, fmt.Errorf("field %q: want a string, found %.20s", tf, rawText)
+	return objectFields(line, lf, tf)
+}
+
+// jsonLabelText is parseJSONObject of the raw fields of a valid object.
+func jsonLabelText(rawLabel, rawText, lf, tf string, unlabeled bool) (label, text string, hasLabel bool, err error) {
+	if text, err = jsonText(rawText, tf); err != nil {
+		return "", "", false, err
 	}
-	text = unquote(rawText)
 	hasLabel = rawLabel != ""
 	switch {
 	case unlabeled:
@@ -45,6 +52,18 @@ func parseJSONObject(line string, lf, tf string, unlabeled bool) (label, text st
 		err = fmt.Errorf("field %q: want a string or number, found %.20s", lf, rawLabel)
 	}
 	return label, text, true, err
+}
+
+// jsonText returns the text of field tf from its raw value, which must be
+// a string.
+func jsonText(rawText, tf string) (string, error) {
+	if rawText == "" {
+		return "", fmt.Errorf("%w: no %q", ErrMissingField, tf)
+	}
+	if rawText[0] != '"' {
+		return "", fmt.Errorf("field %q: want a string, found %.20s", tf, rawText)
+	}
+	return unquote(rawText), nil
 }
 
 // invalidJSON explains why line is not valid JSON.

@@ -144,12 +144,12 @@ func jsonlMultiSetup(_ string, opt Options) (lineParser, bool, error) {
 	lf, tf := opt.labelField(), opt.textField()
 	return func(line string) (string, string, bool, Encoding, error) {
 		line, enc := decodeString(line)
-		if !json.Valid([]byte(line)) {
-			return "", "", false, enc, invalidJSON(line)
+		rawLabel, rawText, err := jsonFields(line, lf, tf)
+		if err != nil {
+			return "", "", false, enc, err
 		}
-		rawLabel, _, err := objectFields(line, lf, tf)
-		if err != nil || rawLabel == "" || rawLabel[0] != '[' || opt.Unlabeled {
-			label, text, hasLabel, err := parseJSONObject(line, lf, tf, opt.Unlabeled)
+		if rawLabel == "" || rawLabel[0] != '[' || opt.Unlabeled {
+			label, text, hasLabel, err := jsonLabelText(rawLabel, rawText, lf, tf, opt.Unlabeled)
 			return label, text, hasLabel, enc, err
 		}
 		var items []json.RawMessage
@@ -170,7 +170,7 @@ func jsonlMultiSetup(_ string, opt Options) (lineParser, bool, error) {
 			}
 			labels = append(labels, s)
 		}
-		_, text, _, err := parseJSONObject(line, "", tf, true)
+		text, err := jsonText(rawText, tf)
 		return strings.Join(labels, labelUnit) + labelUnit, text, true, enc, err
 	}, false, nil
 }

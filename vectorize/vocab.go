@@ -254,20 +254,41 @@ func (c *VocabCounts) MinDFFor(maxCols, maxFeatures int) int {
 }
 
 // MinDFFor is VocabCounts.MinDFFor for terms of document frequencies df
-// (those of 0 are not terms) in rows documents.
+// (those of 0 are not terms) in rows documents. It takes memory in
+// proportion to df, not to rows (merged TermStats may count far more
+// documents than terms).
 func MinDFFor(df []int64, rows, maxCols, maxFeatures int) int {
 	if maxCols <= 0 || (maxFeatures > 0 && maxFeatures <= maxCols) {
 		return 1
 	}
-	hist := make([]int, rows+2)
+	terms, top := 0, int64(0)
+	for _, d := range df {
+		if d > 0 {
+			terms, top = terms+1, max(top, d)
+		}
+	}
+	if terms <= maxCols {
+		return 1
+	}
+	// The cut is just above the (maxCols+1)th largest frequency, found
+	// with a histogram of the frequencies if it is no longer than df, else
+	// by sorting them.
+	if top > int64(len(df)) {
+		ds := make([]int64, 0, terms)
+		for _, d := range df {
+			if d > 0 {
+				ds = append(ds, d)
+			}
+		}
+		slices.Sort(ds)
+		return int(ds[len(ds)-1-maxCols]) + 1
+	}
+	hist := make([]int, top+1)
 	for _, d := range df {
 		hist[d]++
 	}
-	if len(df)-hist[0] <= maxCols {
-		return 1
-	}
 	kept := 0
-	for m := len(hist) - 1; m >= 1; m-- {
+	for m := int(top); m >= 1; m-- {
 		if kept+hist[m] > maxCols {
 			return m + 1
 		}

@@ -278,6 +278,51 @@ func minDFFor(t *testing.T, maxCols, maxFeatures int, shards ...*VocabBuilder) i
 	return c.MinDFFor(maxCols, maxFeatures)
 }
 
+// TestMinDFForManyDocs checks that frequencies far above the number of
+// terms (merged statistics of a large corpus) give the cut a histogram of
+// them would.
+func TestMinDFForManyDocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		n := 1 + rng.IntN(40)
+		scale := int64(1)
+		if rng.IntN(2) == 0 {
+			scale = 1 << 40
+		}
+		df := make([]int64, n)
+		for i := range df {
+			if rng.IntN(5) > 0 {
+				df[i] = 1 + rng.Int64N(8)*scale
+			}
+		}
+		maxCols := rng.IntN(n + 2)
+		// The least m that keeps at most maxCols terms: kept only falls
+		// just above a frequency, so m is 1 or one of those.
+		want := int64(-1)
+		for i := -1; i < len(df); i++ {
+			m := int64(1)
+			if i >= 0 {
+				m = df[i] + 1
+			}
+			kept := 0
+			for _, d := range df {
+				if d >= m {
+					kept++
+				}
+			}
+			if kept <= maxCols && (want < 0 || m < want) {
+				want = m
+			}
+		}
+		if maxCols <= 0 {
+			want = 1
+		}
+		if got := MinDFFor(df, 1<<62, maxCols, 0); int64(got) != want {
+			t.Fatalf("MinDFFor(%v, maxCols %d) = %d, want %d", df, maxCols, got, want)
+		}
+	}
+}
+
 func TestMinDFFor(t *testing.T) {
 	var b VocabBuilder
 	for _, d := range handDocs {
