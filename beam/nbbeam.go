@@ -22,7 +22,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -152,25 +151,7 @@ func (f *mergeDocFreqsFn) AddInput(acc, in []byte) ([]byte, error) {
 }
 
 func (*mergeDocFreqsFn) MergeAccumulators(a, b []byte) ([]byte, error) {
-	if len(a) == 0 {
-		return b, nil
-	}
-	if len(b) == 0 {
-		return a, nil
-	}
-	da, err := pipeline.ReadDocFreqs(bytes.NewReader(a))
-	if err != nil {
-		return nil, err
-	}
-	db, err := pipeline.ReadDocFreqs(bytes.NewReader(b))
-	if err != nil {
-		return nil, err
-	}
-	d, err := pipeline.MergeDocFreqs(da, db)
-	if err != nil {
-		return nil, err
-	}
-	return encode(d)
+	return mergeEncoded(a, b, pipeline.ReadDocFreqs, pipeline.MergeDocFreqs)
 }
 
 func (*mergeDocFreqsFn) ExtractOutput(acc []byte) ([]byte, error) {
@@ -248,25 +229,34 @@ func (*mergeSumsFn) CreateAccumulator() []byte { return nil }
 func (f *mergeSumsFn) AddInput(acc, in []byte) ([]byte, error) { return f.MergeAccumulators(acc, in) }
 
 func (*mergeSumsFn) MergeAccumulators(a, b []byte) ([]byte, error) {
+	return mergeEncoded(a, b, pipeline.ReadClassSums, func(sa, sb pipeline.ClassSums) (pipeline.ClassSums, error) {
+		s, err := sa.Merge(sb.SparseCounts)
+		return pipeline.ClassSums{SparseCounts: s}, err
+	})
+}
+
+// mergeEncoded decodes the accumulators a and b with read, merges them and
+// encodes the result; an empty accumulator is the identity.
+func mergeEncoded[T io.WriterTo](a, b []byte, read func(io.Reader) (T, error), merge func(T, T) (T, error)) ([]byte, error) {
 	if len(a) == 0 {
 		return b, nil
 	}
 	if len(b) == 0 {
 		return a, nil
 	}
-	sa, err := pipeline.ReadClassSums(bytes.NewReader(a))
+	da, err := read(bytes.NewReader(a))
 	if err != nil {
 		return nil, err
 	}
-	sb, err := pipeline.ReadClassSums(bytes.NewReader(b))
+	db, err := read(bytes.NewReader(b))
 	if err != nil {
 		return nil, err
 	}
-	var s *nb.SparseCounts
-	if s, err = sa.Merge(sb.SparseCounts); err != nil {
+	d, err := merge(da, db)
+	if err != nil {
 		return nil, err
 	}
-	return encode(pipeline.ClassSums{SparseCounts: s})
+	return encode(d)
 }
 
 func (*mergeSumsFn) ExtractOutput(acc []byte) []byte { return acc }

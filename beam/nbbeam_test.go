@@ -43,6 +43,25 @@ func localModel(t *testing.T, cfg pipeline.Config, path string) *pipeline.Model 
 	return m
 }
 
+// prismModel trains with Train on the documents that read gives, runs the
+// pipeline on Prism and loads the model it wrote.
+func prismModel(t *testing.T, cfg pipeline.Config, read func(beam.Scope) beam.PCollection) *pipeline.Model {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "beam.model")
+	p, s := beam.NewPipelineWithRoot()
+	if err := Train(s, cfg, read(s), out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prism.Execute(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	m, err := pipeline.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // samePredictions checks that a and b give every document of path the
 // same class.
 func samePredictions(t *testing.T, a, b *pipeline.Model, path string) {
@@ -75,18 +94,7 @@ func TestTrainOnPrism(t *testing.T) {
 		{"lines", "../testdata/spam.tsv", "../testdata/spam.tsv", ReadLines, "../testdata/spam.tsv"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := filepath.Join(t.TempDir(), "beam.model")
-			p, s := beam.NewPipelineWithRoot()
-			if err := Train(s, cfg, tc.read(s, tc.glob), out); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := prism.Execute(context.Background(), p); err != nil {
-				t.Fatal(err)
-			}
-			got, err := pipeline.Load(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got := prismModel(t, cfg, func(s beam.Scope) beam.PCollection { return tc.read(s, tc.glob) })
 			samePredictions(t, got, localModel(t, cfg, tc.train), tc.test)
 		})
 	}
@@ -109,17 +117,8 @@ func TestTrain20Newsgroups(t *testing.T) {
 	}
 	cfg := pipeline.Config{}
 	cfg.Tokenize.Lang = tokenize.English
-	out := filepath.Join(t.TempDir(), "beam.model")
-	p, s := beam.NewPipelineWithRoot()
-	if err := Train(s, cfg, ReadFolders(s, filepath.Join(root, "20news-bydate-train/*/*")), out); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := prism.Execute(context.Background(), p); err != nil {
-		t.Fatal(err)
-	}
-	got, err := pipeline.Load(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := prismModel(t, cfg, func(s beam.Scope) beam.PCollection {
+		return ReadFolders(s, filepath.Join(root, "20news-bydate-train/*/*"))
+	})
 	samePredictions(t, got, localModel(t, cfg, filepath.Join(root, "20news-bydate-train")), filepath.Join(root, "20news-bydate-test"))
 }

@@ -164,6 +164,10 @@ func typeName(goType string) string {
 		return "an integer"
 	case "float64":
 		return "a number"
+	case "map[string]float64":
+		return "an object of numbers keyed by class"
+	case "[]json.RawMessage":
+		return "an array of rows"
 	}
 	return goType
 }

@@ -226,6 +226,8 @@ func TestErrors(t *testing.T) {
 		{"POST", "/v1/models/spam/predict", `{"rows":[[1,2]]}`, 400, "is a text model"},
 		{"POST", "/v1/models/spam/predict", `{"text":"a","top":-1}`, 400, `"top" is -1`},
 		{"POST", "/v1/models/spam/predict", `{"text":"a","explain":-2}`, 400, `"explain" is -2`},
+		{"POST", "/v1/models/spam/predict", `{"text":"a","priors":3}`, 400, `a JSON number where an object of numbers keyed by class was expected`},
+		{"POST", "/v1/models/flowers/predict", `{"rows":3}`, 400, `a JSON number where an array of rows was expected`},
 		{"POST", "/v1/models/spam/predict", `{"text":"a","priors":{"ham":1}}`, 400, `no prior for class "spam"`},
 		{"POST", "/v1/models/spam/predict", `{"text":"a","priors":{"ham":0.5,"spam":0.5,"eggs":0.1}}`, 400, `"eggs" names no class`},
 		{"POST", "/v1/models/spam/predict", big, 413, "limit of 4096 bytes (--max-body)"},
