@@ -440,5 +440,8 @@ func (p *Prepared) Build(sums *nb.SparseCounts) (*Model, error) {
 	if err := m.refit(); err != nil {
 		return nil, err
 	}
+	if err := m.finite(); err != nil {
+		return nil, err
+	}
 	return m, nil
 }

@@ -184,3 +184,13 @@ func TestPartsRefuse(t *testing.T) {
 		t.Errorf("sums of 1 document for 2: got %v, want ErrStats", err)
 	}
 }
+
+// TestBuildRefusesExtremeAlpha checks that Build, as training does, refuses
+// an alpha that makes infinite weights, rather than return a model that
+// Save writes and Load refuses as damaged.
+func TestBuildRefusesExtremeAlpha(t *testing.T) {
+	docs := readLabeled(t, newsTrain)
+	if _, err := trainInParts(t, Config{Alpha: 1e308}, docs, 2); !errors.Is(err, ErrConfig) {
+		t.Errorf("Build with alpha 1e308: %v, want ErrConfig", err)
+	}
+}
