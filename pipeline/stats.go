@@ -278,12 +278,29 @@ func (d *DocFreqs) validate() error {
 		return fmt.Errorf("%w: language not resolved", ErrStats)
 	case len(d.ClassDocs) != len(d.Classes):
 		return fmt.Errorf("%w: %d classes with %d document counts", ErrStats, len(d.Classes), len(d.ClassDocs))
+	case classDocs(d.ClassDocs) != d.Docs():
+		return fmt.Errorf("%w: the classes hold %d documents, the document frequencies %d", ErrStats, classDocs(d.ClassDocs), d.Docs())
+	case len(d.Classes) != len(slices.Compact(slices.Sorted(slices.Values(d.Classes)))):
+		return fmt.Errorf("%w: a class is named twice", ErrStats)
 	case d.Config.Vectorizer == Hash && len(d.Terms.DF) != d.Config.hashFeatures():
 		return fmt.Errorf("%w: %d hashing columns, want %d", ErrStats, len(d.Terms.DF), d.Config.hashFeatures())
 	case d.Config.Vectorizer == Vocab:
 		return d.Terms.Validate()
 	}
 	return nil
+}
+
+// classDocs returns the sum of the document counts n, or -1 if one is
+// negative.
+func classDocs(n []int64) int64 {
+	var sum int64
+	for _, v := range n {
+		if v < 0 {
+			return -1
+		}
+		sum += v
+	}
+	return sum
 }
 
 // Prepared is what the second pass needs: the pruned vocabulary (or the
