@@ -341,11 +341,8 @@ func (d *DocFreqs) Prepare() (*Prepared, error) {
 			return nil, err
 		}
 	}
-	m.weight = m.newWeighting()
-	if m.weight != nil {
-		if err := m.weight.FitDF(int(d.Docs()), df); err != nil {
-			return nil, err
-		}
+	if err := m.fitWeightingDF(int(d.Docs()), func() []int64 { return df }); err != nil {
+		return nil, err
 	}
 	p := &Prepared{m: m, index: map[string]int{}, n: d.Docs()}
 	for i, c := range m.Classes {
