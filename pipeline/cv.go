@@ -125,6 +125,7 @@ type cvData struct {
 func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 	k := o.folds()
 	if t.cfg.Semi.Method != NoSemi {
+		t.stop() // as every other way out: the input ends here
 		return nil, fmt.Errorf("%w: cross-validation of semi-supervised training is not supported", ErrConfig)
 	}
 	if err := t.closeInput(); err != nil {

@@ -179,7 +179,7 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 			}
 			d, err := t.cvData(o)
 			if err != nil {
-				t.Abort() // cvData may refuse before it ends the input
+				t.Abort() // lets go of the documents added
 				return nil, err
 			}
 			rs, err := d.run(settings)
