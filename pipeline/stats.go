@@ -273,6 +273,9 @@ func (d *DocFreqs) validate() error {
 	if err := d.Config.validate(); err != nil {
 		return err
 	}
+	if err := checkClassNames(d.Classes); err != nil { // as Load requires of the model
+		return fmt.Errorf("%w: %v", ErrStats, err)
+	}
 	switch {
 	case d.Config.Tokenize.Lang == tokenize.Auto:
 		return fmt.Errorf("%w: language not resolved", ErrStats)
@@ -280,8 +283,6 @@ func (d *DocFreqs) validate() error {
 		return fmt.Errorf("%w: %d classes with %d document counts", ErrStats, len(d.Classes), len(d.ClassDocs))
 	case classDocs(d.ClassDocs) != d.Docs():
 		return fmt.Errorf("%w: the classes hold %d documents, the document frequencies %d", ErrStats, classDocs(d.ClassDocs), d.Docs())
-	case len(d.Classes) != len(slices.Compact(slices.Sorted(slices.Values(d.Classes)))):
-		return fmt.Errorf("%w: a class is named twice", ErrStats)
 	case d.Config.Vectorizer == Hash && len(d.Terms.DF) != d.Config.hashFeatures():
 		return fmt.Errorf("%w: %d hashing columns, want %d", ErrStats, len(d.Terms.DF), d.Config.hashFeatures())
 	case d.Config.Vectorizer == Vocab:

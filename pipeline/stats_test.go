@@ -214,6 +214,7 @@ func TestPrepareRefusesClasslessDocFreqs(t *testing.T) {
 		func(d DocFreqs) DocFreqs { d.Classes, d.ClassDocs = nil, nil; return d },
 		func(d DocFreqs) DocFreqs { d.ClassDocs = []int64{2, -1}; return d },
 		func(d DocFreqs) DocFreqs { d.Classes = []string{"a", "a"}; return d },
+		func(d DocFreqs) DocFreqs { d.Classes = []string{"a", ""}; return d },
 	} {
 		b := bad(*d)
 		if _, err := b.Prepare(); !errors.Is(err, ErrStats) {
