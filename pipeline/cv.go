@@ -125,6 +125,7 @@ type cvData struct {
 func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 	k := o.folds()
 	if t.cfg.Semi.Method != NoSemi {
+		t.stop() // as every other way out: the input ends here
 		return nil, fmt.Errorf("%w: cross-validation of semi-supervised training is not supported", ErrConfig)
 	}
 	if err := t.closeInput(); err != nil {
@@ -200,14 +201,7 @@ func (d *cvData) dropRare() {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(d.df[b], d.df[a]) })
-	to := make([]int32, d.cols)
-	for j := range to {
-		to[j] = -1
-	}
-	df := make([]int64, len(order))
-	for c, j := range order {
-		to[j], df[c] = int32(c), d.df[j]
-	}
+	to, df := renumber(d.cols, order, d.df)
 	w, start := 0, 0
 	for i := range len(d.y) {
 		end := d.ptr[i+1]
@@ -221,6 +215,21 @@ func (d *cvData) dropRare() {
 	}
 	d.idx, d.val = slices.Clip(d.idx[:w]), slices.Clip(d.val[:w])
 	d.cols, d.df, d.origin = len(order), df, order
+}
+
+// renumber returns the map of cols columns to their positions in keep, -1
+// for the columns not kept, and the document frequencies df of the kept
+// columns in keep's order.
+func renumber(cols int, keep []int32, df []int64) (to []int32, keptDF []int64) {
+	to = make([]int32, cols)
+	for j := range to {
+		to[j] = -1
+	}
+	keptDF = make([]int64, len(keep))
+	for c, j := range keep {
+		to[j], keptDF[c] = int32(c), df[j]
+	}
+	return to, keptDF
 }
 
 // foldClasses returns the number of classes in fold k's training part.
@@ -371,15 +380,7 @@ func (d *cvData) fold(k int) (*foldData, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fold %d: %w", k+1, err)
 	}
-	f.colmap = make([]int32, d.cols)
-	for j := range f.colmap {
-		f.colmap[j] = -1
-	}
-	f.df = make([]int64, len(keep))
-	for c, j := range keep {
-		f.colmap[j] = int32(c)
-		f.df[c] = df[j]
-	}
+	f.colmap, f.df = renumber(d.cols, keep, df)
 	f.features = len(keep)
 	return f, nil
 }

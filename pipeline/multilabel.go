@@ -288,11 +288,8 @@ func prunedSource(p *vectorize.Pruned) termSource {
 // weightRows fits m's weighting on src's document frequencies and returns
 // src's weighted rows, each sorted by column.
 func (m *Model) weightRows(src termSource) (*vectorize.CSR, error) {
-	m.weight = m.newWeighting()
-	if m.weight != nil {
-		if err := m.weight.FitDF(src.rows, src.df); err != nil {
-			return nil, err
-		}
+	if err := m.fitWeightingDF(src.rows, func() []int64 { return src.df }); err != nil {
+		return nil, err
 	}
 	X := vectorize.NewCSR(src.features)
 	var idx []int32

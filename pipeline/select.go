@@ -250,14 +250,7 @@ func roundRobin(top [][]int32, k int) []int32 {
 // restrict returns src with only the terms keep (increasing), renumbered
 // in their order.
 func (src termSource) restrict(keep []int32) termSource {
-	newID := make([]int32, src.features)
-	for j := range newID {
-		newID[j] = -1
-	}
-	df := make([]int64, len(keep))
-	for i, j := range keep {
-		newID[j], df[i] = int32(i), src.df[j]
-	}
+	newID, df := renumber(src.features, keep, src.df)
 	row, vocab := src.row, src.vocab
 	return termSource{
 		features: len(keep),

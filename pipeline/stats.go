@@ -273,17 +273,35 @@ func (d *DocFreqs) validate() error {
 	if err := d.Config.validate(); err != nil {
 		return err
 	}
+	if err := checkClassNames(d.Classes); err != nil { // as Load requires of the model
+		return fmt.Errorf("%w: %v", ErrStats, err)
+	}
 	switch {
 	case d.Config.Tokenize.Lang == tokenize.Auto:
 		return fmt.Errorf("%w: language not resolved", ErrStats)
 	case len(d.ClassDocs) != len(d.Classes):
 		return fmt.Errorf("%w: %d classes with %d document counts", ErrStats, len(d.Classes), len(d.ClassDocs))
+	case classDocs(d.ClassDocs) != d.Docs():
+		return fmt.Errorf("%w: the classes hold %d documents, the document frequencies %d", ErrStats, classDocs(d.ClassDocs), d.Docs())
 	case d.Config.Vectorizer == Hash && len(d.Terms.DF) != d.Config.hashFeatures():
 		return fmt.Errorf("%w: %d hashing columns, want %d", ErrStats, len(d.Terms.DF), d.Config.hashFeatures())
 	case d.Config.Vectorizer == Vocab:
 		return d.Terms.Validate()
 	}
 	return nil
+}
+
+// classDocs returns the sum of the document counts n, or -1 if one is
+// negative.
+func classDocs(n []int64) int64 {
+	var sum int64
+	for _, v := range n {
+		if v < 0 {
+			return -1
+		}
+		sum += v
+	}
+	return sum
 }
 
 // Prepared is what the second pass needs: the pruned vocabulary (or the
@@ -324,11 +342,8 @@ func (d *DocFreqs) Prepare() (*Prepared, error) {
 			return nil, err
 		}
 	}
-	m.weight = m.newWeighting()
-	if m.weight != nil {
-		if err := m.weight.FitDF(int(d.Docs()), df); err != nil {
-			return nil, err
-		}
+	if err := m.fitWeightingDF(int(d.Docs()), func() []int64 { return df }); err != nil {
+		return nil, err
 	}
 	p := &Prepared{m: m, index: map[string]int{}, n: d.Docs()}
 	for i, c := range m.Classes {
@@ -438,6 +453,9 @@ func (p *Prepared) Build(sums *nb.SparseCounts) (*Model, error) {
 	}
 	m.counts = sums
 	if err := m.refit(); err != nil {
+		return nil, err
+	}
+	if err := m.finite(); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -7,6 +7,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -182,5 +183,42 @@ func TestPartsRefuse(t *testing.T) {
 	}
 	if _, err := p.Build(sums); !errors.Is(err, ErrStats) {
 		t.Errorf("sums of 1 document for 2: got %v, want ErrStats", err)
+	}
+}
+
+// TestBuildRefusesExtremeAlpha checks that Build, as training does, refuses
+// an alpha that makes infinite weights, rather than return a model that
+// Save writes and Load refuses as damaged.
+func TestBuildRefusesExtremeAlpha(t *testing.T) {
+	docs := readLabeled(t, newsTrain)
+	if _, err := trainInParts(t, Config{Alpha: 1e308}, docs, 2); !errors.Is(err, ErrConfig) {
+		t.Errorf("Build with alpha 1e308: %v, want ErrConfig", err)
+	}
+}
+
+// TestPrepareRefusesClasslessDocFreqs checks that statistics whose class
+// counts do not add up to their documents, as a damaged file may hold, are
+// refused rather than panic in Prepare.
+func TestPrepareRefusesClasslessDocFreqs(t *testing.T) {
+	c, err := NewDocFreqCounter(Config{Tokenize: tokenize.Config{Lang: tokenize.English}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Add("a", "hello world")
+	c.Add("b", "goodbye world")
+	d, err := c.DocFreqs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []func(d DocFreqs) DocFreqs{
+		func(d DocFreqs) DocFreqs { d.Classes, d.ClassDocs = nil, nil; return d },
+		func(d DocFreqs) DocFreqs { d.ClassDocs = []int64{2, -1}; return d },
+		func(d DocFreqs) DocFreqs { d.Classes = []string{"a", "a"}; return d },
+		func(d DocFreqs) DocFreqs { d.Classes = []string{"a", ""}; return d },
+	} {
+		b := bad(*d)
+		if _, err := b.Prepare(); !errors.Is(err, ErrStats) {
+			t.Errorf("Prepare of classes %q with %v documents: %v, want ErrStats", b.Classes, b.ClassDocs, err)
+		}
 	}
 }

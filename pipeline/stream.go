@@ -108,13 +108,10 @@ func (t *Trainer) fitSpilled(m *Model) error {
 
 // fitScan is fitRows for rows that scan reads in order.
 func (m *Model) fitScan(features int, df func() []int64, y []int, scan nb.ScanFunc) error {
-	m.weight = m.newWeighting()
-	w := m.weight
-	if w != nil {
-		if err := w.FitDF(len(y), df()); err != nil {
-			return err
-		}
+	if err := m.fitWeightingDF(len(y), df); err != nil {
+		return err
 	}
+	w := m.weight
 	counts, err := nb.NewSparseCountsForScan(m.newEstimator(), features, y, len(m.Classes),
 		func(visit func(int, []int32, []float64) error) error {
 			return scan(func(i int, idx []int32, val []float64) error {

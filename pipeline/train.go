@@ -319,8 +319,7 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	m.Config.Alpha = t.cfg.alpha()
 	s, err := t.train(m)
 	if err == nil {
-		l := m.lin
-		err = t.cfg.finite(l.Bias, l.P, l.Q, l.Base, l.Delta)
+		err = m.finite()
 	}
 	if err != nil {
 		return nil, Summary{}, err
@@ -514,10 +513,12 @@ func (m *Model) fit(X *vectorize.CSR, y []int) (SemiReport, error) {
 	return SemiReport{}, m.refit()
 }
 
-// finite refuses weights that are NaN or infinite, which an extreme alpha
-// makes: they would score every document alike.
-func (c Config) finite(weights ...[]float64) error {
-	return finiteWeights(c.alpha(), weights...)
+// finite refuses a fitted classifier whose weights are NaN or infinite,
+// which an extreme alpha makes: they would score every document alike, and
+// Load refuses them.
+func (m *Model) finite() error {
+	l := m.lin
+	return finiteWeights(m.Config.alpha(), l.Bias, l.P, l.Q, l.Base, l.Delta)
 }
 
 func finiteWeights(alpha float64, weights ...[]float64) error {

@@ -174,10 +174,12 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 				return nil, err
 			}
 			if err := docs(func(label, text string) bool { t.Add(label, text); return true }); err != nil {
+				t.Abort() // stops its tokenizing goroutines
 				return nil, err
 			}
 			d, err := t.cvData(o)
 			if err != nil {
+				t.Abort() // lets go of the documents added
 				return nil, err
 			}
 			rs, err := d.run(settings)
