@@ -1,0 +1,60 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestFormat2Files checks that model files written by the build before the
+// format-2 header changed (testdata/models/*-v2.model) still load and predict
+// exactly what they predicted when written (*-v2.predict.jsonl, made by that
+// build's predict --json). Only labels and probabilities are compared: the
+// sources name paths relative to where the files were made.
+func TestFormat2Files(t *testing.T) {
+	const dir = "../../testdata/models/"
+	for _, c := range []struct{ model, input string }{
+		{"news-v2", "../../testdata/news/test"},
+		{"multilabel-v2", "../../testdata/multilabel.jsonl"},
+		{"gaussian-v2", dir + "iris-new.tsv"},
+		{"categorical-v2", dir + "iris-new.tsv"},
+	} {
+		t.Run(c.model, func(t *testing.T) {
+			want, err := os.ReadFile(dir + c.model + ".predict.jsonl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := mustRun(t, "", "predict", "-m", dir+c.model+".model", "--json", c.input)
+			g, w := decisions(t, got), decisions(t, string(want))
+			if len(g) != len(w) || len(w) == 0 {
+				t.Fatalf("%d predictions, want %d", len(g), len(w))
+			}
+			for i := range w {
+				if !reflect.DeepEqual(g[i], w[i]) {
+					t.Fatalf("prediction %d:\n got %v\nwant %v", i+1, g[i], w[i])
+				}
+			}
+		})
+	}
+}
+
+// decisions keeps each JSON line's label(s) and probabilities.
+func decisions(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var d []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		for k := range v {
+			if k != "label" && k != "labels" && k != "proba" {
+				delete(v, k)
+			}
+		}
+		d = append(d, v)
+	}
+	return d
+}
