@@ -109,7 +109,7 @@ func fitMatrix(X *CSR, fitDF func(n int, df []int64) error) error {
 	if err := X.Validate(); err != nil {
 		return err
 	}
-	counts := X.ColumnCounts(nil)
+	counts := sparseOf(X).ColumnCounts(nil)
 	df := make([]int64, len(counts))
 	for j, d := range counts {
 		df[j] = int64(d)

@@ -10,13 +10,13 @@ import (
 
 func TestNormalize(t *testing.T) {
 	X := FromDense([][]float64{{3, 0, -4}, {0, 0, 0}, {1, 1, 2}})
-	l2 := X.Clone()
+	l2 := clone(X)
 	Normalize(l2, L2)
 	assertDense(t, "l2", l2, [][]float64{{0.6, 0, -0.8}, {0, 0, 0}, {1 / math.Sqrt(6), 1 / math.Sqrt(6), 2 / math.Sqrt(6)}})
-	l1 := X.Clone()
+	l1 := clone(X)
 	Normalize(l1, L1)
 	assertDense(t, "l1", l1, [][]float64{{3.0 / 7, 0, -4.0 / 7}, {0, 0, 0}, {0.25, 0.25, 0.5}})
-	none := X.Clone()
+	none := clone(X)
 	Normalize(none, NoNorm)
 	assertDense(t, "none", none, toDense(X))
 	zero := []float64{0, 0}

@@ -1,13 +1,14 @@
-package vectorize
+package vocab
 
 import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/termtab"
 )
 
-// A WordCoder prepares documents for a VocabBuilder on another goroutine:
+// A WordCoder prepares documents for a Builder on another goroutine:
 // it numbers their words in a table of its own and lists each document's
 // distinct unigrams and bigrams with their counts (CodedDoc). The builder,
 // which must run on one goroutine, then only maps the coder's numbers to
@@ -30,7 +31,7 @@ type WordCoder struct {
 	// builder maps the coder's term ids to the builder's nodes, plus one,
 	// negated for a term that holds a space (a chain of word nodes, which
 	// may be the same term as a bigram of others); 0: not known yet. Only
-	// VocabBuilder.AddCoded reads or writes it.
+	// Builder.AddCoded reads or writes it.
 	builder []int32
 	owner   uint64 // the tables id of the builder whose nodes builder holds
 	// scratch of coding a document: per term id, 1 + its position in the
@@ -82,8 +83,8 @@ func (d *CodedDoc) Len() int {
 }
 
 // Code fills d with the n-grams of words with lengths in r and the extra
-// terms, as VocabBuilder.AddWords would count them.
-func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) {
+// terms, as Builder.AddWords would count them.
+func (c *WordCoder) Code(d *CodedDoc, words []string, r ngrams.Range, extra []string) {
 	c.Start(d, r)
 	c.Piece(d, words, 0, extra)
 	c.Finish(d)
@@ -95,10 +96,10 @@ func (c *WordCoder) Code(d *CodedDoc, words []string, r NGrams, extra []string) 
 // grows with the document's distinct terms and bigrams and with the
 // largest piece, not with the document (except that n-grams of three words
 // or more keep a position per word).
-func (c *WordCoder) Start(d *CodedDoc, r NGrams) {
+func (c *WordCoder) Start(d *CodedDoc, r ngrams.Range) {
 	d.empty(maxScratch) // the last document, unless Release dropped it
 	d.coder = c
-	c.lo, c.hi = r.bounds()
+	c.lo, c.hi = r.Bounds()
 	c.counts = capped(c.counts, maxScratch)
 	c.xids, c.xcounts = capped(c.xids, maxScratch), capped(c.xcounts, maxScratch)
 	c.indexed = false
@@ -337,7 +338,7 @@ func (x *gramIndex) add(h uint64) int32 {
 
 // AddCoded appends one document that a WordCoder coded. It counts the same
 // terms as AddWords of the same words, n-gram range and extra terms.
-func (b *VocabBuilder) AddCoded(d *CodedDoc) {
+func (b *Builder) AddCoded(d *CodedDoc) {
 	c := d.coder
 	if id := b.tablesID(); c.owner != id { // the map belongs to other tables
 		c.owner, c.builder = id, c.builder[:0]

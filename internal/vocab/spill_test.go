@@ -1,10 +1,12 @@
-package vectorize
+package vocab
 
 import (
 	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/internal/ngrams"
 )
 
 func TestRowSpillRoundTrip(t *testing.T) {
@@ -69,19 +71,19 @@ func TestRowSpillRejectsFractions(t *testing.T) {
 
 func TestSpilledBuilderScansAsRows(t *testing.T) {
 	docs := []string{"a b c a", "b b d", "", "e a c", "c c c f a", "g"}
-	build := func(spill bool) (*VocabBuilder, *Pruned) {
-		b := NewVocabBuilder()
+	build := func(spill bool) (*Builder, *Pruned) {
+		b := NewBuilder()
 		if spill {
 			b.SpillRows(t.TempDir(), 1)
 		}
 		for _, d := range docs {
-			b.AddWords(strings.Fields(d), NGrams{1, 2}, nil)
+			b.AddWords(strings.Fields(d), ngrams.Range{Min: 1, Max: 2}, nil)
 		}
-		c, err := MergeVocab(b)
+		c, err := Merge(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := c.Prune(VocabConfig{MinDF: 2, MaxFeatures: 3})
+		p, err := c.Prune(Config{MinDF: 2, MaxFeatures: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,8 +110,8 @@ func TestSpilledBuilderScansAsRows(t *testing.T) {
 	if err != nil || n != len(docs) {
 		t.Fatalf("scanned %d rows, %v", n, err)
 	}
-	c, _ := MergeVocab(b)
-	if _, _, err := c.Finish(VocabConfig{}); !errors.Is(err, ErrConfig) {
+	c, _ := Merge(b)
+	if _, _, err := c.Finish(Config{}); !errors.Is(err, ErrConfig) {
 		t.Errorf("Finish of a spilled builder: got %v, want ErrConfig", err)
 	}
 }

@@ -1,4 +1,4 @@
-package vectorize
+package vocab
 
 import (
 	"fmt"
@@ -8,12 +8,15 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/sparse"
 )
 
 // joinGrams is how scikit-learn forms word n-grams: n consecutive words
 // joined by single spaces, every n in r, then the extra terms.
-func joinGrams(words []string, r NGrams, extra []string) []string {
-	lo, hi := r.bounds()
+func joinGrams(words []string, r ngrams.Range, extra []string) []string {
+	lo, hi := r.Bounds()
 	var out []string
 	for n := lo; n <= hi; n++ {
 		for i := 0; i+n <= len(words); i++ {
@@ -44,16 +47,16 @@ func gramDocs(seed uint64) (words, extra [][]string) {
 
 func TestAddWordsEqualsJoinedTerms(t *testing.T) {
 	words, extra := gramDocs(1)
-	for _, r := range []NGrams{{}, {1, 2}, {2, 2}, {1, 3}, {2, 4}, {3, 1}} {
+	for _, r := range []ngrams.Range{{}, {Min: 1, Max: 2}, {Min: 2, Max: 2}, {Min: 1, Max: 3}, {Min: 2, Max: 4}, {Min: 3, Max: 1}} {
 		joined := make([][]string, len(words))
-		b := NewVocabBuilder()
+		b := NewBuilder()
 		for i := range words {
 			joined[i] = joinGrams(words[i], r, extra[i])
 			b.AddWords(words[i], r, extra[i])
 		}
-		for _, cfg := range []VocabConfig{{}, {MinDF: 2}, {MaxFeatures: 7}} {
+		for _, cfg := range []Config{{}, {MinDF: 2}, {MaxFeatures: 7}} {
 			wantTerms, wantDense := naiveVocab(cfg, joined)
-			vocab, X, err := FinishVocab(cfg, b)
+			vocab, X, err := Finish(cfg, b)
 			if err != nil {
 				t.Fatalf("%v %+v: %v", r, cfg, err)
 			}
@@ -83,9 +86,9 @@ func TestAddWordsEqualsJoinedTerms(t *testing.T) {
 // string one column.
 func TestAddWordsMixedWithAdd(t *testing.T) {
 	words, extra := gramDocs(2)
-	r := NGrams{1, 3}
+	r := ngrams.Range{Min: 1, Max: 3}
 	joined := make([][]string, len(words))
-	shards := []*VocabBuilder{NewVocabBuilder(), NewVocabBuilder()}
+	shards := []*Builder{NewBuilder(), NewBuilder()}
 	for i := range words {
 		joined[i] = joinGrams(words[i], r, extra[i])
 		b := shards[i*2/len(words)]
@@ -95,14 +98,14 @@ func TestAddWordsMixedWithAdd(t *testing.T) {
 			b.AddWords(words[i], r, extra[i])
 		}
 	}
-	wantTerms, wantDense := naiveVocab(VocabConfig{}, joined)
-	for _, sh := range [][]*VocabBuilder{shards, shards[:1]} {
+	wantTerms, wantDense := naiveVocab(Config{}, joined)
+	for _, sh := range [][]*Builder{shards, shards[:1]} {
 		n := len(joined)
 		if len(sh) == 1 {
 			n = len(joined) / 2
-			wantTerms, wantDense = naiveVocab(VocabConfig{}, joined[:n])
+			wantTerms, wantDense = naiveVocab(Config{}, joined[:n])
 		}
-		vocab, X, err := FinishVocab(VocabConfig{}, sh...)
+		vocab, X, err := Finish(Config{}, sh...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,30 +117,30 @@ func TestAddWordsMixedWithAdd(t *testing.T) {
 }
 
 func TestNGramPrefixesAreNotTerms(t *testing.T) {
-	b := NewVocabBuilder()
-	b.AddWords([]string{"x", "y", "z"}, NGrams{3, 3}, nil)
+	b := NewBuilder()
+	b.AddWords([]string{"x", "y", "z"}, ngrams.Range{Min: 3, Max: 3}, nil)
 	if b.Len() != 1 {
 		t.Errorf("Len %d, want 1: the trigram (its prefixes are not terms)", b.Len())
 	}
-	c, err := MergeVocab(b)
+	c, err := Merge(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vocab, X, err := c.Finish(VocabConfig{})
+	vocab, X, err := c.Finish(Config{})
 	if err != nil || !slices.Equal(vocab.Terms(), []string{"x y z"}) || X.Cols != 1 {
 		t.Fatalf("terms %q, %v", vocab.Terms(), err)
 	}
 	if _, ok := vocab.ID("x y"); ok {
 		t.Error(`ID("x y") found a prefix`)
 	}
-	empty := NewVocabBuilder()
-	empty.AddWords([]string{"x"}, NGrams{2, 2}, nil)
-	if _, _, err := FinishVocab(VocabConfig{}, empty); err == nil {
+	empty := NewBuilder()
+	empty.AddWords([]string{"x"}, ngrams.Range{Min: 2, Max: 2}, nil)
+	if _, _, err := Finish(Config{}, empty); err == nil {
 		t.Error("a document without bigrams gave a vocabulary")
 	}
 }
 
-func checkDense(t *testing.T, X *CSR, want [][]float64) {
+func checkDense(t *testing.T, X *sparse.CSR, want [][]float64) {
 	t.Helper()
 	if X.Rows != len(want) {
 		t.Fatalf("%d rows, want %d", X.Rows, len(want))
@@ -156,27 +159,27 @@ func checkDense(t *testing.T, X *CSR, want [][]float64) {
 
 func TestConsumeEqualsFinish(t *testing.T) {
 	words, extra := gramDocs(3)
-	r := NGrams{1, 2}
-	build := func() []*VocabBuilder {
-		shards := []*VocabBuilder{NewVocabBuilder(), NewVocabBuilder()}
+	r := ngrams.Range{Min: 1, Max: 2}
+	build := func() []*Builder {
+		shards := []*Builder{NewBuilder(), NewBuilder()}
 		for i := range words {
 			shards[i*2/len(words)].AddWords(words[i], r, extra[i])
 		}
 		return shards
 	}
-	for _, cfg := range []VocabConfig{{MinDF: 2}, {MaxFeatures: 5}, {MaxFeatures: 5, Binary: true}} {
+	for _, cfg := range []Config{{MinDF: 2}, {MaxFeatures: 5}, {MaxFeatures: 5, Binary: true}} {
 		consumeEqualsFinish(t, build, cfg)
 	}
 }
 
-func consumeEqualsFinish(t *testing.T, build func() []*VocabBuilder, cfg VocabConfig) {
+func consumeEqualsFinish(t *testing.T, build func() []*Builder, cfg Config) {
 	for _, n := range []int{1, 2} {
-		want, wantX, err := FinishVocab(cfg, build()[:n]...)
+		want, wantX, err := Finish(cfg, build()[:n]...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		shards := build()[:n]
-		c, err := MergeVocab(shards...)
+		c, err := Merge(shards...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,8 +237,8 @@ func TestAddCodedEqualsAddWords(t *testing.T) {
 }
 
 func addCodedEqualsAddWords(t *testing.T, words, extra [][]string) {
-	for _, r := range []NGrams{{}, {1, 2}, {2, 2}, {1, 3}, {2, 4}, {3, 1}} {
-		want, coded := NewVocabBuilder(), NewVocabBuilder()
+	for _, r := range []ngrams.Range{{}, {Min: 1, Max: 2}, {Min: 2, Max: 2}, {Min: 1, Max: 3}, {Min: 2, Max: 4}, {Min: 3, Max: 1}} {
+		want, coded := NewBuilder(), NewBuilder()
 		coders := []*WordCoder{{}, {}}
 		var d CodedDoc
 		for i := range words {
@@ -252,15 +255,15 @@ func addCodedEqualsAddWords(t *testing.T, words, extra [][]string) {
 	}
 }
 
-// sameCounts reports whether FinishVocab makes the same terms and matrix
+// sameCounts reports whether Finish makes the same terms and matrix
 // of got as of want: the documents were counted alike.
-func sameCounts(t *testing.T, got, want *VocabBuilder) bool {
+func sameCounts(t *testing.T, got, want *Builder) bool {
 	t.Helper()
-	gv, gx, err := FinishVocab(VocabConfig{}, got)
+	gv, gx, err := Finish(Config{}, got)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wv, wx, err := FinishVocab(VocabConfig{}, want)
+	wv, wx, err := Finish(Config{}, want)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,27 +276,27 @@ func sameCounts(t *testing.T, got, want *VocabBuilder) bool {
 func TestWordCoderSharedByBuilders(t *testing.T) {
 	var c WordCoder
 	var d CodedDoc
-	a, b := NewVocabBuilder(), NewVocabBuilder()
+	a, b := NewBuilder(), NewBuilder()
 	docs := [][]string{{"x", "y"}, {"y", "z"}, {"z", "x", "w"}}
 	for round := range 2 {
 		for i, words := range docs {
-			c.Code(&d, words, NGrams{1, 2}, nil)
-			[]*VocabBuilder{a, b}[(i+round)%2].AddCoded(&d)
+			c.Code(&d, words, ngrams.Range{Min: 1, Max: 2}, nil)
+			[]*Builder{a, b}[(i+round)%2].AddCoded(&d)
 		}
-		for _, v := range []*VocabBuilder{a, b} {
-			want := NewVocabBuilder()
+		for _, v := range []*Builder{a, b} {
+			want := NewBuilder()
 			// The documents v got, added directly.
 			for i, words := range docs {
-				if v == []*VocabBuilder{a, b}[(i+round)%2] {
-					want.AddWords(words, NGrams{1, 2}, nil)
+				if v == []*Builder{a, b}[(i+round)%2] {
+					want.AddWords(words, ngrams.Range{Min: 1, Max: 2}, nil)
 				}
 			}
-			c1, _ := MergeVocab(v)
-			got, gotX, err := c1.Consume(VocabConfig{})
+			c1, _ := Merge(v)
+			got, gotX, err := c1.Consume(Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantVocab, wantX, _ := FinishVocab(VocabConfig{}, want)
+			wantVocab, wantX, _ := Finish(Config{}, want)
 			if !slices.Equal(got.Terms(), wantVocab.Terms()) || !slices.Equal(gotX.Indices, wantX.Indices) {
 				t.Fatalf("round %d: terms %q, want %q", round, got.Terms(), wantVocab.Terms())
 			}
@@ -305,8 +308,8 @@ func TestWordCoderSharedByBuilders(t *testing.T) {
 // the pipeline runs them; run with -race.
 func TestWordCoderConcurrentWithBuilder(t *testing.T) {
 	words, extra := gramDocs(5)
-	r := NGrams{1, 2}
-	want := NewVocabBuilder()
+	r := ngrams.Range{Min: 1, Max: 2}
+	want := NewBuilder()
 	for i := range words {
 		want.AddWords(words[i], r, extra[i])
 	}
@@ -320,7 +323,7 @@ func TestWordCoderConcurrentWithBuilder(t *testing.T) {
 		}
 		close(docs)
 	}()
-	got := NewVocabBuilder()
+	got := NewBuilder()
 	for d := range docs {
 		got.AddCoded(d)
 	}
@@ -339,12 +342,12 @@ func TestWordCoderLongDocument(t *testing.T) {
 	}
 	short := strings.Fields("a b a b c a b")
 	var c WordCoder
-	b, want := NewVocabBuilder(), NewVocabBuilder()
+	b, want := NewBuilder(), NewBuilder()
 	for k, words := range [][]string{long, short} {
 		var d CodedDoc
-		c.Code(&d, words, NGrams{2, 2}, nil)
+		c.Code(&d, words, ngrams.Range{Min: 2, Max: 2}, nil)
 		b.AddCoded(&d)
-		want.AddWords(words, NGrams{2, 2}, nil)
+		want.AddWords(words, ngrams.Range{Min: 2, Max: 2}, nil)
 		switch n := len(c.seen.heads); {
 		case k == 0 && n < 2*(len(long)-1):
 			t.Fatalf("the long document's bigram index has %d buckets for %d bigrams: its chains grow with it", n, len(long)-1)
@@ -368,12 +371,12 @@ func TestWordCoderBigramIndexPrefix(t *testing.T) {
 		return w
 	}
 	var c WordCoder
-	b, want := NewVocabBuilder(), NewVocabBuilder()
+	b, want := NewBuilder(), NewBuilder()
 	for k, words := range [][]string{doc(10000), doc(30), doc(5000), doc(30), doc(10000)} {
 		var d CodedDoc
-		c.Code(&d, words, NGrams{1, 2}, nil)
+		c.Code(&d, words, ngrams.Range{Min: 1, Max: 2}, nil)
 		b.AddCoded(&d)
-		want.AddWords(words, NGrams{1, 2}, nil)
+		want.AddWords(words, ngrams.Range{Min: 1, Max: 2}, nil)
 		if n := len(c.seen.heads); n != maxBuckets { // 20,000 words: two buckets per bigram, up to the most kept
 			t.Fatalf("document %d: %d buckets kept, want the first long document's %d", k, n, maxBuckets)
 		}
@@ -390,12 +393,12 @@ func TestWordCoderBigramIndexWraps(t *testing.T) {
 	words := strings.Fields("to be or not to be that is the question to be")
 	var c WordCoder
 	var d CodedDoc
-	c.Code(&d, words, NGrams{2, 2}, nil)
+	c.Code(&d, words, ngrams.Range{Min: 2, Max: 2}, nil)
 	c.seen.doc = math.MaxUint32 // the next document is number 0 again
-	b, want := NewVocabBuilder(), NewVocabBuilder()
-	c.Code(&d, words, NGrams{2, 2}, nil)
+	b, want := NewBuilder(), NewBuilder()
+	c.Code(&d, words, ngrams.Range{Min: 2, Max: 2}, nil)
 	b.AddCoded(&d)
-	want.AddWords(words, NGrams{2, 2}, nil)
+	want.AddWords(words, ngrams.Range{Min: 2, Max: 2}, nil)
 	if c.seen.doc != 1 {
 		t.Errorf("document number %d after wrapping, want 1", c.seen.doc)
 	}
@@ -441,14 +444,14 @@ func TestCraftedWordsDoNotCollide(t *testing.T) {
 func TestWordCoderAfterBuilderReset(t *testing.T) {
 	var c WordCoder
 	var d CodedDoc
-	b := NewVocabBuilder()
-	c.Code(&d, []string{"x", "y", "z"}, NGrams{}, nil)
+	b := NewBuilder()
+	c.Code(&d, []string{"x", "y", "z"}, ngrams.Range{}, nil)
 	b.AddCoded(&d)
-	*b = VocabBuilder{}
-	b.AddWords([]string{"p", "q", "r"}, NGrams{}, nil)
-	c.Code(&d, []string{"z", "y"}, NGrams{}, nil)
+	*b = Builder{}
+	b.AddWords([]string{"p", "q", "r"}, ngrams.Range{}, nil)
+	c.Code(&d, []string{"z", "y"}, ngrams.Range{}, nil)
 	b.AddCoded(&d)
-	vocab, X, err := FinishVocab(VocabConfig{}, b)
+	vocab, X, err := Finish(Config{}, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,9 +469,9 @@ func TestWordCoderAfterBuilderReset(t *testing.T) {
 // reserved for them.
 func TestHugeRowsReleaseReservedPages(t *testing.T) {
 	words := slices.Repeat([]string{"a"}, 200000)
-	b := NewVocabBuilder()
+	b := NewBuilder()
 	for range 20 {
-		b.AddWords(words, NGrams{1, 2}, nil)
+		b.AddWords(words, ngrams.Range{Min: 1, Max: 2}, nil)
 	}
 	reserved := 0
 	for _, p := range b.rows.pages {
@@ -477,7 +480,7 @@ func TestHugeRowsReleaseReservedPages(t *testing.T) {
 	if limit := 2*len(words)*2 + rowPage; reserved > limit {
 		t.Errorf("20 rows of 2 entries keep room for %d entries, want ≤ %d", reserved, limit)
 	}
-	if _, X, err := FinishVocab(VocabConfig{}, b); err != nil || X.Rows != 20 || X.Data[0] != 200000 {
+	if _, X, err := Finish(Config{}, b); err != nil || X.Rows != 20 || X.Data[0] != 200000 {
 		t.Fatalf("counts wrong: %v", err)
 	}
 }
@@ -485,10 +488,10 @@ func TestHugeRowsReleaseReservedPages(t *testing.T) {
 // A term of millions of words is handled without deep recursion.
 func TestVeryLongTerm(t *testing.T) {
 	long := strings.Repeat("a ", 1<<20) + "b"
-	b := NewVocabBuilder()
+	b := NewBuilder()
 	b.Add([]string{long, "a a"})
-	b.AddWords([]string{"a", long}, NGrams{2, 2}, nil)
-	vocab, X, err := FinishVocab(VocabConfig{}, b)
+	b.AddWords([]string{"a", long}, ngrams.Range{Min: 2, Max: 2}, nil)
+	vocab, X, err := Finish(Config{}, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -545,23 +548,23 @@ func TestCodedDocRelease(t *testing.T) {
 	for i := range long {
 		long[i] = fmt.Sprint("w", i)
 	}
-	c.Code(&d, long, NGrams{1, 3}, nil) // trigrams: words are kept too
+	c.Code(&d, long, ngrams.Range{Min: 1, Max: 3}, nil) // trigrams: words are kept too
 	d.Release()
 	if d.coder != nil || d.tab.Bytes != nil || d.tab.Ends != nil || d.Len() != 0 || cap(d.ids) > keptDocBuffer ||
 		cap(d.grams) > keptDocBuffer || cap(d.words) > keptDocBuffer {
 		t.Fatalf("after a long document Release keeps %d entries, %d term bytes, capacities %d/%d/%d",
 			d.Len(), len(d.tab.Bytes), cap(d.ids), cap(d.grams), cap(d.words))
 	}
-	c.Code(&d, []string{"aa", "bb", "aa"}, NGrams{1, 2}, nil)
+	c.Code(&d, []string{"aa", "bb", "aa"}, ngrams.Range{Min: 1, Max: 2}, nil)
 	capIDs := cap(d.ids)
 	d.Release()
 	if cap(d.ids) != capIDs {
 		t.Errorf("Release dropped a short document's buffer (capacity %d, was %d)", cap(d.ids), capIDs)
 	}
-	b := NewVocabBuilder()
-	c.Code(&d, []string{"aa", "bb"}, NGrams{1, 1}, nil)
+	b := NewBuilder()
+	c.Code(&d, []string{"aa", "bb"}, ngrams.Range{Min: 1, Max: 1}, nil)
 	b.AddCoded(&d)
-	vocab, X, err := FinishVocab(VocabConfig{}, b)
+	vocab, X, err := Finish(Config{}, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -577,13 +580,13 @@ func TestCodedDocHoldsNoText(t *testing.T) {
 	words := strings.Fields(unsafe.String(&text[0], len(text))) // views of text
 	var c WordCoder
 	var d CodedDoc
-	c.Code(&d, words, NGrams{1, 2}, nil)
+	c.Code(&d, words, ngrams.Range{Min: 1, Max: 2}, nil)
 	for i := range text {
 		text[i] = 'x'
 	}
-	b := NewVocabBuilder()
+	b := NewBuilder()
 	b.AddCoded(&d)
-	vocab, _, err := FinishVocab(VocabConfig{}, b)
+	vocab, _, err := Finish(Config{}, b)
 	if err != nil {
 		t.Fatal(err)
 	}

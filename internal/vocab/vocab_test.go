@@ -1,4 +1,4 @@
-package vectorize
+package vocab
 
 import (
 	"errors"
@@ -13,6 +13,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/termtab"
 )
 
@@ -25,13 +27,13 @@ var handDocs = [][]string{
 	{"b", "f", "f", "f"},
 }
 
-func build(t *testing.T, cfg VocabConfig, docs [][]string) (*Vocabulary, *CSR, error) {
+func build(t *testing.T, cfg Config, docs [][]string) (*Vocabulary, *sparse.CSR, error) {
 	t.Helper()
-	var b VocabBuilder
+	var b Builder
 	for _, d := range docs {
 		b.Add(d)
 	}
-	v, X, err := FinishVocab(cfg, &b)
+	v, X, err := Finish(cfg, &b)
 	if err == nil {
 		if err := X.Validate(); err != nil {
 			t.Fatal(err)
@@ -46,35 +48,35 @@ func build(t *testing.T, cfg VocabConfig, docs [][]string) (*Vocabulary, *CSR, e
 func TestVocabHand(t *testing.T) {
 	cases := []struct {
 		name  string
-		cfg   VocabConfig
+		cfg   Config
 		terms []string
 		dense [][]float64
 	}{
-		{"default", VocabConfig{}, []string{"a", "b", "c", "d", "e", "f"}, [][]float64{
+		{"default", Config{}, []string{"a", "b", "c", "d", "e", "f"}, [][]float64{
 			{2, 1, 1, 0, 0, 0}, {0, 1, 1, 1, 0, 0}, {1, 1, 0, 0, 1, 0}, {0, 1, 0, 0, 0, 3}}},
-		{"binary", VocabConfig{Binary: true}, []string{"a", "b", "c", "d", "e", "f"}, [][]float64{
+		{"binary", Config{Binary: true}, []string{"a", "b", "c", "d", "e", "f"}, [][]float64{
 			{1, 1, 1, 0, 0, 0}, {0, 1, 1, 1, 0, 0}, {1, 1, 0, 0, 1, 0}, {0, 1, 0, 0, 0, 1}}},
-		{"min_df 2", VocabConfig{MinDF: 2}, []string{"a", "b", "c"}, [][]float64{
+		{"min_df 2", Config{MinDF: 2}, []string{"a", "b", "c"}, [][]float64{
 			{2, 1, 1}, {0, 1, 1}, {1, 1, 0}, {0, 1, 0}}},
 		// 0.75 × 4 = 3 documents: b (df 4) goes.
-		{"max_df .75", VocabConfig{MaxDF: 0.75}, []string{"a", "c", "d", "e", "f"}, [][]float64{
+		{"max_df .75", Config{MaxDF: 0.75}, []string{"a", "c", "d", "e", "f"}, [][]float64{
 			{2, 1, 0, 0, 0}, {0, 1, 1, 0, 0}, {1, 0, 0, 1, 0}, {0, 0, 0, 0, 3}}},
 		// 0.4 × 4 = 1.6 documents: only df 1 stays.
-		{"max_df .4", VocabConfig{MaxDF: 0.4}, []string{"d", "e", "f"}, [][]float64{
+		{"max_df .4", Config{MaxDF: 0.4}, []string{"d", "e", "f"}, [][]float64{
 			{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 3}}},
-		{"min_df 2 max_df .75", VocabConfig{MinDF: 2, MaxDF: 0.75}, []string{"a", "c"}, [][]float64{
+		{"min_df 2 max_df .75", Config{MinDF: 2, MaxDF: 0.75}, []string{"a", "c"}, [][]float64{
 			{2, 1}, {0, 1}, {1, 0}, {0, 0}}},
 		// Counts b4 a3 f3: a wins the tie with f by term order.
-		{"max_features 2", VocabConfig{MaxFeatures: 2}, []string{"a", "b"}, [][]float64{
+		{"max_features 2", Config{MaxFeatures: 2}, []string{"a", "b"}, [][]float64{
 			{2, 1}, {0, 1}, {1, 1}, {0, 1}}},
-		{"max_features 3", VocabConfig{MaxFeatures: 3}, []string{"a", "b", "f"}, [][]float64{
+		{"max_features 3", Config{MaxFeatures: 3}, []string{"a", "b", "f"}, [][]float64{
 			{2, 1, 0}, {0, 1, 0}, {1, 1, 0}, {0, 1, 3}}},
 		// Binary ranks by df: b4 a2 c2.
-		{"max_features 3 binary", VocabConfig{MaxFeatures: 3, Binary: true}, []string{"a", "b", "c"}, [][]float64{
+		{"max_features 3 binary", Config{MaxFeatures: 3, Binary: true}, []string{"a", "b", "c"}, [][]float64{
 			{1, 1, 1}, {0, 1, 1}, {1, 1, 0}, {0, 1, 0}}},
-		{"max_features 9", VocabConfig{MaxFeatures: 9}, []string{"a", "b", "c", "d", "e", "f"}, nil},
+		{"max_features 9", Config{MaxFeatures: 9}, []string{"a", "b", "c", "d", "e", "f"}, nil},
 		// Pruning happens before max features: without b, counts a3 f3 c2.
-		{"max_df .75 max_features 2", VocabConfig{MaxDF: 0.75, MaxFeatures: 2}, []string{"a", "f"}, [][]float64{
+		{"max_df .75 max_features 2", Config{MaxDF: 0.75, MaxFeatures: 2}, []string{"a", "f"}, [][]float64{
 			{2, 0}, {0, 0}, {1, 0}, {0, 3}}},
 	}
 	for _, c := range cases {
@@ -85,28 +87,28 @@ func TestVocabHand(t *testing.T) {
 		if got := v.Terms(); !slices.Equal(got, c.terms) {
 			t.Errorf("%s: terms %q, want %q", c.name, got, c.terms)
 		}
-		if c.dense != nil && !reflect.DeepEqual(toDense(X), c.dense) {
-			t.Errorf("%s: matrix %v, want %v", c.name, toDense(X), c.dense)
+		if c.dense != nil && !reflect.DeepEqual(denseOf(X), c.dense) {
+			t.Errorf("%s: matrix %v, want %v", c.name, denseOf(X), c.dense)
 		}
 	}
 }
 
 func TestVocabErrors(t *testing.T) {
 	cases := []struct {
-		cfg  VocabConfig
+		cfg  Config
 		docs [][]string
 		want error
 	}{
-		{VocabConfig{MinDF: 3, MaxDF: 0.75}, handDocs, ErrEmptyVocabulary}, // df must be 3: none is
-		{VocabConfig{MinDF: 5}, handDocs, ErrConfig},                       // scikit-learn: max_df < min_df documents
-		{VocabConfig{MinDF: 2, MaxDF: 0.3}, handDocs, ErrConfig},
-		{VocabConfig{MaxDF: 0.1}, handDocs, ErrConfig}, // 0.4 documents < min_df 1
-		{VocabConfig{MinDF: -1}, handDocs, ErrConfig},
-		{VocabConfig{MaxDF: 1.5}, handDocs, ErrConfig},
-		{VocabConfig{MaxDF: -0.5}, handDocs, ErrConfig},
-		{VocabConfig{MaxFeatures: -1}, handDocs, ErrConfig},
-		{VocabConfig{}, nil, ErrEmptyVocabulary},
-		{VocabConfig{}, [][]string{{}, {}}, ErrEmptyVocabulary},
+		{Config{MinDF: 3, MaxDF: 0.75}, handDocs, ErrEmptyVocabulary}, // df must be 3: none is
+		{Config{MinDF: 5}, handDocs, ErrConfig},                       // scikit-learn: max_df < min_df documents
+		{Config{MinDF: 2, MaxDF: 0.3}, handDocs, ErrConfig},
+		{Config{MaxDF: 0.1}, handDocs, ErrConfig}, // 0.4 documents < min_df 1
+		{Config{MinDF: -1}, handDocs, ErrConfig},
+		{Config{MaxDF: 1.5}, handDocs, ErrConfig},
+		{Config{MaxDF: -0.5}, handDocs, ErrConfig},
+		{Config{MaxFeatures: -1}, handDocs, ErrConfig},
+		{Config{}, nil, ErrEmptyVocabulary},
+		{Config{}, [][]string{{}, {}}, ErrEmptyVocabulary},
 	}
 	for _, c := range cases {
 		_, _, err := build(t, c.cfg, c.docs)
@@ -114,26 +116,26 @@ func TestVocabErrors(t *testing.T) {
 			t.Errorf("%+v on %d docs: error %v, want %v", c.cfg, len(c.docs), err, c.want)
 		}
 	}
-	if _, _, err := FinishVocab(VocabConfig{}); !errors.Is(err, ErrEmptyVocabulary) {
+	if _, _, err := Finish(Config{}); !errors.Is(err, ErrEmptyVocabulary) {
 		t.Errorf("no shards: %v", err)
 	}
-	if _, _, err := FinishVocab(VocabConfig{}, NewVocabBuilder(), nil); !errors.Is(err, ErrConfig) {
+	if _, _, err := Finish(Config{}, NewBuilder(), nil); !errors.Is(err, ErrConfig) {
 		t.Errorf("nil shard: %v", err)
 	}
-	_, _, err := build(t, VocabConfig{MinDF: 3, MaxDF: 0.75}, handDocs)
+	_, _, err := build(t, Config{MinDF: 3, MaxDF: 0.75}, handDocs)
 	if err == nil || !strings.Contains(err.Error(), "min_df") {
 		t.Errorf("error does not say why: %v", err)
 	}
 }
 
 func TestVocabEmptyRows(t *testing.T) {
-	v, X, err := build(t, VocabConfig{}, [][]string{{}, {"x", "x"}, {}, {"y"}, {}})
+	v, X, err := build(t, Config{}, [][]string{{}, {"x", "x"}, {}, {"y"}, {}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := [][]float64{{0, 0}, {2, 0}, {0, 0}, {0, 1}, {0, 0}}
-	if !reflect.DeepEqual(toDense(X), want) || v.Len() != 2 {
-		t.Errorf("got %v, want %v", toDense(X), want)
+	if !reflect.DeepEqual(denseOf(X), want) || v.Len() != 2 {
+		t.Errorf("got %v, want %v", denseOf(X), want)
 	}
 }
 
@@ -157,7 +159,7 @@ func zipfDocs(seed uint64, n, length, size int) [][]string {
 }
 
 // naiveVocab is a direct transcription of scikit-learn's CountVectorizer.
-func naiveVocab(cfg VocabConfig, docs [][]string) ([]string, [][]float64) {
+func naiveVocab(cfg Config, docs [][]string) ([]string, [][]float64) {
 	df, tf := map[string]int{}, map[string]int{}
 	for _, d := range docs {
 		seen := map[string]bool{}
@@ -211,19 +213,19 @@ func naiveVocab(cfg VocabConfig, docs [][]string) ([]string, [][]float64) {
 func TestVocabShardsAndReference(t *testing.T) {
 	docs := zipfDocs(1, 300, 40, 2000)
 	docs[17] = nil
-	cfgs := []VocabConfig{{}, {MinDF: 2}, {MaxDF: 0.2}, {MinDF: 2, MaxDF: 0.5, MaxFeatures: 100}, {MaxFeatures: 50, Binary: true}}
+	cfgs := []Config{{}, {MinDF: 2}, {MaxDF: 0.2}, {MinDF: 2, MaxDF: 0.5, MaxFeatures: 100}, {MaxFeatures: 50, Binary: true}}
 	for _, cfg := range cfgs {
 		wantTerms, wantDense := naiveVocab(cfg, docs)
-		var ref *CSR
+		var ref *sparse.CSR
 		for _, nShards := range []int{1, 2, 3, 7} {
-			shards := make([]*VocabBuilder, nShards)
+			shards := make([]*Builder, nShards)
 			for k := range shards {
-				shards[k] = NewVocabBuilder()
+				shards[k] = NewBuilder()
 				for _, d := range docs[k*len(docs)/nShards : (k+1)*len(docs)/nShards] {
 					shards[k].Add(d)
 				}
 			}
-			v, X, err := FinishVocab(cfg, shards...)
+			v, X, err := Finish(cfg, shards...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,7 +237,7 @@ func TestVocabShardsAndReference(t *testing.T) {
 			}
 			if ref == nil {
 				ref = X
-				if !reflect.DeepEqual(toDense(X), wantDense) {
+				if !reflect.DeepEqual(denseOf(X), wantDense) {
 					t.Fatalf("%+v: matrix differs from the reference", cfg)
 				}
 			} else if !reflect.DeepEqual(X, ref) {
@@ -251,11 +253,11 @@ func TestVocabShardsAndReference(t *testing.T) {
 func TestVocabBuilderCopiesTerms(t *testing.T) {
 	buf := []byte("alpha beta gamma-is-a-longer-term")
 	doc := unsafe.String(&buf[0], len(buf))
-	var b VocabBuilder
+	var b Builder
 	b.Add(strings.Fields(doc))
 	copy(buf, "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX")
 	b.Add([]string{"gamma-is-a-longer-term", "alpha", "alpha"})
-	v, X, err := FinishVocab(VocabConfig{}, &b)
+	v, X, err := Finish(Config{}, &b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,15 +265,15 @@ func TestVocabBuilderCopiesTerms(t *testing.T) {
 	if got := v.Terms(); !slices.Equal(got, want) {
 		t.Fatalf("terms %q, want %q", got, want)
 	}
-	if want := [][]float64{{1, 1, 1}, {2, 0, 1}}; !reflect.DeepEqual(toDense(X), want) {
-		t.Fatalf("matrix %v, want %v", toDense(X), want)
+	if want := [][]float64{{1, 1, 1}, {2, 0, 1}}; !reflect.DeepEqual(denseOf(X), want) {
+		t.Fatalf("matrix %v, want %v", denseOf(X), want)
 	}
 }
 
-// minDFFor is MergeVocab(shards...).MinDFFor, failing the test on error.
-func minDFFor(t *testing.T, maxCols, maxFeatures int, shards ...*VocabBuilder) int {
+// minDFFor is Merge(shards...).MinDFFor, failing the test on error.
+func minDFFor(t *testing.T, maxCols, maxFeatures int, shards ...*Builder) int {
 	t.Helper()
-	c, err := MergeVocab(shards...)
+	c, err := Merge(shards...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,12 +326,12 @@ func TestMinDFForManyDocs(t *testing.T) {
 }
 
 func TestMinDFFor(t *testing.T) {
-	var b VocabBuilder
+	var b Builder
 	for _, d := range handDocs {
 		b.Add(d)
 	}
 	// The same documents in two shards: "b" has df 2 + 2 across them.
-	var s0, s1 VocabBuilder
+	var s0, s1 Builder
 	s0.Add(handDocs[0])
 	s0.Add(handDocs[1])
 	s1.Add(handDocs[2])
@@ -344,7 +346,7 @@ func TestMinDFFor(t *testing.T) {
 		if got := minDFFor(t, c.maxCols, c.maxFeatures, &s0, &s1); got != c.want {
 			t.Errorf("two shards: MinDFFor(%d, %d) = %d, want %d", c.maxCols, c.maxFeatures, got, c.want)
 		}
-		_, X, err := FinishVocab(VocabConfig{MinDF: c.want, MaxFeatures: c.maxFeatures}, &b)
+		_, X, err := Finish(Config{MinDF: c.want, MaxFeatures: c.maxFeatures}, &b)
 		if err != nil || c.maxCols > 0 && X.Cols > c.maxCols {
 			t.Errorf("min_df %d leaves %v columns, more than %d (%v)", c.want, X, c.maxCols, err)
 		}
@@ -398,7 +400,7 @@ func TestVocabulary(t *testing.T) {
 
 func TestVocabularyConcurrentTransform(t *testing.T) {
 	docs := zipfDocs(2, 50, 30, 500)
-	v, X, err := build(t, VocabConfig{}, docs)
+	v, X, err := build(t, Config{}, docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,31 +450,31 @@ func TestMergeAndSelectVocabularies(t *testing.T) {
 
 func TestVocabCountsReuse(t *testing.T) {
 	docs := zipfDocs(4, 200, 30, 1000)
-	shards := []*VocabBuilder{NewVocabBuilder(), NewVocabBuilder()}
+	shards := []*Builder{NewBuilder(), NewBuilder()}
 	for i, d := range docs {
 		shards[i*2/len(docs)].Add(d)
 	}
-	c, err := MergeVocab(shards...)
+	c, err := Merge(shards...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Rows() != len(docs) || c.Len() == 0 {
 		t.Fatalf("Rows %d Len %d", c.Rows(), c.Len())
 	}
-	for _, cfg := range []VocabConfig{{MinDF: 3}, {}, {MaxFeatures: 10, Binary: true}} {
+	for _, cfg := range []Config{{MinDF: 3}, {}, {MaxFeatures: 10, Binary: true}} {
 		v1, X1, err1 := c.Finish(cfg)
-		v2, X2, err2 := FinishVocab(cfg, shards...)
+		v2, X2, err2 := Finish(cfg, shards...)
 		if err1 != nil || err2 != nil || !slices.Equal(v1.Terms(), v2.Terms()) || !reflect.DeepEqual(X1, X2) {
-			t.Errorf("%+v: Finish and FinishVocab differ (%v, %v)", cfg, err1, err2)
+			t.Errorf("%+v: Finish and Finish differ (%v, %v)", cfg, err1, err2)
 		}
 	}
-	if _, _, err := c.Finish(VocabConfig{MinDF: -1}); !errors.Is(err, ErrConfig) {
+	if _, _, err := c.Finish(Config{MinDF: -1}); !errors.Is(err, ErrConfig) {
 		t.Errorf("invalid config: %v", err)
 	}
 	if m := c.MinDFFor(50, 0); m != minDFFor(t, 50, 0, shards...) || m < 2 {
 		t.Errorf("MinDFFor(50) = %d", m)
 	}
-	if _, err := MergeVocab(nil); !errors.Is(err, ErrConfig) {
+	if _, err := Merge(nil); !errors.Is(err, ErrConfig) {
 		t.Errorf("nil shard: %v", err)
 	}
 }
@@ -639,14 +641,14 @@ func TestIndexPlaceStopsAtPartEnd(t *testing.T) {
 // TestEmptyVocabularySameErrorEverywhere checks that documents without
 // terms get the same error from Finish and from Prune.
 func TestEmptyVocabularySameErrorEverywhere(t *testing.T) {
-	b := NewVocabBuilder()
+	b := NewBuilder()
 	b.Add(nil)
-	c, err := MergeVocab(b)
+	c, err := Merge(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, errFinish := c.Finish(VocabConfig{})
-	_, errPrune := c.Prune(VocabConfig{})
+	_, _, errFinish := c.Finish(Config{})
+	_, errPrune := c.Prune(Config{})
 	for _, err := range []error{errFinish, errPrune} {
 		if !errors.Is(err, ErrEmptyVocabulary) || !strings.Contains(err.Error(), "no terms in 1 documents") {
 			t.Errorf("error %v, want ErrEmptyVocabulary: no terms in 1 documents", err)
@@ -658,20 +660,20 @@ func TestEmptyVocabularySameErrorEverywhere(t *testing.T) {
 // only their terms, not the nodes that only prefix longer n-grams.
 func TestMergeTakesNoPrefixes(t *testing.T) {
 	docs := [][]string{{"a", "b", "c", "d"}, {"b", "c", "d", "e"}}
-	var shards []*VocabBuilder
+	var shards []*Builder
 	for _, d := range docs {
-		b := NewVocabBuilder()
-		b.AddWords(d, NGrams{Min: 3, Max: 3}, nil)
+		b := NewBuilder()
+		b.AddWords(d, ngrams.Range{Min: 3, Max: 3}, nil)
 		shards = append(shards, b)
 	}
-	c, err := MergeVocab(shards...)
+	c, err := Merge(shards...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Len() != 3 || len(c.u.df) != 3 { // a b c, b c d, c d e
 		t.Errorf("%d terms under %d union ids, want 3 and 3", c.Len(), len(c.u.df))
 	}
-	v, X, err := c.Finish(VocabConfig{})
+	v, X, err := c.Finish(Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package vectorize
+package vocab
 
 import (
 	"math/rand/v2"
@@ -47,48 +47,26 @@ func TestVocabShardsTrickyTerms(t *testing.T) {
 			docs[i] = append(docs[i], terms[r.IntN(len(terms))])
 		}
 	}
-	wantTerms, wantDense := naiveVocab(VocabConfig{}, docs)
+	wantTerms, wantDense := naiveVocab(Config{}, docs)
 	for _, n := range []int{1, 3} {
-		shards := make([]*VocabBuilder, n)
+		shards := make([]*Builder, n)
 		for k := range shards {
-			shards[k] = NewVocabBuilder()
+			shards[k] = NewBuilder()
 			for _, d := range docs[k*len(docs)/n : (k+1)*len(docs)/n] {
 				shards[k].Add(d)
 			}
 		}
-		v, X, err := FinishVocab(VocabConfig{}, shards...)
+		v, X, err := Finish(Config{}, shards...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(v.Terms(), wantTerms) {
 			t.Fatalf("%d shards: terms differ", n)
 		}
-		got := toDense(X)
+		got := denseOf(X)
 		for i := range got {
 			if !slices.Equal(got[i], wantDense[i]) {
 				t.Fatalf("%d shards: row %d differs", n, i)
-			}
-		}
-	}
-}
-
-func TestRadixSort8(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 8))
-	for _, bound := range []int64{1, 200, 60000, 1 << 24, 1<<31 - 1} {
-		for _, n := range []int{0, 5, 100, 1000} {
-			ids := make([]int32, n)
-			keys := make([]uint64, n)
-			for i := range ids {
-				ids[i] = int32(r.Int64N(bound))
-				keys[i] = uint64(r.Int64N(bound))<<32 | uint64(r.Uint32())
-			}
-			want, wantKeys := slices.Clone(ids), slices.Clone(keys)
-			slices.Sort(want)
-			slices.Sort(wantKeys)
-			radixSort8(ids, make([]int32, n), 0)
-			radixSort8(keys, make([]uint64, n), 0)
-			if !slices.Equal(ids, want) || !slices.Equal(keys, wantKeys) {
-				t.Fatalf("bound %d, n %d: not sorted", bound, n)
 			}
 		}
 	}

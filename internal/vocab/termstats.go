@@ -1,4 +1,4 @@
-package vectorize
+package vocab
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ type TermStats struct {
 
 // TermStats spells every term of c with its document frequency and total
 // count. It takes memory in proportion to the vocabulary, not the rows.
-func (c *VocabCounts) TermStats() *TermStats {
+func (c *Counts) TermStats() *TermStats {
 	u := c.u
 	if u.one != nil && u.tf == nil {
 		_, u.tf = u.one.termCounts(false, true)
@@ -90,20 +90,20 @@ func MergeTermStats(a, b *TermStats) *TermStats {
 }
 
 // counts views s as the merged counts of a vocabulary, for pruning.
-func (s *TermStats) counts() *VocabCounts {
+func (s *TermStats) counts() *Counts {
 	u := &union{rows: int(s.Docs), distinct: len(s.Terms), terms: s.Terms, sorted: true, df: s.DF, tf: s.TF}
-	return &VocabCounts{u: u}
+	return &Counts{u: u}
 }
 
-// MinDFFor is VocabCounts.MinDFFor of the counted documents.
+// MinDFFor is Counts.MinDFFor of the counted documents.
 func (s *TermStats) MinDFFor(maxCols, maxFeatures int) int {
 	return s.counts().MinDFFor(maxCols, maxFeatures)
 }
 
-// Select prunes the terms by cfg as FinishVocab would the documents'
+// Select prunes the terms by cfg as Finish would the documents'
 // vocabulary, and returns the kept terms (ids in sorted order) with their
 // document frequencies.
-func (s *TermStats) Select(cfg VocabConfig) (*Vocabulary, []int64, error) {
+func (s *TermStats) Select(cfg Config) (*Vocabulary, []int64, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, nil, err
 	}

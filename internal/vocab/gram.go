@@ -1,4 +1,4 @@
-package vectorize
+package vocab
 
 import (
 	"math/rand/v2"
@@ -9,17 +9,6 @@ import (
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/termtab"
 )
-
-// NGrams is the range of word n-gram lengths formed from a document's
-// words, as scikit-learn's ngram_range: an n-gram is n consecutive words
-// joined by single spaces. The zero value means words only (1, 1).
-type NGrams struct{ Min, Max int }
-
-// bounds returns the range with defaults: Min at least 1, Max at least Min.
-func (r NGrams) bounds() (lo, hi int) {
-	lo = max(r.Min, 1)
-	return lo, max(r.Max, lo)
-}
 
 // gramTable interns terms as nodes of a trie: a word (a term without
 // spaces) by its bytes, and "w1 … wn" as the pair (node of "w1 … wn-1",

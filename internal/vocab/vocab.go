@@ -1,4 +1,4 @@
-package vectorize
+package vocab
 
 import (
 	"fmt"
@@ -8,13 +8,15 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/termtab"
 )
 
-// VocabConfig prunes a learned vocabulary like scikit-learn's
+// Config prunes a learned vocabulary like scikit-learn's
 // CountVectorizer. The zero value keeps every term and counts occurrences.
-type VocabConfig struct {
+type Config struct {
 	// MinDF drops terms found in fewer documents; 0 means 1.
 	MinDF int
 	// MaxDF drops terms found in more than MaxDF × documents; it is a
@@ -30,9 +32,9 @@ type VocabConfig struct {
 }
 
 // limits reports whether MaxFeatures drops some of n kept terms.
-func (c VocabConfig) limits(n int) bool { return c.MaxFeatures > 0 && n > c.MaxFeatures }
+func (c Config) limits(n int) bool { return c.MaxFeatures > 0 && n > c.MaxFeatures }
 
-func (c VocabConfig) validate() error {
+func (c Config) validate() error {
 	if c.MinDF < 0 || c.MaxFeatures < 0 || !(c.MaxDF >= 0 && c.MaxDF <= 1) {
 		return fmt.Errorf("%w: min_df %d, max_df %g, max_features %d (want min_df ≥ 0, 0 ≤ max_df ≤ 1, max_features ≥ 0)",
 			ErrConfig, c.MinDF, c.MaxDF, c.MaxFeatures)
@@ -40,13 +42,13 @@ func (c VocabConfig) validate() error {
 	return nil
 }
 
-// A VocabBuilder collects documents into sparse rows under provisional
+// A Builder collects documents into sparse rows under provisional
 // column ids (first-seen order). It keeps only the rows and the term→id map,
 // never the documents' term slices. The zero value is ready to use; a
 // builder is not safe for concurrent use: run one per worker over a
 // contiguous shard of documents and pass them, in document order, to
-// FinishVocab.
-type VocabBuilder struct {
+// Finish.
+type Builder struct {
 	g     gramTable
 	cur   []int32 // per node: its count in the document being added, else 0
 	nodes []int32 // scratch: the word nodes of the document being added
@@ -54,7 +56,7 @@ type VocabBuilder struct {
 	open  []uint64 // the page the open row goes in
 	// id names the builder's current term tables (0: not named yet), so
 	// that a WordCoder can tell its map to them from one to tables since
-	// emptied (by Consume or by assigning a zero VocabBuilder).
+	// emptied (by Consume or by assigning a zero Builder).
 	id uint64
 }
 
@@ -80,22 +82,22 @@ func (s *rowStore) row(r int) []uint64 {
 var tablesIDs atomic.Uint64
 
 // tablesID returns the id of b's current term tables.
-func (b *VocabBuilder) tablesID() uint64 {
+func (b *Builder) tablesID() uint64 {
 	if b.id == 0 {
 		b.id = tablesIDs.Add(1)
 	}
 	return b.id
 }
 
-// NewVocabBuilder returns an empty builder.
-func NewVocabBuilder() *VocabBuilder {
-	return &VocabBuilder{}
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder {
+	return &Builder{}
 }
 
 // Add appends one document given as its terms. Repeated terms are summed;
-// provisional rows are left unsorted because FinishVocab renumbers and
+// provisional rows are left unsorted because Finish renumbers and
 // sorts them anyway.
-func (b *VocabBuilder) Add(terms []string) {
+func (b *Builder) Add(terms []string) {
 	start := b.begin(len(terms))
 	for _, t := range terms {
 		b.count(b.g.term(t))
@@ -107,8 +109,8 @@ func (b *VocabBuilder) Add(terms []string) {
 // the n-grams of the lengths in r, and extra terms counted as they are.
 // It counts the same terms as Add of the joined n-grams and extra, without
 // building the n-gram strings.
-func (b *VocabBuilder) AddWords(words []string, r NGrams, extra []string) {
-	lo, hi := r.bounds()
+func (b *Builder) AddWords(words []string, r ngrams.Range, extra []string) {
+	lo, hi := r.Bounds()
 	start := b.begin(len(words)*(hi-lo+1) + len(extra))
 	b.nodes = b.nodes[:0]
 	for _, w := range words {
@@ -134,7 +136,7 @@ func (b *VocabBuilder) AddWords(words []string, r NGrams, extra []string) {
 // It reserves n, the most the row can hold, so that the row never outgrows
 // its page (appending past it would copy the page); a page that is left for
 // a new one may then be mostly empty, and is trimmed.
-func (b *VocabBuilder) begin(n int) int {
+func (b *Builder) begin(n int) int {
 	p := b.rows.pages
 	if len(p) == 0 || cap(p[len(p)-1])-len(p[len(p)-1]) < n {
 		if k := len(p) - 1; k >= 0 && 4*len(p[k]) < 3*cap(p[k]) {
@@ -146,10 +148,10 @@ func (b *VocabBuilder) begin(n int) int {
 	return len(b.open)
 }
 
-func (b *VocabBuilder) count(node int32) { b.countN(node, 1) }
+func (b *Builder) count(node int32) { b.countN(node, 1) }
 
 // countN adds n occurrences of node to the open row.
-func (b *VocabBuilder) countN(node, n int32) {
+func (b *Builder) countN(node, n int32) {
 	if int(node) >= len(b.cur) {
 		b.grow()
 	}
@@ -160,13 +162,13 @@ func (b *VocabBuilder) countN(node, n int32) {
 }
 
 // grow extends the per-node arrays to every node of the table.
-func (b *VocabBuilder) grow() {
+func (b *Builder) grow() {
 	n := b.g.len()
 	b.cur = append(b.cur, make([]int32, n-len(b.cur))...)
 }
 
 // end closes the row that begin opened at start.
-func (b *VocabBuilder) end(start int) {
+func (b *Builder) end(start int) {
 	row := b.open[start:]
 	for k, e := range row {
 		node := int32(e >> 32)
@@ -177,7 +179,7 @@ func (b *VocabBuilder) end(start int) {
 }
 
 // close records the row that begin opened at start, its entries complete.
-func (b *VocabBuilder) close(start int) {
+func (b *Builder) close(start int) {
 	b.rows.pages[len(b.rows.pages)-1] = b.open
 	b.rows.rows = append(b.rows.rows, rowRef{int32(len(b.rows.pages) - 1), int32(start), int32(len(b.open))})
 	if b.rows.spill != nil && len(b.rows.pages)*rowPage*8 > b.rows.spill.limit {
@@ -186,10 +188,10 @@ func (b *VocabBuilder) close(start int) {
 }
 
 // Rows returns the number of documents added.
-func (b *VocabBuilder) Rows() int { return b.rows.spilledRows() + len(b.rows.rows) }
+func (b *Builder) Rows() int { return b.rows.spilledRows() + len(b.rows.rows) }
 
 // Len returns the number of distinct terms seen. It counts them: O(entries).
-func (b *VocabBuilder) Len() int {
+func (b *Builder) Len() int {
 	df, _ := b.termCounts(true, false)
 	n := 0
 	for _, d := range df {
@@ -202,7 +204,7 @@ func (b *VocabBuilder) Len() int {
 
 // termCounts returns, as asked, each provisional term's document
 // frequency and its total count (nil when not asked for).
-func (b *VocabBuilder) termCounts(withDF, withTotals bool) (df, tf []int64) {
+func (b *Builder) termCounts(withDF, withTotals bool) (df, tf []int64) {
 	if withDF {
 		df = make([]int64, b.g.len())
 	}
@@ -223,37 +225,37 @@ func (b *VocabBuilder) termCounts(withDF, withTotals bool) (df, tf []int64) {
 	return df, tf
 }
 
-// VocabCounts is the merge of several builders' documents (in shard order)
+// Counts is the merge of several builders' documents (in shard order)
 // before pruning: the distinct terms with their document frequencies and
 // total counts. Finish may be called several times, with different
 // configurations; the shards must not change meanwhile.
-type VocabCounts struct {
+type Counts struct {
 	u      *union
-	shards []*VocabBuilder
+	shards []*Builder
 }
 
-// MergeVocab merges the shards, which it only reads, in document order.
-func MergeVocab(shards ...*VocabBuilder) (*VocabCounts, error) {
+// Merge merges the shards, which it only reads, in document order.
+func Merge(shards ...*Builder) (*Counts, error) {
 	if i := slices.Index(shards, nil); i >= 0 {
 		return nil, fmt.Errorf("%w: shard %d is nil", ErrConfig, i)
 	}
-	return &VocabCounts{u: unite(shards), shards: slices.Clone(shards)}, nil
+	return &Counts{u: unite(shards), shards: slices.Clone(shards)}, nil
 }
 
 // Len returns the number of distinct terms.
-func (c *VocabCounts) Len() int { return c.u.distinct }
+func (c *Counts) Len() int { return c.u.distinct }
 
 // Rows returns the number of documents.
-func (c *VocabCounts) Rows() int { return c.u.rows }
+func (c *Counts) Rows() int { return c.u.rows }
 
 // MinDFFor returns the smallest MinDF (at least 1) that leaves at most
 // maxCols columns given MaxFeatures maxFeatures (0: unlimited); maxCols ≤ 0
 // means no limit.
-func (c *VocabCounts) MinDFFor(maxCols, maxFeatures int) int {
+func (c *Counts) MinDFFor(maxCols, maxFeatures int) int {
 	return MinDFFor(c.u.df, c.u.rows, maxCols, maxFeatures)
 }
 
-// MinDFFor is VocabCounts.MinDFFor for terms of document frequencies df
+// MinDFFor is Counts.MinDFFor for terms of document frequencies df
 // (those of 0 are not terms) in rows documents. It takes memory in
 // proportion to df, not to rows (merged TermStats may count far more
 // documents than terms).
@@ -297,14 +299,14 @@ func MinDFFor(df []int64, rows, maxCols, maxFeatures int) int {
 	return 1
 }
 
-// FinishVocab merges the shards, in document order, into one vocabulary
+// Finish merges the shards, in document order, into one vocabulary
 // whose ids follow sorted term order, prunes it by cfg and returns it with
 // the document-term matrix. The shards are only read.
-func FinishVocab(cfg VocabConfig, shards ...*VocabBuilder) (*Vocabulary, *CSR, error) {
+func Finish(cfg Config, shards ...*Builder) (*Vocabulary, *sparse.CSR, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, nil, err
 	}
-	c, err := MergeVocab(shards...)
+	c, err := Merge(shards...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -313,18 +315,18 @@ func FinishVocab(cfg VocabConfig, shards ...*VocabBuilder) (*Vocabulary, *CSR, e
 
 // Finish prunes the merged vocabulary by cfg and returns it, with ids in
 // sorted term order, and the document-term matrix.
-func (c *VocabCounts) Finish(cfg VocabConfig) (*Vocabulary, *CSR, error) {
+func (c *Counts) Finish(cfg Config) (*Vocabulary, *sparse.CSR, error) {
 	return c.finish(cfg, false)
 }
 
 // Consume is Finish for the last use of the builders: it empties them
 // (and c) as it goes, freeing their term tables before it builds the
 // matrix, so that memory peaks lower.
-func (c *VocabCounts) Consume(cfg VocabConfig) (*Vocabulary, *CSR, error) {
+func (c *Counts) Consume(cfg Config) (*Vocabulary, *sparse.CSR, error) {
 	return c.finish(cfg, true)
 }
 
-func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, error) {
+func (c *Counts) finish(cfg Config, consume bool) (*Vocabulary, *sparse.CSR, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, nil, err
 	}
@@ -369,7 +371,7 @@ func (c *VocabCounts) finish(cfg VocabConfig, consume bool) (*Vocabulary, *CSR, 
 // the kept ids need, and collects them: they are most of the memory, and
 // what is built next (the matrix, or the class sums) would otherwise add
 // to it instead of reusing it.
-func releaseTables(shards []*VocabBuilder, u *union) {
+func releaseTables(shards []*Builder, u *union) {
 	for _, b := range shards {
 		b.g, b.cur, b.nodes, b.id = gramTable{}, nil, nil, 0
 	}
@@ -381,12 +383,12 @@ func releaseTables(shards []*VocabBuilder, u *union) {
 // provisional ids; with several they follow sorted term order.
 type union struct {
 	rows     int
-	distinct int           // union ids with df > 0 (others are only n-gram prefixes)
-	terms    []string      // per union id, views of the blocks the shards' terms were spelled into; nil with one shard
-	one      *VocabBuilder // the one shard
-	sorted   bool          // union ids follow term order
-	df, tf   []int64       // per union id
-	local    [][]int32     // per shard: provisional id → union id; nil: the same
+	distinct int       // union ids with df > 0 (others are only n-gram prefixes)
+	terms    []string  // per union id, views of the blocks the shards' terms were spelled into; nil with one shard
+	one      *Builder  // the one shard
+	sorted   bool      // union ids follow term order
+	df, tf   []int64   // per union id
+	local    [][]int32 // per shard: provisional id → union id; nil: the same
 }
 
 // termsOf returns the terms of union ids.
@@ -410,7 +412,7 @@ func (u *union) packedTermsOf(ids []int32) termtab.Packed {
 	return packStrings(u.termsOf(ids))
 }
 
-func unite(shards []*VocabBuilder) *union {
+func unite(shards []*Builder) *union {
 	u := &union{local: make([][]int32, len(shards))}
 	for _, s := range shards {
 		u.rows += s.Rows()
@@ -443,7 +445,7 @@ type shardTerms struct {
 
 // load takes the shard's terms: its nodes found in documents, not those
 // that are only the prefixes of longer n-grams.
-func (s *shardTerms) load(b *VocabBuilder) {
+func (s *shardTerms) load(b *Builder) {
 	df, tf := b.termCounts(true, true)
 	s.nodes = len(df)
 	var ids []int32
@@ -529,7 +531,7 @@ func (u *union) merge(sh []shardTerms) {
 
 // kept returns the union ids whose document frequency cfg keeps
 // (MaxFeatures aside), increasing.
-func (u *union) kept(cfg VocabConfig) ([]int32, error) {
+func (u *union) kept(cfg Config) ([]int32, error) {
 	if u.distinct == 0 {
 		return nil, fmt.Errorf("%w: no terms in %d documents", ErrEmptyVocabulary, u.rows)
 	}
@@ -590,7 +592,7 @@ func (u *union) nothingKept(minCount int, maxDF, maxCount float64) error {
 // them increasing. Only the terms tied at the cut are spelled and sorted.
 // scikit-learn uses numpy's unstable argsort here; term order makes the
 // choice deterministic.
-func (u *union) limit(keep []int32, cfg VocabConfig) []int32 {
+func (u *union) limit(keep []int32, cfg Config) []int32 {
 	if !cfg.limits(len(keep)) {
 		return keep
 	}
@@ -652,7 +654,7 @@ func permute[T any](s []T, pos []int32) []T {
 }
 
 // matrix renumbers the shards' rows into one CSR matrix, sorting each row.
-func (u *union) matrix(shards []*VocabBuilder, final []int32, cols int, binary bool) *CSR {
+func (u *union) matrix(shards []*Builder, final []int32, cols int, binary bool) *sparse.CSR {
 	tasks := rowTasks(shards)
 	maps := make([][]int32, len(shards))
 	parallel.For(len(shards), 0, func(k int) {
@@ -671,7 +673,7 @@ func (u *union) matrix(shards []*VocabBuilder, final []int32, cols int, binary b
 	})
 	all := cols == len(final)
 	parallel.For(len(tasks), 0, func(i int) { tasks[i].count(shards[tasks[i].shard], maps[tasks[i].shard], all) })
-	X := &CSR{Rows: u.rows, Cols: cols, Indptr: make([]int, u.rows+1)}
+	X := &sparse.CSR{Rows: u.rows, Cols: cols, Indptr: make([]int, u.rows+1)}
 	nnz, row := 0, 0
 	for i := range tasks {
 		tasks[i].off, tasks[i].row = nnz, row
@@ -691,7 +693,7 @@ type rowTask struct {
 	off, row      int // where they go in the output
 }
 
-func rowTasks(shards []*VocabBuilder) []rowTask {
+func rowTasks(shards []*Builder) []rowTask {
 	per := max(1, parallel.Workers(0)*4/max(1, len(shards)))
 	var tasks []rowTask
 	for k, s := range shards {
@@ -704,7 +706,7 @@ func rowTasks(shards []*VocabBuilder) []rowTask {
 	return tasks
 }
 
-func (t *rowTask) count(b *VocabBuilder, m []int32, all bool) {
+func (t *rowTask) count(b *Builder, m []int32, all bool) {
 	for r := t.lo; r < t.hi; r++ {
 		row := b.rows.row(r)
 		if all {
@@ -721,7 +723,7 @@ func (t *rowTask) count(b *VocabBuilder, m []int32, all bool) {
 
 // fill writes the task's rows, packing (column, count) into one uint64 so
 // that a plain integer sort orders each row.
-func (t *rowTask) fill(X *CSR, b *VocabBuilder, m []int32, binary bool) {
+func (t *rowTask) fill(X *sparse.CSR, b *Builder, m []int32, binary bool) {
 	var keys, tmp []uint64
 	off := t.off
 	for r := t.lo; r < t.hi; r++ {
@@ -732,7 +734,7 @@ func (t *rowTask) fill(X *CSR, b *VocabBuilder, m []int32, binary bool) {
 			}
 		}
 		tmp = slices.Grow(tmp[:0], len(keys))[:len(keys)]
-		radixSort8(keys, tmp, 32) // the columns are distinct: ignore the counts
+		sparse.RadixSort8(keys, tmp, 32) // the columns are distinct: ignore the counts
 		for _, k := range keys {
 			X.Indices[off] = int32(k >> 32)
 			X.Data[off] = float64(uint32(k))

@@ -1,4 +1,4 @@
-package vectorize
+package vocab
 
 import (
 	"math/bits"
@@ -9,7 +9,7 @@ import (
 	"github.com/textnb/textnb/internal/termtab"
 )
 
-// Pruned is a merged vocabulary pruned by a VocabConfig, before any matrix
+// Pruned is a merged vocabulary pruned by a Config, before any matrix
 // is built: the kept terms under provisional ids (0 to Len()−1, in an order
 // of the builders' choosing), their document frequencies, and every
 // document's row over them. A caller that only needs to weight and sum the
@@ -22,7 +22,7 @@ import (
 // builders must not change until the last call.
 type Pruned struct {
 	u      *union
-	shards []*VocabBuilder
+	shards []*Builder
 	keep   []int32 // provisional id → union id
 	kept   rankSet // union id → provisional id
 	df     []int64 // per provisional id
@@ -36,15 +36,15 @@ type Pruned struct {
 
 // Prune applies cfg to the merged vocabulary without building the matrix.
 // The shards are only read.
-func (c *VocabCounts) Prune(cfg VocabConfig) (*Pruned, error) { return c.prune(cfg, false) }
+func (c *Counts) Prune(cfg Config) (*Pruned, error) { return c.prune(cfg, false) }
 
 // PruneConsume is Prune for the last use of the builders: it copies the
 // kept terms and frees the builders' term tables, most of their memory, at
 // once; c is empty afterwards. The builders' rows stay until the Pruned is
 // dropped.
-func (c *VocabCounts) PruneConsume(cfg VocabConfig) (*Pruned, error) { return c.prune(cfg, true) }
+func (c *Counts) PruneConsume(cfg Config) (*Pruned, error) { return c.prune(cfg, true) }
 
-func (c *VocabCounts) prune(cfg VocabConfig, consume bool) (*Pruned, error) {
+func (c *Counts) prune(cfg Config, consume bool) (*Pruned, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}

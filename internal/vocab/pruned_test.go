@@ -1,8 +1,10 @@
-package vectorize
+package vocab
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/textnb/textnb/internal/sparse"
 )
 
 // TestPrunedMatchesFinish checks that the rows and terms of a Pruned, mapped
@@ -12,18 +14,18 @@ import (
 func TestPrunedMatchesFinish(t *testing.T) {
 	docs := zipfDocs(3, 250, 40, 1500)
 	docs[9] = nil
-	cfgs := []VocabConfig{{}, {MinDF: 2}, {MaxDF: 0.3}, {MinDF: 2, MaxFeatures: 80}, {MaxFeatures: 5000, Binary: true}}
+	cfgs := []Config{{}, {MinDF: 2}, {MaxDF: 0.3}, {MinDF: 2, MaxFeatures: 80}, {MaxFeatures: 5000, Binary: true}}
 	for _, cfg := range cfgs {
 		for _, nShards := range []int{1, 3} {
 			for _, consume := range []bool{false, true} {
-				shards := make([]*VocabBuilder, nShards)
+				shards := make([]*Builder, nShards)
 				for k := range shards {
-					shards[k] = NewVocabBuilder()
+					shards[k] = NewBuilder()
 					for _, d := range docs[k*len(docs)/nShards : (k+1)*len(docs)/nShards] {
 						shards[k].Add(d)
 					}
 				}
-				c, err := MergeVocab(shards...)
+				c, err := Merge(shards...)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -73,7 +75,7 @@ func checkProvisionalOrder(t *testing.T, terms []string, shards int, docs [][]st
 	}
 }
 
-func checkPruned(t *testing.T, p *Pruned, want *Vocabulary, X *CSR) {
+func checkPruned(t *testing.T, p *Pruned, want *Vocabulary, X *sparse.CSR) {
 	t.Helper()
 	if p.Len() != want.Len() || p.Rows() != X.Rows {
 		t.Fatalf("%d terms × %d rows, want %d × %d", p.Len(), p.Rows(), want.Len(), X.Rows)
@@ -134,16 +136,16 @@ func checkPruned(t *testing.T, p *Pruned, want *Vocabulary, X *CSR) {
 }
 
 func TestPrunedErrors(t *testing.T) {
-	var b VocabBuilder
+	var b Builder
 	b.Add([]string{"a", "b"})
-	c, err := MergeVocab(&b)
+	c, err := Merge(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Prune(VocabConfig{MinDF: 2}); err == nil {
+	if _, err := c.Prune(Config{MinDF: 2}); err == nil {
 		t.Fatal("no error when min_df leaves no terms")
 	}
-	if _, err := c.Prune(VocabConfig{MinDF: -1}); err == nil {
+	if _, err := c.Prune(Config{MinDF: -1}); err == nil {
 		t.Fatal("no error for a negative min_df")
 	}
 }

@@ -1,10 +1,13 @@
-package vectorize
+package vocab
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/ngrams"
 )
 
 // piece is one piece of a document cut for counting in pieces: the words
@@ -49,10 +52,10 @@ func TestCodePieces(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	words, extra := gramDocs(5)
 	words, extra = append(words, longWords(r, 30000, 3000)), append(extra, longWords(r, 500, 100))
-	for _, ng := range []NGrams{{}, {1, 2}, {2, 2}, {1, 3}, {2, 4}, {3, 1}} {
-		_, hi := ng.bounds()
+	for _, ng := range []ngrams.Range{{}, {Min: 1, Max: 2}, {Min: 2, Max: 2}, {Min: 1, Max: 3}, {Min: 2, Max: 4}, {Min: 3, Max: 1}} {
+		_, hi := ng.Bounds()
 		var whole, pieces WordCoder
-		wantB, gotB := NewVocabBuilder(), NewVocabBuilder()
+		wantB, gotB := NewBuilder(), NewBuilder()
 		for i := range words {
 			var want, got CodedDoc
 			whole.Code(&want, words[i], ng, extra[i])
@@ -95,18 +98,18 @@ func TestTransformPieces(t *testing.T) {
 	words, extra = append(words, longWords(r, 3000, 300)), append(extra, longWords(r, 50, 10))
 	var all []string
 	for i := range words {
-		all = append(all, joinGrams(words[i], NGrams{1, 4}, extra[i])...)
+		all = append(all, joinGrams(words[i], ngrams.Range{Min: 1, Max: 4}, extra[i])...)
 	}
 	v := packTerms(all[:len(all)/2]) // some terms known, some not
-	for _, ng := range []NGrams{{}, {1, 2}, {2, 2}, {1, 3}, {2, 4}} {
-		_, hi := ng.bounds()
+	for _, ng := range []ngrams.Range{{}, {Min: 1, Max: 2}, {Min: 2, Max: 2}, {Min: 1, Max: 3}, {Min: 2, Max: 4}} {
+		_, hi := ng.Bounds()
 		transforms := map[string]func(words []string, from int, extra []string) ([]int32, []float64){
 			"vocabulary": func(words []string, from int, extra []string) ([]int32, []float64) {
 				idx, val, _ := v.TransformWordsFrom(nil, nil, nil, words, from, ng, extra)
 				return idx, val
 			},
 		}
-		for _, h := range []Hashing{{Features: 64}, {Features: 1 << 20, AlternateSign: true}} {
+		for _, h := range []featurehash.Hashing{{Features: 64}, {Features: 1 << 20, AlternateSign: true}} {
 			transforms[fmt.Sprintf("%+v", h)] = func(words []string, from int, extra []string) ([]int32, []float64) {
 				idx, val, _ := h.TransformWordsFrom(nil, nil, nil, words, from, ng, extra)
 				return idx, val

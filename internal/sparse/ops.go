@@ -1,4 +1,4 @@
-package vectorize
+package sparse
 
 import (
 	"cmp"

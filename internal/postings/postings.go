@@ -1,7 +1,12 @@
-package vectorize
+// Package postings is the column-wise view of a sparse matrix (row ids per
+// column, with roaring bitmaps for frequent columns), for document
+// frequencies, class-conditional counts and chi² feature selection (Chi2,
+// SelectTopK).
+package postings
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -9,6 +14,15 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/sparse"
+)
+
+var (
+	// ErrLabels reports class labels that do not fit the matrix or the
+	// number of classes.
+	ErrLabels = errors.New("postings: invalid class labels")
+	// ErrNegative reports negative values where counts are required.
+	ErrNegative = errors.New("postings: negative value")
 )
 
 // Postings is the column-wise (posting list) view of a matrix: for every
@@ -29,9 +43,9 @@ type Postings struct {
 // DenseDF is the document frequency from which a column gets a bitmap.
 const DenseDF = 64
 
-// NewPostings indexes X. Bitmaps are built on up to workers goroutines (≤ 0:
+// New indexes X. Bitmaps are built on up to workers goroutines (≤ 0:
 // GOMAXPROCS), each owning whole columns, so none need merging (FastOr).
-func NewPostings(X *CSR, workers int) (*Postings, error) {
+func New(X *sparse.CSR, workers int) (*Postings, error) {
 	if err := X.Validate(); err != nil {
 		return nil, err
 	}
@@ -50,7 +64,7 @@ func NewPostings(X *CSR, workers int) (*Postings, error) {
 
 // transpose fills colptr, docs and vals with X's non-zero entries by column;
 // vals stays nil when every value is 1.
-func (p *Postings) transpose(X *CSR) {
+func (p *Postings) transpose(X *sparse.CSR) {
 	ones := true
 	for k, j := range X.Indices {
 		if v := X.Data[k]; v != 0 {
@@ -272,4 +286,13 @@ func SelectTopK(scores []float64, k int) []int32 {
 	top := order[len(order)-k:]
 	slices.Sort(top)
 	return top
+}
+
+// positions returns 0, 1, …, n−1.
+func positions(n int) []int32 {
+	pos := make([]int32, n)
+	for i := range pos {
+		pos[i] = int32(i)
+	}
+	return pos
 }

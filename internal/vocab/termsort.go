@@ -1,4 +1,4 @@
-package vectorize
+package vocab
 
 import (
 	"cmp"

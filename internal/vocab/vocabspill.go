@@ -1,4 +1,4 @@
-package vectorize
+package vocab
 
 import (
 	"fmt"
@@ -30,8 +30,8 @@ func (s *rowStore) spilledRows() int {
 
 // DiscardRows makes b count only the document frequencies and total
 // counts of its terms, dropping the rows, for callers that need no more
-// than VocabCounts.TermStats: its memory grows with the vocabulary alone.
-func (b *VocabBuilder) DiscardRows() {
+// than Counts.TermStats: its memory grows with the vocabulary alone.
+func (b *Builder) DiscardRows() {
 	if b.rows.spill == nil && len(b.rows.rows) == 0 {
 		b.rows.spill = &spilled{limit: rowPage * 8, discard: true}
 	}
@@ -46,7 +46,7 @@ func (b *VocabBuilder) DiscardRows() {
 // is reported by Scan. A negative limit keeps every row in memory, as
 // builders do by default; the setting changes nothing once rows have been
 // spilled. Call CloseSpill when the rows are no longer needed.
-func (b *VocabBuilder) SpillRows(dir string, limit int) {
+func (b *Builder) SpillRows(dir string, limit int) {
 	switch {
 	case b.rows.spilledRows() > 0:
 	case limit < 0:
@@ -58,12 +58,12 @@ func (b *VocabBuilder) SpillRows(dir string, limit int) {
 
 // Spilled reports whether b's rows must be read with Pruned.Scan: some are
 // in its spill file, or writing them there failed (Scan reports why).
-func (b *VocabBuilder) Spilled() bool {
+func (b *Builder) Spilled() bool {
 	return b.rows.spilledRows() > 0 || b.rows.spill != nil && b.rows.spill.err != nil
 }
 
 // CloseSpill removes b's spill file, if any, and with it the rows there.
-func (b *VocabBuilder) CloseSpill() error {
+func (b *Builder) CloseSpill() error {
 	s := b.rows.spill
 	if s == nil {
 		return nil
@@ -77,7 +77,7 @@ func (b *VocabBuilder) CloseSpill() error {
 
 // spillRows writes the rows in memory to the spill file and empties the
 // pages, keeping the first for the rows to come.
-func (b *VocabBuilder) spillRows() {
+func (b *Builder) spillRows() {
 	s := b.rows.spill
 	if s.err != nil {
 		return
@@ -115,7 +115,7 @@ func (b *VocabBuilder) spillRows() {
 // spilled rows to df and tf, which are per node; either may be nil. The
 // rows still in memory go to the file first, since they are about to be
 // counted anyway and their pages can then hold the counts.
-func (b *VocabBuilder) spilledCounts(df, tf []int64) {
+func (b *Builder) spilledCounts(df, tf []int64) {
 	s := b.rows.spill
 	if s == nil || s.rows == 0 {
 		return
@@ -151,7 +151,7 @@ func (b *VocabBuilder) spilledCounts(df, tf []int64) {
 }
 
 // rowsInMemory reports shards that have spilled rows.
-func rowsInMemory(shards []*VocabBuilder) error {
+func rowsInMemory(shards []*Builder) error {
 	for k, b := range shards {
 		if b.Spilled() {
 			return fmt.Errorf("%w: shard %d spills its rows to a file: read them with Prune and Pruned.Scan", ErrConfig, k)
@@ -163,7 +163,7 @@ func rowsInMemory(shards []*VocabBuilder) error {
 // Scan calls fn with every document's row, in document order, as Row
 // gives it: the kept terms (provisional ids) and their counts, in buffers
 // that the next call reuses. Unlike Row it also reads rows that builders
-// spilled to files (VocabBuilder.SpillRows), and it reads them in one
+// spilled to files (Builder.SpillRows), and it reads them in one
 // sequential pass. It stops at fn's first error and returns it.
 func (p *Pruned) Scan(fn func(i int, idx []int32, val []float64) error) error {
 	var idx []int32

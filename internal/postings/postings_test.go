@@ -1,10 +1,12 @@
-package vectorize
+package postings
 
 import (
 	"errors"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/textnb/textnb/internal/sparse"
 )
 
 // chi2Doc is the example of scikit-learn's chi2 docstring, whose scores
@@ -18,7 +20,7 @@ var (
 )
 
 func TestChi2(t *testing.T) {
-	p, err := NewPostings(FromDense(chi2X), 2)
+	p, err := New(sparse.FromDense(chi2X), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,9 +42,9 @@ func TestChi2(t *testing.T) {
 	if !near(bin[0], 0.5) {
 		t.Errorf("binary chi2[0] = %g, want 0.5", bin[0])
 	}
-	B := FromDense(chi2X)
+	B := sparse.FromDense(chi2X)
 	B.Binarize(0)
-	pb, _ := NewPostings(B, 1)
+	pb, _ := New(B, 1)
 	counts, _ := pb.Chi2(chi2Y, 3)
 	for j := range bin {
 		if !near(bin[j], counts[j]) {
@@ -53,8 +55,8 @@ func TestChi2(t *testing.T) {
 
 func TestChi2AbsentClassAndEmptyColumn(t *testing.T) {
 	// Class 1 of 4 has no rows: scikit-learn's LabelBinarizer never sees it.
-	X := FromDense([][]float64{{1, 0, 2}, {3, 0, 0}, {0, 0, 1}})
-	p, _ := NewPostings(X, 0)
+	X := sparse.FromDense([][]float64{{1, 0, 2}, {3, 0, 0}, {0, 0, 1}})
+	p, _ := New(X, 0)
 	got, err := p.Chi2([]int{0, 2, 3}, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +68,7 @@ func TestChi2AbsentClassAndEmptyColumn(t *testing.T) {
 }
 
 func TestChi2Errors(t *testing.T) {
-	p, _ := NewPostings(FromDense(chi2X), 0)
+	p, _ := New(sparse.FromDense(chi2X), 0)
 	for name, c := range map[string]struct {
 		y []int
 		k int
@@ -83,20 +85,20 @@ func TestChi2Errors(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	neg, _ := NewPostings(FromDense([][]float64{{-1, 1}, {1, 1}}), 0)
+	neg, _ := New(sparse.FromDense([][]float64{{-1, 1}, {1, 1}}), 0)
 	if _, err := neg.Chi2([]int{0, 1}, 2); !errors.Is(err, ErrNegative) {
 		t.Errorf("negative values: %v", err)
 	}
-	if _, err := NewPostings(&CSR{Rows: 2}, 0); !errors.Is(err, ErrShape) {
+	if _, err := New(&sparse.CSR{Rows: 2}, 0); !errors.Is(err, sparse.ErrShape) {
 		t.Errorf("invalid matrix: %v", err)
 	}
 }
 
 func TestPostingsDF(t *testing.T) {
-	X := FromDense(chi2X)
+	X := sparse.FromDense(chi2X)
 	X.Data[0] = 0 // a stored zero is not a posting
 	for _, w := range []int{1, 3, 0} {
-		p, err := NewPostings(X, w)
+		p, err := New(X, w)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +119,7 @@ func TestPostingsDF(t *testing.T) {
 			t.Errorf("class df of column 2: %d %d", p.DFIn(2, classes[1]), p.DFIn(2, classes[2]))
 		}
 	}
-	p, _ := NewPostings(X, 0)
+	p, _ := New(X, 0)
 	d := p.Docs(0)
 	d.Add(5)
 	if p.DF(0) != 3 {
@@ -166,7 +168,7 @@ func TestPostingsDenseColumns(t *testing.T) {
 		}
 		y[i] = i % 2
 	}
-	p, err := NewPostings(FromDense(rows), 0)
+	p, err := New(sparse.FromDense(rows), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,3 +195,7 @@ func TestPostingsDenseColumns(t *testing.T) {
 		t.Errorf("chi2 = %v, want [0 64]", scores)
 	}
 }
+
+const tol = 1e-9
+
+func near(a, b float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }

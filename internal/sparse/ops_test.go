@@ -1,4 +1,4 @@
-package vectorize
+package sparse
 
 import (
 	"errors"
@@ -54,30 +54,6 @@ func TestSelectColumns(t *testing.T) {
 	}
 }
 
-func TestRemapColumnsWithMergedVocabularies(t *testing.T) {
-	a, _ := NewVocabulary([]string{"a", "c", "e"})
-	b, _ := NewVocabulary([]string{"b", "c", "f"})
-	u, fa, _ := MergeVocabularies(a, b)
-	XA := FromDense([][]float64{{1, 2, 3}, {0, 0, 4}})
-	R, err := XA.RemapColumns(fa, u.Len())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := [][]float64{{1, 0, 2, 3, 0}, {0, 0, 0, 4, 0}}; !reflect.DeepEqual(toDense(R), want) {
-		t.Errorf("remapped = %v", toDense(R))
-	}
-	if _, err := XA.RemapColumns(fa[:2], 5); !errors.Is(err, ErrShape) {
-		t.Errorf("short map: %v", err)
-	}
-	if _, err := XA.RemapColumns([]int32{0, 1, 5}, 5); !errors.Is(err, ErrShape) {
-		t.Errorf("map out of range: %v", err)
-	}
-	D, err := XA.RemapColumns([]int32{-1, 0, 1}, 2)
-	if err != nil || !reflect.DeepEqual(toDense(D), [][]float64{{2, 3}, {0, 4}}) {
-		t.Errorf("drop = %v, %v", D, err)
-	}
-}
-
 // TestBinarizeDropsAcrossRows checks row pointers when entries are dropped
 // from a row that is followed by others.
 func TestBinarizeDropsAcrossRows(t *testing.T) {
@@ -113,4 +89,16 @@ func TestStackRows(t *testing.T) {
 	if _, err := StackRows(3, []*CSR{nil}); !errors.Is(err, ErrShape) {
 		t.Errorf("nil part: %v", err)
 	}
+}
+
+func toDense(m *CSR) [][]float64 {
+	out := make([][]float64, m.Rows)
+	for i := range out {
+		out[i] = make([]float64, m.Cols)
+		idx, val := m.Row(i)
+		for k, j := range idx {
+			out[i][j] = val[k]
+		}
+	}
+	return out
 }
