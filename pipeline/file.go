@@ -10,6 +10,8 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -314,7 +316,7 @@ func decodeModel(payload []byte) (out *Model, err error) {
 	if h.Terms > 0 {
 		blob, ends := r.packed(h.Terms)
 		if r.err == nil {
-			if m.vocab, r.err = vectorize.NewVocabularyPacked(blob, ends); r.err == nil {
+			if m.vocab, r.err = vocab.NewVocabularyPacked(blob, ends); r.err == nil {
 				v := m.vocab
 				go v.Prepare() // overlaps the index build with decoding
 				defer func() {
@@ -414,7 +416,7 @@ func (m *Model) restore(idf []float64) error {
 	m.an = tokenize.New(m.Config.Tokenize) // resolved when the model was trained
 	switch {
 	case m.Config.Vectorizer == Hash:
-		m.hash = vectorize.Hashing{Features: m.lin.NumFeatures()}
+		m.hash = featurehash.Hashing{Features: m.lin.NumFeatures()}
 	case m.vocab == nil || m.vocab.Len() != m.lin.NumFeatures():
 		return fmt.Errorf("%w: vocabulary does not match %d features", ErrDamaged, m.lin.NumFeatures())
 	}

@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/vectorize"
 )
 
 // ErrMerge: models cannot be merged (different settings, or weights that
@@ -131,7 +131,7 @@ func (out *Model) add(m *Model) (*nb.SparseCounts, error) {
 		out.vocab = m.vocab
 		return c, nil
 	}
-	union, fromOut, fromM := vectorize.MergeVocabularies(out.vocab, m.vocab)
+	union, fromOut, fromM := vocab.MergeVocabularies(out.vocab, m.vocab)
 	mine, err := out.counts.Remap(union.Len(), fromOut)
 	if err != nil {
 		return nil, err

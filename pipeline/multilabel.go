@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -198,7 +199,7 @@ func (mt *MultiTrainer) Finish() (*MultiModel, MultiSummary, error) {
 	m := &Model{Config: cfg, Classes: mt.labels, an: tokenize.New(cfg.Tokenize)}
 	t.an = nil
 	var s MultiSummary
-	merged, err := vectorize.MergeVocab(t.vocab)
+	merged, err := vocab.Merge(t.vocab)
 	if err != nil {
 		return nil, s, err
 	}
@@ -211,7 +212,7 @@ func (mt *MultiTrainer) Finish() (*MultiModel, MultiSummary, error) {
 		vc.MinDF = merged.MinDFFor(cfg.maxTableSize()/len(mt.labels), vc.MaxFeatures)
 	}
 	m.Config.Vocab.MinDF, s.MinDF = vc.MinDF, vc.MinDF
-	p, err := merged.PruneConsume(vc)
+	p, err := merged.PruneConsume(vocab.Config(vc))
 	if err != nil {
 		return nil, s, err
 	}
@@ -278,10 +279,10 @@ type termSource struct {
 	rows     int
 	df       []int64
 	row      nb.RowFunc
-	vocab    func() *vectorize.Vocabulary
+	vocab    func() *vocab.Vocabulary
 }
 
-func prunedSource(p *vectorize.Pruned) termSource {
+func prunedSource(p *vocab.Pruned) termSource {
 	return termSource{features: p.Len(), rows: p.Rows(), df: p.DF(), row: p.Row, vocab: p.Provisional}
 }
 

@@ -18,6 +18,8 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -224,7 +226,7 @@ func encodeRepeatingTerm(t *testing.T, m *Model) []byte {
 		blob = append(blob, s...)
 		ends[i] = len(blob)
 	}
-	v, err := vectorize.NewVocabularyPacked(blob, ends)
+	v, err := vocab.NewVocabularyPacked(blob, ends)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -663,8 +665,8 @@ func TestPutCoderReplacesLargeCoders(t *testing.T) {
 	for i := range words {
 		words[i] = strconv.Itoa(i)
 	}
-	var d vectorize.CodedDoc
-	small.Code(&d, words, vectorize.NGrams{}, nil)
+	var d vocab.CodedDoc
+	small.Code(&d, words, ngrams.Range{}, nil)
 	tr.putCoder(small)
 	c := tr.takeCoder()
 	if c == small || c.tok != small.tok || c.Len() != 0 {
