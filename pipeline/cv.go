@@ -389,7 +389,7 @@ func (d *cvData) fold(k int) (*foldData, error) {
 
 // kept returns the raw columns, increasing, that the vocabulary pruning of
 // Trainer.Finish keeps for the fold's training part, whose document
-// frequencies are df: automatic min_df (VocabCounts.MinDFFor), min_df and
+// frequencies are df: automatic min_df (vocab.Counts.MinDFFor), min_df and
 // max_df (as union.kept), then max_features (as union.limit: the largest
 // totals, ties to the term first in byte order).
 func (d *cvData) kept(f *foldData, df []int64) ([]int32, error) {

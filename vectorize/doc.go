@@ -13,16 +13,22 @@
 //     matrix. Vocabulary.Transform maps later documents to rows;
 //   - the hashing trick (HashingVectorizer): Hashing maps a term to the
 //     column |murmurhash3_32(term)| mod Features without any shared state;
-//   - weighting: TFIDF follows scikit-learn's TfidfTransformer and Rennie
-//     Rennie et al. 2003; Normalize and NormalizeRow scale rows.
+//   - weighting: TFIDF is scikit-learn's TfidfTransformer, Rennie the
+//     transform of Rennie et al. 2003; Normalize and NormalizeRow scale
+//     rows.
 //
 // Conventions: matrices are CSR values. Functions that produce a row take
 // the caller's buffers first and return them appended to (idx, val), so a
-// loop over documents allocates nothing once the buffers have grown. Row
-// ids are int32 column ids, strictly increasing within a row. Vocabulary,
+// loop over documents allocates nothing once the buffers have grown.
+// Column ids are int32, strictly increasing within a row. Vocabulary,
 // Hashing and fitted weightings are safe for concurrent use; a
 // VocabBuilder is not. Errors wrap the sentinels below; test them with
 // errors.Is.
+//
+// The machinery behind these types, and the entry points only textnb's own
+// packages need (fast paths with scratch space in their signatures,
+// pruning without a matrix, spilling rows to disk, chi² selection), live in
+// internal packages.
 package vectorize
 
 import (

@@ -8,7 +8,7 @@ import (
 )
 
 // DefaultHashFeatures is the number of hashing columns when Features is 0.
-const DefaultHashFeatures = featurehash.DefaultFeatures
+const DefaultHashFeatures = 1 << 20
 
 // Hashing is scikit-learn's HashingVectorizer (norm=None) over given terms:
 // term t goes to column |h| mod Features where h is murmurhash3_32 of its

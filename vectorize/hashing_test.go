@@ -4,7 +4,15 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/textnb/textnb/internal/featurehash"
 )
+
+func TestHashingDefault(t *testing.T) {
+	if DefaultHashFeatures != featurehash.DefaultFeatures || (Hashing{}).Cols() != DefaultHashFeatures {
+		t.Errorf("default columns %d, internal %d, Cols %d", DefaultHashFeatures, featurehash.DefaultFeatures, Hashing{}.Cols())
+	}
+}
 
 func TestHashingValidate(t *testing.T) {
 	for _, f := range []int{-1, math.MaxInt32 + 1} {

@@ -1,3 +1,11 @@
+// Package featurehash is the hashing vectorizer behind vectorize.Hashing
+// (scikit-learn's HashingVectorizer), with the fast paths only textnb's
+// own packages use: TransformWords and TransformWordsFrom hash a
+// document's word n-grams without joining them, into scratch space the
+// caller keeps. Transform of the joined n-grams is their reference, and
+// the tests compare the two.
+//
+// vectorize.Hashing has the fields of Hashing and converts to it.
 package featurehash
 
 import (
@@ -66,7 +74,7 @@ func murmurMix(k uint32) uint32 {
 }
 
 // DefaultFeatures is the number of hashing columns when Features is 0.
-const DefaultFeatures = 1 << 20
+const DefaultFeatures = 1 << 20 // vectorize.DefaultHashFeatures
 
 // Hashing is scikit-learn's HashingVectorizer (norm=None) over given terms:
 // term t goes to column |h| mod Features where h is murmurhash3_32 of its
@@ -136,7 +144,7 @@ func (h Hashing) Transform(idx []int32, val []float64, terms []string) ([]int32,
 }
 
 // TransformWords is Transform of the n-grams of words with lengths in r
-// followed by extra (see VocabBuilder.AddWords). It hashes each n-gram as
+// followed by extra (see vocab.Builder.AddWords). It hashes each n-gram as
 // its words joined by spaces, without joining them: the hash of "a b" goes
 // on from the hash of "a". hashes is scratch space, returned for reuse.
 func (h Hashing) TransformWords(idx []int32, val []float64, hashes []uint32, words []string, r ngrams.Range, extra []string) ([]int32, []float64, []uint32) {

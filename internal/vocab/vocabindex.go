@@ -200,9 +200,8 @@ func (x *vocabIndex) find(h uint64, n int) int32 {
 // tableSize returns the power of two of slots that holds n entries below
 // 3/8 load. Most look-ups of bigrams miss, and a miss probes up to an empty
 // tag: about 7 tags at 3/4 load, each a branch the processor cannot
-// predict, against under 2 at 3/8 (20 Newsgroups' 3.9M test look-ups took
-// 165 ms at 3/4 and 130 ms at 3/8; at 3/16 the slots' cache misses cost
-// more than the probes save).
+// predict, against under 2 at 3/8; at 3/16 the slots' cache misses cost
+// more than the probes save.
 func tableSize(n int) int {
 	size := 1 << 10
 	for 3*size < 8*n {

@@ -11,11 +11,11 @@ import (
 )
 
 // A Vocabulary maps unique terms to column ids 0..Len()-1. The vocabularies
-// a Builder finishes (Finish, Counts.Finish) number their
-// terms in sorted order (byte order, which is code point order, as Python
-// sorts str), as scikit-learn's CountVectorizer does; Pruned.Provisional
-// keeps the order one builder first saw them in, which spares training a
-// sort. It is immutable and safe for concurrent use.
+// a Builder finishes (Finish, Counts.Finish) number their terms in sorted
+// order (byte order, which is code point order, as Python sorts str), as
+// scikit-learn's CountVectorizer does; Pruned.Provisional keeps the order
+// one builder first saw them in, which spares training a sort. It is
+// immutable and safe for concurrent use.
 type Vocabulary struct {
 	tab  termtab.Packed
 	ix   vocabIndex
@@ -170,8 +170,8 @@ func (v *Vocabulary) TransformWordsFrom(idx []int32, val []float64, hashes []uin
 }
 
 // Select returns the vocabulary of the terms with ids keep, which must be
-// strictly increasing (as SelectTopK returns them), so that new id i is old
-// id keep[i]. Use it with CSR.SelectColumns.
+// strictly increasing (as postings.SelectTopK returns them), so that new
+// id i is old id keep[i]. Use it with sparse.CSR.SelectColumns.
 func (v *Vocabulary) Select(keep []int32) (*Vocabulary, error) {
 	if err := checkIncreasing(keep, v.Len()); err != nil {
 		return nil, err
@@ -189,7 +189,7 @@ func (v *Vocabulary) Select(keep []int32) (*Vocabulary, error) {
 // MergeVocabularies returns the sorted union of a and b, whose terms may
 // come in any order but must be unique within each (as Prepare checks), and,
 // for each, the map from its old ids to the union's ids. When a and b are
-// sorted the maps are increasing, so CSR.RemapColumns keeps rows sorted
+// sorted the maps are increasing, so sparse.CSR.RemapColumns keeps rows sorted
 // without re-sorting them.
 func MergeVocabularies(a, b *Vocabulary) (u *Vocabulary, fromA, fromB []int32) {
 	all := append(a.Terms(), b.Terms()...)
