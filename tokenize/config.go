@@ -151,7 +151,7 @@ func parseStopwordSet(s string) (StopwordSet, error) {
 	return set, nil
 }
 
-// MarshalText writes the set as parseStopwordSet reads it.
+// MarshalText writes the set as UnmarshalText reads it.
 func (s StopwordSet) MarshalText() ([]byte, error) {
 	if s&^(EnglishStopwords|ChineseStopwords) != 0 {
 		return nil, fmt.Errorf("%w: Stopwords %d", ErrConfig, uint8(s))
@@ -159,7 +159,7 @@ func (s StopwordSet) MarshalText() ([]byte, error) {
 	return []byte(s.String()), nil
 }
 
-// UnmarshalText reads the set with parseStopwordSet.
+// UnmarshalText reads "none", "en", "zh" or "en,zh" (in either order).
 func (s *StopwordSet) UnmarshalText(b []byte) error {
 	v, err := parseStopwordSet(string(b))
 	if err != nil {
@@ -202,7 +202,7 @@ func parseLang(s string) (Lang, error) {
 	return 0, fmt.Errorf("%w: language %q: want auto, en or zh", ErrConfig, s)
 }
 
-// MarshalText writes the language as parseLang reads it.
+// MarshalText writes the language as UnmarshalText reads it.
 func (l Lang) MarshalText() ([]byte, error) {
 	if int(l) >= len(langNames) {
 		return nil, fmt.Errorf("%w: Lang %d", ErrConfig, uint8(l))
@@ -210,7 +210,7 @@ func (l Lang) MarshalText() ([]byte, error) {
 	return []byte(langNames[l]), nil
 }
 
-// UnmarshalText reads the language with parseLang.
+// UnmarshalText reads "auto", "en" or "zh".
 func (l *Lang) UnmarshalText(b []byte) error {
 	v, err := parseLang(string(b))
 	if err != nil {
