@@ -191,9 +191,9 @@ func resumeAt(text string) int {
 // runs start and end.
 func (a *Analyzer) asciiTerms(dst []string, st *state, text string) []string {
 	st.mask = wordMask(st.mask, text, a.join)
-	m, start := st.mask, -1        // start: of the run waiting for its end, or −1
-	latin := &a.rules[scriptLatin] // bytes are runes here
-	var carry uint64               // the previous block's last bit
+	m, start := st.mask, -1       // start: of the run waiting for its end, or −1
+	latin := a.rules[scriptLatin] // a copy, in registers; bytes are runes here
+	var carry uint64              // the previous block's last bit
 	for k, w := range m {
 		if w == 0 { // no run is open: it would have set this block's first bit
 			carry = 0
