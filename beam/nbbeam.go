@@ -21,7 +21,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/textfile"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -80,7 +80,7 @@ func (*readFileFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, em
 	if err != nil {
 		return fmt.Errorf("nbbeam: %s: %w", f.Metadata.Path, err)
 	}
-	text, _ := corpus.Decode(b) // as textnb train decodes files
+	text, _ := textfile.Decode(b) // as textnb train decodes files
 	emit(Doc{path.Base(path.Dir(f.Metadata.Path)), text})
 	return nil
 }

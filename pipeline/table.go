@@ -8,7 +8,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/numtable"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -98,7 +98,7 @@ type Table struct {
 
 // TrainTable fits a table model on every row of t. Classes are numbered in
 // the order they first appear.
-func TrainTable(t corpus.Table, cfg TableConfig) (*Table, error) {
+func TrainTable(t numtable.Table, cfg TableConfig) (*Table, error) {
 	if len(t.Labels) == 0 || len(t.Features) != len(t.Labels) {
 		return nil, ErrNoDocuments
 	}

@@ -160,10 +160,10 @@ func tokenFlags(t *tokenize.Config, ngrams, charNgrams, stopwords, lang string, 
 	if stopwords == "all" {
 		stopwords = "en,zh"
 	}
-	if t.Stopwords, err = tokenize.ParseStopwordSet(stopwords); err != nil {
+	if err := t.Stopwords.UnmarshalText([]byte(stopwords)); err != nil {
 		return err
 	}
-	if t.Lang, err = tokenize.ParseLang(lang); err != nil {
+	if err := t.Lang.UnmarshalText([]byte(lang)); err != nil {
 		return err
 	}
 	t.Stem = stem

@@ -1,4 +1,4 @@
-package corpus
+package textfile
 
 import (
 	"bytes"
@@ -58,11 +58,11 @@ func Decode(b []byte) (string, Encoding) {
 	return decodeInvalid(b)
 }
 
-// decodeString is Decode for text that is already a string: valid UTF-8 is
+// DecodeString is Decode for text that is already a string: valid UTF-8 is
 // returned without copying, and other bytes are decoded from s itself.
 // Given a view of a buffer nobody writes again (a file's bytes), it thus
 // decodes the buffer in place.
-func decodeString(s string) (string, Encoding) {
+func DecodeString(s string) (string, Encoding) {
 	if utf8.ValidString(s) {
 		return strings.TrimPrefix(s, bom), UTF8
 	}

@@ -1,4 +1,4 @@
-package corpus
+package numtable
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/textnb/textnb/internal/textfile"
 )
 
 func TestReadTable(t *testing.T) {
@@ -70,12 +72,12 @@ func TestReadTableErrors(t *testing.T) {
 		{"nan.csv", "label,x\na,NaN\n", 2, nil, "not a finite number"},
 		{"inf.csv", "label,x\na,1e999\n", 2, nil, "not a finite number"},
 		{"blank.csv", "label,x\na,\n", 2, nil, `column 2 ("x")`},
-		{"nolabel.csv", "x,y\n1,2\n", 1, ErrMissingField, `"label"`},
-		{"emptylabel.csv", "label,x\n,1\n", 2, ErrEmptyLabel, ""},
-		{"count.tsv", "label\tx\na\t1\t2\n", 2, ErrFieldCount, "expected 2, found 3"},
+		{"nolabel.csv", "x,y\n1,2\n", 1, textfile.ErrMissingField, `"label"`},
+		{"emptylabel.csv", "label,x\n,1\n", 2, textfile.ErrEmptyLabel, ""},
+		{"count.tsv", "label\tx\na\t1\t2\n", 2, textfile.ErrFieldCount, "expected 2, found 3"},
 	})
 	dir := t.TempDir()
-	for name, want := range map[string]error{"empty.csv": ErrEmptyCorpus, "head.csv": ErrEmptyCorpus, "t.json": ErrUnsupported} {
+	for name, want := range map[string]error{"empty.csv": textfile.ErrEmptyCorpus, "head.csv": textfile.ErrEmptyCorpus, "t.json": textfile.ErrUnsupported} {
 		p := write(t, dir, name, map[string]string{"head.csv": "label,x\n"}[name])
 		if _, err := ReadTable(p, ""); !errors.Is(err, want) {
 			t.Errorf("%s: got %v, want %v", name, err, want)
@@ -128,11 +130,11 @@ func TestTableReaderErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Next() || !errors.Is(r.Err(), ErrEmptyCorpus) || !strings.Contains(r.Err().Error(), "no rows") {
+	if r.Next() || !errors.Is(r.Err(), textfile.ErrEmptyCorpus) || !strings.Contains(r.Err().Error(), "no rows") {
 		t.Errorf("a table without rows: %v", r.Err())
 	}
 	r.Close()
-	if _, err := OpenTable(head, "species"); !errors.Is(err, ErrMissingField) || !strings.Contains(err.Error(), `"species"`) {
+	if _, err := OpenTable(head, "species"); !errors.Is(err, textfile.ErrMissingField) || !strings.Contains(err.Error(), `"species"`) {
 		t.Errorf("a missing label column: %v", err)
 	}
 	bad := write(t, dir, "bad.csv", "label,x\na,1\nb,\"open\n")
@@ -143,7 +145,7 @@ func TestTableReaderErrors(t *testing.T) {
 	defer r.Close()
 	for r.Next() {
 	}
-	var pe *ParseError
+	var pe *textfile.ParseError
 	if !errors.As(r.Err(), &pe) || pe.Line != 3 {
 		t.Errorf("an unterminated quote: %v", r.Err())
 	}

@@ -1,4 +1,4 @@
-package corpus
+package textfile
 
 import (
 	"strings"
@@ -43,9 +43,9 @@ func TestDecode(t *testing.T) {
 			if got != c.want || enc != c.enc {
 				t.Errorf("Decode(%q) = %q, %v; want %q, %v", c.in, got, enc, c.want, c.enc)
 			}
-			got, enc = decodeString(string(c.in))
+			got, enc = DecodeString(string(c.in))
 			if got != c.want || enc != c.enc {
-				t.Errorf("decodeString(%q) = %q, %v; want %q, %v", c.in, got, enc, c.want, c.enc)
+				t.Errorf("DecodeString(%q) = %q, %v; want %q, %v", c.in, got, enc, c.want, c.enc)
 			}
 		})
 	}
@@ -68,25 +68,25 @@ func TestEncodingString(t *testing.T) {
 	}
 }
 
-// decodeString decodes in place: no copy for UTF-8 (a file's buffer
+// DecodeString decodes in place: no copy for UTF-8 (a file's buffer
 // viewed as a string becomes the text), and no more allocations than
 // Decode for other encodings (its []byte(s) conversion once added a copy
 // of every Latin-1 file and line).
 func TestDecodeStringDoesNotCopy(t *testing.T) {
 	utf := "\xef\xbb\xbfcafé au lait"
-	if n := testing.AllocsPerRun(10, func() { decodeString(utf) }); n != 0 {
+	if n := testing.AllocsPerRun(10, func() { DecodeString(utf) }); n != 0 {
 		t.Errorf("UTF-8: %v allocations, want 0", n)
 	}
-	if s, enc := decodeString(utf); s != "café au lait" || enc != UTF8 {
+	if s, enc := DecodeString(utf); s != "café au lait" || enc != UTF8 {
 		t.Errorf("UTF-8: %q, %v", s, enc)
 	}
 	latin := strings.Repeat("caf\xe9 au lait ", 100)
-	owned := testing.AllocsPerRun(10, func() { decodeString(latin) })
+	owned := testing.AllocsPerRun(10, func() { DecodeString(latin) })
 	latinBytes := []byte(latin)
 	if plain := testing.AllocsPerRun(10, func() { Decode(latinBytes) }); owned > plain {
 		t.Errorf("Latin-1: %v allocations, Decode makes %v", owned, plain)
 	}
-	if s, enc := decodeString(latin); enc != Latin1 || !strings.HasPrefix(s, "café au lait") {
+	if s, enc := DecodeString(latin); enc != Latin1 || !strings.HasPrefix(s, "café au lait") {
 		t.Errorf("Latin-1: %.20q, %v", s, enc)
 	}
 }

@@ -1,4 +1,4 @@
-package corpus
+package textfile
 
 import (
 	"io"

@@ -1,4 +1,4 @@
-package corpus
+package numtable
 
 import (
 	"encoding/csv"
@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/textnb/textnb/internal/textfile"
 )
 
 // Table is a numeric data set: one row per sample, every column except the
@@ -41,7 +43,7 @@ func ReadTable(path string, labelField string) (Table, error) {
 		}
 	}
 	var chunk []float64
-	var labels interner // one copy of each label, not of every row
+	var labels textfile.Interner // one copy of each label, not of every row
 	for r.Next() {
 		if len(chunk) == 0 {
 			chunk = make([]float64, tableChunk*len(t.Header))
@@ -59,7 +61,7 @@ func ReadTable(path string, labelField string) (Table, error) {
 }
 
 // addRow parses r's row into row and appends it with its label.
-func (t *Table) addRow(r *TableReader, row []float64, labels *interner) error {
+func (t *Table) addRow(r *TableReader, row []float64, labels *textfile.Interner) error {
 	j := 0
 	for i := range r.Header {
 		if i == r.label {
@@ -77,7 +79,7 @@ func (t *Table) addRow(r *TableReader, row []float64, labels *interner) error {
 		return err
 	}
 	t.Features = append(t.Features, row)
-	t.Labels = append(t.Labels, labels.intern(label))
+	t.Labels = append(t.Labels, labels.Intern(label))
 	return nil
 }
 
@@ -107,20 +109,20 @@ func OpenTable(path, labelField string) (*TableReader, error) {
 	case ".tsv":
 		comma = '\t'
 	default:
-		return nil, fmt.Errorf("%w: %s: a table is a .csv or .tsv file", ErrUnsupported, path)
+		return nil, fmt.Errorf("%w: %s: a table is a .csv or .tsv file", textfile.ErrUnsupported, path)
 	}
-	f, cr, header, _, err := openCSV(path, comma)
+	f, cr, header, _, err := textfile.OpenCSV(path, comma)
 	if errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%w: %s", ErrEmptyCorpus, path)
+		return nil, fmt.Errorf("%w: %s", textfile.ErrEmptyCorpus, path)
 	}
 	if err != nil {
 		return nil, err
 	}
 	r := &TableReader{Header: header, path: path, f: f, cr: cr, label: -1}
 	if labelField != "" {
-		if r.label = column(header, labelField); r.label < 0 {
+		if r.label = textfile.Column(header, labelField); r.label < 0 {
 			f.Close()
-			return nil, headerError(cr, path, missingColumn("label", labelField))
+			return nil, textfile.HeaderError(cr, path, textfile.MissingColumn("label", labelField))
 		}
 	}
 	return r, nil
@@ -128,7 +130,7 @@ func OpenTable(path, labelField string) (*TableReader, error) {
 
 // Next reads the next row, reporting false at the end of the table or at an
 // error, which Err then returns. A table without rows is an error wrapping
-// ErrEmptyCorpus.
+// textfile.ErrEmptyCorpus.
 func (r *TableReader) Next() bool {
 	if r.err != nil {
 		return false
@@ -136,11 +138,11 @@ func (r *TableReader) Next() bool {
 	rec, err := r.cr.Read()
 	switch {
 	case errors.Is(err, io.EOF) && r.rows == 0:
-		r.err = fmt.Errorf("%w: %s has a header but no rows", ErrEmptyCorpus, r.path)
+		r.err = fmt.Errorf("%w: %s has a header but no rows", textfile.ErrEmptyCorpus, r.path)
 	case errors.Is(err, io.EOF):
 		return false
 	case err != nil:
-		r.err = csvError(err, r.path, r.cr.FieldsPerRecord, len(rec))
+		r.err = textfile.CSVError(err, r.path, r.cr.FieldsPerRecord, len(rec))
 	}
 	if r.err != nil {
 		return false
@@ -167,24 +169,24 @@ func (r *TableReader) Float(i int) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(cell), 64)
 	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
 		line, _ := r.cr.FieldPos(i)
-		return 0, &ParseError{File: r.path, Line: line,
+		return 0, &textfile.ParseError{File: r.path, Line: line,
 			Err: fmt.Errorf("column %d (%q): %q is not a finite number", i+1, r.Header[i], cell)}
 	}
 	return v, nil
 }
 
 // Label returns the current row's label, "" for a table read without a
-// label column; an empty label is a *ParseError wrapping ErrEmptyLabel.
+// label column; an empty label is a *ParseError wrapping textfile.ErrEmptyLabel.
 // The label may share memory with the row: a caller keeping many labels
 // should keep copies (ReadTable keeps one per distinct label).
 func (r *TableReader) Label() (string, error) {
 	if r.label < 0 {
 		return "", nil
 	}
-	label, _ := decodeString(r.rec[r.label])
+	label, _ := textfile.DecodeString(r.rec[r.label])
 	if label == "" {
 		line, _ := r.cr.FieldPos(r.label)
-		return "", &ParseError{File: r.path, Line: line, Err: ErrEmptyLabel}
+		return "", &textfile.ParseError{File: r.path, Line: line, Err: textfile.ErrEmptyLabel}
 	}
 	return label, nil
 }
