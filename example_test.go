@@ -126,7 +126,7 @@ func ExampleOpen() {
 
 // Config's fields are pipeline.Config's; its zero value is the default.
 func ExampleConfig() {
-	cfg := textnb.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.Counts}
+	cfg := textnb.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.RawCounts}
 	m, err := textnb.Train(spam, cfg)
 	if err != nil {
 		log.Fatal(err)

@@ -36,7 +36,7 @@ func tinyText(t testing.TB) map[string][]byte {
 	out := map[string][]byte{}
 	for name, cfg := range map[string]Config{
 		"cnb":       {},
-		"mnb-count": {Classifier: Multinomial, Weighting: Counts},
+		"mnb-count": {Classifier: Multinomial, Weighting: RawCounts},
 		"bnb":       {Classifier: Bernoulli},
 		"hash":      {Vectorizer: Hash, HashFeatures: 16, Weighting: Rennie, Norm: true},
 	} {
@@ -68,7 +68,7 @@ func tinyMulti(t testing.TB) map[string][]byte {
 	}
 	docs = append(docs, corpus.MultiDocument{Text: "nothing to see here"})
 	complement, _ := trainMulti(t, Config{}, MultiConfig{Folds: 2}, docs)
-	odds, _ := trainMulti(t, Config{Classifier: Multinomial, Weighting: Counts}, MultiConfig{Score: OddsScore, Folds: 2, AllowEmpty: true}, docs)
+	odds, _ := trainMulti(t, Config{Classifier: Multinomial, Weighting: RawCounts}, MultiConfig{Score: OddsScore, Folds: 2, AllowEmpty: true}, docs)
 	return map[string][]byte{"multi-complement": encode(t, complement), "multi-odds": encode(t, odds)}
 }
 

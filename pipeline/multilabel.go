@@ -35,10 +35,14 @@ var multiScoreNames = [...]string{"complement", "odds"}
 
 func (s MultiScore) String() string { return enumString(multiScoreNames[:], int(s)) }
 
-// ParseMultiScore reads "complement" or "odds".
-func ParseMultiScore(s string) (MultiScore, error) {
-	i, err := enumParse("multi-label score", multiScoreNames[:], s)
-	return MultiScore(i), err
+// MarshalText writes the score's name: "complement" or "odds".
+func (s MultiScore) MarshalText() ([]byte, error) {
+	return enumMarshal("multi-label score", multiScoreNames[:], int(s))
+}
+
+// UnmarshalText reads a name MarshalText writes, in any letter case.
+func (s *MultiScore) UnmarshalText(b []byte) error {
+	return enumUnmarshal(s, "multi-label score", multiScoreNames[:], b)
 }
 
 // MultiConfig configures multi-label training; the zero value is the

@@ -51,14 +51,14 @@ func main() {
 	}
 	var ms []pipeline.SemiMethod
 	for _, s := range strings.Split(*methods, ",") {
-		m, err := pipeline.ParseSemiMethod(strings.TrimSpace(s))
-		if err != nil {
+		var m pipeline.SemiMethod
+		if err := m.UnmarshalText([]byte(strings.TrimSpace(s))); err != nil {
 			log.Fatal(err)
 		}
 		ms = append(ms, m)
 	}
 	var cfg pipeline.Config
-	if cfg.Classifier, err = pipeline.ParseClassifier(*model); err != nil {
+	if err := cfg.Classifier.UnmarshalText([]byte(*model)); err != nil {
 		log.Fatal(err)
 	}
 	train, test, err := load(*validate)
