@@ -30,7 +30,7 @@ func (c Classifier) MarshalText() ([]byte, error) {
 
 // UnmarshalText reads a name MarshalText writes, in any letter case.
 func (c *Classifier) UnmarshalText(b []byte) error {
-	return enumUnmarshal(c, "model", classifierNames[:], b)
+	return enumUnmarshal(c, "classifier", classifierNames[:], b)
 }
 
 // Weighting names the transform applied to raw counts before the model.

@@ -129,7 +129,7 @@ func ExampleClassifier_UnmarshalText() {
 	fmt.Println(err)
 	// Output:
 	// mnb <nil>
-	// pipeline: bad configuration: model "svm" is not one of cnb, mnb, bnb
+	// pipeline: bad configuration: classifier "svm" is not one of cnb, mnb, bnb
 }
 
 func ExamplePrediction() {
