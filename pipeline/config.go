@@ -84,8 +84,12 @@ func (v *Vectorizer) UnmarshalText(b []byte) error {
 
 // Config holds every setting of a pipeline. Its zero value is the default
 // configuration: word 1–2-grams, automatic min_df, sublinear TF-IDF and
-// Complement NB with alpha 0.3.
+// Complement NB with alpha 0.3. A zero field means its default (see the
+// package documentation).
 type Config struct {
+	// Tokenize configures the tokenizer; a zero WordNGrams means
+	// DefaultWordNGrams here, and a zero HanChars DefaultHanChars for
+	// Chinese (see NoHanChars).
 	Tokenize   tokenize.Config
 	Vectorizer Vectorizer
 	// Vocab prunes the vocabulary. MinDF 0 means automatic: 1, raised only
@@ -98,8 +102,10 @@ type Config struct {
 	// TF (1+ln tf), smooth IDF and L2 normalization.
 	TFIDFOptions TFIDFOptions
 	Classifier   Classifier
-	// Alpha is the additive smoothing; 0 means DefaultAlpha. Values below
-	// MinAlpha are raised to it: MinAlpha is the least smoothing there is.
+	// Alpha is the additive smoothing; 0 means DefaultAlpha, and for a
+	// MultiTrainer the α that cross-validation chooses from MultiAlphas.
+	// Values below MinAlpha are raised to it: MinAlpha is the least
+	// smoothing there is.
 	Alpha float64
 	// Norm turns on Complement NB's weight normalization (Rennie et al.).
 	Norm bool

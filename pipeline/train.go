@@ -75,6 +75,9 @@ func (c Config) validate() error {
 	case c.Vocab.MinDF < 0, c.Vocab.MaxDF < 0, c.Vocab.MaxDF > 1, c.Vocab.MaxFeatures < 0:
 		return fmt.Errorf("%w: min_df %d, max_df %g, max_features %d out of range",
 			ErrConfig, c.Vocab.MinDF, c.Vocab.MaxDF, c.Vocab.MaxFeatures)
+	case c.HashFeatures < 0, c.MaxTableSize < 0:
+		return fmt.Errorf("%w: %d hash features, table size %d: want 0 for the default or a positive value",
+			ErrConfig, c.HashFeatures, c.MaxTableSize)
 	}
 	if err := c.Semi.validate(); err != nil {
 		return err
