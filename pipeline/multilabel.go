@@ -162,8 +162,16 @@ func checkMulti(cfg Config, mc MultiConfig) error {
 }
 
 // Add queues a document with its labels; repeated labels count once, and a
-// document without labels is a negative example for every label.
-func (mt *MultiTrainer) Add(labels []string, text string) {
+// document without labels is a negative example for every label. It
+// refuses an empty label (ErrEmptyLabel) and a MultiTrainer that has
+// finished (ErrFinished).
+func (mt *MultiTrainer) Add(labels []string, text string) error {
+	switch {
+	case slices.Contains(labels, ""):
+		return ErrEmptyLabel
+	case mt.t.finished:
+		return ErrFinished
+	}
 	set := make([]int32, 0, len(labels))
 	for _, l := range labels {
 		id, ok := mt.ids[l]
@@ -177,10 +185,9 @@ func (mt *MultiTrainer) Add(labels []string, text string) {
 		}
 	}
 	slices.Sort(set)
-	if !mt.t.finished {
-		mt.sets = append(mt.sets, set)
-	}
+	mt.sets = append(mt.sets, set)
 	mt.t.queue(0, text)
+	return nil
 }
 
 // Finish trains the model on everything added. A MultiTrainer finishes

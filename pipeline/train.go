@@ -88,8 +88,15 @@ func (c Config) validate() error {
 	return c.Tokenize.Validate()
 }
 
-// Add queues one labeled document.
-func (t *Trainer) Add(label, text string) {
+// Add queues one labeled document. It refuses an empty label
+// (ErrEmptyLabel) and a Trainer that has finished (ErrFinished).
+func (t *Trainer) Add(label, text string) error {
+	switch {
+	case label == "":
+		return ErrEmptyLabel
+	case t.finished:
+		return ErrFinished
+	}
 	id, ok := t.classes[label]
 	if !ok {
 		id = len(t.names)
@@ -97,6 +104,7 @@ func (t *Trainer) Add(label, text string) {
 		t.names = append(t.names, label)
 	}
 	t.queue(id, text)
+	return nil
 }
 
 // AddUnlabeled queues a document without a label, for semi-supervised

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -183,7 +184,9 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := docs(func(label, text string) bool { t.Add(label, text); return true }); err != nil {
+			var addErr error
+			err = docs(func(label, text string) bool { addErr = t.Add(label, text); return addErr == nil })
+			if err = cmp.Or(err, addErr); err != nil {
 				t.Abort() // stops its tokenizing goroutines
 				return nil, err
 			}

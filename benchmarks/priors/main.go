@@ -130,7 +130,9 @@ func fit(cfg pipeline.Config, docs []corpus.Document, idx []int) (*pipeline.Mode
 		return nil, err
 	}
 	for _, i := range idx {
-		tr.Add(docs[i].Label, docs[i].Text)
+		if err := tr.Add(docs[i].Label, docs[i].Text); err != nil {
+			return nil, err
+		}
 	}
 	m, _, err := tr.Finish()
 	return m, err

@@ -166,7 +166,9 @@ func fit(cfg pipeline.Config, mc pipeline.MultiConfig, docs []doc) (*pipeline.Mu
 		return nil, err
 	}
 	for _, d := range docs {
-		tr.Add(d.labels, d.text)
+		if err := tr.Add(d.labels, d.text); err != nil {
+			return nil, err
+		}
 	}
 	mm, _, err := tr.Finish()
 	return mm, err

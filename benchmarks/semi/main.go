@@ -156,7 +156,9 @@ func trainEval(cfg pipeline.Config, train []corpus.Document, isLabeled []bool, t
 	for i, d := range train {
 		switch {
 		case isLabeled[i]:
-			tr.Add(d.Label, d.Text)
+			if err := tr.Add(d.Label, d.Text); err != nil {
+				return run{}, err
+			}
 		case cfg.Semi.Method != pipeline.NoSemi:
 			tr.AddUnlabeled(d.Text)
 		}

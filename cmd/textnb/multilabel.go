@@ -86,8 +86,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 		return true, usageErr(err)
 	}
 	st, err := corpus.WalkMulti(path, opt, func(d corpus.MultiDocument) error {
-		tr.Add(d.Labels, d.Text)
-		return nil
+		return tr.Add(d.Labels, d.Text)
 	})
 	if err != nil {
 		return true, err
