@@ -21,12 +21,12 @@ const magic = "\x89TNB\r\n\x1a\n"
 
 // FormatVersion is the newest model file format; this package reads every
 // version from 1 on, of every kind. Version 3 writes a text model's JSON
-// header in snake_case with enumerations by name (see fileConfig); version
-// 2 lets a text model's vocabulary come in any order (training keeps the
-// order in which it first saw the terms; semi-supervised and merged models
-// are sorted); version 1 had it sorted. Files of every version still load.
-// Table models did not change, so they are still written as version 1,
-// which older builds read too.
+// header in snake_case with enumerations by name; version 2 lets a text
+// model's vocabulary come in any order (training keeps the order in which
+// it first saw the terms; semi-supervised and merged models are sorted);
+// version 1 had it sorted. Files of every version still load. Table
+// models did not change, so they are still written as version 1, which
+// older builds read too.
 const FormatVersion = 3
 
 // Kind says what a model file holds.
