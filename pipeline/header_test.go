@@ -41,7 +41,7 @@ func TestHeaderKeepsEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := h.Config.config(); got != c {
+	if got := h.Config.config(); !reflect.DeepEqual(got, c) {
 		t.Errorf("header %s\nread back as %+v\nwant %+v", js, got, c)
 	}
 }
