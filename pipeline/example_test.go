@@ -41,7 +41,9 @@ func ExampleTrainer() {
 		log.Fatal(err)
 	}
 	for _, d := range spam {
-		tr.Add(d[0], d[1])
+		if err := tr.Add(d[0], d[1]); err != nil { // an empty label
+			log.Fatal(err)
+		}
 	}
 	m, sum, err := tr.Finish()
 	if err != nil {
