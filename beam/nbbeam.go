@@ -119,8 +119,7 @@ func (f *docFreqsFn) StartBundle(_ func([]byte)) error {
 
 // ProcessElement counts d; the bundle's statistics go out in FinishBundle.
 func (f *docFreqsFn) ProcessElement(d Doc, _ func([]byte)) error {
-	f.c.Add(d.Label, d.Text)
-	return nil
+	return f.c.Add(d.Label, d.Text)
 }
 
 func (f *docFreqsFn) FinishBundle(emit func([]byte)) error {

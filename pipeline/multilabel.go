@@ -36,10 +36,14 @@ var multiScoreNames = [...]string{"complement", "odds"}
 
 func (s MultiScore) String() string { return enumString(multiScoreNames[:], int(s)) }
 
-// ParseMultiScore reads "complement" or "odds".
-func ParseMultiScore(s string) (MultiScore, error) {
-	i, err := enumParse("multi-label score", multiScoreNames[:], s)
-	return MultiScore(i), err
+// MarshalText writes the score's name: "complement" or "odds".
+func (s MultiScore) MarshalText() ([]byte, error) {
+	return enumMarshal("multi-label score", multiScoreNames[:], int(s))
+}
+
+// UnmarshalText reads a name MarshalText writes, in any letter case.
+func (s *MultiScore) UnmarshalText(b []byte) error {
+	return enumUnmarshal(s, "multi-label score", multiScoreNames[:], b)
 }
 
 // MultiConfig configures multi-label training; the zero value is the
@@ -159,8 +163,16 @@ func checkMulti(cfg Config, mc MultiConfig) error {
 }
 
 // Add queues a document with its labels; repeated labels count once, and a
-// document without labels is a negative example for every label.
-func (mt *MultiTrainer) Add(labels []string, text string) {
+// document without labels is a negative example for every label. It
+// refuses an empty label (ErrEmptyLabel) and a MultiTrainer that has
+// finished (ErrFinished).
+func (mt *MultiTrainer) Add(labels []string, text string) error {
+	switch {
+	case slices.Contains(labels, ""):
+		return ErrEmptyLabel
+	case mt.t.finished:
+		return ErrFinished
+	}
 	set := make([]int32, 0, len(labels))
 	for _, l := range labels {
 		id, ok := mt.ids[l]
@@ -174,10 +186,9 @@ func (mt *MultiTrainer) Add(labels []string, text string) {
 		}
 	}
 	slices.Sort(set)
-	if !mt.t.finished {
-		mt.sets = append(mt.sets, set)
-	}
+	mt.sets = append(mt.sets, set)
 	mt.t.queue(0, text)
+	return nil
 }
 
 // Finish trains the model on everything added. A MultiTrainer finishes

@@ -78,7 +78,7 @@ func TestTrainEvaluateConfigs(t *testing.T) {
 		cfg  Config
 	}{
 		{"default", Config{}},
-		{"mnb counts unigrams", Config{Classifier: Multinomial, Weighting: Counts}},
+		{"mnb counts unigrams", Config{Classifier: Multinomial, Weighting: RawCounts}},
 		{"bernoulli", Config{Classifier: Bernoulli}},
 		{"rennie norm", Config{Weighting: Rennie, Norm: true}},
 		{"hash", Config{Vectorizer: Hash}},
@@ -491,7 +491,7 @@ func TestEvaluatorSparse(t *testing.T) {
 // whose file holds no IDF weights: loading must refuse it, not predict
 // unweighted.
 func TestLoadChecksWeighting(t *testing.T) {
-	m, _ := train(t, Config{Weighting: Counts}, newsTrain)
+	m, _ := train(t, Config{Weighting: RawCounts}, newsTrain)
 	m.Config.Weighting = TFIDF
 	if _, err := Decode(encode(t, m)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "IDF") {
 		t.Errorf("Decode: %v, want ErrFormat about the IDF", err)
@@ -523,7 +523,7 @@ func trainBothWays(t *testing.T, cfg Config) (direct, matrix *Model) {
 func TestPartsFitMatchesMatrixFit(t *testing.T) {
 	for _, cfg := range []Config{
 		{Vectorizer: Hash},
-		{Vectorizer: Hash, HashFeatures: 1 << 12, Classifier: Multinomial, Weighting: Counts},
+		{Vectorizer: Hash, HashFeatures: 1 << 12, Classifier: Multinomial, Weighting: RawCounts},
 		{Vectorizer: Hash, Weighting: Rennie, Norm: true},
 		{Vectorizer: Hash, Classifier: Bernoulli},
 	} {
@@ -540,7 +540,7 @@ func TestPartsFitMatchesMatrixFit(t *testing.T) {
 func TestPrunedFitMatchesMatrixFit(t *testing.T) {
 	for _, cfg := range []Config{
 		{},
-		{Classifier: Multinomial, Weighting: Counts},
+		{Classifier: Multinomial, Weighting: RawCounts},
 		{Weighting: Rennie, Norm: true, Vocab: vectorize.VocabConfig{MinDF: 2}},
 		{Classifier: Bernoulli},
 		{Vocab: vectorize.VocabConfig{MaxFeatures: 300, MaxDF: 0.5}},

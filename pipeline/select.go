@@ -30,10 +30,14 @@ var selectNames = [...]string{"none", "chi2", "mi", "df"}
 
 func (s SelectMethod) String() string { return enumString(selectNames[:], int(s)) }
 
-// ParseSelectMethod reads "none", "chi2", "mi" or "df".
-func ParseSelectMethod(s string) (SelectMethod, error) {
-	i, err := enumParse("selection", selectNames[:], s)
-	return SelectMethod(i), err
+// MarshalText writes the method's name: "none", "chi2", "mi" or "df".
+func (s SelectMethod) MarshalText() ([]byte, error) {
+	return enumMarshal("selection", selectNames[:], int(s))
+}
+
+// UnmarshalText reads a name MarshalText writes, in any letter case.
+func (s *SelectMethod) UnmarshalText(b []byte) error {
+	return enumUnmarshal(s, "selection", selectNames[:], b)
 }
 
 // Selection keeps the K best terms by Method after the vocabulary is

@@ -175,16 +175,21 @@ func (c *DocFreqCounter) begin() {
 	}
 }
 
-// Add counts one labeled document.
-func (c *DocFreqCounter) Add(label, text string) {
+// Add counts one labeled document. It refuses an empty label
+// (ErrEmptyLabel).
+func (c *DocFreqCounter) Add(label, text string) error {
+	if label == "" {
+		return ErrEmptyLabel
+	}
 	if c.f == nil && c.err == nil {
 		c.pending = append(c.pending, labeled{label, text})
 		if c.sampled += len(text); c.sampled >= langSample {
 			c.begin()
 		}
-		return
+		return nil
 	}
 	c.add(label, text)
+	return nil
 }
 
 func (c *DocFreqCounter) add(label, text string) {
@@ -392,9 +397,13 @@ func (p *Prepared) NewSummer() *Summer {
 // The slices are valid until the Summer's next call.
 func (s *Summer) Row(text string) ([]int32, []float64) { return s.pred.Row(text) }
 
-// Add weights one document and adds it to its class's sums. A label that
-// the first pass did not see is an error.
+// Add weights one document and adds it to its class's sums. An empty
+// label (ErrEmptyLabel) or one that the first pass did not see is an
+// error.
 func (s *Summer) Add(label, text string) error {
+	if label == "" {
+		return ErrEmptyLabel
+	}
 	c, ok := s.p.index[label]
 	if !ok {
 		return fmt.Errorf("%w: class %q was not counted in the first pass", ErrStats, label)

@@ -79,6 +79,9 @@ func (c Config) validate() error {
 	case c.Vocab.MinDF < 0, c.Vocab.MaxDF < 0, c.Vocab.MaxDF > 1, c.Vocab.MaxFeatures < 0:
 		return fmt.Errorf("%w: min_df %d, max_df %g, max_features %d out of range",
 			ErrConfig, c.Vocab.MinDF, c.Vocab.MaxDF, c.Vocab.MaxFeatures)
+	case c.HashFeatures < 0, c.MaxTableSize < 0:
+		return fmt.Errorf("%w: %d hash features, table size %d: want 0 for the default or a positive value",
+			ErrConfig, c.HashFeatures, c.MaxTableSize)
 	}
 	if err := c.Semi.validate(); err != nil {
 		return err
@@ -89,8 +92,15 @@ func (c Config) validate() error {
 	return c.Tokenize.Validate()
 }
 
-// Add queues one labeled document.
-func (t *Trainer) Add(label, text string) {
+// Add queues one labeled document. It refuses an empty label
+// (ErrEmptyLabel) and a Trainer that has finished (ErrFinished).
+func (t *Trainer) Add(label, text string) error {
+	switch {
+	case label == "":
+		return ErrEmptyLabel
+	case t.finished:
+		return ErrFinished
+	}
 	id, ok := t.classes[label]
 	if !ok {
 		id = len(t.names)
@@ -98,6 +108,7 @@ func (t *Trainer) Add(label, text string) {
 		t.names = append(t.names, label)
 	}
 	t.queue(id, text)
+	return nil
 }
 
 // AddUnlabeled queues a document without a label, for semi-supervised
