@@ -14,7 +14,6 @@ import (
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
-	"github.com/textnb/textnb/vectorize"
 )
 
 // magic opens every model file. Like PNG's, it has a high byte and CR LF so
