@@ -9,12 +9,13 @@
 // A Model knows its terms (Terms) and the classifier's weights of each class
 // (ClassWeights). Predictor.Explain splits a text's score margin between
 // its top class and the runner-up into one signed contribution per term
-// plus a bias; Model.Inspect and Table.Inspect describe a model (classes,
-// training counts, settings, most indicative terms) as JSON-ready Info.
+// plus a bias; Model.Inspect describes a model (classes, training counts,
+// settings, most indicative terms) as JSON-ready Info, which package table
+// fills for its models too.
 //
-// The model file is a magic header, a format version, a JSON description of
-// every stage's settings, the binary state (vocabulary, IDF weights, counts
-// and log-probability tables) and a CRC-32C checksum over all of it. Save
-// writes to a temporary file and renames it into place, so a failed write
-// never leaves a half-written model behind.
+// A model file (Model.WriteTo, Load) is a magic header, a format version,
+// a JSON description of every stage's settings, the binary state
+// (vocabulary, IDF weights, counts and log-probability tables) and a
+// CRC-32C checksum over all of it. The errors of reading one (ErrFormat and
+// the errors it covers) are those of every kind of model file.
 package pipeline

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"log"
 	"math"
-	"os"
-	"path/filepath"
 
 	"github.com/textnb/textnb/pipeline"
 )
@@ -213,18 +211,6 @@ func ExampleClassScores() {
 	s := ev.Result().PerClass["spam"]
 	fmt.Printf("%+v\n", s)
 	// Output: {Precision:1 Recall:0.5 F1:0.6666666666666666 Support:2}
-}
-
-func ExampleKind() {
-	m := trainSpam(pipeline.Config{})
-	path := filepath.Join(os.TempDir(), "textnb-example.model")
-	defer os.Remove(path)
-	if err := pipeline.Save(path, m); err != nil {
-		log.Fatal(err)
-	}
-	k, err := pipeline.FileKind(path)
-	fmt.Println(k, err)
-	// Output: text model <nil>
 }
 
 func ExampleSummary() {

@@ -7,11 +7,9 @@ import (
 	"io"
 	"math"
 	"slices"
-)
 
-// MultiLabelModel is the kind of a MultiModel's file. Builds from before
-// multi-label models refuse it as a kind they do not know.
-const MultiLabelModel Kind = 3
+	"github.com/textnb/textnb/internal/modelfile"
+)
 
 // multiHeader is a MultiModel file's JSON header: a text model's, whose
 // classes are the labels, and the multi-label settings and thresholds.
@@ -25,24 +23,24 @@ type multiHeader struct {
 func (mm *MultiModel) NumFeatures() int { return mm.m.NumFeatures() }
 
 // WriteTo writes the model file to w: a text model's sections under the
-// kind MultiLabelModel.
+// kind modelfile.MultiLabelModel.
 func (mm *MultiModel) WriteTo(w io.Writer) (int64, error) {
 	// What DecodeMulti would refuse is not written.
 	h := multiHeader{Multi: mm.Multi, Thresholds: mm.Thresholds}
 	if err := h.check(mm.m); err != nil {
 		return 0, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	return mm.m.writeFile(w, MultiLabelModel, func(h header) any {
+	return mm.m.writeFile(w, modelfile.MultiLabelModel, func(h header) any {
 		return multiHeader{header: h, Multi: mm.Multi, Thresholds: mm.Thresholds}
 	})
 }
 
 // LoadMulti reads a multi-label model file.
-func LoadMulti(path string) (*MultiModel, error) { return loadFile(path, DecodeMulti) }
+func LoadMulti(path string) (*MultiModel, error) { return modelfile.Load(path, DecodeMulti) }
 
 // DecodeMulti reads a multi-label model from the bytes of a model file.
 func DecodeMulti(data []byte) (*MultiModel, error) {
-	payload, err := openKind(data, MultiLabelModel)
+	payload, err := modelfile.OpenKind(data, modelfile.MultiLabelModel)
 	if err != nil {
 		return nil, err
 	}

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -104,7 +103,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	for _, cfg := range []Config{{}, {Vectorizer: Hash, Classifier: Bernoulli}, {Weighting: Rennie, Classifier: Multinomial}} {
 		m, _ := train(t, cfg, newsTrain)
 		path := filepath.Join(t.TempDir(), "news.model")
-		if err := Save(path, m); err != nil {
+		if err := modelfile.Save(path, m); err != nil {
 			t.Fatal(err)
 		}
 		got, err := Load(path)
@@ -209,7 +208,7 @@ func withVersion(data []byte, v uint32) []byte {
 // the rest, and returns data.
 func rechecksum(data []byte) []byte {
 	body := data[:len(data)-4]
-	binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(body, castagnoli))
+	binary.LittleEndian.PutUint32(data[len(data)-4:], modelfile.Checksum(body))
 	return data
 }
 
@@ -298,16 +297,10 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 		if err != nil && !bytes.Contains([]byte(err.Error()), []byte(path)) {
 			t.Errorf("%s: error %q does not name the file", tc.name, err)
 		}
-		if m, tab, err := Open(path); !errors.Is(err, tc.want) || m != nil || tab != nil || (err != nil && !strings.Contains(err.Error(), path)) {
-			t.Errorf("%s: Open = %v, %v, %v; want %v naming the file", tc.name, m, tab, err, tc.want)
-		}
 	}
 	missing := filepath.Join(t.TempDir(), "missing.model")
 	if _, err := Load(missing); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
-	}
-	if _, _, err := Open(missing); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("Open of a missing file: %v", err)
 	}
 }
 
@@ -318,10 +311,10 @@ func TestSaveIsAtomic(t *testing.T) {
 	if err := os.WriteFile(path, []byte("previous contents"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Save(filepath.Join(dir, "no-such-dir", "m.model"), m); err == nil {
+	if err := modelfile.Save(filepath.Join(dir, "no-such-dir", "m.model"), m); err == nil {
 		t.Fatal("Save into a missing folder succeeded")
 	}
-	if err := Save(path, m); err != nil {
+	if err := modelfile.Save(path, m); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -330,59 +323,6 @@ func TestSaveIsAtomic(t *testing.T) {
 	}
 	if _, err := Load(path); err != nil {
 		t.Error(err)
-	}
-}
-
-// pieces writes its bytes to w in pieces of varied sizes.
-type pieces []byte
-
-func (p pieces) WriteTo(w io.Writer) (int64, error) {
-	var n int64
-	for size, rest := 1, []byte(p); len(rest) > 0; size = size*3 + 7 {
-		k, err := w.Write(rest[:min(size, len(rest))])
-		n += int64(k)
-		if err != nil {
-			return n, err
-		}
-		rest = rest[k:]
-	}
-	return n, nil
-}
-
-// Save starts the disk writes of a file's first chunks while it writes the
-// next ones: every byte must arrive all the same.
-func TestSaveWritesEveryChunk(t *testing.T) {
-	data := make([]byte, 5*writebackChunk+12345)
-	rand.NewChaCha8([32]byte{1}).Read(data)
-	path := filepath.Join(t.TempDir(), "big")
-	if err := Save(path, pieces(data)); err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(path)
-	if err != nil || !bytes.Equal(got, data) {
-		t.Fatalf("read back %d bytes (%v), want the %d written", len(got), err, len(data))
-	}
-	// The disk writes it starts cover the file from its start, a chunk or
-	// more at a time, up to less than a chunk from its end.
-	f, err := os.Create(filepath.Join(t.TempDir(), "recorded"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var ranges [][2]int64
-	w := &writeback{f: f, start: func(_ *os.File, off, n int64) { ranges = append(ranges, [2]int64{off, n}) }}
-	if _, err := pieces(data).WriteTo(w); err != nil {
-		t.Fatal(err)
-	}
-	next := int64(0)
-	for _, r := range ranges {
-		if r[0] != next || r[1] < writebackChunk {
-			t.Fatalf("disk writes started for %v, want contiguous ranges of at least %d bytes from 0", ranges, writebackChunk)
-		}
-		next += r[1]
-	}
-	if left := int64(len(data)) - next; left < 0 || left >= writebackChunk {
-		t.Errorf("disk writes started up to byte %d of %d, want within a chunk of the end", next, len(data))
 	}
 }
 

@@ -100,3 +100,18 @@ func (m *Model) PosteriorPriors() []float64 {
 	}
 	return m.TrainingPriors()
 }
+
+// joinList joins a, b and c as "a, b and c".
+func joinList(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	out := s[0]
+	for _, v := range s[1 : len(s)-1] {
+		out += ", " + v
+	}
+	return out + " and " + s[len(s)-1]
+}

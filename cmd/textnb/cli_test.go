@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -71,7 +72,7 @@ func TestCLINews(t *testing.T) {
 	if !strings.Contains(out, "trained cnb on 240 documents (0 empty), 4 classes") || !strings.Contains(out, "wrote "+model) {
 		t.Fatalf("train summary:\n%s", out)
 	}
-	if k, err := pipeline.FileKind(model); err != nil || k != pipeline.TextModel {
+	if k, err := modelfile.FileKind(model); err != nil || k != modelfile.TextModel {
 		t.Fatalf("FileKind = %v, %v", k, err)
 	}
 

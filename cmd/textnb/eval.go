@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -51,7 +52,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		keep = reportErrors
 	}
 	in := inputs{labeled: true, fields: fields.options(false)}
-	if kind, err := pipeline.PeekKind(*modelPath); err == nil && kind == pipeline.TextModel {
+	if kind, err := modelfile.PeekKind(*modelPath); err == nil && kind == modelfile.TextModel {
 		in.ahead = startReadAhead(pos[0], in.fields) // a table is read as rows, once the model is known
 		defer func() { in.ahead.stop() }()
 	}

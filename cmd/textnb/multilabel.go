@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -101,7 +102,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	if err != nil {
 		return true, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := pipeline.Save(out, mm); err != nil {
+	if err := modelfile.Save(out, mm); err != nil {
 		return true, err
 	}
 	if detected {
@@ -135,8 +136,8 @@ func multiOptions(fs *flag.FlagSet, fields fieldFlags, sep string) corpus.Option
 // isMultiModel reports whether the model file at path is a multi-label
 // model (without reading more than its header).
 func isMultiModel(path string) bool {
-	k, err := pipeline.PeekKind(path)
-	return err == nil && k == pipeline.MultiLabelModel
+	k, err := modelfile.PeekKind(path)
+	return err == nil && k == modelfile.MultiLabelModel
 }
 
 // singleLabelPriors refuses the prior-correction flags, which a

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -26,7 +27,7 @@ func TestTrainMultiLabelDetectedPredictEval(t *testing.T) {
 			t.Errorf("train output %q lacks %q", out, want)
 		}
 	}
-	if k, err := pipeline.FileKind(model); err != nil || k != pipeline.MultiLabelModel {
+	if k, err := modelfile.FileKind(model); err != nil || k != modelfile.MultiLabelModel {
 		t.Fatalf("kind %v, %v", k, err)
 	}
 	pred := mustRun(t, "The chip maker's stock jumped as revenue from servers beat forecasts\nThe striker scored in the cup final\n", "predict", "-m", model, "-")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/table"
 )
 
 // predictRequest is the body of POST /v1/models/{name}/predict: exactly one
@@ -280,7 +281,7 @@ func (o *output) rows(b []byte, rows []json.RawMessage) ([]byte, int, error) {
 		var best int
 		proba, best, err = t.Proba(proba[:0], x)
 		switch {
-		case errors.Is(err, pipeline.ErrOverflow):
+		case errors.Is(err, table.ErrOverflow):
 			return b, http.StatusUnprocessableEntity, fmt.Errorf("row %d: %w", i, err)
 		case err != nil:
 			return b, http.StatusBadRequest, fmt.Errorf("row %d: %w", i, err)
@@ -295,7 +296,7 @@ func (o *output) rows(b []byte, rows []json.RawMessage) ([]byte, int, error) {
 }
 
 // row decodes one table row into x.
-func row(x []float64, t *pipeline.Table, raw json.RawMessage) ([]float64, error) {
+func row(x []float64, t *table.Table, raw json.RawMessage) ([]float64, error) {
 	raw = bytes.TrimLeft(raw, " \t\r\n")
 	if len(raw) > 0 && raw[0] == '{' {
 		var named map[string]*float64

@@ -1,20 +1,18 @@
-package pipeline
+package table
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/pipeline"
 )
 
 // flowers is an iris-like table: two measurements, a constant column and a
@@ -39,9 +37,9 @@ func flowers() corpus.Table {
 	return t
 }
 
-func trainTable(t testing.TB, cfg TableConfig) *Table {
+func trainTable(t testing.TB, cfg Config) *Table {
 	t.Helper()
-	m, err := TrainTable(flowers(), cfg)
+	m, err := Train(flowers(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,9 +69,9 @@ func checkProba(t *testing.T, p []float64, best int) {
 
 func TestTableTrainsAndPredicts(t *testing.T) {
 	tab := flowers()
-	for _, kind := range []TableKind{Gaussian, Categorical} {
+	for _, kind := range []Kind{Gaussian, Categorical} {
 		t.Run(kind.String(), func(t *testing.T) {
-			m := trainTable(t, TableConfig{Kind: kind, Bins: 3})
+			m := trainTable(t, Config{Kind: kind, Bins: 3})
 			if want := []string{"setosa", "versicolor"}; fmt.Sprint(m.Classes) != fmt.Sprint(want) {
 				t.Fatalf("classes %v, want %v", m.Classes, want)
 			}
@@ -108,7 +106,7 @@ func TestTableTrainsAndPredicts(t *testing.T) {
 }
 
 func TestTableCategoricalColumns(t *testing.T) {
-	m := trainTable(t, TableConfig{Kind: Categorical, Bins: 3})
+	m := trainTable(t, Config{Kind: Categorical, Bins: 3})
 	if want := []bool{false, false, true, true}; fmt.Sprint(m.Direct) != fmt.Sprint(want) {
 		t.Fatalf("direct columns %v, want %v", m.Direct, want)
 	}
@@ -124,14 +122,14 @@ func TestTableCategoricalColumns(t *testing.T) {
 		}
 	}
 	// Too many distinct values for the bins: binned instead.
-	m = trainTable(t, TableConfig{Kind: Categorical, Bins: 2})
+	m = trainTable(t, Config{Kind: Categorical, Bins: 2})
 	if m.Direct[3] {
 		t.Error("colour has 3 values but only 2 bins: want it binned")
 	}
 }
 
 func TestTableGaussianConstantColumn(t *testing.T) {
-	m := trainTable(t, TableConfig{})
+	m := trainTable(t, Config{})
 	for _, v := range m.Gaussian.Var {
 		if !(v > 0) {
 			t.Fatalf("variances %v: want all positive", m.Gaussian.Var)
@@ -141,15 +139,15 @@ func TestTableGaussianConstantColumn(t *testing.T) {
 
 func TestTableFileRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.model")
-	for _, kind := range []TableKind{Gaussian, Categorical} {
-		m := trainTable(t, TableConfig{Kind: kind})
-		if err := Save(path, m); err != nil {
+	for _, kind := range []Kind{Gaussian, Categorical} {
+		m := trainTable(t, Config{Kind: kind})
+		if err := modelfile.Save(path, m); err != nil {
 			t.Fatal(err)
 		}
-		if k, err := FileKind(path); err != nil || k != TableModel {
+		if k, err := modelfile.FileKind(path); err != nil || k != modelfile.TableModel {
 			t.Fatalf("FileKind = %v, %v; want table model", k, err)
 		}
-		got, err := LoadTable(path)
+		got, err := Load(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,12 +162,11 @@ func TestTableFileRoundTrip(t *testing.T) {
 }
 
 func TestTableFileErrors(t *testing.T) {
-	if _, err := Decode(encode(t, trainTable(t, TableConfig{}))); !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), "table model") {
-		t.Errorf("Decode of a table model: %v, want ErrKind naming the table model", err)
+	if _, err := pipeline.Decode(encode(t, trainTable(t, Config{}))); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), "table model") {
+		t.Errorf("pipeline.Decode of a table model: %v, want ErrKind naming the table model", err)
 	}
-	text, _ := train(t, Config{}, "../testdata/spam.tsv")
-	if _, err := DecodeTable(encode(t, text)); !errors.Is(err, ErrKind) || !strings.Contains(err.Error(), "text model") {
-		t.Errorf("DecodeTable of a text model: %v, want ErrKind naming the text model", err)
+	if _, err := Decode(encode(t, trainText(t))); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), "text model") {
+		t.Errorf("Decode of a text model: %v, want ErrKind naming the text model", err)
 	}
 	for name, payload := range map[string]string{
 		"not JSON":     "{",
@@ -177,12 +174,12 @@ func TestTableFileErrors(t *testing.T) {
 		"one class":    `{"kind":"gaussian","features":["a"],"classes":["x"]}`,
 		"unknown kind": `{"kind":"poisson","features":["a"],"classes":["x","y"]}`,
 	} {
-		if _, err := DecodeTable(containerBytes(t, TableModel, payload)); !errors.Is(err, ErrFormat) {
-			t.Errorf("%s: error %v, want ErrFormat", name, err)
+		if _, err := Decode(containerBytes(t, modelfile.TableModel, payload)); !errors.Is(err, modelfile.ErrFormat) {
+			t.Errorf("%s: error %v, want modelfile.ErrFormat", name, err)
 		}
 	}
-	if _, err := DecodeTable([]byte("label,a\nx,1\n")); !errors.Is(err, ErrFormat) {
-		t.Errorf("a CSV file: %v, want ErrFormat", err)
+	if _, err := Decode([]byte("label,a\nx,1\n")); !errors.Is(err, modelfile.ErrFormat) {
+		t.Errorf("a CSV file: %v, want modelfile.ErrFormat", err)
 	}
 }
 
@@ -195,29 +192,29 @@ func TestTrainTableErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		t    corpus.Table
-		cfg  TableConfig
+		cfg  Config
 		want error
 	}{
-		{"empty", corpus.Table{Header: []string{"a"}}, TableConfig{}, ErrNoDocuments},
-		{"one class", one, TableConfig{}, ErrOneClass},
-		{"no feature columns", noCols, TableConfig{}, ErrConfig},
-		{"unknown kind", flowers(), TableConfig{Kind: 9}, ErrConfig},
+		{"empty", corpus.Table{Header: []string{"a"}}, Config{}, pipeline.ErrNoDocuments},
+		{"one class", one, Config{}, pipeline.ErrOneClass},
+		{"no feature columns", noCols, Config{}, pipeline.ErrConfig},
+		{"unknown kind", flowers(), Config{Kind: 9}, pipeline.ErrConfig},
 	} {
-		if _, err := TrainTable(tc.t, tc.cfg); !errors.Is(err, tc.want) {
+		if _, err := Train(tc.t, tc.cfg); !errors.Is(err, tc.want) {
 			t.Errorf("%s: %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if _, err := TrainTable(flowers(), TableConfig{Kind: Categorical, Bins: 1}); err == nil {
+	if _, err := Train(flowers(), Config{Kind: Categorical, Bins: 1}); err == nil {
 		t.Error("1 bin: trained without error")
 	}
-	m := trainTable(t, TableConfig{})
+	m := trainTable(t, Config{})
 	if _, _, err := m.Proba(nil, []float64{1, 2}); err == nil {
 		t.Error("Proba of a short row: no error")
 	}
 }
 
 func TestTableColumns(t *testing.T) {
-	m := trainTable(t, TableConfig{})
+	m := trainTable(t, Config{})
 	cols, err := m.Columns(nil, []string{"id", "colour", "label", "const", "width", "length"})
 	if err != nil || fmt.Sprint(cols) != "[5 4 3 1]" {
 		t.Fatalf("Columns = %v, %v; want [5 4 3 1]", cols, err)
@@ -228,15 +225,15 @@ func TestTableColumns(t *testing.T) {
 	}
 }
 
-func TestParseTableKind(t *testing.T) {
-	for _, k := range []TableKind{Gaussian, Categorical} {
-		got, err := ParseTableKind(strings.ToUpper(k.String()))
+func TestParseKind(t *testing.T) {
+	for _, k := range []Kind{Gaussian, Categorical} {
+		got, err := ParseKind(strings.ToUpper(k.String()))
 		if err != nil || got != k {
-			t.Errorf("ParseTableKind(%q) = %v, %v", k, got, err)
+			t.Errorf("ParseKind(%q) = %v, %v", k, got, err)
 		}
 	}
-	if _, err := ParseTableKind("cnb"); !errors.Is(err, ErrConfig) {
-		t.Errorf("ParseTableKind(cnb): %v, want ErrConfig", err)
+	if _, err := ParseKind("cnb"); !errors.Is(err, pipeline.ErrConfig) {
+		t.Errorf("ParseKind(cnb): %v, want pipeline.ErrConfig", err)
 	}
 }
 
@@ -246,7 +243,7 @@ func ExampleTable() {
 		Features: [][]float64{{180, 80}, {175, 75}, {185, 90}, {160, 55}, {155, 50}, {165, 60}},
 		Labels:   []string{"tall", "tall", "tall", "short", "short", "short"},
 	}
-	m, err := TrainTable(t, TableConfig{Kind: Gaussian})
+	m, err := Train(t, Config{Kind: Gaussian})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -256,17 +253,17 @@ func ExampleTable() {
 	// Output: tall 1.000
 }
 
-func ExampleTableKind() {
-	k, err := ParseTableKind("categorical")
+func ExampleKind() {
+	k, err := ParseKind("categorical")
 	fmt.Println(k, err)
-	_, err = ParseTableKind("poisson")
+	_, err = ParseKind("poisson")
 	fmt.Println(err)
 	// Output:
 	// categorical <nil>
 	// pipeline: bad configuration: table model "poisson" is not one of gaussian, categorical
 }
 
-func ExampleTableConfig() {
+func ExampleConfig() {
 	t := corpus.Table{
 		Header:   []string{"temperature", "windy"},
 		Features: [][]float64{{30, 0}, {28, 0}, {25, 1}, {12, 1}, {10, 1}, {15, 0}},
@@ -274,7 +271,7 @@ func ExampleTableConfig() {
 	}
 	// Categorical NB: temperature is cut into 2 quantile bins; windy (0/1)
 	// is used as it is.
-	m, _ := TrainTable(t, TableConfig{Kind: Categorical, Bins: 2})
+	m, _ := Train(t, Config{Kind: Categorical, Bins: 2})
 	fmt.Println(m.Direct)
 	_, best, _ := m.Proba(nil, []float64{27, 1})
 	fmt.Println(m.Classes[best])
@@ -283,109 +280,44 @@ func ExampleTableConfig() {
 	// play
 }
 
-// A table model is written as version 1, which it has not outgrown, so
-// that builds older than version 2 still read it; a text model as the
-// newest version.
-func TestVersionWrittenPerKind(t *testing.T) {
-	m, _ := train(t, Config{}, newsTrain)
-	for _, c := range []struct {
-		model io.WriterTo
-		want  uint32
-	}{{m, FormatVersion}, {trainTable(t, TableConfig{Kind: Gaussian}), 1}} {
-		if got := binary.LittleEndian.Uint32(encode(t, c.model)[len(magic):]); got != c.want {
-			t.Errorf("%T written as version %d, want %d", c.model, got, c.want)
-		}
-	}
-}
-
-func TestPeekKind(t *testing.T) {
-	dir := t.TempDir()
-	text, table, other := filepath.Join(dir, "text.model"), filepath.Join(dir, "table.model"), filepath.Join(dir, "notes.txt")
-	m, _ := train(t, Config{}, newsTrain)
-	if err := Save(text, m); err != nil {
-		t.Fatal(err)
-	}
-	if err := Save(table, trainTable(t, TableConfig{Kind: Gaussian})); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(other, []byte("not a model, though long enough"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for path, want := range map[string]Kind{text: TextModel, table: TableModel} {
-		if got, err := PeekKind(path); got != want || err != nil {
-			t.Errorf("PeekKind(%s) = %v, %v; want %v", path, got, err, want)
-		}
-	}
-	if _, err := PeekKind(other); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), other) {
-		t.Errorf("PeekKind of a text file: %v, want ErrFormat naming it", err)
-	}
-	if _, err := PeekKind(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("PeekKind of a missing file: %v, want fs.ErrNotExist", err)
-	}
-}
-
-func TestOpenEitherKind(t *testing.T) {
-	dir := t.TempDir()
-	text, table := filepath.Join(dir, "text.model"), filepath.Join(dir, "table.model")
-	m, _ := train(t, Config{}, newsTrain)
-	tab := trainTable(t, TableConfig{Kind: Gaussian})
-	if err := Save(text, m); err != nil {
-		t.Fatal(err)
-	}
-	if err := Save(table, tab); err != nil {
-		t.Fatal(err)
-	}
-	gotM, gotT, err := Open(text)
-	if err != nil || gotM == nil || gotT != nil || !slices.Equal(gotM.Classes, m.Classes) {
-		t.Fatalf("Open(text model) = %v, %v, %v", gotM, gotT, err)
-	}
-	const doc = "the engine needs oil and the game went to overtime"
-	if a, b := fmt.Sprint(m.NewPredictor().Proba(nil, doc)), fmt.Sprint(gotM.NewPredictor().Proba(nil, doc)); a != b {
-		t.Errorf("opened text model gives %s, trained %s", b, a)
-	}
-	gotM, gotT, err = Open(table)
-	if err != nil || gotM != nil || gotT == nil || !slices.Equal(gotT.Classes, tab.Classes) {
-		t.Fatalf("Open(table model) = %v, %v, %v", gotM, gotT, err)
-	}
-	x := []float64{5, 3, 1, 2}
-	want, wantBest, errA := tab.Proba(nil, x)
-	got, gotBest, errB := gotT.Proba(nil, x)
-	if errA != nil || errB != nil || gotBest != wantBest || fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("opened table model gives %v (%d, %v), trained %v (%d, %v)", got, gotBest, errB, want, wantBest, errA)
-	}
-	// A container of a kind this build does not know is refused by kind; a
-	// checked container of a known kind whose payload is not a model fails
-	// in decoding. Either error names the file.
-	for _, tc := range []struct {
-		kind    Kind
-		payload string
-		want    error
-	}{{Kind(7), "", ErrKind}, {TextModel, "not a model", ErrFormat}, {TableModel, "not a model", ErrFormat}} {
-		path := writeContainer(t, dir, tc.kind, tc.payload)
-		if m, tab, err := Open(path); m != nil || tab != nil || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), path) {
-			t.Errorf("Open(%v holding %q) = %v, %v, %v; want %v naming the file", tc.kind, tc.payload, m, tab, err, tc.want)
-		}
-	}
-}
-
-// containerBytes returns a checked model file of kind holding payload.
-func containerBytes(t *testing.T, kind Kind, payload string) []byte {
+// encode returns the model file of m.
+func encode(t testing.TB, m io.WriterTo) []byte {
 	t.Helper()
 	var b bytes.Buffer
-	cw := newContainer(&b, kind)
-	cw.write([]byte(payload))
-	if _, err := cw.close(); err != nil {
+	if _, err := m.WriteTo(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
 }
 
-// writeContainer writes containerBytes into a file in dir.
-func writeContainer(t *testing.T, dir string, kind Kind, payload string) string {
+// trainText returns a text model trained on testdata/spam.tsv.
+func trainText(t testing.TB) *pipeline.Model {
 	t.Helper()
-	path := filepath.Join(dir, fmt.Sprintf("kind%d.model", kind))
-	if err := os.WriteFile(path, containerBytes(t, kind, payload), 0o644); err != nil {
+	tr, err := pipeline.NewTrainer(pipeline.Config{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return path
+	if err := corpus.Walk("../testdata/spam.tsv", corpus.Options{}, func(d corpus.Document) error {
+		tr.Add(d.Label, d.Text)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := tr.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// containerBytes returns a checked model file of kind holding payload.
+func containerBytes(t testing.TB, kind modelfile.Kind, payload string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	cw := modelfile.NewWriter(&b, kind)
+	cw.Put([]byte(payload))
+	if _, err := cw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
