@@ -192,3 +192,10 @@ func sumInts(v []int) int {
 	}
 	return s
 }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

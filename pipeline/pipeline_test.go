@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -54,9 +54,9 @@ func trainVia(t testing.TB, cfg Config, path string, viaMatrix bool) (*Model, Su
 	return m, s
 }
 
-func evaluate(t testing.TB, m *Model, path string) Evaluation {
+func evaluate(t testing.TB, m *Model, path string) metrics.Evaluation {
 	t.Helper()
-	ev := NewEvaluator(m.Classes)
+	ev := metrics.NewEvaluator(m.Classes)
 	b := m.NewBatch(func(p Prediction) { ev.Add(p.Truth, p.Label(m)) })
 	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		b.Add(d.Source, d.Label, d.Text)
@@ -355,73 +355,6 @@ func TestTrainerRejects(t *testing.T) {
 	}
 	if _, err := NewTrainer(Config{Alpha: -1}); !errors.Is(err, ErrConfig) {
 		t.Errorf("negative alpha: %v", err)
-	}
-}
-
-func TestEvaluator(t *testing.T) {
-	ev := NewEvaluator([]string{"a", "b"})
-	for _, p := range [][2]string{{"a", "a"}, {"a", "b"}, {"b", "b"}, {"b", "b"}, {"c", "a"}} {
-		ev.Add(p[0], p[1])
-	}
-	r := ev.Result()
-	if r.N != 5 || r.Accuracy != 0.6 {
-		t.Fatalf("n %d accuracy %g", r.N, r.Accuracy)
-	}
-	// a: P 1/2 R 1/2 F 1/2; b: P 2/3 R 1 F 0.8; c: F 0 → macro 1.3/3.
-	if d := r.MacroF1 - 1.3/3; d > 1e-12 || d < -1e-12 {
-		t.Errorf("macro-F1 %g", r.MacroF1)
-	}
-	if r.Confusion[2][0] != 1 || len(r.Labels) != 3 || r.Classes != 2 || r.UnknownDocs != 1 {
-		t.Errorf("confusion %v labels %v", r.Confusion, r.Labels)
-	}
-	want := []ConfusedPair{{0, 1, 1}, {2, 0, 1}}
-	if !reflect.DeepEqual(r.Confused, want) {
-		t.Errorf("confused %v, want %v", r.Confused, want)
-	}
-	// AddClass, with the predicted class's index, records the same.
-	byIndex := NewEvaluator([]string{"a", "b"})
-	for _, p := range []struct {
-		truth string
-		class int
-	}{{"a", 0}, {"a", 1}, {"b", 1}, {"b", 1}, {"c", 0}} {
-		byIndex.AddClass(p.truth, p.class)
-	}
-	if got := byIndex.Result(); !reflect.DeepEqual(got, r) {
-		t.Errorf("AddClass: %+v, Add: %+v", got, r)
-	}
-}
-
-// TestEvaluatorSparse gives an Evaluator far more labels than a dense
-// confusion matrix could hold: its memory must follow the documents.
-func TestEvaluatorSparse(t *testing.T) {
-	const unknown = 20000
-	classes := make([]string, 3000)
-	for i := range classes {
-		classes[i] = "c" + strconv.Itoa(i)
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	ev := NewEvaluator(classes)
-	for i := range classes {
-		ev.AddClass(classes[i], i) // every class right once
-	}
-	for i := range unknown {
-		ev.AddClass("u"+strconv.Itoa(i), i%2)
-	}
-	ev.AddClass("u0", 0) // a repeated pair
-	r := ev.Result()
-	runtime.ReadMemStats(&after)
-	if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); mb > 64 {
-		t.Errorf("%.0f MB allocated for %d labels", mb, len(r.Labels))
-	}
-	if r.Confusion != nil || r.Classes != len(classes) || len(r.UnknownLabels()) != unknown || r.UnknownDocs != unknown+1 {
-		t.Fatalf("confusion %v, classes %d, unknown labels %d, unknown documents %d", r.Confusion != nil, r.Classes, len(r.UnknownLabels()), r.UnknownDocs)
-	}
-	if len(r.Confused) != unknown || r.Confused[0] != (ConfusedPair{True: len(classes), Predicted: 0, Count: 2}) {
-		t.Errorf("confused: %d pairs, first %+v", len(r.Confused), r.Confused[0])
-	}
-	if want := float64(len(classes)) / float64(len(classes)+unknown+1); r.Accuracy != want {
-		t.Errorf("accuracy %g, want %g", r.Accuracy, want)
 	}
 }
 

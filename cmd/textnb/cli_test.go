@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/metrics"
 )
 
 const (
@@ -82,7 +82,7 @@ func TestCLINews(t *testing.T) {
 	if first[0] != "documents 80" || err != nil || acc < 0.85 {
 		t.Fatalf("eval report starts %q", first)
 	}
-	var ev pipeline.Evaluation
+	var ev metrics.Evaluation
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", newsTest)), &ev); err != nil {
 		t.Fatal(err)
 	}

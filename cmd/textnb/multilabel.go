@@ -11,6 +11,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -262,7 +263,7 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 	if err != nil {
 		return err
 	}
-	ev := pipeline.NewMultiEvaluator(mm.Labels)
+	ev := metrics.NewMultiEvaluator(mm.Labels)
 	worst := &worstDocs{k: cmp.Or(nErrors, reportErrors)}
 	b := mm.NewBatch(func(p pipeline.MultiPrediction) {
 		ev.Add(p.Truth, p.Labels, p.Proba)
@@ -291,7 +292,7 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 	return nil
 }
 
-func printMultiEvaluation(w io.Writer, r pipeline.MultiEvaluation) {
+func printMultiEvaluation(w io.Writer, r metrics.MultiEvaluation) {
 	fmt.Fprintf(w, "documents        %d\nmicro P/R/F1     %.4f  %.4f  %.4f\nmacro P/R/F1     %.4f  %.4f  %.4f\n",
 		r.N, r.MicroPrecision, r.MicroRecall, r.MicroF1, r.MacroPrecision, r.MacroRecall, r.MacroF1)
 	fmt.Fprintf(w, "subset accuracy  %.4f\nHamming loss     %.4f\nbreakeven        %.4f micro, %.4f macro\n\n",

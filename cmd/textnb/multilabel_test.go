@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -59,7 +60,7 @@ func TestTrainMultiLabelDetectedPredictEval(t *testing.T) {
 			t.Errorf("eval output lacks %q:\n%s", want, ev)
 		}
 	}
-	var r pipeline.MultiEvaluation
+	var r metrics.MultiEvaluation
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", multiJSONL)), &r); err != nil || r.N != 37 || r.MicroF1 < 0.8 {
 		t.Errorf("eval --json: %+v, %v", r, err)
 	}
