@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/parallel"
 )
 
 // multiHeader is a MultiModel file's JSON header: a text model's, whose
@@ -138,8 +139,8 @@ type MultiPrediction struct {
 // MultiBatch classifies documents on GOMAXPROCS goroutines and hands the
 // results to a callback in the order the documents were added.
 type MultiBatch struct {
-	run        *ordered[multiItem, []MultiPrediction]
-	predictors freeList[*MultiPredictor]
+	run        *parallel.Batcher[multiItem, []MultiPrediction]
+	predictors parallel.FreeList[*MultiPredictor]
 }
 
 type multiItem struct {
@@ -153,11 +154,11 @@ type multiItem struct {
 func (mm *MultiModel) NewBatch(emit func(MultiPrediction)) *MultiBatch {
 	b := new(MultiBatch)
 	work := func(items []multiItem) []MultiPrediction {
-		p, ok := b.predictors.get()
+		p, ok := b.predictors.Get()
 		if !ok {
 			p = mm.NewPredictor()
 		}
-		defer b.predictors.put(p)
+		defer b.predictors.Put(p)
 		out := make([]MultiPrediction, len(items))
 		for i, it := range items {
 			proba := p.Proba(nil, it.text)
@@ -165,7 +166,7 @@ func (mm *MultiModel) NewBatch(emit func(MultiPrediction)) *MultiBatch {
 		}
 		return out
 	}
-	b.run = newOrdered(work, func(ps []MultiPrediction) {
+	b.run = parallel.NewBatcher(work, func(ps []MultiPrediction) {
 		for _, p := range ps {
 			emit(p)
 		}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -38,11 +39,11 @@ type Trainer struct {
 	pending []string // texts held back until Lang Auto has decided
 	sampled int
 	an      *tokenize.Analyzer
-	run     *ordered[string, *tokenized]
+	run     *parallel.Batcher[string, *tokenized]
 	vocab   *vectorize.VocabBuilder
-	coders  *freeList[*coder]               // for the tokenizing goroutines
-	batches *freeList[[]vectorize.CodedDoc] // that count is done with
-	hashed  []*vectorize.CSR                // per batch, with hashing
+	coders  *parallel.FreeList[*coder]               // for the tokenizing goroutines
+	batches *parallel.FreeList[[]vectorize.CodedDoc] // that count is done with
+	hashed  []*vectorize.CSR                         // per batch, with hashing
 	hash    vectorize.Hashing
 	empty   int
 	// unlabeled counts the documents given to AddUnlabeled.
@@ -138,8 +139,8 @@ func (t *Trainer) begin() {
 		t.vocab = vectorize.NewVocabBuilder()
 		t.startSpill()
 	}
-	t.coders, t.batches = new(freeList[*coder]), new(freeList[[]vectorize.CodedDoc])
-	t.run = newOrdered(t.tokenize, t.count)
+	t.coders, t.batches = new(parallel.FreeList[*coder]), new(parallel.FreeList[[]vectorize.CodedDoc])
+	t.run = parallel.NewBatcher(t.tokenize, t.count)
 	for _, s := range t.pending {
 		t.run.Add(s)
 	}
@@ -173,7 +174,7 @@ type coder struct {
 
 // takeCoder returns a coder from t's free list, or a new one.
 func (t *Trainer) takeCoder() *coder {
-	c, ok := t.coders.get()
+	c, ok := t.coders.Get()
 	if !ok {
 		c = &coder{tok: t.an.NewWorker()}
 	}
@@ -238,7 +239,7 @@ func (t *Trainer) putCoder(c *coder) {
 	if c.Len() > maxCoderTerms {
 		c = &coder{tok: c.tok}
 	}
-	t.coders.put(c)
+	t.coders.Put(c)
 }
 
 // dropViews empties a word buffer, clearing every string it held.
@@ -254,7 +255,7 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 	if t.vocab == nil {
 		return t.hashRows(texts)
 	}
-	docs, _ := t.batches.get() // reused, so coded documents keep their capacity
+	docs, _ := t.batches.Get() // reused, so coded documents keep their capacity
 	docs = slices.Grow(docs[:0], len(texts))[:len(texts)]
 	c := t.takeCoder()
 	r := ngramsOf(t.an)
@@ -301,7 +302,7 @@ func (t *Trainer) count(b *tokenized) {
 		t.vocab.AddCoded(&b.coded[i])
 		b.coded[i].Release()
 	}
-	t.batches.put(b.coded)
+	t.batches.Put(b.coded)
 }
 
 // Finish trains the model on everything added and summarizes the run,

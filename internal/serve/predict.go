@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/textnb/textnb/internal/priors"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
@@ -173,16 +174,17 @@ func typeName(goType string) string {
 	return goType
 }
 
-// priorShift returns the correction of m's probabilities to priors.
-func priorShift(m *model, priors map[string]float64) (nb.PriorShift, error) {
+// priorShift returns the correction of m's probabilities to the priors
+// given.
+func priorShift(m *model, given map[string]float64) (nb.PriorShift, error) {
 	var list []string
-	for name, p := range priors {
+	for name, p := range given {
 		if strings.Contains(name, ",") {
 			return nb.PriorShift{}, fmt.Errorf("priors: class %q: names with a comma cannot be given", name)
 		}
 		list = append(list, name+"="+strconv.FormatFloat(p, 'g', -1, 64))
 	}
-	target, err := pipeline.ParsePriors(strings.Join(list, ","), m.classes)
+	target, err := priors.Parse(strings.Join(list, ","), m.classes)
 	if err != nil {
 		return nb.PriorShift{}, err
 	}
