@@ -38,12 +38,6 @@ var kindNames = [...]string{"gaussian", "categorical"}
 
 func (k Kind) String() string { return enumString(int(k)) }
 
-// ParseKind reads "gaussian" or "categorical".
-func ParseKind(s string) (Kind, error) {
-	i, err := enumParse(s)
-	return Kind(i), err
-}
-
 // MarshalText writes the kind's name, so model files stay readable.
 func (k Kind) MarshalText() ([]byte, error) {
 	if int(k) >= len(kindNames) {
@@ -52,10 +46,11 @@ func (k Kind) MarshalText() ([]byte, error) {
 	return []byte(k.String()), nil
 }
 
-// UnmarshalText reads a kind's name.
+// UnmarshalText reads a kind's name, "gaussian" or "categorical", in any
+// case; what names neither is ErrConfig.
 func (k *Kind) UnmarshalText(b []byte) error {
-	var err error
-	*k, err = ParseKind(string(b))
+	i, err := enumParse(string(b))
+	*k = Kind(i)
 	return err
 }
 

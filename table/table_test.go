@@ -225,15 +225,16 @@ func TestTableColumns(t *testing.T) {
 	}
 }
 
-func TestParseKind(t *testing.T) {
+func TestKindUnmarshalText(t *testing.T) {
 	for _, k := range []Kind{Gaussian, Categorical} {
-		got, err := ParseKind(strings.ToUpper(k.String()))
-		if err != nil || got != k {
-			t.Errorf("ParseKind(%q) = %v, %v", k, got, err)
+		var got Kind
+		if err := got.UnmarshalText([]byte(strings.ToUpper(k.String()))); err != nil || got != k {
+			t.Errorf("UnmarshalText(%q) = %v, %v", k, got, err)
 		}
 	}
-	if _, err := ParseKind("cnb"); !errors.Is(err, pipeline.ErrConfig) {
-		t.Errorf("ParseKind(cnb): %v, want pipeline.ErrConfig", err)
+	var k Kind
+	if err := k.UnmarshalText([]byte("cnb")); !errors.Is(err, pipeline.ErrConfig) {
+		t.Errorf("UnmarshalText(cnb): %v, want pipeline.ErrConfig", err)
 	}
 }
 
@@ -253,10 +254,11 @@ func ExampleTable() {
 	// Output: tall 1.000
 }
 
-func ExampleKind() {
-	k, err := ParseKind("categorical")
+func ExampleKind_UnmarshalText() {
+	var k Kind
+	err := k.UnmarshalText([]byte("categorical"))
 	fmt.Println(k, err)
-	_, err = ParseKind("poisson")
+	err = k.UnmarshalText([]byte("poisson"))
 	fmt.Println(err)
 	// Output:
 	// categorical <nil>

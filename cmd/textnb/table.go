@@ -29,7 +29,8 @@ func newTableFlags(fs *flag.FlagSet, alpha *float64) tableFlags {
 // trainTableIf trains a table model when --model names one and reports
 // whether it did (or failed trying).
 func (tf tableFlags) trainTableIf(fs *flag.FlagSet, model, path, out string, stdout io.Writer) (bool, error) {
-	kind, err := table.ParseKind(model)
+	var kind table.Kind
+	err := kind.UnmarshalText([]byte(model))
 	var given []string
 	fs.Visit(func(f *flag.Flag) { given = append(given, f.Name) }) // in name order: errors are deterministic
 	if err != nil {
