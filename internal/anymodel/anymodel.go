@@ -1,5 +1,3 @@
-// Package anymodel opens a model file of either kind, text or table, for
-// the callers that take both: the command, the server and the facade.
 package anymodel
 
 import (
