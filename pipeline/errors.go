@@ -32,8 +32,8 @@ var (
 	ErrKind = modelfile.ErrKind
 	// ErrChecksum: a model file's checksum does not match its contents.
 	ErrChecksum = modelfile.ErrChecksum
-	// ErrOutput: a path given to Save names something that is not a model
-	// file it may replace, such as a directory, a device or a FIFO.
+	// ErrOutput: a path to save a model to names something that is not a
+	// model file it may replace, such as a directory, a device or a FIFO.
 	ErrOutput = modelfile.ErrOutput
 )
 

@@ -24,7 +24,7 @@ type multiHeader struct {
 func (mm *MultiModel) NumFeatures() int { return mm.m.NumFeatures() }
 
 // WriteTo writes the model file to w: a text model's sections under the
-// kind modelfile.MultiLabelModel.
+// kind of its own ("multi-label model"), which text-model readers refuse.
 func (mm *MultiModel) WriteTo(w io.Writer) (int64, error) {
 	// What DecodeMulti would refuse is not written.
 	h := multiHeader{Multi: mm.Multi, Thresholds: mm.Thresholds}
