@@ -21,10 +21,10 @@
 // Errors are sentinels, wrapped with details: test them with errors.Is.
 //
 // The packages below textnb are its parts, for those who need more control
-// or speed: pipeline (training, the model file, destination-first scoring
-// with reusable buffers), corpus (reading corpora), tokenize, vectorize and
-// nb (the classifiers on sparse rows). Model.Pipeline and Table.Pipeline
-// return the underlying models.
+// or speed: pipeline (training a text model, its file, destination-first
+// scoring with reusable buffers), table (table models), corpus (reading
+// corpora), tokenize, vectorize and nb (the classifiers on sparse rows).
+// Model.Pipeline and Table.Pipeline return the underlying models.
 //
 // Serving models over HTTP is the job of Handler (handler.go).
 package textnb

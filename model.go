@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -28,7 +29,7 @@ func Load(path string) (*Model, error) {
 
 // Save writes m to path. The file is replaced at once, when it is
 // complete: a failed Save leaves path as it was.
-func (m *Model) Save(path string) error { return pipeline.Save(path, m.m) }
+func (m *Model) Save(path string) error { return modelfile.Save(path, m.m) }
 
 // Kind returns TextModel.
 func (m *Model) Kind() Kind { return TextModel }

@@ -4,18 +4,29 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/textnb/textnb/internal/numtable"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/table"
 )
 
 // Kind says what a model file holds: TextModel or TableModel.
-type Kind = pipeline.Kind
+type Kind uint8
 
 // The kinds of model.
 const (
-	TextModel  = pipeline.TextModel  // a Model
-	TableModel = pipeline.TableModel // a Table
+	TextModel  Kind = 1 // a Model
+	TableModel Kind = 2 // a Table
 )
+
+func (k Kind) String() string {
+	switch k {
+	case TextModel:
+		return "text model"
+	case TableModel:
+		return "table model"
+	}
+	return fmt.Sprintf("kind %d", uint8(k))
+}
 
 // Classifier is a model of either kind, as Open returns it: a *Model or a
 // *Table. Use Kind, or a type switch, to tell which.
@@ -28,7 +39,7 @@ type Classifier interface {
 
 // Open reads a model file of either kind.
 func Open(path string) (Classifier, error) {
-	m, t, err := pipeline.Open(path)
+	m, t, err := anymodel.Open(path)
 	switch {
 	case err != nil:
 		return nil, err
@@ -41,17 +52,17 @@ func Open(path string) (Classifier, error) {
 // Table is a trained naive Bayes model over the numeric columns of a table
 // (Gaussian or Categorical). It is safe for concurrent use.
 type Table struct {
-	t *pipeline.Table
+	t *table.Table
 }
 
 // TrainTable trains a table model on the .csv or .tsv file at path: a
 // header row, a "label" column and numeric feature columns.
 func TrainTable(path string, cfg TableConfig) (*Table, error) {
-	data, err := numtable.ReadTable(path, "")
+	data, err := table.Read(path, "")
 	if err != nil {
 		return nil, err
 	}
-	t, err := pipeline.TrainTable(data, cfg)
+	t, err := table.Train(data, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -59,7 +70,7 @@ func TrainTable(path string, cfg TableConfig) (*Table, error) {
 }
 
 // Save writes t to path, replacing the file at once when it is complete.
-func (t *Table) Save(path string) error { return pipeline.Save(path, t.t) }
+func (t *Table) Save(path string) error { return modelfile.Save(path, t.t) }
 
 // Kind returns TableModel.
 func (t *Table) Kind() Kind { return TableModel }
@@ -86,4 +97,4 @@ func (t *Table) Predict(row []float64) (Prediction, error) {
 func (t *Table) Inspect(top int) (Info, error) { return t.t.Inspect(), nil }
 
 // Pipeline returns the underlying table model.
-func (t *Table) Pipeline() *pipeline.Table { return t.t }
+func (t *Table) Pipeline() *table.Table { return t.t }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/table"
 )
 
 // Document is a labeled text.
@@ -19,8 +20,8 @@ type Document struct {
 type Config = pipeline.Config
 
 // TableConfig holds the settings of a table model; its zero value is
-// Gaussian naive Bayes. See pipeline.TableConfig.
-type TableConfig = pipeline.TableConfig
+// Gaussian naive Bayes. See table.Config.
+type TableConfig = table.Config
 
 // Errors, for errors.Is. The errors returned wrap them with details such
 // as the document or the file.

@@ -1,5 +1,7 @@
 package pipeline
 
+import "github.com/textnb/textnb/internal/parallel"
+
 // Prediction is the result for one document of a Batch.
 type Prediction struct {
 	Source string // as given to Add
@@ -16,11 +18,11 @@ type batchItem struct{ source, truth, text string }
 // Batch classifies documents on GOMAXPROCS goroutines and hands the results
 // to a callback in the order the documents were added.
 type Batch struct {
-	run *ordered[batchItem, []Prediction]
+	run *parallel.Batcher[batchItem, []Prediction]
 	// predictors for the goroutines, kept as long as the Batch: each holds
 	// a tokenize.Worker, whose memory of words a sync.Pool would drop at
 	// every collection or two
-	predictors freeList[*Predictor]
+	predictors parallel.FreeList[*Predictor]
 }
 
 // NewBatch returns a Batch that calls emit once per document, in order, from
@@ -28,11 +30,11 @@ type Batch struct {
 func (m *Model) NewBatch(emit func(Prediction)) *Batch {
 	b := new(Batch)
 	work := func(items []batchItem) []Prediction {
-		p, ok := b.predictors.get()
+		p, ok := b.predictors.Get()
 		if !ok {
 			p = m.NewPredictor()
 		}
-		defer b.predictors.put(p)
+		defer b.predictors.Put(p)
 		out := make([]Prediction, len(items))
 		proba := make([]float64, 0, len(items)*len(m.Classes))
 		for i, it := range items {
@@ -43,7 +45,7 @@ func (m *Model) NewBatch(emit func(Prediction)) *Batch {
 		}
 		return out
 	}
-	b.run = newOrdered(work, func(ps []Prediction) {
+	b.run = parallel.NewBatcher(work, func(ps []Prediction) {
 		for _, p := range ps {
 			emit(p)
 		}

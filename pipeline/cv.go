@@ -12,6 +12,7 @@ import (
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/vocab"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -58,13 +59,13 @@ func meanSD(xs []float64) MeanSD {
 // FoldResult is one fold: the sizes of its two parts, what pruning the
 // training part kept, and the scores on the held-out part.
 type FoldResult struct {
-	Train      int        `json:"train"`
-	Test       int        `json:"test"`
-	Features   int        `json:"features"`
-	MinDF      int        `json:"min_df,omitempty"`
-	Accuracy   float64    `json:"accuracy"`
-	MacroF1    float64    `json:"macro_f1"`
-	Evaluation Evaluation `json:"-"`
+	Train      int                `json:"train"`
+	Test       int                `json:"test"`
+	Features   int                `json:"features"`
+	MinDF      int                `json:"min_df,omitempty"`
+	Accuracy   float64            `json:"accuracy"`
+	MacroF1    float64            `json:"macro_f1"`
+	Evaluation metrics.Evaluation `json:"-"`
 }
 
 // CVResult is the outcome of cross-validating one configuration.
@@ -575,7 +576,7 @@ func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, f
 			}
 		}
 		sc := m.scorer()
-		ev := NewEvaluator(f.classes)
+		ev := metrics.NewEvaluator(f.classes)
 		for r, i := range f.test {
 			ri, rv := test.Row(r)
 			jll = sc.JointLogLikelihood(jll[:0], ri, rv)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -104,7 +105,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 				if tc.cfg.Vectorizer == Vocab && r.Folds[k].MinDF != s.MinDF {
 					t.Errorf("fold %d: min_df %d, training %d", k, r.Folds[k].MinDF, s.MinDF)
 				}
-				ev := NewEvaluator(m.Classes)
+				ev := metrics.NewEvaluator(m.Classes)
 				p := m.NewPredictor()
 				for _, i := range test {
 					_, c := p.Proba(nil, tc.docs[i].Text)

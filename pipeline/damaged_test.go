@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/internal/modelfile"
 )
 
 // editHeader returns the text model file data with its JSON header edited
@@ -23,14 +25,6 @@ func editHeader(t testing.TB, data []byte, edit func(h map[string]any)) []byte {
 	out := append(bytes.Clone(data[:headerSize]), le.AppendUint32(nil, uint32(len(js)))...)
 	out = append(append(out, js...), data[headerSize+4+n:]...)
 	return rechecksum(out)
-}
-
-// editTable returns the table model file data with its JSON edited by
-// edit, checksum recomputed.
-func editTable(t testing.TB, data []byte, edit func(m map[string]any)) []byte {
-	t.Helper()
-	out := append(bytes.Clone(data[:headerSize]), editJSON(t, data[headerSize:len(data)-4], edit)...)
-	return rechecksum(append(out, 0, 0, 0, 0))
 }
 
 // editJSON returns the JSON object js edited by edit; numbers reach edit
@@ -59,9 +53,9 @@ func wantDamaged(t *testing.T, name string, data []byte, detail string) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := Open(path)
+	_, err := Load(path)
 	if !errors.Is(err, ErrDamaged) || errors.Is(err, ErrNotModel) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), detail) {
-		t.Errorf("%s: Open: %v; want ErrDamaged naming the file and %q", name, err, detail)
+		t.Errorf("%s: Load: %v; want ErrDamaged naming the file and %q", name, err, detail)
 	}
 }
 
@@ -171,80 +165,6 @@ func TestNonFiniteWeights(t *testing.T) {
 	}
 }
 
-func TestHostileTables(t *testing.T) {
-	tables := tinyTable(t)
-	cat := func(m map[string]any) map[string]any { return m["categorical"].(map[string]any) }
-	for _, tc := range []struct {
-		name, model string
-		edit        func(m map[string]any)
-		detail      string
-	}{
-		// Issue 21.4: k·n wrapped and the scoring table was indexed out of
-		// range while loading.
-		{"2^62 categories, no counts", "categorical", func(m map[string]any) {
-			c := cat(m)
-			c["NCategories"].([]any)[0] = 1 << 62
-			c["CategoryCount"].([]any)[0] = []any{}
-			c["FeatureLogProb"].([]any)[0] = []any{}
-		}, "Categorical"},
-		{"2^62 categories, 4 classes", "categorical", func(m map[string]any) {
-			// 4·2^62 wraps to 0, the length of the empty tables.
-			c := cat(m)
-			m["classes"] = []any{"a", "b", "c", "d"}
-			c["ClassCount"] = []any{1, 1, 1, 1}
-			c["ClassLogPrior"] = []any{math.Log(0.25), math.Log(0.25), math.Log(0.25), math.Log(0.25)}
-			c["NCategories"].([]any)[0] = 1 << 62
-			c["CategoryCount"].([]any)[0] = []any{}
-			c["FeatureLogProb"].([]any)[0] = []any{}
-			for i := 1; i < len(c["NCategories"].([]any)); i++ {
-				n, err := c["NCategories"].([]any)[i].(json.Number).Int64()
-				if err != nil {
-					t.Fatal(err)
-				}
-				cnt, flp := make([]any, 4*n), make([]any, 4*n)
-				for j := range cnt {
-					cnt[j], flp[j] = 1, -math.Log(float64(n))
-				}
-				c["CategoryCount"].([]any)[i], c["FeatureLogProb"].([]any)[i] = cnt, flp
-			}
-		}, "Categorical"},
-		// Issue 21.4: loaded, then panicked on the first row.
-		{"no class counts or log probabilities", "categorical", func(m map[string]any) {
-			delete(cat(m), "ClassCount")
-			delete(cat(m), "FeatureLogProb")
-		}, "Categorical"},
-		{"no class counts", "categorical", func(m map[string]any) { delete(cat(m), "ClassCount") }, "Categorical"},
-		{"no bin edges", "categorical", func(m map[string]any) {
-			m["discretizer"].(map[string]any)["Edges"].([]any)[0] = []any{}
-		}, "bin edges"},
-		{"decreasing bin edges", "categorical", func(m map[string]any) {
-			e := m["discretizer"].(map[string]any)["Edges"].([]any)[0].([]any)
-			e[0], e[len(e)-1] = e[len(e)-1], e[0]
-		}, "bin edge"},
-		{"log prior above 0", "categorical", func(m map[string]any) { cat(m)["ClassLogPrior"].([]any)[0] = 1 }, "prior"},
-		{"huge alpha", "categorical", func(m map[string]any) { cat(m)["Alpha"] = 1e308 }, "log probability"},
-		{"repeated class", "gaussian", func(m map[string]any) { m["classes"] = []any{"a", "a"} }, "appears twice"},
-		{"empty class", "categorical", func(m map[string]any) { m["classes"] = []any{"a", ""} }, "empty name"},
-		{"negative variance", "gaussian", func(m map[string]any) {
-			m["gaussian"].(map[string]any)["Var"].([]any)[1] = -1
-		}, "variance"},
-		{"subnormal variance", "gaussian", func(m map[string]any) {
-			m["gaussian"].(map[string]any)["Var"].([]any)[1] = 5e-324
-		}, "variance"},
-		{"prior above 1", "gaussian", func(m map[string]any) { m["gaussian"].(map[string]any)["ClassPrior"].([]any)[0] = 2 }, "prior"},
-		{"both models", "gaussian", func(m map[string]any) {
-			cm := editTable(t, tables["categorical"], func(map[string]any) {})
-			var c map[string]any
-			if err := json.Unmarshal(cm[headerSize:len(cm)-4], &c); err != nil {
-				t.Fatal(err)
-			}
-			m["categorical"] = c["categorical"]
-		}, "Gaussian"},
-	} {
-		wantDamaged(t, tc.name, editTable(t, tables[tc.model], tc.edit), tc.detail)
-	}
-}
-
 // Issue 21.7: merge matched classes by name and collapsed repeated ones.
 func TestMergeRefusesRepeatedClasses(t *testing.T) {
 	m, err := Decode(tinyText(t)["mnb-count"])
@@ -284,8 +204,7 @@ func TestDamagedOrForeign(t *testing.T) {
 		}
 		for fn, load := range map[string]func(string) error{
 			"Load":     func(p string) error { _, err := Load(p); return err },
-			"Open":     func(p string) error { _, _, err := Open(p); return err },
-			"FileKind": func(p string) error { _, err := FileKind(p); return err },
+			"FileKind": func(p string) error { _, err := modelfile.FileKind(p); return err },
 		} {
 			err := load(path)
 			if !errors.Is(err, ErrFormat) || errors.Is(err, ErrDamaged) != tc.damaged || errors.Is(err, ErrNotModel) == tc.damaged ||
@@ -334,11 +253,9 @@ func TestLoadNotRegular(t *testing.T) {
 	paths["2 GiB text file"] = big
 	for what, path := range paths {
 		for fn, load := range map[string]func(string) error{
-			"Load":      func(p string) error { _, err := Load(p); return err },
-			"LoadTable": func(p string) error { _, err := LoadTable(p); return err },
-			"Open":      func(p string) error { _, _, err := Open(p); return err },
-			"FileKind":  func(p string) error { _, err := FileKind(p); return err },
-			"PeekKind":  func(p string) error { _, err := PeekKind(p); return err },
+			"Load":     func(p string) error { _, err := Load(p); return err },
+			"FileKind": func(p string) error { _, err := modelfile.FileKind(p); return err },
+			"PeekKind": func(p string) error { _, err := modelfile.PeekKind(p); return err },
 		} {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)

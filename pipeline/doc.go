@@ -9,11 +9,12 @@
 // A Model knows its terms (Terms) and the classifier's weights of each class
 // (ClassWeights). Predictor.Explain splits a text's score margin between
 // its top class and the runner-up into one signed contribution per term
-// plus a bias; Model.Inspect and Table.Inspect describe a model (classes,
-// training counts, settings, most indicative terms) as JSON-ready Info.
+// plus a bias; Model.Inspect describes a model (classes, training counts,
+// settings, most indicative terms) as JSON-ready Info, which package table
+// fills for its models too.
 //
 // Settings: the zero value of every config (Config, MultiConfig, Semi,
-// TFIDFOptions, Selection, TableConfig) is the default, field by field: a
+// TFIDFOptions, Selection) is the default, field by field: a
 // zero field means the default its comment names, and a trained Model's
 // Config records the tokenizer settings resolved. No field has a useful
 // zero of its own, so an explicit value is any non-zero one, and what a
@@ -24,13 +25,13 @@
 // refused with ErrConfig.
 //
 // Enumerations (Classifier, Weighting, Vectorizer, SemiMethod,
-// SelectMethod, MultiScore, TableKind) read and write their names with
+// SelectMethod, MultiScore) read and write their names with
 // UnmarshalText and MarshalText, as flag.TextVar and encoding/json use
 // them.
 //
-// The model file is a magic header, a format version, a JSON description of
-// every stage's settings, the binary state (vocabulary, IDF weights, counts
-// and log-probability tables) and a CRC-32C checksum over all of it. Save
-// writes to a temporary file and renames it into place, so a failed write
-// never leaves a half-written model behind.
+// A model file (Model.WriteTo, Load) is a magic header, a format version,
+// a JSON description of every stage's settings, the binary state
+// (vocabulary, IDF weights, counts and log-probability tables) and a
+// CRC-32C checksum over all of it. The errors of reading one (ErrFormat and
+// the errors it covers) are those of every kind of model file.
 package pipeline

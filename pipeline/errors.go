@@ -1,6 +1,10 @@
 package pipeline
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/textnb/textnb/internal/modelfile"
+)
 
 // Sentinel errors, for use with errors.Is.
 var (
@@ -17,26 +21,23 @@ var (
 	// ErrFormat: a model file is not one textnb wrote, or is damaged.
 	// Every error of a model file that ErrNotModel, ErrDamaged or
 	// ErrChecksum describes is also an ErrFormat.
-	ErrFormat = errors.New("pipeline: bad model file")
+	ErrFormat = modelfile.ErrFormat
 	// ErrNotModel: a file does not start as a textnb model file does: it
 	// is something else, or not a regular file at all.
-	ErrNotModel error = &formatError{"pipeline: not a textnb model file", ErrFormat}
+	ErrNotModel = modelfile.ErrNotModel
 	// ErrDamaged: a file starts as a textnb model file does but does not
 	// hold a well-formed model: it was damaged or written by something else.
-	ErrDamaged error = &formatError{"pipeline: damaged model file", ErrFormat}
+	ErrDamaged = modelfile.ErrDamaged
 	// ErrVersion: a model file has a format version this build cannot read.
-	ErrVersion = errors.New("pipeline: unsupported model file version")
+	ErrVersion = modelfile.ErrVersion
 	// ErrKind: a model file holds another kind of model than asked for.
-	ErrKind = errors.New("pipeline: wrong kind of model")
+	ErrKind = modelfile.ErrKind
 	// ErrChecksum: a model file's checksum does not match its contents.
-	ErrChecksum error = &formatError{"pipeline: model file checksum mismatch (file damaged)", ErrDamaged}
+	ErrChecksum = modelfile.ErrChecksum
+	// ErrOutput: a path to save a model to names something that is not a
+	// model file it may replace, such as a directory, a device or a FIFO.
+	ErrOutput = modelfile.ErrOutput
 )
 
-// formatError is a sentinel that is also its parent, for errors.Is.
-type formatError struct {
-	msg    string
-	parent error
-}
-
-func (e *formatError) Error() string { return e.msg }
-func (e *formatError) Unwrap() error { return e.parent }
+// checkClassNames reports a class name that is empty or repeated.
+var checkClassNames = modelfile.CheckClassNames

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"log"
 	"math"
-	"os"
-	"path/filepath"
 
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -78,7 +77,7 @@ func ExamplePredictor() {
 
 func ExampleBatch() {
 	m := trainSpam(pipeline.Config{})
-	ev := pipeline.NewEvaluator(m.Classes)
+	ev := metrics.NewEvaluator(m.Classes)
 	b := m.NewBatch(func(p pipeline.Prediction) {
 		fmt.Println(p.Source, p.Label(m))
 		ev.Add(p.Truth, p.Label(m))
@@ -91,16 +90,6 @@ func ExampleBatch() {
 	// msg1 spam
 	// msg2 ham
 	// accuracy 1.00
-}
-
-func ExampleEvaluator() {
-	ev := pipeline.NewEvaluator([]string{"spam", "ham"})
-	ev.Add("spam", "spam")
-	ev.Add("ham", "spam")
-	ev.Add("ham", "ham")
-	r := ev.Result()
-	fmt.Printf("%.3f %.3f %v\n", r.Accuracy, r.PerClass["spam"].Precision, r.Confusion)
-	// Output: 0.667 0.500 [[1 0] [1 1]]
 }
 
 func ExampleMerge() {
@@ -200,36 +189,6 @@ func ExampleSemiMethod() {
 	err := m.UnmarshalText([]byte("em"))
 	fmt.Println(m, err)
 	// Output: em <nil>
-}
-
-func ExampleEvaluation() {
-	ev := pipeline.NewEvaluator([]string{"a", "b"})
-	ev.Add("a", "a")
-	ev.Add("b", "a")
-	r := ev.Result()
-	fmt.Printf("n=%d accuracy=%.2f macro-F1=%.3f b.recall=%.1f\n", r.N, r.Accuracy, r.MacroF1, r.PerClass["b"].Recall)
-	// Output: n=2 accuracy=0.50 macro-F1=0.333 b.recall=0.0
-}
-
-func ExampleClassScores() {
-	ev := pipeline.NewEvaluator([]string{"spam", "ham"})
-	ev.Add("spam", "spam")
-	ev.Add("spam", "ham")
-	s := ev.Result().PerClass["spam"]
-	fmt.Printf("%+v\n", s)
-	// Output: {Precision:1 Recall:0.5 F1:0.6666666666666666 Support:2}
-}
-
-func ExampleKind() {
-	m := trainSpam(pipeline.Config{})
-	path := filepath.Join(os.TempDir(), "textnb-example.model")
-	defer os.Remove(path)
-	if err := pipeline.Save(path, m); err != nil {
-		log.Fatal(err)
-	}
-	k, err := pipeline.FileKind(path)
-	fmt.Println(k, err)
-	// Output: text model <nil>
 }
 
 func ExampleSummary() {

@@ -347,47 +347,6 @@ func logOdds(c *nb.Counts, k, j int, alpha float64) float64 {
 	return math.Log((in+alpha)/(nIn+fa)) - math.Log((out+alpha)/(nOut+fa))
 }
 
-func TestInspectTable(t *testing.T) {
-	for _, kind := range []TableKind{Gaussian, Categorical} {
-		m := trainTable(t, TableConfig{Kind: kind})
-		info := m.Inspect()
-		if info.Kind != "table" || info.Settings.Classifier != kind.String() || !slices.Equal(info.Columns, m.Features) {
-			t.Fatalf("%v: info %+v", kind, info)
-		}
-		var docs float64
-		for k, ci := range info.Classes {
-			docs += ci.Documents
-			if ci.Name != m.Classes[k] || len(ci.Columns) != len(m.Features) {
-				t.Fatalf("%v: class %+v", kind, ci)
-			}
-			for j, col := range ci.Columns {
-				switch kind {
-				case Gaussian:
-					f := len(m.Features)
-					if col.Mean == nil || *col.Mean != m.Gaussian.Theta[k*f+j] || *col.Std != math.Sqrt(m.Gaussian.Var[k*f+j]) {
-						t.Fatalf("%v: column %+v", kind, col)
-					}
-				case Categorical:
-					if col.Category == nil || *col.Prob <= 0 || *col.Prob > 1 || (col.Low == nil) != m.Direct[j] || (col.High == nil) != m.Direct[j] {
-						t.Fatalf("%v: column %+v", kind, col)
-					}
-					n := m.Categorical.NCategories[j]
-					lp := m.Categorical.FeatureLogProb[j][k*n : (k+1)*n]
-					if math.Log(*col.Prob) < slices.Max(lp)-1e-12 {
-						t.Fatalf("%v: column %q category %d is not the most probable of %v", kind, col.Name, *col.Category, lp)
-					}
-				}
-			}
-		}
-		if docs != float64(len(flowers().Labels)) {
-			t.Fatalf("%v: %g training rows, want %d", kind, docs, len(flowers().Labels))
-		}
-		if _, err := json.Marshal(info); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // An aborted Trainer stops its goroutines and refuses more work.
 func TestTrainerAbort(t *testing.T) {
 	before := runtime.NumGoroutine()

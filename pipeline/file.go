@@ -1,65 +1,19 @@
 package pipeline
 
 import (
-	"bufio"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math"
 	"unsafe"
 
 	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 )
-
-// magic opens every model file. Like PNG's, it has a high byte and CR LF so
-// that text-mode transfers and 7-bit channels corrupt it visibly.
-const magic = "\x89TNB\r\n\x1a\n"
-
-// FormatVersion is the newest model file format; this package reads every
-// version from 1 on, of every kind. Version 3 writes a text model's JSON
-// header in snake_case with enumerations by name; version 2 lets a text
-// model's vocabulary come in any order (training keeps the order in which
-// it first saw the terms; semi-supervised and merged models are sorted);
-// version 1 had it sorted. Files of every version still load. Table
-// models did not change, so they are still written as version 1, which
-// older builds read too.
-const FormatVersion = 3
-
-// Kind says what a model file holds.
-type Kind uint32
-
-// The kinds of model file.
-const (
-	TextModel  Kind = 1 // a Model: text pipeline and naive Bayes classifier
-	TableModel Kind = 2 // a Table: Gaussian or Categorical NB on numeric columns
-)
-
-func (k Kind) String() string {
-	switch k {
-	case TextModel:
-		return "text model"
-	case TableModel:
-		return "table model"
-	case MultiLabelModel:
-		return "multi-label model"
-	}
-	return fmt.Sprintf("kind %d", uint32(k))
-}
-
-// version returns the format version written for models of kind k.
-func (k Kind) version() uint32 {
-	if k == TableModel {
-		return 1
-	}
-	return FormatVersion
-}
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // header is the JSON part of a text model file (see fileConfig).
 type header struct {
@@ -79,13 +33,13 @@ type header struct {
 // WriteTo writes the model file to w, streaming: the checksum is computed
 // as the bytes go out, so no copy of the file is held in memory.
 func (m *Model) WriteTo(w io.Writer) (int64, error) {
-	return m.writeFile(w, TextModel, func(h header) any { return h })
+	return m.writeFile(w, modelfile.TextModel, func(h header) any { return h })
 }
 
 // writeFile writes m as a model file of kind k whose JSON header is what
 // head makes of a text model's.
-func (m *Model) writeFile(w io.Writer, k Kind, head func(header) any) (int64, error) {
-	cw := newContainer(w, k)
+func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) (int64, error) {
+	cw := modelfile.NewWriter(w, k)
 	le := binary.LittleEndian
 	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount,
 		LabelField: m.LabelField, TextField: m.TextField}
@@ -104,202 +58,34 @@ func (m *Model) writeFile(w io.Writer, k Kind, head func(header) any) (int64, er
 	if err != nil {
 		return 0, err
 	}
-	cw.write(le.AppendUint32(nil, uint32(len(js))))
-	cw.write(js)
+	cw.Put(le.AppendUint32(nil, uint32(len(js))))
+	cw.Put(js)
 	writePacked(cw, blob, ends)
 	writeLE(cw, idf)
 	writeLinear(cw, m.lin)
 	counts, err := m.Counts()
 	if err != nil {
-		return cw.n, err
+		return cw.Written(), err
 	}
 	writeCounts(cw, counts)
-	return cw.close()
-}
-
-// newContainer starts a model file of kind k: magic, version, kind.
-func newContainer(w io.Writer, k Kind) *crcWriter {
-	cw := &crcWriter{w: bufio.NewWriterSize(w, 1<<16)}
-	cw.write([]byte(magic))
-	cw.write(binary.LittleEndian.AppendUint32(nil, k.version()))
-	cw.write(binary.LittleEndian.AppendUint32(nil, uint32(k)))
-	return cw
-}
-
-// close appends the checksum and flushes.
-func (c *crcWriter) close() (int64, error) {
-	c.write(binary.LittleEndian.AppendUint32(nil, c.crc))
-	if c.err == nil {
-		c.err = c.w.Flush()
-	}
-	return c.n, c.err
-}
-
-// crcWriter writes through a buffer, keeping a running CRC-32C, a byte
-// count and the first error.
-type crcWriter struct {
-	w   *bufio.Writer
-	crc uint32
-	n   int64
-	err error
-}
-
-func (c *crcWriter) write(p []byte) {
-	if c.err != nil {
-		return
-	}
-	c.crc = crc32.Update(c.crc, castagnoli, p)
-	var k int
-	k, c.err = c.w.Write(p)
-	c.n += int64(k)
+	return cw.Close()
 }
 
 // Load reads a text model file.
-func Load(path string) (*Model, error) { return loadFile(path, Decode) }
-
-// loadFile reads the model file at path with decode, naming the file in
-// decoding errors (os errors name it already).
-func loadFile[M any](path string, decode func([]byte) (M, error)) (M, error) {
-	var zero M
-	data, err := readModelFile(path)
-	if err != nil {
-		return zero, err
-	}
-	m, err := decode(data)
-	if err != nil {
-		return zero, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
-}
-
-// FileKind reports what the model file at path holds, after checking its
-// header and checksum.
-func FileKind(path string) (Kind, error) {
-	data, err := readModelFile(path)
-	if err != nil {
-		return 0, err
-	}
-	k, _, err := openContainer(data)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
-	return k, nil
-}
-
-// headerSize is the length of a model file's header: magic, format
-// version and kind.
-const headerSize = len(magic) + 8
-
-// checkMagic reports whether head, a file's first bytes (up to
-// headerSize), opens a model file: ErrNotModel if it does not start with
-// the magic, ErrDamaged if it stops short of a whole header.
-func checkMagic(head []byte) error {
-	switch {
-	case len(head) < len(magic) || string(head[:len(magic)]) != magic:
-		return ErrNotModel
-	case len(head) < headerSize:
-		return fmt.Errorf("%w: truncated to %d bytes", ErrDamaged, len(head))
-	}
-	return nil
-}
-
-// readHeader returns the format version and kind of a model file's header.
-func readHeader(head []byte) (version uint32, kind Kind, err error) {
-	if err := checkMagic(head); err != nil {
-		return 0, 0, err
-	}
-	le := binary.LittleEndian
-	return le.Uint32(head[len(magic):]), Kind(le.Uint32(head[len(magic)+4:])), nil
-}
-
-// openContainer checks header, version and checksum and returns the kind
-// and the payload.
-func openContainer(data []byte) (Kind, []byte, error) {
-	v, kind, err := readHeader(data)
-	if err != nil {
-		return 0, nil, err
-	}
-	if len(data) < headerSize+4 {
-		return 0, nil, fmt.Errorf("%w: truncated to %d bytes", ErrDamaged, len(data))
-	}
-	if v < 1 || v > FormatVersion {
-		return 0, nil, fmt.Errorf("%w: version %d, this build reads 1 to %d", ErrVersion, v, FormatVersion)
-	}
-	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
-		return 0, nil, ErrChecksum
-	}
-	return kind, body[headerSize:], nil
-}
-
-// PeekKind reads what kind of model the file at path holds from its first
-// bytes alone, without checking the rest (Open does): enough for a caller
-// to start work that only one kind needs while the file loads.
-func PeekKind(path string) (Kind, error) {
-	f, _, err := openModelFile(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	var head [headerSize]byte
-	n, err := io.ReadFull(f, head[:])
-	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return 0, err
-	}
-	_, kind, err := readHeader(head[:n])
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
-	return kind, nil
-}
-
-// openKind opens a container that must hold a model of kind want.
-func openKind(data []byte, want Kind) ([]byte, error) {
-	kind, payload, err := openContainer(data)
-	if err == nil && kind != want {
-		err = fmt.Errorf("%w: the file holds a %v, not a %v", ErrKind, kind, want)
-	}
-	return payload, err
-}
+func Load(path string) (*Model, error) { return modelfile.Load(path, Decode) }
 
 // Decode reads a text model from the bytes of a model file.
 func Decode(data []byte) (*Model, error) {
-	payload, err := openKind(data, TextModel)
+	payload, err := modelfile.OpenKind(data, modelfile.TextModel)
 	if err != nil {
 		return nil, err
 	}
 	return decodeModel(payload, fileVersion(data))
 }
 
-// Open reads a model file of either kind, once: it returns the text model
-// or the table model the file holds, and nil for the other.
-func Open(path string) (*Model, *Table, error) {
-	type either struct {
-		m *Model
-		t *Table
-	}
-	e, err := loadFile(path, func(data []byte) (e either, err error) {
-		kind, payload, err := openContainer(data)
-		switch {
-		case err != nil:
-		case kind == TextModel:
-			e.m, err = decodeModel(payload, fileVersion(data))
-		case kind == TableModel:
-			e.t, err = decodeTable(payload)
-		default:
-			err = fmt.Errorf("%w: the file holds a %v, not a text or table model", ErrKind, kind)
-		}
-		return e, err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return e.m, e.t, nil
-}
-
 // fileVersion returns the format version of a checked container.
 func fileVersion(data []byte) uint32 {
-	v, _, _ := readHeader(data)
+	v, _, _ := modelfile.ReadHeader(data)
 	return v
 }
 
@@ -401,23 +187,6 @@ func (h *header) check(c Config) error {
 	return nil
 }
 
-// checkClassNames reports a class name that is empty or repeats an
-// earlier one: predictions name their class, and merging matches classes
-// by name.
-func checkClassNames(classes []string) error {
-	seen := make(map[string]bool, len(classes))
-	for i, c := range classes {
-		switch {
-		case c == "":
-			return fmt.Errorf("class %d has an empty name", i+1)
-		case seen[c]:
-			return fmt.Errorf("class %q appears twice", c)
-		}
-		seen[c] = true
-	}
-	return nil
-}
-
 // restore rebuilds the stages' state after decoding.
 func (m *Model) restore(idf []float64) error {
 	if k := len(m.Classes); k < 2 {
@@ -453,7 +222,7 @@ func boolInt(b bool) int {
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // writePacked writes the vocabulary: n+1 offsets, then the terms' bytes.
-func writePacked(b *crcWriter, blob []byte, ends []int) {
+func writePacked(b *modelfile.Writer, blob []byte, ends []int) {
 	if len(ends) == 0 {
 		return
 	}
@@ -463,50 +232,50 @@ func writePacked(b *crcWriter, blob []byte, ends []int) {
 	for _, end := range ends {
 		off = le.AppendUint32(off, uint32(end))
 	}
-	b.write(off)
-	b.write(blob[:ends[len(ends)-1]])
+	b.Put(off)
+	b.Put(blob[:ends[len(ends)-1]])
 }
 
 // writeLE writes v little-endian: as it is in memory where that is the
 // file's layout, else converted by binary.Encode 8 KiB at a time.
-func writeLE[T uint16 | float64](b *crcWriter, v []T) {
+func writeLE[T uint16 | float64](b *modelfile.Writer, v []T) {
 	if len(v) == 0 {
 		return
 	}
 	size := int(unsafe.Sizeof(v[0]))
 	if littleEndian {
-		b.write(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), size*len(v)))
+		b.Put(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), size*len(v)))
 		return
 	}
 	var buf [8 << 10]byte
 	for len(v) > 0 {
 		n := min(len(v), len(buf)/size)
 		_, _ = binary.Encode(buf[:size*n], binary.LittleEndian, v[:n]) // fits: n values of size bytes
-		b.write(buf[:size*n])
+		b.Put(buf[:size*n])
 		v = v[n:]
 	}
 }
 
 // writeSparse writes the per-feature cells shared by counts and the
 // CompactLinear: pointers, class ids, values.
-func writeSparse(b *crcWriter, ptr []int, class []uint16, val []float64) {
+func writeSparse(b *modelfile.Writer, ptr []int, class []uint16, val []float64) {
 	le := binary.LittleEndian
 	buf := make([]byte, 0, 4*len(ptr))
 	for _, p := range ptr {
 		buf = le.AppendUint32(buf, uint32(p))
 	}
-	b.write(buf)
+	b.Put(buf)
 	writeLE(b, class)
 	writeLE(b, val)
 }
 
 // writeLinear stores a CompactLinear; Base may be empty.
-func writeLinear(b *crcWriter, l *nb.CompactLinear) {
+func writeLinear(b *modelfile.Writer, l *nb.CompactLinear) {
 	le := binary.LittleEndian
-	b.write(le.AppendUint32(nil, uint32(len(l.Delta))))
-	b.write(le.AppendUint32(nil, uint32(len(l.Base))))
-	b.write(le.AppendUint32(nil, uint32(boolInt(l.Binary))))
-	b.write(le.AppendUint64(nil, math.Float64bits(l.Threshold)))
+	b.Put(le.AppendUint32(nil, uint32(len(l.Delta))))
+	b.Put(le.AppendUint32(nil, uint32(len(l.Base))))
+	b.Put(le.AppendUint32(nil, uint32(boolInt(l.Binary))))
+	b.Put(le.AppendUint64(nil, math.Float64bits(l.Threshold)))
 	writeLE(b, l.Bias)
 	writeLE(b, l.P)
 	writeLE(b, l.Q)
@@ -515,9 +284,9 @@ func writeLinear(b *crcWriter, l *nb.CompactLinear) {
 }
 
 // writeCounts stores the sparse class-feature counts.
-func writeCounts(b *crcWriter, c *nb.SparseCounts) {
+func writeCounts(b *modelfile.Writer, c *nb.SparseCounts) {
 	le := binary.LittleEndian
-	b.write(le.AppendUint32(nil, uint32(len(c.Count))))
+	b.Put(le.AppendUint32(nil, uint32(len(c.Count))))
 	writeLE(b, c.ClassCount)
 	writeSparse(b, c.Ptr, c.Class, c.Count)
 }

@@ -41,31 +41,6 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-// FuzzDecodeTable is FuzzDecode for table models, whose payload is JSON:
-// the fuzzer edits the JSON, which is then put in a checked container.
-func FuzzDecodeTable(f *testing.F) {
-	for _, data := range tinyTable(f) {
-		f.Add(data[headerSize : len(data)-4])
-	}
-	f.Fuzz(func(t *testing.T, payload []byte) {
-		var b bytes.Buffer
-		cw := newContainer(&b, TableModel)
-		cw.write(payload)
-		if _, err := cw.close(); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := DecodeTable(b.Bytes()); err != nil {
-			if !errors.Is(err, ErrDamaged) {
-				t.Fatalf("error %v is not ErrDamaged", err)
-			}
-			return
-		}
-		if _, bad := checkModelFile(b.Bytes()); bad != nil {
-			t.Fatal(bad)
-		}
-	})
-}
-
 // FuzzDecodeMulti is FuzzDecode for multi-label model files: whatever the
 // bytes after the header, decoding must return ErrDamaged (or ErrVersion)
 // or a model whose predictions are probabilities (see checkMultiModel).

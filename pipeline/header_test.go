@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/textnb/textnb/internal/modelfile"
 )
 
 // Every setting of Config goes through a model file's header and back: a
@@ -37,7 +39,7 @@ func TestHeaderKeepsEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := decodeHeader(js, FormatVersion)
+	h, err := decodeHeader(js, modelfile.FormatVersion)
 	if err != nil {
 		t.Fatal(err)
 	}

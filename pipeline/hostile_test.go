@@ -47,15 +47,6 @@ func tinyText(t testing.TB) map[string][]byte {
 	return out
 }
 
-// tinyTable returns the model files of table models trained on flowers().
-func tinyTable(t testing.TB) map[string][]byte {
-	t.Helper()
-	return map[string][]byte{
-		"gaussian":    encode(t, trainTable(t, TableConfig{Kind: Gaussian})),
-		"categorical": encode(t, trainTable(t, TableConfig{Kind: Categorical})),
-	}
-}
-
 // tinyMulti returns the model files of multi-label models trained on
 // tinyDocs with a second label on some documents, one per score.
 func tinyMulti(t testing.TB) map[string][]byte {
@@ -76,9 +67,8 @@ func tinyMulti(t testing.TB) map[string][]byte {
 
 // checkModelFile decodes data as a model file of any kind. It returns
 // the decoding error, if any, and what is wrong with a model decoded:
-// predictions must be finite probabilities, one per class, summing to 1 (a
-// table model may instead refuse a row far from its training data with
-// ErrOverflow), and a text model must encode again and merge with itself
+// predictions must be finite probabilities, one per class, summing to 1,
+// and a text model must encode again and merge with itself
 // if its settings allow; a multi-label model must encode again.
 func checkModelFile(data []byte) (decodeErr, bad error) {
 	kind, payload, err := openContainer(data)
@@ -104,12 +94,6 @@ func checkModelFile(data []byte) (decodeErr, bad error) {
 				}
 			}
 		}
-	case TableModel:
-		m, err := decodeTable(payload)
-		if err != nil {
-			return err, nil
-		}
-		return nil, checkTableModel(m)
 	case MultiLabelModel:
 		mm, err := DecodeMulti(data)
 		if err != nil {
@@ -188,29 +172,6 @@ func checkMultiModel(mm *MultiModel) error {
 		if len(got) == 0 && !mm.Multi.AllowEmpty {
 			return fmt.Errorf("%q: no label decided, %v", doc, proba)
 		}
-	}
-	return nil
-}
-
-func checkTableModel(m *Table) error {
-	rows := [][]float64{make([]float64, len(m.Features)), make([]float64, len(m.Features))}
-	for j := range rows[1] {
-		rows[1][j] = float64(j + 1)
-	}
-	for _, x := range rows {
-		proba, best, err := m.Proba(nil, x)
-		if errors.Is(err, ErrOverflow) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("Proba(%v): %v", x, err)
-		}
-		if err := checkProbabilities(proba, best, len(m.Classes)); err != nil {
-			return fmt.Errorf("%v: %v", x, err)
-		}
-	}
-	if pr := m.TrainingPriors(); len(pr) != len(m.Classes) || slices.ContainsFunc(pr, notProbability) {
-		return fmt.Errorf("training priors %v", pr)
 	}
 	return nil
 }
@@ -441,16 +402,8 @@ func headerVariants(data []byte) []variant {
 	})
 }
 
-// tableVariants returns the hostile edits of a table model file's JSON.
-func tableVariants(data []byte) []variant {
-	return jsonVariants(data[headerSize:len(data)-4], func(edited []byte) []byte {
-		d := append(slices.Clip(data[:headerSize]), edited...)
-		return rechecksum(append(d, 0, 0, 0, 0))
-	})
-}
-
-// TestHostileModels decodes CRC-valid hostile edits of small text, table
-// and multi-label model files: every JSON value set to huge, negative, zero, NaN-ish
+// TestHostileModels decodes CRC-valid hostile edits of small text and
+// multi-label model files (package table tests table models alike): every JSON value set to huge, negative, zero, NaN-ish
 // strings and values of the wrong type, or removed; every binary word set
 // to 0, 1, the maximum, 2^62, −1 and, for floats, NaN and ±Inf. Each must
 // decode to an error or to a model whose predictions are finite
@@ -460,11 +413,6 @@ func TestHostileModels(t *testing.T) {
 	var all []variant
 	for name, data := range tinyText(t) {
 		for _, v := range textVariants(t, data) {
-			all = append(all, variant{name + ": " + v.name, v.data})
-		}
-	}
-	for name, data := range tinyTable(t) {
-		for _, v := range tableVariants(data) {
 			all = append(all, variant{name + ": " + v.name, v.data})
 		}
 	}
@@ -550,8 +498,6 @@ func decodeOnly(data []byte) error {
 		return err
 	}
 	switch kind {
-	case TableModel:
-		_, err = decodeTable(payload)
 	case MultiLabelModel:
 		_, err = DecodeMulti(data)
 	default:

@@ -3,10 +3,7 @@ package pipeline
 import (
 	"cmp"
 	"math"
-	"slices"
 	"sort"
-
-	"github.com/textnb/textnb/nb"
 )
 
 // Info describes a trained model for people: what Inspect returns, ready to
@@ -206,64 +203,3 @@ func (l *topList) terms(m *Model) []TermScore {
 	}
 	return out
 }
-
-// Inspect describes m: its settings, and each class's training rows, prior
-// and per-column statistics.
-func (m *Table) Inspect() Info {
-	info := Info{Kind: "table", Features: len(m.Features), Columns: slices.Clone(m.Features)}
-	info.Settings.Classifier = m.Kind.String()
-	var count []float64
-	switch {
-	case m.Gaussian != nil:
-		info.Settings.VarSmoothing = cmp.Or(m.Gaussian.VarSmoothing, nb.DefaultVarSmoothing)
-		count = m.Gaussian.ClassCount
-	case m.Categorical != nil:
-		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, 1)
-		info.Settings.Bins = cmp.Or(m.Discretizer.Bins, nb.DefaultBins)
-		count = m.Categorical.ClassCount
-	}
-	priors := m.TrainingPriors()
-	f := len(m.Features)
-	for k, name := range m.Classes {
-		ci := ClassInfo{Name: name, Prior: priors[k]}
-		if k < len(count) {
-			ci.Documents = count[k]
-		}
-		for j, col := range m.Features {
-			info := ColumnInfo{Name: col}
-			if g := m.Gaussian; g != nil {
-				info.Mean, info.Std = ptr(g.Theta[k*f+j]), ptr(math.Sqrt(g.Var[k*f+j]))
-			} else if c := m.Categorical; c != nil {
-				m.bestCategory(&info, k, j)
-			}
-			ci.Columns = append(ci.Columns, info)
-		}
-		info.Classes = append(info.Classes, ci)
-	}
-	return info
-}
-
-// bestCategory fills info with class k's most probable category of column
-// j, and its range if the column is binned.
-func (m *Table) bestCategory(info *ColumnInfo, k, j int) {
-	c := m.Categorical
-	n := c.NCategories[j]
-	if j >= len(c.FeatureLogProb) || len(c.FeatureLogProb[j]) < (k+1)*n || n == 0 {
-		return
-	}
-	lp := c.FeatureLogProb[j][k*n : (k+1)*n]
-	best := 0
-	for i, v := range lp {
-		if v > lp[best] {
-			best = i
-		}
-	}
-	info.Category, info.Prob = ptr(best), ptr(math.Exp(lp[best]))
-	if !m.Direct[j] {
-		if e := m.Discretizer.Edges[j]; best+1 < len(e) {
-			info.Low, info.High = ptr(e[best]), ptr(e[best+1])
-		}
-	}
-}
-
-func ptr[T any](v T) *T { return &v }

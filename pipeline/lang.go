@@ -3,12 +3,12 @@ package pipeline
 import "github.com/textnb/textnb/tokenize"
 
 // DefaultWordNGrams is the word n-gram range when Config leaves it zero:
-// bigrams add 0.6 points on 20 Newsgroups and carry negation ("not good").
+// bigrams carry negation ("not good") and score better (docs/design.md).
 var DefaultWordNGrams = tokenize.NGramRange{Min: 1, Max: 2}
 
 // DefaultHanChars is the Han character n-gram range added to segmented
 // words for Chinese: it makes up for segmentation errors and unknown words
-// (ChnSentiCorp dev: 0.913 with words alone, 0.921 with both).
+// (docs/performance.md).
 var DefaultHanChars = tokenize.NGramRange{Min: 2, Max: 3}
 
 // tokenizeConfig resolves the tokenizer defaults for lang, so the model file

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -44,8 +46,8 @@ func trainMulti(t testing.TB, cfg Config, mc MultiConfig, docs []corpus.MultiDoc
 	return mm, s
 }
 
-func evaluateMulti(mm *MultiModel, docs []corpus.MultiDocument) MultiEvaluation {
-	ev := NewMultiEvaluator(mm.Labels)
+func evaluateMulti(mm *MultiModel, docs []corpus.MultiDocument) metrics.MultiEvaluation {
+	ev := metrics.NewMultiEvaluator(mm.Labels)
 	b := mm.NewBatch(func(p MultiPrediction) { ev.Add(p.Truth, p.Labels, p.Proba) })
 	for _, d := range docs {
 		b.Add(d.Source, d.Labels, d.Text)
@@ -171,31 +173,6 @@ func TestBestCut(t *testing.T) {
 	}
 }
 
-func TestMultiEvaluator(t *testing.T) {
-	e := NewMultiEvaluator([]string{"a", "b", "c"})
-	e.Add([]string{"a", "b"}, []int{0, 1}, []float64{0.9, 0.8, 0.1}) // exact
-	e.Add([]string{"a"}, []int{0, 2}, []float64{0.7, 0.1, 0.6})      // fp c
-	e.Add([]string{"b", "d"}, []int{1}, []float64{0.2, 0.3, 0.5})    // fn d (unknown label)
-	e.Add([]string{"c"}, []int{0}, []float64{0.8, 0.1, 0.4})         // fp a, fn c
-	r := e.Result()
-	// tp a2 b2 → 4; fp c1 a1 → 2; fn d1 c1 → 2.
-	if r.N != 4 || r.MicroPrecision != 4.0/6 || r.MicroRecall != 4.0/6 || math.Abs(r.MicroF1-4.0/6) > 1e-15 {
-		t.Errorf("micro P/R/F1 %v %v %v", r.MicroPrecision, r.MicroRecall, r.MicroF1)
-	}
-	if r.SubsetAccuracy != 0.25 || r.HammingLoss != 4.0/16 {
-		t.Errorf("subset accuracy %v, Hamming loss %v", r.SubsetAccuracy, r.HammingLoss)
-	}
-	// F1: a 2·2/(4+1) = 0.8, b 1, c 0, d 0.
-	if math.Abs(r.MacroF1-0.45) > 1e-15 || r.PerLabel["a"].F1 != 0.8 || r.PerLabel["d"].Support != 1 {
-		t.Errorf("macro-F1 %v, per label %+v", r.MacroF1, r.PerLabel)
-	}
-	// Breakeven: a's 2 best (docs 1 and 4) hold 1 a; b's 2 best (1, 3) both; c's best (3) is not c; d never scored.
-	if r.PerLabel["a"].Breakeven != 0.5 || r.PerLabel["b"].Breakeven != 1 || r.PerLabel["c"].Breakeven != 0 ||
-		r.MicroBreakeven != 3.0/6 || r.MacroBreakeven != 1.5/4 {
-		t.Errorf("breakeven micro %v macro %v, per label %+v", r.MicroBreakeven, r.MacroBreakeven, r.PerLabel)
-	}
-}
-
 func TestMultiModelFile(t *testing.T) {
 	docs := readMultiDocs(t, multiJSONL)
 	mm, _ := trainMulti(t, Config{}, MultiConfig{}, docs)
@@ -225,11 +202,8 @@ func TestMultiModelFile(t *testing.T) {
 		t.Errorf("Decode: %v, want ErrKind", err)
 	}
 	path := filepath.Join(t.TempDir(), "m.model")
-	if err := Save(path, mm); err != nil {
+	if err := modelfile.Save(path, mm); err != nil {
 		t.Fatal(err)
-	}
-	if _, _, err := Open(path); !errors.Is(err, ErrKind) {
-		t.Errorf("Open: %v, want ErrKind", err)
 	}
 	if _, err := LoadMulti(path); err != nil {
 		t.Error(err)

@@ -6,11 +6,10 @@ import (
 	"io"
 	"math"
 	"slices"
-)
 
-// MultiLabelModel is the kind of a MultiModel's file. Builds from before
-// multi-label models refuse it as a kind they do not know.
-const MultiLabelModel Kind = 3
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/parallel"
+)
 
 // multiHeader is a MultiModel file's JSON header: a text model's, whose
 // classes are the labels, and the multi-label settings and thresholds.
@@ -24,24 +23,24 @@ type multiHeader struct {
 func (mm *MultiModel) NumFeatures() int { return mm.m.NumFeatures() }
 
 // WriteTo writes the model file to w: a text model's sections under the
-// kind MultiLabelModel.
+// kind of its own ("multi-label model"), which text-model readers refuse.
 func (mm *MultiModel) WriteTo(w io.Writer) (int64, error) {
 	// What DecodeMulti would refuse is not written.
 	h := multiHeader{Multi: mm.Multi, Thresholds: mm.Thresholds}
 	if err := h.check(mm.m); err != nil {
 		return 0, fmt.Errorf("%w: %v", ErrConfig, err)
 	}
-	return mm.m.writeFile(w, MultiLabelModel, func(h header) any {
+	return mm.m.writeFile(w, modelfile.MultiLabelModel, func(h header) any {
 		return multiHeader{header: h, Multi: mm.Multi, Thresholds: mm.Thresholds}
 	})
 }
 
 // LoadMulti reads a multi-label model file.
-func LoadMulti(path string) (*MultiModel, error) { return loadFile(path, DecodeMulti) }
+func LoadMulti(path string) (*MultiModel, error) { return modelfile.Load(path, DecodeMulti) }
 
 // DecodeMulti reads a multi-label model from the bytes of a model file.
 func DecodeMulti(data []byte) (*MultiModel, error) {
-	payload, err := openKind(data, MultiLabelModel)
+	payload, err := modelfile.OpenKind(data, modelfile.MultiLabelModel)
 	if err != nil {
 		return nil, err
 	}
@@ -140,8 +139,8 @@ type MultiPrediction struct {
 // MultiBatch classifies documents on GOMAXPROCS goroutines and hands the
 // results to a callback in the order the documents were added.
 type MultiBatch struct {
-	run        *ordered[multiItem, []MultiPrediction]
-	predictors freeList[*MultiPredictor]
+	run        *parallel.Batcher[multiItem, []MultiPrediction]
+	predictors parallel.FreeList[*MultiPredictor]
 }
 
 type multiItem struct {
@@ -155,11 +154,11 @@ type multiItem struct {
 func (mm *MultiModel) NewBatch(emit func(MultiPrediction)) *MultiBatch {
 	b := new(MultiBatch)
 	work := func(items []multiItem) []MultiPrediction {
-		p, ok := b.predictors.get()
+		p, ok := b.predictors.Get()
 		if !ok {
 			p = mm.NewPredictor()
 		}
-		defer b.predictors.put(p)
+		defer b.predictors.Put(p)
 		out := make([]MultiPrediction, len(items))
 		for i, it := range items {
 			proba := p.Proba(nil, it.text)
@@ -167,7 +166,7 @@ func (mm *MultiModel) NewBatch(emit func(MultiPrediction)) *MultiBatch {
 		}
 		return out
 	}
-	b.run = newOrdered(work, func(ps []MultiPrediction) {
+	b.run = parallel.NewBatcher(work, func(ps []MultiPrediction) {
 		for _, p := range ps {
 			emit(p)
 		}

@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -18,8 +15,10 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/vocab"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -57,9 +56,9 @@ func trainVia(t testing.TB, cfg Config, path string, viaMatrix bool) (*Model, Su
 	return m, s
 }
 
-func evaluate(t testing.TB, m *Model, path string) Evaluation {
+func evaluate(t testing.TB, m *Model, path string) metrics.Evaluation {
 	t.Helper()
-	ev := NewEvaluator(m.Classes)
+	ev := metrics.NewEvaluator(m.Classes)
 	b := m.NewBatch(func(p Prediction) { ev.Add(p.Truth, p.Label(m)) })
 	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		b.Add(d.Source, d.Label, d.Text)
@@ -106,7 +105,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	for _, cfg := range []Config{{}, {Vectorizer: Hash, Classifier: Bernoulli}, {Weighting: Rennie, Classifier: Multinomial}} {
 		m, _ := train(t, cfg, newsTrain)
 		path := filepath.Join(t.TempDir(), "news.model")
-		if err := Save(path, m); err != nil {
+		if err := modelfile.Save(path, m); err != nil {
 			t.Fatal(err)
 		}
 		got, err := Load(path)
@@ -211,7 +210,7 @@ func withVersion(data []byte, v uint32) []byte {
 // the rest, and returns data.
 func rechecksum(data []byte) []byte {
 	body := data[:len(data)-4]
-	binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.Checksum(body, castagnoli))
+	binary.LittleEndian.PutUint32(data[len(data)-4:], modelfile.Checksum(body))
 	return data
 }
 
@@ -300,16 +299,10 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 		if err != nil && !bytes.Contains([]byte(err.Error()), []byte(path)) {
 			t.Errorf("%s: error %q does not name the file", tc.name, err)
 		}
-		if m, tab, err := Open(path); !errors.Is(err, tc.want) || m != nil || tab != nil || (err != nil && !strings.Contains(err.Error(), path)) {
-			t.Errorf("%s: Open = %v, %v, %v; want %v naming the file", tc.name, m, tab, err, tc.want)
-		}
 	}
 	missing := filepath.Join(t.TempDir(), "missing.model")
 	if _, err := Load(missing); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
-	}
-	if _, _, err := Open(missing); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("Open of a missing file: %v", err)
 	}
 }
 
@@ -320,10 +313,10 @@ func TestSaveIsAtomic(t *testing.T) {
 	if err := os.WriteFile(path, []byte("previous contents"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Save(filepath.Join(dir, "no-such-dir", "m.model"), m); err == nil {
+	if err := modelfile.Save(filepath.Join(dir, "no-such-dir", "m.model"), m); err == nil {
 		t.Fatal("Save into a missing folder succeeded")
 	}
-	if err := Save(path, m); err != nil {
+	if err := modelfile.Save(path, m); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -332,59 +325,6 @@ func TestSaveIsAtomic(t *testing.T) {
 	}
 	if _, err := Load(path); err != nil {
 		t.Error(err)
-	}
-}
-
-// pieces writes its bytes to w in pieces of varied sizes.
-type pieces []byte
-
-func (p pieces) WriteTo(w io.Writer) (int64, error) {
-	var n int64
-	for size, rest := 1, []byte(p); len(rest) > 0; size = size*3 + 7 {
-		k, err := w.Write(rest[:min(size, len(rest))])
-		n += int64(k)
-		if err != nil {
-			return n, err
-		}
-		rest = rest[k:]
-	}
-	return n, nil
-}
-
-// Save starts the disk writes of a file's first chunks while it writes the
-// next ones: every byte must arrive all the same.
-func TestSaveWritesEveryChunk(t *testing.T) {
-	data := make([]byte, 5*writebackChunk+12345)
-	rand.NewChaCha8([32]byte{1}).Read(data)
-	path := filepath.Join(t.TempDir(), "big")
-	if err := Save(path, pieces(data)); err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(path)
-	if err != nil || !bytes.Equal(got, data) {
-		t.Fatalf("read back %d bytes (%v), want the %d written", len(got), err, len(data))
-	}
-	// The disk writes it starts cover the file from its start, a chunk or
-	// more at a time, up to less than a chunk from its end.
-	f, err := os.Create(filepath.Join(t.TempDir(), "recorded"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var ranges [][2]int64
-	w := &writeback{f: f, start: func(_ *os.File, off, n int64) { ranges = append(ranges, [2]int64{off, n}) }}
-	if _, err := pieces(data).WriteTo(w); err != nil {
-		t.Fatal(err)
-	}
-	next := int64(0)
-	for _, r := range ranges {
-		if r[0] != next || r[1] < writebackChunk {
-			t.Fatalf("disk writes started for %v, want contiguous ranges of at least %d bytes from 0", ranges, writebackChunk)
-		}
-		next += r[1]
-	}
-	if left := int64(len(data)) - next; left < 0 || left >= writebackChunk {
-		t.Errorf("disk writes started up to byte %d of %d, want within a chunk of the end", next, len(data))
 	}
 }
 
@@ -417,73 +357,6 @@ func TestTrainerRejects(t *testing.T) {
 	}
 	if _, err := NewTrainer(Config{Alpha: -1}); !errors.Is(err, ErrConfig) {
 		t.Errorf("negative alpha: %v", err)
-	}
-}
-
-func TestEvaluator(t *testing.T) {
-	ev := NewEvaluator([]string{"a", "b"})
-	for _, p := range [][2]string{{"a", "a"}, {"a", "b"}, {"b", "b"}, {"b", "b"}, {"c", "a"}} {
-		ev.Add(p[0], p[1])
-	}
-	r := ev.Result()
-	if r.N != 5 || r.Accuracy != 0.6 {
-		t.Fatalf("n %d accuracy %g", r.N, r.Accuracy)
-	}
-	// a: P 1/2 R 1/2 F 1/2; b: P 2/3 R 1 F 0.8; c: F 0 → macro 1.3/3.
-	if d := r.MacroF1 - 1.3/3; d > 1e-12 || d < -1e-12 {
-		t.Errorf("macro-F1 %g", r.MacroF1)
-	}
-	if r.Confusion[2][0] != 1 || len(r.Labels) != 3 || r.Classes != 2 || r.UnknownDocs != 1 {
-		t.Errorf("confusion %v labels %v", r.Confusion, r.Labels)
-	}
-	want := []ConfusedPair{{0, 1, 1}, {2, 0, 1}}
-	if !reflect.DeepEqual(r.Confused, want) {
-		t.Errorf("confused %v, want %v", r.Confused, want)
-	}
-	// AddClass, with the predicted class's index, records the same.
-	byIndex := NewEvaluator([]string{"a", "b"})
-	for _, p := range []struct {
-		truth string
-		class int
-	}{{"a", 0}, {"a", 1}, {"b", 1}, {"b", 1}, {"c", 0}} {
-		byIndex.AddClass(p.truth, p.class)
-	}
-	if got := byIndex.Result(); !reflect.DeepEqual(got, r) {
-		t.Errorf("AddClass: %+v, Add: %+v", got, r)
-	}
-}
-
-// TestEvaluatorSparse gives an Evaluator far more labels than a dense
-// confusion matrix could hold: its memory must follow the documents.
-func TestEvaluatorSparse(t *testing.T) {
-	const unknown = 20000
-	classes := make([]string, 3000)
-	for i := range classes {
-		classes[i] = "c" + strconv.Itoa(i)
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	ev := NewEvaluator(classes)
-	for i := range classes {
-		ev.AddClass(classes[i], i) // every class right once
-	}
-	for i := range unknown {
-		ev.AddClass("u"+strconv.Itoa(i), i%2)
-	}
-	ev.AddClass("u0", 0) // a repeated pair
-	r := ev.Result()
-	runtime.ReadMemStats(&after)
-	if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); mb > 64 {
-		t.Errorf("%.0f MB allocated for %d labels", mb, len(r.Labels))
-	}
-	if r.Confusion != nil || r.Classes != len(classes) || len(r.UnknownLabels()) != unknown || r.UnknownDocs != unknown+1 {
-		t.Fatalf("confusion %v, classes %d, unknown labels %d, unknown documents %d", r.Confusion != nil, r.Classes, len(r.UnknownLabels()), r.UnknownDocs)
-	}
-	if len(r.Confused) != unknown || r.Confused[0] != (ConfusedPair{True: len(classes), Predicted: 0, Count: 2}) {
-		t.Errorf("confused: %d pairs, first %+v", len(r.Confused), r.Confused[0])
-	}
-	if want := float64(len(classes)) / float64(len(classes)+unknown+1); r.Accuracy != want {
-		t.Errorf("accuracy %g, want %g", r.Accuracy, want)
 	}
 }
 

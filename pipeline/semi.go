@@ -75,26 +75,22 @@ func (s Semi) validate() error {
 
 // Semi-supervised defaults of the text pipeline, for zero fields of Semi;
 // Threshold and Rounds default to package nb's (0.9; 10 rounds, 50 EM
-// iterations). Chosen on a validation split of the 20 Newsgroups training
-// set at 1:50 labeled:unlabeled with the default Complement NB on TF-IDF
-// (benchmarks/semi -validate), whose posteriors are nearly flat: the mean
-// top posterior of 20 classes is 0.065 there.
+// iterations). They were chosen on a validation split of 20 Newsgroups
+// (benchmarks/semi -validate; figures in docs/performance.md) with the
+// default Complement NB on TF-IDF, whose posteriors are nearly flat.
 //
 // NSNB computes its confidence and pseudo-labels from posteriors of
 // per-class standardized scores (nb.SelfTraining.Standardize): Complement
 // NB's margins are not comparable across classes, so with the raw
-// posteriors a class like soc.religion.christian took up to 783 of the
-// 4157 documents of the first round (3.5 times its share) and snowballed:
-// 0.704 ± 0.039 against 0.782 ± 0.014 standardized, 10 repetitions.
-// Multinomial NB collapsed to one class without it (0.09 against 0.56).
+// posteriors one class takes far more than its share of the first round
+// and snowballs, and Multinomial NB collapses to one class.
 const (
-	// DefaultSemiK: NSNB adds half of the remaining documents per round
-	// (standardized: K 0.3 0.775, 0.5 0.782, 0.7 0.765).
+	// DefaultSemiK: NSNB adds half of the remaining documents per round.
 	DefaultSemiK = 0.5
 	// DefaultSemiLambda weights the unlabeled soft counts. Complement NB's
 	// score is not a likelihood, so EM stops after one step, and flat
-	// posteriors put a document's evidence in λ·(P − 1/K): λ 1 gives +6
-	// points, 5 to 20 give +13 to +14.
+	// posteriors put a document's evidence in λ·(P − 1/K): a λ well above
+	// 1 lets it count.
 	DefaultSemiLambda = 10
 )
 

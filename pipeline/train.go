@@ -9,6 +9,7 @@ import (
 
 	"github.com/textnb/textnb/internal/featurehash"
 	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
@@ -42,11 +43,11 @@ type Trainer struct {
 	pending []string // texts held back until Lang Auto has decided
 	sampled int
 	an      *tokenize.Analyzer
-	run     *ordered[string, *tokenized]
+	run     *parallel.Batcher[string, *tokenized]
 	vocab   *vocab.Builder
-	coders  *freeList[*coder]           // for the tokenizing goroutines
-	batches *freeList[[]vocab.CodedDoc] // that count is done with
-	hashed  []*sparse.CSR               // per batch, with hashing
+	coders  *parallel.FreeList[*coder]           // for the tokenizing goroutines
+	batches *parallel.FreeList[[]vocab.CodedDoc] // that count is done with
+	hashed  []*sparse.CSR                        // per batch, with hashing
 	hash    featurehash.Hashing
 	empty   int
 	// unlabeled counts the documents given to AddUnlabeled.
@@ -153,8 +154,8 @@ func (t *Trainer) begin() {
 		t.vocab = vocab.NewBuilder()
 		t.startSpill()
 	}
-	t.coders, t.batches = new(freeList[*coder]), new(freeList[[]vocab.CodedDoc])
-	t.run = newOrdered(t.tokenize, t.count)
+	t.coders, t.batches = new(parallel.FreeList[*coder]), new(parallel.FreeList[[]vocab.CodedDoc])
+	t.run = parallel.NewBatcher(t.tokenize, t.count)
 	for _, s := range t.pending {
 		t.run.Add(s)
 	}
@@ -188,7 +189,7 @@ type coder struct {
 
 // takeCoder returns a coder from t's free list, or a new one.
 func (t *Trainer) takeCoder() *coder {
-	c, ok := t.coders.get()
+	c, ok := t.coders.Get()
 	if !ok {
 		c = &coder{tok: t.an.NewWorker()}
 	}
@@ -253,7 +254,7 @@ func (t *Trainer) putCoder(c *coder) {
 	if c.Len() > maxCoderTerms {
 		c = &coder{tok: c.tok}
 	}
-	t.coders.put(c)
+	t.coders.Put(c)
 }
 
 // dropViews empties a word buffer, clearing every string it held.
@@ -269,7 +270,7 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 	if t.vocab == nil {
 		return t.hashRows(texts)
 	}
-	docs, _ := t.batches.get() // reused, so coded documents keep their capacity
+	docs, _ := t.batches.Get() // reused, so coded documents keep their capacity
 	docs = slices.Grow(docs[:0], len(texts))[:len(texts)]
 	c := t.takeCoder()
 	r := ngramsOf(t.an)
@@ -316,7 +317,7 @@ func (t *Trainer) count(b *tokenized) {
 		t.vocab.AddCoded(&b.coded[i])
 		b.coded[i].Release()
 	}
-	t.batches.put(b.coded)
+	t.batches.Put(b.coded)
 }
 
 // Finish trains the model on everything added and summarizes the run,

@@ -2,11 +2,8 @@ package pipeline
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/textnb/textnb/tokenize"
@@ -38,88 +35,6 @@ func DefaultGrid() Grid {
 		Weighting:  []Weighting{TFIDF, RawCounts},
 		Classifier: []Classifier{Complement, Multinomial},
 	}
-}
-
-// ParseGrid reads a grid written as
-//
-//	alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb
-//
-// Settings it does not name keep the base configuration's value.
-func ParseGrid(s string) (Grid, error) {
-	var g Grid
-	for _, part := range strings.Split(s, ";") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		key, list, ok := strings.Cut(part, "=")
-		if !ok || strings.TrimSpace(list) == "" {
-			return g, fmt.Errorf("%w: grid %q: want NAME=VALUE|VALUE…", ErrConfig, part)
-		}
-		key = strings.TrimSpace(key)
-		var err error
-		switch key {
-		case "alpha":
-			for _, v := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == '|' }) {
-				a, e := strconv.ParseFloat(strings.TrimSpace(v), 64)
-				if e != nil || !(a > 0) {
-					return g, fmt.Errorf("%w: grid alpha %q: want positive numbers", ErrConfig, v)
-				}
-				g.Alpha = append(g.Alpha, a)
-			}
-		case "ngrams":
-			g.NGrams, err = parseRanges(key, list, false)
-		case "char-ngrams":
-			g.CharNGrams, err = parseRanges(key, list, true)
-		case "weighting":
-			g.Weighting, err = parseEach(list, parseText[Weighting])
-		case "model":
-			g.Classifier, err = parseEach(list, parseText[Classifier])
-		default:
-			return g, fmt.Errorf("%w: grid names %q: want alpha, ngrams, char-ngrams, weighting or model", ErrConfig, key)
-		}
-		if err != nil {
-			return g, err
-		}
-	}
-	return g, nil
-}
-
-func parseEach[T any](list string, parse func(string) (T, error)) ([]T, error) {
-	var out []T
-	for _, v := range strings.Split(list, "|") {
-		x, err := parse(strings.TrimSpace(v))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, x)
-	}
-	return out, nil
-}
-
-// parseText reads a value of an enumeration by its name.
-func parseText[E any, P interface {
-	*E
-	UnmarshalText([]byte) error
-}](s string) (E, error) {
-	var e E
-	err := P(&e).UnmarshalText([]byte(s))
-	return e, err
-}
-
-func parseRanges(key, list string, none bool) ([]tokenize.NGramRange, error) {
-	return parseEach(list, func(v string) (tokenize.NGramRange, error) {
-		if none && v == "none" {
-			return tokenize.NGramRange{}, nil
-		}
-		lo, hi, ok := strings.Cut(v, ",")
-		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
-		b, err2 := strconv.Atoi(strings.TrimSpace(hi))
-		if !ok || err1 != nil || err2 != nil || a < 1 || b < a {
-			return tokenize.NGramRange{}, fmt.Errorf("%w: grid %s %q: want MIN,MAX with 1 ≤ MIN ≤ MAX", ErrConfig, key, v)
-		}
-		return tokenize.NGramRange{Min: a, Max: b}, nil
-	})
 }
 
 // TuneResult is the outcome of Tune: one cross-validation per setting, in

@@ -1,35 +1,12 @@
 package pipeline
 
 import (
-	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/tokenize"
 )
-
-func TestParseGrid(t *testing.T) {
-	g, err := ParseGrid("alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := Grid{
-		Alpha:      []float64{0.03, 0.1, 0.3, 1},
-		NGrams:     []tokenize.NGramRange{{Min: 1, Max: 1}, {Min: 1, Max: 2}},
-		CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 2}, {Min: 1, Max: 3}},
-		Weighting:  []Weighting{TFIDF, Rennie, RawCounts},
-		Classifier: []Classifier{Complement, Multinomial},
-	}
-	if !reflect.DeepEqual(g, want) {
-		t.Errorf("got %+v, want %+v", g, want)
-	}
-	for _, bad := range []string{"alpha=0", "alpha=x", "ngrams=2,1", "char-ngrams=1", "weighting=idf", "model=svm", "beta=1", "alpha"} {
-		if _, err := ParseGrid(bad); !errors.Is(err, ErrConfig) {
-			t.Errorf("ParseGrid(%q): %v, want ErrConfig", bad, err)
-		}
-	}
-}
 
 func docsOf(docs []corpus.Document) Docs {
 	return func(yield func(label, text string) bool) error {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -174,8 +175,8 @@ func fit(cfg pipeline.Config, mc pipeline.MultiConfig, docs []doc) (*pipeline.Mu
 	return mm, err
 }
 
-func evaluate(mm *pipeline.MultiModel, docs []doc) pipeline.MultiEvaluation {
-	ev := pipeline.NewMultiEvaluator(mm.Labels)
+func evaluate(mm *pipeline.MultiModel, docs []doc) metrics.MultiEvaluation {
+	ev := metrics.NewMultiEvaluator(mm.Labels)
 	b := mm.NewBatch(func(p pipeline.MultiPrediction) { ev.Add(p.Truth, p.Labels, p.Proba) })
 	for i, d := range docs {
 		b.Add(fmt.Sprint(i), d.labels, d.text)

@@ -27,6 +27,7 @@ import (
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -168,7 +169,7 @@ func trainEval(cfg pipeline.Config, train []corpus.Document, isLabeled []bool, t
 		return run{}, err
 	}
 	secs := time.Since(start).Seconds()
-	ev := pipeline.NewEvaluator(m.Classes)
+	ev := metrics.NewEvaluator(m.Classes)
 	b := m.NewBatch(func(p pipeline.Prediction) { ev.AddClass(p.Truth, p.Class) })
 	for _, d := range test {
 		b.Add(d.Source, d.Label, d.Text)

@@ -32,6 +32,7 @@ import (
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -59,7 +60,7 @@ func main() {
 	defer cleanup()
 	model := filepath.Join(tmp, "sms.model")
 	start := time.Now()
-	if err := pipeline.Save(model, trainOn(docs)); err != nil {
+	if err := modelfile.Save(model, trainOn(docs)); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("SMS Spam Collection: %d messages, model trained in %.2f s; %d connections, %v per phase\n", len(docs), time.Since(start).Seconds(), *conns, *duration)
@@ -103,7 +104,7 @@ func main() {
 		for i := range 10 {
 			time.Sleep(*duration / 12)
 			if i%2 == 0 {
-				if err := pipeline.Save(model, m); err != nil {
+				if err := modelfile.Save(model, m); err != nil {
 					log.Fatal(err)
 				}
 			} else {
@@ -436,7 +437,7 @@ func coldStart(tmp, bin string) {
 		return
 	}
 	model := filepath.Join(tmp, "zh.model")
-	if err := pipeline.Save(model, trainOn(docs)); err != nil {
+	if err := modelfile.Save(model, trainOn(docs)); err != nil {
 		log.Fatal(err)
 	}
 	review := "房间很干净，服务也很周到，下次还会再来。"

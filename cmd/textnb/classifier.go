@@ -5,7 +5,9 @@ import (
 	"strconv"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/table"
 )
 
 // A classifier is a model file of either kind as predict and eval use it:
@@ -38,7 +40,7 @@ type inputs struct {
 // openClassifier loads the model file at path, reading it once. The
 // classifier reads its inputs as in says when it feeds them.
 func openClassifier(path string, in *inputs) (classifier, error) {
-	m, t, err := pipeline.Open(path)
+	m, t, err := anymodel.Open(path)
 	switch {
 	case err != nil:
 		return nil, err
@@ -83,7 +85,7 @@ func (c textClassifier) feed(paths []string, emit func(scored)) error {
 }
 
 type tableClassifier struct {
-	t  *pipeline.Table
+	t  *table.Table
 	in *inputs
 }
 

@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/metrics"
 )
 
 const (
@@ -71,7 +72,7 @@ func TestCLINews(t *testing.T) {
 	if !strings.Contains(out, "trained cnb on 240 documents (0 empty), 4 classes") || !strings.Contains(out, "wrote "+model) {
 		t.Fatalf("train summary:\n%s", out)
 	}
-	if k, err := pipeline.FileKind(model); err != nil || k != pipeline.TextModel {
+	if k, err := modelfile.FileKind(model); err != nil || k != modelfile.TextModel {
 		t.Fatalf("FileKind = %v, %v", k, err)
 	}
 
@@ -81,7 +82,7 @@ func TestCLINews(t *testing.T) {
 	if first[0] != "documents 80" || err != nil || acc < 0.85 {
 		t.Fatalf("eval report starts %q", first)
 	}
-	var ev pipeline.Evaluation
+	var ev metrics.Evaluation
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", newsTest)), &ev); err != nil {
 		t.Fatal(err)
 	}

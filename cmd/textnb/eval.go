@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -51,7 +53,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		keep = reportErrors
 	}
 	in := inputs{labeled: true, fields: fields.options(false)}
-	if kind, err := pipeline.PeekKind(*modelPath); err == nil && kind == pipeline.TextModel {
+	if kind, err := modelfile.PeekKind(*modelPath); err == nil && kind == modelfile.TextModel {
 		in.ahead = startReadAhead(pos[0], in.fields) // a table is read as rows, once the model is known
 		defer func() { in.ahead.stop() }()
 	}
@@ -63,7 +65,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		in.ahead.stop()
 		in.ahead = startReadAhead(pos[0], in.fields)
 	}
-	ev := pipeline.NewEvaluator(c.classes())
+	ev := metrics.NewEvaluator(c.classes())
 	var errs []misclassified
 	var explainer *pipeline.Predictor                                        // used by the emitting goroutine alone
 	if tc, ok := c.(textClassifier); ok && *pf.list == "" && !*pf.estimate { // explanations are of the model's own scores
@@ -131,7 +133,7 @@ func newMisclassified(s scored, classes []string, p *pipeline.Predictor) misclas
 // evalReport is what eval prints: the Evaluation's fields, then the errors
 // asked for.
 type evalReport struct {
-	pipeline.Evaluation
+	metrics.Evaluation
 	Errors []misclassified `json:"errors,omitempty"`
 }
 
@@ -153,7 +155,7 @@ const (
 )
 
 // labelOrder returns the indices of r.Labels in the order to list them.
-func labelOrder(r pipeline.Evaluation, seen bool) []int {
+func labelOrder(r metrics.Evaluation, seen bool) []int {
 	idx := make([]int, len(r.Labels))
 	for i := range idx {
 		idx[i] = i
@@ -213,7 +215,7 @@ func printEvaluation(w io.Writer, rep evalReport, seen bool) {
 }
 
 // correct counts the documents predicted right.
-func correct(r pipeline.Evaluation) int {
+func correct(r metrics.Evaluation) int {
 	n := r.N
 	for _, p := range r.Confused {
 		n -= p.Count
@@ -223,7 +225,7 @@ func correct(r pipeline.Evaluation) int {
 
 // printMatrix prints the confusion matrix with its rows named and numbered
 // as the class table above, and its columns numbered.
-func printMatrix(w io.Writer, r pipeline.Evaluation, order []int, names []string, width, num int) {
+func printMatrix(w io.Writer, r metrics.Evaluation, order []int, names []string, width, num int) {
 	fmt.Fprintf(w, "\nconfusion matrix (rows: true class, columns: predicted class, numbered # as above)\n")
 	cell := max(num, 3) + 1
 	for _, row := range r.Confusion {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/internal/textfile"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -53,7 +54,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 // openTextModel loads a text model for a command that only text models
 // support.
 func openTextModel(path, command string) (*pipeline.Model, error) {
-	m, t, err := pipeline.Open(path)
+	m, t, err := anymodel.Open(path)
 	if err != nil {
 		return nil, err
 	}

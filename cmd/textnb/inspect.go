@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -26,7 +27,7 @@ func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *top < 0 {
 		return fmt.Errorf("%w: --top %d: want N ≥ 0", errUsage, *top)
 	}
-	m, t, err := pipeline.Open(pos[0])
+	m, t, err := anymodel.Open(pos[0])
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -33,7 +34,7 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return namedModels(err, pos)
 	}
 	m.LabelField, m.TextField = models[0].LabelField, models[0].TextField
-	if err := pipeline.Save(*out, m); err != nil {
+	if err := modelfile.Save(*out, m); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %d models: %d classes, %d features\nwrote %s\n", len(models), len(m.Classes), m.NumFeatures(), *out)

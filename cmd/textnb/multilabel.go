@@ -10,6 +10,8 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -95,7 +97,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	if err != nil {
 		return true, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := pipeline.Save(out, mm); err != nil {
+	if err := modelfile.Save(out, mm); err != nil {
 		return true, err
 	}
 	if detected {
@@ -129,8 +131,8 @@ func multiOptions(fs *flag.FlagSet, fields fieldFlags, sep string) corpus.Option
 // isMultiModel reports whether the model file at path is a multi-label
 // model (without reading more than its header).
 func isMultiModel(path string) bool {
-	k, err := pipeline.PeekKind(path)
-	return err == nil && k == pipeline.MultiLabelModel
+	k, err := modelfile.PeekKind(path)
+	return err == nil && k == modelfile.MultiLabelModel
 }
 
 // singleLabelPriors refuses the prior-correction flags, which a
@@ -255,7 +257,7 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 	if err != nil {
 		return err
 	}
-	ev := pipeline.NewMultiEvaluator(mm.Labels)
+	ev := metrics.NewMultiEvaluator(mm.Labels)
 	worst := &worstDocs{k: cmp.Or(nErrors, reportErrors)}
 	b := mm.NewBatch(func(p pipeline.MultiPrediction) {
 		ev.Add(p.Truth, p.Labels, p.Proba)
@@ -284,7 +286,7 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 	return nil
 }
 
-func printMultiEvaluation(w io.Writer, r pipeline.MultiEvaluation) {
+func printMultiEvaluation(w io.Writer, r metrics.MultiEvaluation) {
 	fmt.Fprintf(w, "documents        %d\nmicro P/R/F1     %.4f  %.4f  %.4f\nmacro P/R/F1     %.4f  %.4f  %.4f\n",
 		r.N, r.MicroPrecision, r.MicroRecall, r.MicroF1, r.MacroPrecision, r.MacroRecall, r.MacroF1)
 	fmt.Fprintf(w, "subset accuracy  %.4f\nHamming loss     %.4f\nbreakeven        %.4f micro, %.4f macro\n\n",

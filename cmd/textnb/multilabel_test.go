@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -26,7 +28,7 @@ func TestTrainMultiLabelDetectedPredictEval(t *testing.T) {
 			t.Errorf("train output %q lacks %q", out, want)
 		}
 	}
-	if k, err := pipeline.FileKind(model); err != nil || k != pipeline.MultiLabelModel {
+	if k, err := modelfile.FileKind(model); err != nil || k != modelfile.MultiLabelModel {
 		t.Fatalf("kind %v, %v", k, err)
 	}
 	pred := mustRun(t, "The chip maker's stock jumped as revenue from servers beat forecasts\nThe striker scored in the cup final\n", "predict", "-m", model, "-")
@@ -58,7 +60,7 @@ func TestTrainMultiLabelDetectedPredictEval(t *testing.T) {
 			t.Errorf("eval output lacks %q:\n%s", want, ev)
 		}
 	}
-	var r pipeline.MultiEvaluation
+	var r metrics.MultiEvaluation
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", multiJSONL)), &r); err != nil || r.N != 37 || r.MicroF1 < 0.8 {
 		t.Errorf("eval --json: %+v, %v", r, err)
 	}

@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/modelfile"
 )
 
 // checkOutput refuses, before any work, an -o that Save could not write or
 // that names one of the inputs (through links too), which the model would
 // replace.
 func checkOutput(out string, inputs ...string) error {
-	if err := pipeline.CheckOutput(out); err != nil {
+	if err := modelfile.CheckOutput(out); err != nil {
 		return err
 	}
 	oi, err := os.Stat(out)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/textnb/textnb/internal/priors"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // priorFlags are the prior-correction flags of predict and eval.
@@ -50,7 +50,7 @@ func (f priorFlags) shift(classes []string, assumed []float64, emit func(scored)
 	if s.estimate {
 		return nil, fmt.Errorf("%w: --priors and --estimate-priors exclude each other", errUsage)
 	}
-	target, err := pipeline.ParsePriors(*f.list, classes)
+	target, err := priors.Parse(*f.list, classes)
 	if err != nil {
 		return nil, fmt.Errorf("%w: --priors: %v", errUsage, err)
 	}

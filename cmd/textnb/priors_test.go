@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -140,7 +141,7 @@ func TestCLIEvalPriors(t *testing.T) {
 	var head struct {
 		Priors map[string]float64 `json:"priors"`
 	}
-	var ev pipeline.Evaluation
+	var ev metrics.Evaluation
 	if len(out) != 2 || json.Unmarshal([]byte(out[0]), &head) != nil || json.Unmarshal([]byte(out[1]), &ev) != nil {
 		t.Fatalf("eval --estimate-priors --json:\n%s", strings.Join(out, "\n"))
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/metrics"
 )
 
 // Eval, which reads its corpus ahead, counts every document of a corpus of
@@ -21,7 +21,7 @@ func TestCLIEvalReadsAheadEveryDocument(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "news.model")
 	mustRun(t, "", "train", newsTrain, "-o", model)
 	root, n := copyCorpus(t, newsTest, 0, 8) // 640 documents: two full batches and a partial one
-	var ev pipeline.Evaluation
+	var ev metrics.Evaluation
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", root)), &ev); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -220,7 +221,7 @@ type bar struct {
 
 var scoreColors = [3]string{"#4e79a7", "#f28e2b", "#59a14f"}
 
-func newBarChart(r pipeline.Evaluation, order []int) barChart {
+func newBarChart(r metrics.Evaluation, order []int) barChart {
 	rows := make([]barRow, 0, min(len(order), reportBars))
 	for _, i := range order[:min(len(order), reportBars)] {
 		s := r.PerClass[r.Labels[i]]
@@ -291,7 +292,7 @@ type heatCell struct {
 	Fill, Ink, Text, Title string
 }
 
-func newHeatMap(r pipeline.Evaluation, order []int) *heatMap {
+func newHeatMap(r metrics.Evaluation, order []int) *heatMap {
 	n := len(order)
 	h := &heatMap{Cell: min(44, max(16, 640/max(n, 1)))}
 	h.Font = min(12, max(8, h.Cell/3))
@@ -354,7 +355,7 @@ func heatColor(share float64, diagonal bool) string {
 
 type multiReportData struct {
 	Model, Corpus string
-	R             pipeline.MultiEvaluation
+	R             metrics.MultiEvaluation
 	Wrong         int // documents whose label set is not predicted exactly
 	Unknown       int
 	UnknownNames  []string
@@ -420,7 +421,7 @@ func boolInt(b bool) int {
 
 // writeMultiReport writes the HTML report of a multi-label evaluation;
 // known is the number of the model's labels (the first of r.Labels).
-func writeMultiReport(path, model, corpusPath string, r pipeline.MultiEvaluation, known int, worst *worstDocs) error {
+func writeMultiReport(path, model, corpusPath string, r metrics.MultiEvaluation, known int, worst *worstDocs) error {
 	d := multiReportData{Model: model, Corpus: corpusPath, R: r, Wrong: worst.wrong, Errors: worst.docs,
 		Unknown: len(r.Labels) - known}
 	d.UnknownNames = r.Labels[known:min(len(r.Labels), known+maxNames)]

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -243,7 +244,7 @@ func TestCLIEvalMultiReport(t *testing.T) {
 	if !strings.Contains(text, "subset accuracy") {
 		t.Errorf("--report changed the text output:\n%s", text)
 	}
-	var r pipeline.MultiEvaluation
+	var r metrics.MultiEvaluation
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", multiJSONL)), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +344,7 @@ func TestMultiReportInBrowser(t *testing.T) {
 	mustRun(t, "", "train", "--multi-label", multiJSONL, "-o", model)
 	report := filepath.Join(dir, "multireport.html")
 	mustRun(t, "", "eval", "-m", model, "--report", report, multiJSONL)
-	var r pipeline.MultiEvaluation
+	var r metrics.MultiEvaluation
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", multiJSONL)), &r); err != nil {
 		t.Fatal(err)
 	}

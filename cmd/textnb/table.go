@@ -6,8 +6,9 @@ import (
 	"io"
 	"slices"
 
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/numtable"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/table"
 )
 
 // tableTrainFlags are the flags train accepts with a table model; any other
@@ -28,7 +29,8 @@ func newTableFlags(fs *flag.FlagSet, alpha *float64) tableFlags {
 // trainTableIf trains a table model when --model names one and reports
 // whether it did (or failed trying).
 func (tf tableFlags) trainTableIf(fs *flag.FlagSet, model, path, out string, stdout io.Writer) (bool, error) {
-	kind, err := pipeline.ParseTableKind(model)
+	var kind table.Kind
+	err := kind.UnmarshalText([]byte(model))
 	var given []string
 	fs.Visit(func(f *flag.Flag) { given = append(given, f.Name) }) // in name order: errors are deterministic
 	if err != nil {
@@ -37,12 +39,12 @@ func (tf tableFlags) trainTableIf(fs *flag.FlagSet, model, path, out string, std
 		}
 		return false, nil
 	}
-	cfg := pipeline.TableConfig{Kind: kind}
+	cfg := table.Config{Kind: kind}
 	for _, name := range given {
 		switch {
 		case !tableTrainFlags[name]:
 			return true, fmt.Errorf("%w: --%s applies only to text models, not --model %v", errUsage, name, kind)
-		case kind == pipeline.Gaussian && (name == "bins" || name == "alpha"):
+		case kind == table.Gaussian && (name == "bins" || name == "alpha"):
 			return true, fmt.Errorf("%w: --%s applies only to --model categorical", errUsage, name)
 		case name == "bins" && *tf.bins < 1: // 0 would mean the default
 			return true, fmt.Errorf("%w: --bins %d: want N ≥ 1", errUsage, *tf.bins)
@@ -57,19 +59,19 @@ func (tf tableFlags) trainTableIf(fs *flag.FlagSet, model, path, out string, std
 
 // trainTable trains on the table at path with labels in the column that
 // label names; the model keeps the name if it is not the default.
-func trainTable(path, out string, label *flag.Flag, cfg pipeline.TableConfig, stdout io.Writer) error {
-	t, err := numtable.ReadTable(path, label.Value.String())
+func trainTable(path, out string, label *flag.Flag, cfg table.Config, stdout io.Writer) error {
+	t, err := table.Read(path, label.Value.String())
 	if err != nil {
 		return err
 	}
-	m, err := pipeline.TrainTable(t, cfg)
+	m, err := table.Train(t, cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	if label.Value.String() != label.DefValue {
 		m.LabelField = label.Value.String()
 	}
-	if err := pipeline.Save(out, m); err != nil {
+	if err := modelfile.Save(out, m); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "trained %v on %d rows, %d classes, %d feature columns\nwrote %s\n",
@@ -81,7 +83,7 @@ func trainTable(path, out string, label *flag.Flag, cfg pipeline.TableConfig, st
 // with the line where it starts, the label of column labelField (none if
 // labelField is "") and the model's feature columns in model order. Other
 // columns are ignored unparsed, so a table may carry ids or notes.
-func readRows(path string, m *pipeline.Table, labelField string, fn func(line int, label string, x []float64) error) error {
+func readRows(path string, m *table.Table, labelField string, fn func(line int, label string, x []float64) error) error {
 	r, err := numtable.OpenTable(path, labelField)
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/table"
 )
 
 // irisFiles is an iris-like table with a constant column and a coded
@@ -133,7 +133,7 @@ func TestCLICategoricalBins(t *testing.T) {
 	if err := json.Unmarshal([]byte(report), &ev); err != nil || ev.N != 10 {
 		t.Fatalf("eval --json %s (%v)", report, err)
 	}
-	m, err := pipeline.LoadTable(model)
+	m, err := table.Load(model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -102,7 +103,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	m.LabelField, m.TextField = fields.stored(fs)
-	if err := pipeline.Save(*out, m); err != nil {
+	if err := modelfile.Save(*out, m); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "trained %s on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\nwrote %s\n",

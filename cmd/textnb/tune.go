@@ -61,7 +61,7 @@ func (f tuneFlags) choose(cfg pipeline.Config, path string, fields fieldFlags, s
 	g := pipeline.DefaultGrid()
 	if *f.grid != "" {
 		var err error
-		if g, err = pipeline.ParseGrid(*f.grid); err != nil {
+		if g, err = parseGrid(*f.grid); err != nil {
 			return cfg, usageErr(err)
 		}
 	}

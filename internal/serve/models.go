@@ -14,7 +14,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/table"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/tokenize/zh"
 )
@@ -65,7 +67,7 @@ type model struct {
 	name       string
 	generation uint64
 	text       *pipeline.Model // one of text and table is set
-	table      *pipeline.Table
+	table      *table.Table
 	classes    []string
 	classJSON  [][]byte  // the class names as JSON strings
 	assumed    []float64 // the priors the probabilities assume
@@ -77,7 +79,7 @@ type model struct {
 	info func() (pipeline.Info, error)
 }
 
-func newModel(name string, text *pipeline.Model, table *pipeline.Table) *model {
+func newModel(name string, text *pipeline.Model, table *table.Table) *model {
 	m := &model{name: name, text: text, table: table}
 	if text != nil {
 		m.classes, m.assumed = text.Classes, text.PosteriorPriors()
@@ -171,7 +173,7 @@ func (s *slot) load(met *metrics) (*model, error) {
 	s.loadMu.Lock()
 	defer s.loadMu.Unlock()
 	start := time.Now()
-	text, table, err := pipeline.Open(s.path)
+	text, table, err := anymodel.Open(s.path)
 	var m *model
 	if err == nil {
 		m = newModel(s.name, text, table)

@@ -12,8 +12,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/textnb/textnb/internal/priors"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/table"
 )
 
 // predictRequest is the body of POST /v1/models/{name}/predict: exactly one
@@ -172,16 +174,17 @@ func typeName(goType string) string {
 	return goType
 }
 
-// priorShift returns the correction of m's probabilities to priors.
-func priorShift(m *model, priors map[string]float64) (nb.PriorShift, error) {
+// priorShift returns the correction of m's probabilities to the priors
+// given.
+func priorShift(m *model, given map[string]float64) (nb.PriorShift, error) {
 	var list []string
-	for name, p := range priors {
+	for name, p := range given {
 		if strings.Contains(name, ",") {
 			return nb.PriorShift{}, fmt.Errorf("priors: class %q: names with a comma cannot be given", name)
 		}
 		list = append(list, name+"="+strconv.FormatFloat(p, 'g', -1, 64))
 	}
-	target, err := pipeline.ParsePriors(strings.Join(list, ","), m.classes)
+	target, err := priors.Parse(strings.Join(list, ","), m.classes)
 	if err != nil {
 		return nb.PriorShift{}, err
 	}
@@ -280,7 +283,7 @@ func (o *output) rows(b []byte, rows []json.RawMessage) ([]byte, int, error) {
 		var best int
 		proba, best, err = t.Proba(proba[:0], x)
 		switch {
-		case errors.Is(err, pipeline.ErrOverflow):
+		case errors.Is(err, table.ErrOverflow):
 			return b, http.StatusUnprocessableEntity, fmt.Errorf("row %d: %w", i, err)
 		case err != nil:
 			return b, http.StatusBadRequest, fmt.Errorf("row %d: %w", i, err)
@@ -295,7 +298,7 @@ func (o *output) rows(b []byte, rows []json.RawMessage) ([]byte, int, error) {
 }
 
 // row decodes one table row into x.
-func row(x []float64, t *pipeline.Table, raw json.RawMessage) ([]float64, error) {
+func row(x []float64, t *table.Table, raw json.RawMessage) ([]float64, error) {
 	raw = bytes.TrimLeft(raw, " \t\r\n")
 	if len(raw) > 0 && raw[0] == '{' {
 		var named map[string]*float64

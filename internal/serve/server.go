@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/table"
 )
 
 // Defaults of Options.
@@ -98,7 +99,7 @@ func Static(opt Options, models ...Named) (*Server, error) {
 type Named struct {
 	Name  string
 	Text  *pipeline.Model
-	Table *pipeline.Table
+	Table *table.Table
 }
 
 func newServer(opt Options) *Server {

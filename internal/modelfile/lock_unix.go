@@ -1,6 +1,6 @@
 //go:build darwin || dragonfly || freebsd || linux || netbsd || openbsd
 
-package pipeline
+package modelfile
 
 import (
 	"os"

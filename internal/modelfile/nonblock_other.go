@@ -1,6 +1,6 @@
 //go:build !unix
 
-package pipeline
+package modelfile
 
 // openNonblock is 0 where FIFOs do not block an open.
 const openNonblock = 0

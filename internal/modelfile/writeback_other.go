@@ -1,6 +1,6 @@
 //go:build !linux
 
-package pipeline
+package modelfile
 
 import "os"
 

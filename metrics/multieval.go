@@ -1,4 +1,4 @@
-package pipeline
+package metrics
 
 import (
 	"cmp"
@@ -155,4 +155,29 @@ func (e *MultiEvaluator) breakevenTP(l, k int) int {
 		tp += boolInt(slices.Contains(e.truth[i], l))
 	}
 	return tp
+}
+
+// confusion counts binary decisions.
+type confusion struct{ tp, fp, fn, tn int }
+
+func (c *confusion) add(predicted, truth bool) {
+	switch {
+	case predicted && truth:
+		c.tp++
+	case predicted:
+		c.fp++
+	case truth:
+		c.fn++
+	default:
+		c.tn++
+	}
+}
+
+func (c confusion) f1() float64 { return ratio(2*c.tp, 2*c.tp+c.fp+c.fn) }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

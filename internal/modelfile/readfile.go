@@ -1,4 +1,4 @@
-package pipeline
+package modelfile
 
 import (
 	"errors"
@@ -9,18 +9,18 @@ import (
 	"os"
 )
 
-// readModelFile returns the bytes of the model file at path. What is not a
+// ReadFile returns the bytes of the model file at path. What is not a
 // regular file (a device, a FIFO, a folder) is refused before it is read,
 // and a file that does not open with the magic after its first bytes: so
 // neither /dev/zero nor a large stray file is read whole, and a FIFO never
 // blocks. The file is read to the size it had when opened, no further.
-func readModelFile(path string) ([]byte, error) {
-	f, size, err := openModelFile(path)
+func ReadFile(path string) ([]byte, error) {
+	f, size, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var head [headerSize]byte
+	var head [HeaderSize]byte
 	n, err := io.ReadFull(f, head[:])
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && err != io.EOF {
 		return nil, err
@@ -42,11 +42,11 @@ func readModelFile(path string) ([]byte, error) {
 	return data, nil
 }
 
-// openModelFile opens the regular file at path for reading and returns its
+// openFile opens the regular file at path for reading and returns its
 // size. It stats the path first, so that no device or FIFO is opened, and
 // again once open (without blocking, should a FIFO have taken its place),
 // since the file opened is the one that counts.
-func openModelFile(path string) (*os.File, int64, error) {
+func openFile(path string) (*os.File, int64, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, 0, err

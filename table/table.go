@@ -1,57 +1,55 @@
-package pipeline
+package table
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strings"
 
-	"github.com/textnb/textnb/internal/numtable"
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/pipeline"
 )
 
 var (
 	// ErrColumns: a table lacks a column the model was trained on.
-	ErrColumns = errors.New("pipeline: missing feature column")
+	ErrColumns = errors.New("table: missing feature column")
 	// ErrOverflow: a row is so far from the training data (|x| near 1e154
 	// for Gaussian NB) that every class scores −Inf.
-	ErrOverflow = errors.New("pipeline: the row's scores overflow")
+	ErrOverflow = errors.New("table: the row's scores overflow")
 )
 
-// TableKind names a naive Bayes model for numeric tables.
-type TableKind uint8
+// Kind names a naive Bayes model for numeric tables.
+type Kind uint8
 
 // The table models. The zero value, Gaussian, models every column as normal
 // within a class; Categorical counts category ids.
 const (
-	Gaussian TableKind = iota
+	Gaussian Kind = iota
 	Categorical
 )
 
-var tableKindNames = [...]string{"gaussian", "categorical"}
+var kindNames = [...]string{"gaussian", "categorical"}
 
-func (k TableKind) String() string { return enumString(tableKindNames[:], int(k)) }
-
-// ParseTableKind reads "gaussian" or "categorical".
-func ParseTableKind(s string) (TableKind, error) {
-	i, err := enumParse("table model", tableKindNames[:], s)
-	return TableKind(i), err
-}
+func (k Kind) String() string { return enumString(int(k)) }
 
 // MarshalText writes the kind's name, so model files stay readable.
-func (k TableKind) MarshalText() ([]byte, error) {
-	if int(k) >= len(tableKindNames) {
-		return nil, fmt.Errorf("%w: table kind %d", ErrConfig, k)
+func (k Kind) MarshalText() ([]byte, error) {
+	if int(k) >= len(kindNames) {
+		return nil, fmt.Errorf("%w: table kind %d", pipeline.ErrConfig, k)
 	}
 	return []byte(k.String()), nil
 }
 
-// UnmarshalText reads a kind's name.
-func (k *TableKind) UnmarshalText(b []byte) error {
-	var err error
-	*k, err = ParseTableKind(string(b))
+// UnmarshalText reads a kind's name, "gaussian" or "categorical", in any
+// case; what names neither is ErrConfig.
+func (k *Kind) UnmarshalText(b []byte) error {
+	i, err := enumParse(string(b))
+	*k = Kind(i)
 	return err
 }
 
@@ -59,10 +57,10 @@ func (k *TableKind) UnmarshalText(b []byte) error {
 // are, so that one large integer cannot blow up the count table.
 const maxDirect = 1024
 
-// TableConfig holds the settings of a table model. Its zero value is
+// Config holds the settings of a table model. Its zero value is
 // Gaussian NB with scikit-learn's defaults.
-type TableConfig struct {
-	Kind TableKind
+type Config struct {
+	Kind Kind
 	// Bins is the number of quantile bins per continuous column of a
 	// Categorical model; 0 means nb.DefaultBins (5).
 	Bins int
@@ -83,7 +81,7 @@ type TableConfig struct {
 // of its ids scores as an unseen category; a value outside a binned
 // column's training range falls into its first or last bin.
 type Table struct {
-	Kind        TableKind       `json:"kind"`
+	Kind        Kind            `json:"kind"`
 	Features    []string        `json:"features"` // column names, in model order
 	Classes     []string        `json:"classes"`
 	Gaussian    *nb.Gaussian    `json:"gaussian,omitempty"`
@@ -96,14 +94,14 @@ type Table struct {
 	LabelField string `json:"label_field,omitempty"`
 }
 
-// TrainTable fits a table model on every row of t. Classes are numbered in
+// Train fits a table model on every row of t. Classes are numbered in
 // the order they first appear.
-func TrainTable(t numtable.Table, cfg TableConfig) (*Table, error) {
+func Train(t Data, cfg Config) (*Table, error) {
 	if len(t.Labels) == 0 || len(t.Features) != len(t.Labels) {
-		return nil, ErrNoDocuments
+		return nil, pipeline.ErrNoDocuments
 	}
 	if len(t.Header) == 0 {
-		return nil, fmt.Errorf("%w: the table has no feature columns besides the label", ErrConfig)
+		return nil, fmt.Errorf("%w: the table has no feature columns besides the label", pipeline.ErrConfig)
 	}
 	m := &Table{Kind: cfg.Kind, Features: append([]string(nil), t.Header...)}
 	index := map[string]int{}
@@ -118,7 +116,7 @@ func TrainTable(t numtable.Table, cfg TableConfig) (*Table, error) {
 		y[i] = c
 	}
 	if len(m.Classes) < 2 {
-		return nil, fmt.Errorf("%w: every row is labeled %q", ErrOneClass, m.Classes[0])
+		return nil, fmt.Errorf("%w: every row is labeled %q", pipeline.ErrOneClass, m.Classes[0])
 	}
 	var err error
 	switch cfg.Kind {
@@ -128,7 +126,7 @@ func TrainTable(t numtable.Table, cfg TableConfig) (*Table, error) {
 	case Categorical:
 		err = m.fitCategorical(t.Features, y, cfg)
 	default:
-		err = fmt.Errorf("%w: unknown table model %v", ErrConfig, cfg.Kind)
+		err = fmt.Errorf("%w: unknown table model %v", pipeline.ErrConfig, cfg.Kind)
 	}
 	if err != nil {
 		return nil, err
@@ -136,7 +134,7 @@ func TrainTable(t numtable.Table, cfg TableConfig) (*Table, error) {
 	return m, nil
 }
 
-func (m *Table) fitCategorical(X [][]float64, y []int, cfg TableConfig) error {
+func (m *Table) fitCategorical(X [][]float64, y []int, cfg Config) error {
 	m.Discretizer = &nb.Discretizer{Bins: cfg.Bins}
 	if err := m.Discretizer.Fit(X); err != nil {
 		return err
@@ -215,7 +213,7 @@ func (m *Table) categories(dst []int, x []float64) []int {
 // the most probable class (ties: the first class).
 func (m *Table) Proba(dst, x []float64) ([]float64, int, error) {
 	if len(x) != len(m.Features) {
-		return dst, 0, fmt.Errorf("%w: a row of %d values for a model of %d columns", ErrConfig, len(x), len(m.Features))
+		return dst, 0, fmt.Errorf("%w: a row of %d values for a model of %d columns", pipeline.ErrConfig, len(x), len(m.Features))
 	}
 	n := len(dst)
 	switch {
@@ -227,7 +225,7 @@ func (m *Table) Proba(dst, x []float64) ([]float64, int, error) {
 	}
 	jll := dst[n:]
 	if len(jll) != len(m.Classes) {
-		return dst[:n], 0, fmt.Errorf("%w: the model has no classifier", ErrFormat)
+		return dst[:n], 0, fmt.Errorf("%w: the model has no classifier", modelfile.ErrFormat)
 	}
 	best := nb.Argmax(jll)
 	dst = nb.Proba(dst[:n], jll)                  // in place: each score is read before it is overwritten
@@ -259,17 +257,17 @@ func (m *Table) WriteTo(w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	cw := newContainer(w, TableModel)
-	cw.write(js)
-	return cw.close()
+	cw := modelfile.NewWriter(w, modelfile.TableModel)
+	cw.Put(js)
+	return cw.Close()
 }
 
-// LoadTable reads a table model file.
-func LoadTable(path string) (*Table, error) { return loadFile(path, DecodeTable) }
+// Load reads a table model file.
+func Load(path string) (*Table, error) { return modelfile.Load(path, Decode) }
 
-// DecodeTable reads a table model from the bytes of a model file.
-func DecodeTable(data []byte) (*Table, error) {
-	payload, err := openKind(data, TableModel)
+// Decode reads a table model from the bytes of a model file.
+func Decode(data []byte) (*Table, error) {
+	payload, err := modelfile.OpenKind(data, modelfile.TableModel)
 	if err != nil {
 		return nil, err
 	}
@@ -280,10 +278,10 @@ func DecodeTable(data []byte) (*Table, error) {
 func decodeTable(payload []byte) (*Table, error) {
 	m := new(Table)
 	if err := json.Unmarshal(payload, m); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+		return nil, fmt.Errorf("%w: %v", modelfile.ErrDamaged, err)
 	}
 	if err := m.prepare(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+		return nil, fmt.Errorf("%w: %v", modelfile.ErrDamaged, err)
 	}
 	return m, nil
 }
@@ -297,7 +295,7 @@ func (m *Table) prepare() error {
 	if k < 2 || f == 0 {
 		return fmt.Errorf("%d classes, %d features", k, f)
 	}
-	if err := checkClassNames(m.Classes); err != nil {
+	if err := modelfile.CheckClassNames(m.Classes); err != nil {
 		return err
 	}
 	switch m.Kind {
@@ -378,4 +376,93 @@ func joinList(s []string) string {
 		out += ", " + v
 	}
 	return out + " and " + s[len(s)-1]
+}
+
+// Inspect describes m: its settings, and each class's training rows, prior
+// and per-column statistics.
+func (m *Table) Inspect() pipeline.Info {
+	info := pipeline.Info{Kind: "table", Features: len(m.Features), Columns: slices.Clone(m.Features)}
+	info.Settings.Classifier = m.Kind.String()
+	var count []float64
+	switch {
+	case m.Gaussian != nil:
+		info.Settings.VarSmoothing = cmp.Or(m.Gaussian.VarSmoothing, nb.DefaultVarSmoothing)
+		count = m.Gaussian.ClassCount
+	case m.Categorical != nil:
+		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, 1)
+		info.Settings.Bins = cmp.Or(m.Discretizer.Bins, nb.DefaultBins)
+		count = m.Categorical.ClassCount
+	}
+	priors := m.TrainingPriors()
+	f := len(m.Features)
+	for k, name := range m.Classes {
+		ci := pipeline.ClassInfo{Name: name, Prior: priors[k]}
+		if k < len(count) {
+			ci.Documents = count[k]
+		}
+		for j, col := range m.Features {
+			info := pipeline.ColumnInfo{Name: col}
+			if g := m.Gaussian; g != nil {
+				info.Mean, info.Std = ptr(g.Theta[k*f+j]), ptr(math.Sqrt(g.Var[k*f+j]))
+			} else if c := m.Categorical; c != nil {
+				m.bestCategory(&info, k, j)
+			}
+			ci.Columns = append(ci.Columns, info)
+		}
+		info.Classes = append(info.Classes, ci)
+	}
+	return info
+}
+
+// bestCategory fills info with class k's most probable category of column
+// j, and its range if the column is binned.
+func (m *Table) bestCategory(info *pipeline.ColumnInfo, k, j int) {
+	c := m.Categorical
+	n := c.NCategories[j]
+	if j >= len(c.FeatureLogProb) || len(c.FeatureLogProb[j]) < (k+1)*n || n == 0 {
+		return
+	}
+	lp := c.FeatureLogProb[j][k*n : (k+1)*n]
+	best := 0
+	for i, v := range lp {
+		if v > lp[best] {
+			best = i
+		}
+	}
+	info.Category, info.Prob = ptr(best), ptr(math.Exp(lp[best]))
+	if !m.Direct[j] {
+		if e := m.Discretizer.Edges[j]; best+1 < len(e) {
+			info.Low, info.High = ptr(e[best]), ptr(e[best+1])
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// finiteWeights reports weights that overflowed because alpha is huge.
+func finiteWeights(alpha float64, weights ...[]float64) error {
+	for _, w := range weights {
+		for _, v := range w {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("%w: alpha %g makes weights of %g; use a smaller alpha", pipeline.ErrConfig, alpha, v)
+			}
+		}
+	}
+	return nil
+}
+
+func enumString(i int) string {
+	if i < 0 || i >= len(kindNames) {
+		return fmt.Sprintf("unknown(%d)", i)
+	}
+	return kindNames[i]
+}
+
+func enumParse(s string) (int, error) {
+	for i, n := range kindNames {
+		if strings.EqualFold(s, n) {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: table model %q is not one of %s", pipeline.ErrConfig, s, strings.Join(kindNames[:], ", "))
 }

@@ -1,4 +1,4 @@
-package pipeline
+package metrics
 
 import (
 	"cmp"
@@ -96,7 +96,7 @@ func (e *Evaluator) Add(truth, predicted string) {
 // looked up. It panics if predicted is not such an index.
 func (e *Evaluator) AddClass(truth string, predicted int) {
 	if predicted < 0 || predicted >= e.classes {
-		panic(fmt.Sprintf("pipeline: Evaluator.AddClass: class %d of %d", predicted, e.classes))
+		panic(fmt.Sprintf("metrics: Evaluator.AddClass: class %d of %d", predicted, e.classes))
 	}
 	e.add(e.label(truth), predicted)
 }

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/tokenize"
+)
+
+func TestParseGrid(t *testing.T) {
+	g, err := parseGrid("alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := pipeline.Grid{
+		Alpha:      []float64{0.03, 0.1, 0.3, 1},
+		NGrams:     []tokenize.NGramRange{{Min: 1, Max: 1}, {Min: 1, Max: 2}},
+		CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 2}, {Min: 1, Max: 3}},
+		Weighting:  []pipeline.Weighting{pipeline.TFIDF, pipeline.Rennie, pipeline.RawCounts},
+		Classifier: []pipeline.Classifier{pipeline.Complement, pipeline.Multinomial},
+	}
+	if !reflect.DeepEqual(g, want) {
+		t.Errorf("got %+v, want %+v", g, want)
+	}
+	for _, bad := range []string{"alpha=0", "alpha=x", "ngrams=2,1", "char-ngrams=1", "weighting=idf", "model=svm", "beta=1", "alpha"} {
+		if _, err := parseGrid(bad); !errors.Is(err, pipeline.ErrConfig) {
+			t.Errorf("parseGrid(%q): %v, want pipeline.ErrConfig", bad, err)
+		}
+	}
+}
