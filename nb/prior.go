@@ -9,9 +9,9 @@ import (
 // divides by.
 const priorEps = 1e-6
 
-// ValidatePriors checks that p is a probability vector: at least one entry,
+// validatePriors checks that p is a probability vector: at least one entry,
 // none negative or NaN, summing to 1 within 1e-6.
-func ValidatePriors(p []float64) error {
+func validatePriors(p []float64) error {
 	if len(p) == 0 {
 		return fmt.Errorf("%w: no class priors", ErrShape)
 	}
@@ -65,13 +65,13 @@ type PriorShift struct {
 // NewPriorShift returns the correction from the training priors train to
 // target, which must be probability vectors of the same length.
 func NewPriorShift(train, target []float64) (PriorShift, error) {
-	if err := ValidatePriors(train); err != nil {
+	if err := validatePriors(train); err != nil {
 		return PriorShift{}, fmt.Errorf("training priors: %w", err)
 	}
 	if len(target) != len(train) {
 		return PriorShift{}, fmt.Errorf("%w: %d target priors for %d classes", ErrShape, len(target), len(train))
 	}
-	if err := ValidatePriors(target); err != nil {
+	if err := validatePriors(target); err != nil {
 		return PriorShift{}, fmt.Errorf("target priors: %w", err)
 	}
 	return PriorShift{ratio: priorRatio(nil, smoothPriors(train), target)}, nil
@@ -175,7 +175,7 @@ func (e PriorEM) Estimate(proba []float64, train []float64) ([]float64, int, err
 	if err := checkProba(proba, len(train)); err != nil {
 		return nil, 0, err
 	}
-	if err := ValidatePriors(train); err != nil {
+	if err := validatePriors(train); err != nil {
 		return nil, 0, fmt.Errorf("training priors: %w", err)
 	}
 	k, rows := len(train), len(proba)/len(train)

@@ -39,6 +39,10 @@ type Result struct {
 	Labels        []int   // per unlabeled row: its pseudo-label, −1 if never added (EM: final prediction)
 	LogLikelihood float64 // EM: final λ-weighted objective; 0 for self-training
 	Converged     bool    // stopped before the round/iteration limit
+	// Counts are what the final model was fitted on: the labeled rows'
+	// counts plus the pseudo-labelled (self-training) or weighted
+	// unlabeled (EM) rows'.
+	Counts *Counts
 }
 
 // SelfTraining grows the training set with the model's own confident
@@ -74,7 +78,7 @@ func (s SelfTraining) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabe
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Labels: slices.Repeat([]int{-1}, unlabeled.Rows)}
+	res := Result{Labels: slices.Repeat([]int{-1}, unlabeled.Rows), Counts: counts}
 	remaining := make([]int, unlabeled.Rows)
 	for i := range remaining {
 		remaining[i] = i
@@ -262,8 +266,8 @@ func (e EM) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vecto
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Added: unlabeled.Rows}
-	cur := base.Clone()
+	res := Result{Added: unlabeled.Rows, Counts: base}
+	cur := base.clone()
 	var logp, resp []float64
 	var lse, labLogp, labLse []float64
 	objective := func() float64 {
@@ -293,6 +297,7 @@ func (e EM) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vecto
 		if err := est.Fit(cur); err != nil {
 			return res, err
 		}
+		res.Counts = cur
 		l := objective()
 		res.Rounds, res.LogLikelihood = it, l
 		if l-prev < e.Tol*math.Abs(prev) {
@@ -344,11 +349,11 @@ func fitLabeled(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vecto
 	if unlabeled == nil {
 		unlabeled = vectorize.NewCSR(labeled.Cols)
 	}
-	if err := CheckCSR(unlabeled, labeled.Cols); err != nil {
+	if err := checkCSR(unlabeled, labeled.Cols); err != nil {
 		return nil, nil, fmt.Errorf("unlabeled: %w", err)
 	}
-	counts := NewCountsFor(est, classes, labeled.Cols)
-	if err := counts.Add(labeled, y); err != nil {
+	counts := NewCounts(est, classes, labeled.Cols)
+	if err := counts.Add(labeled, y, nil); err != nil {
 		return nil, nil, fmt.Errorf("labeled: %w", err)
 	}
 	if err := est.Fit(counts); err != nil {

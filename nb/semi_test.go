@@ -31,7 +31,7 @@ func txtNewSemiProblem(seed uint64) txtSemiProblem {
 
 func txtAccuracy(m Model, X *vectorize.CSR, y []int) float64 {
 	n := 0
-	for i, p := range PredictCSR(m, X) {
+	for i, p := range PredictCSR(m, X, 1) {
 		if p == y[i] {
 			n++
 		}
@@ -177,7 +177,7 @@ func TestSNBThreshold(t *testing.T) {
 	// threshold were added.
 	base := &Multinomial{}
 	txtFit(t, base, p.XL, p.yL, 3)
-	lp := LogProbaCSR(base, p.XU)
+	lp := LogProbaCSR(base, p.XU, 1)
 	for i := range p.XU.Rows {
 		row := lp[i*3 : i*3+3]
 		above := math.Exp(row[Argmax(row)]) > 0.9

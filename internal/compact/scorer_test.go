@@ -1,4 +1,4 @@
-package nb_test
+package compact_test
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package nb
+package compact
 
 import (
 	"encoding/json"
