@@ -3,9 +3,11 @@ package compact
 import (
 	"fmt"
 	"math"
+
+	"github.com/textnb/textnb/nb"
 )
 
-// MaxWeight bounds the magnitude of every weight of a CompactLinear that
+// MaxWeight bounds the magnitude of every weight of a Linear that
 // CheckWeights accepts. Naive Bayes weights are logarithms of probabilities
 // or of their ratios, far below it; below it the score of a row whose
 // values sum to less than 1e80 stays finite.
@@ -14,17 +16,17 @@ const MaxWeight = 1e64
 // CheckWeights reports a weight of t (Bias, P, Q, Base or Delta) that is NaN,
 // infinite or beyond ±MaxWeight, or a Threshold that is not finite: what a
 // damaged or hostile model file could hold, and no fit gives. Call it on a
-// CompactLinear decoded from a file, with Validate or Scorer for its shape.
-func (t *CompactLinear) CheckWeights() error {
+// Linear decoded from a file, with Validate or Scorer for its shape.
+func (t *Linear) CheckWeights() error {
 	if math.IsNaN(t.Threshold) || math.IsInf(t.Threshold, 0) {
-		return fmt.Errorf("%w: threshold %g", ErrNotFinite, t.Threshold)
+		return fmt.Errorf("%w: threshold %g", nb.ErrNotFinite, t.Threshold)
 	}
 	for _, w := range [...]struct {
 		name string
 		v    []float64
 	}{{"bias", t.Bias}, {"P", t.P}, {"Q", t.Q}, {"base weight", t.Base}, {"cell weight", t.Delta}} {
 		if i := beyond(w.v, MaxWeight); i >= 0 {
-			return fmt.Errorf("%w: %s %d is %g, beyond ±%g", ErrNotFinite, w.name, i, w.v[i], MaxWeight)
+			return fmt.Errorf("%w: %s %d is %g, beyond ±%g", nb.ErrNotFinite, w.name, i, w.v[i], MaxWeight)
 		}
 	}
 	return nil
@@ -52,5 +54,5 @@ func beyond(v []float64, limit float64) int {
 
 // Validate reports whether s is well formed: consistent lengths, every
 // feature's classes strictly increasing below Classes, and counts finite
-// and non-negative. Call it on SparseCounts decoded from a file.
-func (s *SparseCounts) Validate() error { return s.check() }
+// and non-negative. Call it on Counts decoded from a file.
+func (s *Counts) Validate() error { return s.check() }
