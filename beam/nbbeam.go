@@ -22,6 +22,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -213,7 +214,7 @@ func (f *sumsFn) FinishBundle(_ []byte, emit func([]byte)) error {
 	if err != nil {
 		return err
 	}
-	b, err := encode(pipeline.ClassSums{SparseCounts: s})
+	b, err := encode(pipeline.ClassSums{Counts: s})
 	if err != nil {
 		return err
 	}
@@ -230,8 +231,8 @@ func (f *mergeSumsFn) AddInput(acc, in []byte) ([]byte, error) { return f.MergeA
 
 func (*mergeSumsFn) MergeAccumulators(a, b []byte) ([]byte, error) {
 	return mergeEncoded(a, b, pipeline.ReadClassSums, func(sa, sb pipeline.ClassSums) (pipeline.ClassSums, error) {
-		s, err := sa.Merge(sb.SparseCounts)
-		return pipeline.ClassSums{SparseCounts: s}, err
+		s, err := compact.Merge(sa.Counts, sb.Counts)
+		return pipeline.ClassSums{Counts: s}, err
 	})
 }
 
@@ -279,7 +280,7 @@ func (f *buildFn) ProcessElement(ctx context.Context, sums, df []byte) error {
 	if err != nil {
 		return err
 	}
-	m, err := p.Build(s.SparseCounts)
+	m, err := p.Build(s.Counts)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -142,7 +143,7 @@ func TestSemiCountsRefit(t *testing.T) {
 				if err := refit.Fit(c); err != nil {
 					t.Fatal(err)
 				}
-				if m.counts = c.Sparse(); m.counts == nil {
+				if m.counts = compact.FromDense(c); m.counts == nil {
 					t.Fatal("counts have no sparse form")
 				}
 				if err := m.refit(); err != nil {
@@ -244,7 +245,7 @@ func TestSemiWithoutUnlabeled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, err := nb.NewSparseCountsFor(m.newEstimator(), X, y, 4)
+		plain, err := compact.Count(m.newEstimator(), X, y, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
