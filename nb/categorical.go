@@ -48,9 +48,6 @@ type Categorical struct {
 	off   []int
 }
 
-// NumClasses returns the number of classes of the fitted model.
-func (m *Categorical) NumClasses() int { return len(m.ClassLogPrior) }
-
 // Fit estimates the model from the rows of X with labels y in [0, classes),
 // discarding any previous fit. On error m is unchanged.
 func (m *Categorical) Fit(X [][]int, y []int, classes int) error {

@@ -172,19 +172,19 @@ var exampleUnlabeled = vectorize.FromDense([][]float64{
 
 func ExampleSelfTraining() {
 	m := &nb.Multinomial{}
-	res, err := nb.SelfTraining{Mode: nb.NSNB, K: 2}.Fit(m, exampleX, exampleY, exampleUnlabeled, 2)
+	res, err := nb.SelfTraining{K: 2}.Fit(m, exampleX, exampleY, exampleUnlabeled, 2)
 	fmt.Println(res.Rounds, res.Added, res.Labels, err)
 	// Output: 2 4 [0 1 0 1] <nil>
 }
 
-func ExampleSemiMode() {
-	for _, mode := range []nb.SemiMode{nb.NSNB, nb.SNB} {
-		res, err := nb.SelfTraining{Mode: mode, Threshold: 0.95}.Fit(&nb.Multinomial{}, exampleX, exampleY, exampleUnlabeled, 2)
-		fmt.Println(mode, res.Added, err)
+func ExampleSelfTraining_sNB() {
+	for _, snb := range []bool{false, true} {
+		res, err := nb.SelfTraining{SNB: snb, Threshold: 0.95}.Fit(&nb.Multinomial{}, exampleX, exampleY, exampleUnlabeled, 2)
+		fmt.Println(snb, res.Added, err)
 	}
 	// Output:
-	// nsnb 4 <nil>
-	// snb 3 <nil>
+	// false 4 <nil>
+	// true 3 <nil>
 }
 
 func ExampleEM() {

@@ -40,9 +40,6 @@ type Gaussian struct {
 	prec []float64 // K×F: 1/var
 }
 
-// NumClasses returns the number of classes of the fitted model.
-func (g *Gaussian) NumClasses() int { return len(g.ClassCount) }
-
 // Fit estimates the model from the rows of X with labels y in [0, classes),
 // discarding any previous fit. On error g is unchanged.
 func (g *Gaussian) Fit(X [][]float64, y []int, classes int) error {
@@ -72,7 +69,7 @@ func (g *Gaussian) fit(X [][]float64, y []int, classes int, refit bool) error {
 	if err := checkPriors(g.Priors, classes); err != nil {
 		return err
 	}
-	first := refit || g.NumClasses() == 0
+	first := refit || len(g.ClassCount) == 0
 	if !first {
 		if err := g.checkBatch(classes, f); err != nil {
 			return err
@@ -128,7 +125,7 @@ func (g *Gaussian) Merge(o *Gaussian) error {
 	if err := checkPriors(g.Priors, ko); err != nil {
 		return err
 	}
-	if g.NumClasses() == 0 {
+	if len(g.ClassCount) == 0 {
 		g.ClassCount = make([]float64, ko)
 		g.Theta = make([]float64, ko*fo)
 		g.Var = make([]float64, ko*fo)
@@ -258,7 +255,7 @@ func (g *Gaussian) scoredVar(v float64) float64 {
 func (g *Gaussian) JointLogLikelihoodDense(dst []float64, x []float64) []float64 {
 	k, f, err := g.shape()
 	if err != nil || len(x) != f {
-		return nanRow(dst, g.NumClasses())
+		return nanRow(dst, len(g.ClassCount))
 	}
 	prepared := len(g.bias) == k && len(g.prec) == k*f
 	for c := range k {

@@ -10,28 +10,6 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// SemiMode selects how SelfTraining picks unlabeled documents.
-type SemiMode int
-
-const (
-	// NSNB adds the K documents of highest confidence
-	// max_c [P(c|x) − mean_{c'≠c} P(c'|x)] each round.
-	NSNB SemiMode = iota
-	// SNB adds every document whose top posterior exceeds Threshold.
-	SNB
-)
-
-// String returns the mode's name.
-func (m SemiMode) String() string {
-	switch m {
-	case NSNB:
-		return "nsnb"
-	case SNB:
-		return "snb"
-	}
-	return fmt.Sprintf("SemiMode(%d)", int(m))
-}
-
 // Result describes a semi-supervised fit.
 type Result struct {
 	Rounds        int     // self-training rounds or EM iterations that refitted the model
@@ -46,10 +24,13 @@ type Result struct {
 }
 
 // SelfTraining grows the training set with the model's own confident
-// predictions on unlabeled documents, refitting after every round. The zero
+// predictions on unlabeled documents, refitting after every round. It
+// picks them as NSNB does, the K documents of highest confidence
+// max_c [P(c|x) − mean_{c'≠c} P(c'|x)] each round, or with SNB set, as SNB
+// does: every document whose top posterior exceeds Threshold. The zero
 // value is NSNB adding 20% of the remaining documents for up to 10 rounds.
 type SelfTraining struct {
-	Mode SemiMode
+	SNB bool
 	// K is how many documents NSNB adds per round: a count if ≥ 1, else a
 	// fraction of the documents still unlabeled (rounded up); 0 means 0.2.
 	K float64
@@ -95,7 +76,7 @@ func (s SelfTraining) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabe
 		} else {
 			logp = scoreRows(est, unlabeled, remaining, s.Workers, logp, nil)
 		}
-		if s.Mode == NSNB {
+		if !s.SNB {
 			conf = confidence(conf, logp, classes)
 		}
 		pick := s.choose(conf, logp, classes)
@@ -130,8 +111,6 @@ func (s SelfTraining) resolve() (SelfTraining, error) {
 		s.Rounds = 10
 	}
 	switch {
-	case s.Mode != NSNB && s.Mode != SNB:
-		return s, fmt.Errorf("%w: unknown self-training mode %v", ErrConfig, s.Mode)
 	case !(s.K > 0) || math.IsInf(s.K, 0):
 		return s, fmt.Errorf("%w: self-training K %g, want > 0", ErrConfig, s.K)
 	case !(s.Threshold > 0 && s.Threshold < 1):
@@ -146,7 +125,7 @@ func (s SelfTraining) resolve() (SelfTraining, error) {
 // conf is only used by NSNB.
 func (s SelfTraining) choose(conf, logp []float64, k int) []int {
 	n := len(logp) / k
-	if s.Mode == SNB {
+	if s.SNB {
 		var pick []int
 		logThr := math.Log(s.Threshold)
 		for p := range n {

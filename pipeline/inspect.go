@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/textnb/textnb/internal/discretize"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -219,7 +220,7 @@ func (m *Table) Inspect() Info {
 		count = m.Gaussian.ClassCount
 	case m.Categorical != nil:
 		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, 1)
-		info.Settings.Bins = cmp.Or(m.Discretizer.Bins, nb.DefaultBins)
+		info.Settings.Bins = cmp.Or(m.Discretizer.Bins, discretize.DefaultBins)
 		count = m.Categorical.ClassCount
 	}
 	priors := m.TrainingPriors()

@@ -124,9 +124,9 @@ func (s Semi) fit(est nb.Estimator, labeled *vectorize.CSR, y []int, unlabeled *
 	case NSNB, SNB:
 		// NSNB ranks by standardized scores (see DefaultSemiK); SNB keeps
 		// the classifier's posteriors, which its threshold is about.
-		st := nb.SelfTraining{Mode: nb.NSNB, K: s.K, Threshold: s.Threshold, Rounds: s.Rounds, Standardize: !s.RawPosteriors}
+		st := nb.SelfTraining{K: s.K, Threshold: s.Threshold, Rounds: s.Rounds, Standardize: !s.RawPosteriors}
 		if s.Method == SNB {
-			st.Mode, st.Standardize = nb.SNB, false
+			st.SNB, st.Standardize = true, false
 		}
 		if st.K == 0 {
 			st.K = DefaultSemiK

@@ -173,7 +173,7 @@ func TestSemiSelection(t *testing.T) {
 		{Semi{Method: NSNB}, nb.SelfTraining{K: DefaultSemiK, Standardize: true}},
 		{Semi{Method: NSNB, K: 7, Rounds: 2}, nb.SelfTraining{K: 7, Rounds: 2, Standardize: true}},
 		{Semi{Method: NSNB, RawPosteriors: true}, nb.SelfTraining{K: DefaultSemiK}},
-		{Semi{Method: SNB, Threshold: 0.3}, nb.SelfTraining{Mode: nb.SNB, Threshold: 0.3}},
+		{Semi{Method: SNB, Threshold: 0.3}, nb.SelfTraining{SNB: true, Threshold: 0.3}},
 	} {
 		got, err := tc.semi.fit(m.newEstimator(), L, yl, U, 4)
 		if err != nil {
