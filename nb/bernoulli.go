@@ -16,7 +16,7 @@ import (
 // precomputed and a document is scored in one pass over its present terms.
 // Its Counts must be binarized the same way: create them with NewCounts(m, …).
 type Bernoulli struct {
-	Alpha        float64   // additive smoothing; 0 means DefaultAlpha
+	Alpha        float64   // additive smoothing; 0: DefaultAlpha
 	Binarize     float64   // presence threshold: x > Binarize counts as 1
 	NoBinarize   bool      // input is already 0/1: use values as they are
 	UniformPrior bool      // use −log K instead of the class frequencies

@@ -28,11 +28,10 @@ const MaxCategories = 1 << 20
 // After setting the fitted fields directly, call Prepare; a model scores
 // correctly without it, only slower. Scoring is safe for concurrent use.
 type Categorical struct {
-	// Alpha is the additive smoothing; 0 means 1. A positive value below
-	// 1e-10 is raised to 1e-10.
+	// Alpha is the additive smoothing; 0: DefaultAlpha.
 	Alpha float64
 	// MinCategories optionally gives a minimum number of categories per
-	// feature (for example Discretizer.NBins), so that categories absent
+	// feature (for example the bin counts of a discretizer), so that categories absent
 	// from training still share the smoothing mass.
 	MinCategories []int
 

@@ -13,7 +13,7 @@ import "math"
 // The class prior is added only when there is a single class, as in
 // scikit-learn; ClassLogPrior is still fitted and reported.
 type Complement struct {
-	Alpha        float64   // additive smoothing; 0 means DefaultAlpha
+	Alpha        float64   // additive smoothing; 0: DefaultAlpha
 	Norm         bool      // normalize the weights of each class (TWCNB)
 	UniformPrior bool      // use −log K instead of the class frequencies
 	ClassPrior   []float64 // given class priors; override UniformPrior

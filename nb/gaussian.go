@@ -8,7 +8,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// DefaultVarSmoothing is Gaussian's VarSmoothing when the field is 0.
+// DefaultVarSmoothing is Gaussian's VarSmoothing when the field is 0,
+// scikit-learn's default.
 const DefaultVarSmoothing = 1e-9
 
 // Gaussian is scikit-learn's GaussianNB over dense rows: each feature is
@@ -24,7 +25,7 @@ const DefaultVarSmoothing = 1e-9
 // Scoring is safe for concurrent use.
 type Gaussian struct {
 	// VarSmoothing is the fraction of the largest column variance added to
-	// every variance; 0 means DefaultVarSmoothing.
+	// every variance; 0: DefaultVarSmoothing.
 	VarSmoothing float64
 	// Priors fixes the class priors (non-negative, summing to 1); nil
 	// estimates them from the class frequencies.

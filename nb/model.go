@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	
+
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/vectorize"
 	"gonum.org/v1/gonum/floats"

@@ -7,10 +7,10 @@ import "math"
 //	FeatureLogProb[c,j] = log(N_cj + α) − log Σ_j (N_cj + α)
 //	jll(x)[c] = ClassLogPrior[c] + Σ_j x_j·FeatureLogProb[c,j]
 //
-// The zero value is ready to Fit with α = 1 and empirical (unsmoothed)
-// class priors.
+// The zero value is ready to Fit with the default α and empirical
+// (unsmoothed) class priors.
 type Multinomial struct {
-	Alpha        float64   // additive smoothing; 0 means DefaultAlpha
+	Alpha        float64   // additive smoothing; 0: DefaultAlpha
 	UniformPrior bool      // use −log K instead of the class frequencies
 	ClassPrior   []float64 // given class priors; override UniformPrior
 

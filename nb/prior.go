@@ -149,12 +149,12 @@ func checkProba(proba []float64, k int) error {
 
 // PriorEM estimates the class priors of a new data set from posteriors
 // computed under the training priors, by the EM algorithm of Saerens,
-// Latinne & Decaestecker (2002). The zero value uses Tol 1e-6 and
-// MaxIter 1000. Naive Bayes posteriors are over-confident; calibrated ones
-// give better estimates.
+// Latinne & Decaestecker (2002); a zero field means its default (see the
+// package documentation). Naive Bayes posteriors are over-confident;
+// calibrated ones give better estimates.
 type PriorEM struct {
-	Tol     float64 // stop when no prior moves more than Tol; 0 means 1e-6
-	MaxIter int     // 0 means 1000
+	Tol     float64 // stop when no prior moves more than Tol
+	MaxIter int
 }
 
 // Estimate returns the estimated priors and the number of EM iterations.

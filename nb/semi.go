@@ -28,16 +28,16 @@ type Result struct {
 // picks them as NSNB does, the K documents of highest confidence
 // max_c [P(c|x) − mean_{c'≠c} P(c'|x)] each round, or with SNB set, as SNB
 // does: every document whose top posterior exceeds Threshold. The zero
-// value is NSNB adding 20% of the remaining documents for up to 10 rounds.
+// value is NSNB with the defaults of the package documentation.
 type SelfTraining struct {
 	SNB bool
 	// K is how many documents NSNB adds per round: a count if ≥ 1, else a
-	// fraction of the documents still unlabeled (rounded up); 0 means 0.2.
+	// fraction of the documents still unlabeled (rounded up).
 	K float64
-	// Threshold is SNB's minimum top posterior, in (0, 1); 0 means 0.9.
+	// Threshold is SNB's minimum top posterior, in (0, 1).
 	Threshold float64
-	Rounds    int // 0 means 10
-	Workers   int // scoring goroutines; 0 means GOMAXPROCS
+	Rounds    int
+	Workers   int // scoring goroutines
 	// Standardize selects and pseudo-labels with the posteriors
 	// softmax_c((jll_c − μ_c)/σ_c), where μ_c and σ_c are the mean and
 	// standard deviation of class c's score over all unlabeled documents
@@ -228,10 +228,10 @@ func dropPositions(rows, pick []int) []int {
 // term is left out, so for Multinomial this is the likelihood, not the MAP
 // objective). For Complement the "likelihood" is only a score.
 type EM struct {
-	Lambda  float64 // weight of unlabeled documents; 0 means 0.1
-	MaxIter int     // 0 means 50
-	Tol     float64 // relative improvement to stop at; 0 means 1e-6
-	Workers int     // scoring goroutines; 0 means GOMAXPROCS
+	Lambda  float64 // weight of unlabeled documents
+	MaxIter int
+	Tol     float64 // relative improvement to stop at
+	Workers int     // scoring goroutines
 }
 
 // Fit trains est on the labeled rows (labels y in [0, classes)), then runs

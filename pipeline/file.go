@@ -476,7 +476,7 @@ func writeLE[T uint16 | float64](b *crcWriter, v []T) {
 }
 
 // writeSparse writes the per-feature cells shared by counts and the
-// CompactLinear: pointers, class ids, values.
+// compact.Linear: pointers, class ids, values.
 func writeSparse(b *crcWriter, ptr []int, class []uint16, val []float64) {
 	le := binary.LittleEndian
 	buf := make([]byte, 0, 4*len(ptr))
@@ -488,7 +488,7 @@ func writeSparse(b *crcWriter, ptr []int, class []uint16, val []float64) {
 	writeLE(b, val)
 }
 
-// writeLinear stores a CompactLinear; Base may be empty.
+// writeLinear stores a compact.Linear; Base may be empty.
 func writeLinear(b *crcWriter, l *compact.Linear) {
 	le := binary.LittleEndian
 	b.write(le.AppendUint32(nil, uint32(len(l.Delta))))

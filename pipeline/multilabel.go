@@ -378,7 +378,7 @@ func (f *ovrFit) counts(in func(i int) bool) ovrCounts {
 // label l is Σ_j x_j·(log(R_l+αF) − log(rest_lj+α)); the odds score adds
 // Σ_j x_j·(log(pos_lj+α) − log(N_l+αF)) and the prior log-odds. Where
 // pos_lj is zero what is left, −log(tot_j+α) plus a label's constant, is
-// the CompactLinear's base.
+// the compact.Linear's base.
 func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
 	L, F, pos := f.labels, len(c.tot), c.pos
 	fa := alpha * float64(F)

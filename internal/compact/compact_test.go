@@ -213,7 +213,7 @@ func cpEstimators() map[string]nb.Estimator {
 	}
 }
 
-func BenchmarkNewSparseCounts(b *testing.B) {
+func BenchmarkCount(b *testing.B) {
 	d := cpSynthetic()
 	b.ReportAllocs()
 	var s *Counts
@@ -227,7 +227,7 @@ func BenchmarkNewSparseCounts(b *testing.B) {
 	b.ReportMetric(float64(s.NNZ()), "cells")
 }
 
-// BenchmarkDenseCountsAdd is the dense counterpart of NewSparseCounts.
+// BenchmarkDenseCountsAdd is the dense counterpart of count.
 func BenchmarkDenseCountsAdd(b *testing.B) {
 	d := cpSynthetic()
 	b.ReportAllocs()

@@ -15,7 +15,7 @@ import (
 // compact model, with 2 to 40 classes (beyond MaxScorerClasses it scores
 // through the Linear), features with cells in some, all or no
 // classes, columns past the model, explicit zeros and a rare NaN.
-func TestCompactScorerMatchesCompactLinear(t *testing.T) {
+func TestScorerMatchesLinear(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, k := range []int{2, 3, 20, 32, 33, 40} {
 		const f = 300
@@ -106,7 +106,7 @@ func TestCompactBinaryNaNCountsAsLinear(t *testing.T) {
 
 // Scorer checks a model as Validate does, in its own pass, and fails with
 // the same error.
-func TestCompactScorerRejectsMalformed(t *testing.T) {
+func TestScorerRejectsMalformed(t *testing.T) {
 	for name, bad := range map[string]func(*Linear){
 		"k":        func(l *Linear) { l.K = 3 },
 		"ptrLen":   func(l *Linear) { l.Ptr = l.Ptr[:2] },

@@ -109,7 +109,7 @@ func checkValues(i int, idx []int32, val []float64) error {
 // sparseCounts sums rows per class; each goroutine reads them through a
 // view of its own from newView.
 func sparseCounts(features int, y []int, classes int, binary bool, threshold float64, newView func() rowView) (*Counts, error) {
-	s, err := emptySparseCounts(features, classes, binary, threshold)
+	s, err := emptyCounts(features, classes, binary, threshold)
 	if err != nil {
 		return nil, err
 	}
@@ -148,9 +148,9 @@ func sparseCounts(features int, y []int, classes int, binary bool, threshold flo
 	return s, nil
 }
 
-// emptySparseCounts returns counts of nothing, or what is wrong with the
+// emptyCounts returns counts of nothing, or what is wrong with the
 // shape.
-func emptySparseCounts(features, classes int, binary bool, threshold float64) (*Counts, error) {
+func emptyCounts(features, classes int, binary bool, threshold float64) (*Counts, error) {
 	if classes < 1 || classes > MaxClasses {
 		return nil, fmt.Errorf("%w: %d classes, want 1..%d", nb.ErrShape, classes, MaxClasses)
 	}

@@ -75,7 +75,7 @@ func TestSparseCountsMatchCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		spEqual(t, "NewSparseCounts", s, c)
+		spEqual(t, "count", s, c)
 		byRow, err := CountRows(est, X.Cols, y, 5, func(i int, idx []int32, val []float64) ([]int32, []float64) {
 			ri, rv := X.Row(i)
 			return append(idx, ri...), append(val, rv...)
@@ -83,13 +83,13 @@ func TestSparseCountsMatchCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		spEqual(t, "NewSparseCountsForFunc", byRow, c)
+		spEqual(t, "CountRows", byRow, c)
 		back := FromDense(c)
 		if err := back.check(); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(back.Ptr, s.Ptr) || !slices.Equal(back.Class, s.Class) || !slices.Equal(back.Count, s.Count) {
-			t.Fatalf("%T: nb.Counts.Sparse differs from NewSparseCounts", est)
+			t.Fatalf("%T: FromDense differs from count", est)
 		}
 		spEqual(t, "nb.Counts.Sparse", back, c)
 	}
@@ -132,7 +132,7 @@ func TestSparseCountsWideMatchCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spEqual(t, "wide NewSparseCounts", s, c)
+	spEqual(t, "wide count", s, c)
 }
 
 func TestSparseCountsRejectBadInput(t *testing.T) {
@@ -168,7 +168,7 @@ func TestSparseCountsRejectBadInput(t *testing.T) {
 	}
 }
 
-// TestSparseCountsFuncMatchesMatrix gives NewSparseCountsFunc the rows of
+// TestSparseCountsFuncMatchesMatrix gives countRows the rows of
 // a matrix with their columns reversed, appended to its buffers.
 func TestSparseCountsFuncMatchesMatrix(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
@@ -190,7 +190,7 @@ func TestSparseCountsFuncMatchesMatrix(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		spEqual(t, "NewSparseCountsFunc", got, want.Dense())
+		spEqual(t, "countRows", got, want.Dense())
 	}
 }
 
@@ -492,7 +492,7 @@ func TestSparseCountsMalformed(t *testing.T) {
 			t.Errorf("%s: Remap of malformed counts succeeded", name)
 		}
 		if _, err := Fit(&nb.Multinomial{}, s); err == nil {
-			t.Errorf("%s: FitCompact of malformed counts succeeded", name)
+			t.Errorf("%s: Fit of malformed counts succeeded", name)
 		}
 	}
 }

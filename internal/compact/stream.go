@@ -20,7 +20,7 @@ type ScanFunc func(visit func(i int, idx []int32, val []float64) error) error
 // Bad rows are the errors of countRows; a scan that
 // gives rows out of order or too few is an nb.ErrShape.
 func countScan(features int, y []int, classes int, binary bool, threshold float64, scan ScanFunc) (*Counts, error) {
-	s, err := emptySparseCounts(features, classes, binary, threshold)
+	s, err := emptyCounts(features, classes, binary, threshold)
 	if err != nil {
 		return nil, err
 	}
