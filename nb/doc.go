@@ -36,10 +36,12 @@
 //
 // Any other value is taken as given, except that a positive Alpha below
 // MinAlpha (1e-10) is raised to it, as scikit-learn's force_alpha=False
-// does; for the least smoothing there is, which scikit-learn's alpha=0
-// gives, set Alpha to MinAlpha. No other setting has a zero that would mean
-// something else: zero rounds, weights or tolerances are rejected or
-// useless, so for them the zero is free to mean the default.
+// does. Where a zero would be a setting of its own, ask for it with the
+// least positive value: Alpha = MinAlpha is the least smoothing there is
+// (what scikit-learn's alpha=0 gives), and a Tol or VarSmoothing of
+// math.SmallestNonzeroFloat64 means no early stop or (practically) no
+// variance smoothing. For the other settings a zero is rejected or useless
+// (no rounds, no weight), so it is free to mean the default.
 //
 // # Training
 //

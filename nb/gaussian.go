@@ -19,10 +19,6 @@ const DefaultVarSmoothing = 1e-9
 // variance of the (last) training batch. A variance that is still 0 (every
 // column of that batch constant, so Epsilon is 0) is scored as VarSmoothing,
 // as if the largest variance were 1, where scikit-learn would produce NaN.
-//
-// After setting the fitted fields directly (for example when decoding a
-// model), call Prepare; a model scores correctly without it, only slower.
-// Scoring is safe for concurrent use.
 type Gaussian struct {
 	// VarSmoothing is the fraction of the largest column variance added to
 	// every variance; 0: DefaultVarSmoothing.

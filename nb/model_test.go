@@ -319,17 +319,21 @@ func TestAlphaDefaultsAndClip(t *testing.T) {
 	if err := counts.Add(vectorize.FromDense([][]float64{{3, 0}, {0, 1}}), []int{0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
-	var zero, one, tiny, clip Multinomial
-	one.Alpha, tiny.Alpha, clip.Alpha = 1, 1e-300, 1e-10
-	for _, m := range []*Multinomial{&zero, &one, &tiny, &clip} {
+	var zero, one, tiny, clip, least Multinomial
+	one.Alpha, tiny.Alpha, clip.Alpha, least.Alpha = 1, 1e-300, 1e-10, MinAlpha
+	for _, m := range []*Multinomial{&zero, &one, &tiny, &clip, &least} {
 		if err := m.Fit(counts); err != nil {
 			t.Fatal(err)
 		}
 	}
 	golden.Close(t, "alpha 0 = 1", zero.FeatureLogProb, one.FeatureLogProb, 0)
 	golden.Close(t, "alpha clipped to 1e-10", tiny.FeatureLogProb, clip.FeatureLogProb, 0)
+	golden.Close(t, "MinAlpha", least.FeatureLogProb, clip.FeatureLogProb, 0)
 	if math.IsInf(tiny.FeatureLogProb[1], 0) {
 		t.Fatal("tiny alpha was not clipped")
+	}
+	if zero.FeatureLogProb[1] == least.FeatureLogProb[1] {
+		t.Fatal("Alpha MinAlpha fitted as the default")
 	}
 }
 

@@ -37,8 +37,9 @@ func validatePriors(p []float64) error {
 //	p′(c|x) = (π′_c/π_c)·p(c|x) / Σ_k (π′_k/π_k)·p(k|x)
 //
 // proba holds rows×K posteriors obtained under the training priors train; a
-// zero training prior is smoothed first (see smoothPriors). For a Multinomial model
-// this is the same as replacing ClassLogPrior with log target.
+// zero training prior is smoothed first: if any is zero, every π_c becomes
+// (π_c + 1e-6)/(1 + K·1e-6). For a Multinomial model this is the same as
+// replacing ClassLogPrior with log target.
 func AdjustPriors(dst, proba []float64, train, target []float64) ([]float64, error) {
 	if err := checkProba(proba, len(train)); err != nil {
 		return dst, err

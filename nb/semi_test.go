@@ -324,3 +324,35 @@ func TestSemiErrors(t *testing.T) {
 		t.Errorf("EM without unlabeled data: %+v, %v", res, err)
 	}
 }
+
+// Result.Counts are the counts the final model was fitted on: a fresh
+// model fitted on them scores exactly as the one the method fitted.
+func TestResultCounts(t *testing.T) {
+	p := txtNewSemiProblem(5)
+	for name, method := range map[string]txtSemiMethod{
+		"nsnb":       SelfTraining{Rounds: 3},
+		"snb":        SelfTraining{SNB: true, Threshold: 0.8},
+		"em":         EM{MaxIter: 3},
+		"bernoulli":  EM{MaxIter: 2},
+		"complement": SelfTraining{Standardize: true, Rounds: 2},
+	} {
+		var est, fresh Estimator = &Multinomial{}, &Multinomial{}
+		switch name {
+		case "bernoulli":
+			est, fresh = &Bernoulli{}, &Bernoulli{}
+		case "complement":
+			est, fresh = &Complement{}, &Complement{}
+		}
+		res, err := method.Fit(est, p.XL, p.yL, p.XU, 3)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.Counts == nil {
+			t.Fatalf("%s: no counts", name)
+		}
+		if err := fresh.Fit(res.Counts); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		golden.Close(t, name, jointLogLikelihoodCSR(fresh, p.XT), jointLogLikelihoodCSR(est, p.XT), 0)
+	}
+}
