@@ -51,7 +51,7 @@ func ExampleTrain() {
 func ExampleTrain_emptyLabel() {
 	_, err := textnb.Train([]textnb.Document{{Label: "ham", Text: "hi"}, {Text: "no label"}}, textnb.Config{})
 	fmt.Println(errors.Is(err, textnb.ErrEmptyLabel), err)
-	// Output: true document 2: textnb: empty label
+	// Output: true document 2: pipeline: empty label
 }
 
 func ExampleModel_Predict() {
@@ -126,7 +126,7 @@ func ExampleOpen() {
 
 // Config's fields are pipeline.Config's; its zero value is the default.
 func ExampleConfig() {
-	cfg := textnb.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.Counts}
+	cfg := textnb.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.RawCounts}
 	m, err := textnb.Train(spam, cfg)
 	if err != nil {
 		log.Fatal(err)

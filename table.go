@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/numtable"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -47,7 +47,7 @@ type Table struct {
 // TrainTable trains a table model on the .csv or .tsv file at path: a
 // header row, a "label" column and numeric feature columns.
 func TrainTable(path string, cfg TableConfig) (*Table, error) {
-	data, err := corpus.ReadTable(path, "")
+	data, err := numtable.ReadTable(path, "")
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ type TableConfig = pipeline.TableConfig
 // as the document or the file.
 var (
 	// ErrEmptyLabel: a training document has no label.
-	ErrEmptyLabel = errors.New("textnb: empty label")
+	ErrEmptyLabel = pipeline.ErrEmptyLabel
 	// ErrNoDocuments: training saw no documents.
 	ErrNoDocuments = pipeline.ErrNoDocuments
 	// ErrOneClass: every training document has the same label.
@@ -62,14 +62,15 @@ func TrainFrom(docs iter.Seq2[Document, error], cfg Config) (*Model, error) {
 	n := 0
 	for d, err := range docs {
 		n++
-		if err == nil && d.Label == "" {
-			err = fmt.Errorf("document %d: %w", n, ErrEmptyLabel)
+		if err == nil {
+			if err = tr.Add(d.Label, d.Text); err != nil {
+				err = fmt.Errorf("document %d: %w", n, err)
+			}
 		}
 		if err != nil {
 			tr.Abort()
 			return nil, err
 		}
-		tr.Add(d.Label, d.Text)
 	}
 	m, _, err := tr.Finish()
 	if err != nil {

@@ -21,8 +21,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/internal/textfile"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -81,7 +81,7 @@ func (*readFileFn) ProcessElement(ctx context.Context, f fileio.ReadableFile, em
 	if err != nil {
 		return fmt.Errorf("nbbeam: %s: %w", f.Metadata.Path, err)
 	}
-	text, _ := corpus.Decode(b) // as textnb train decodes files
+	text, _ := textfile.Decode(b) // as textnb train decodes files
 	emit(Doc{path.Base(path.Dir(f.Metadata.Path)), text})
 	return nil
 }
@@ -120,8 +120,7 @@ func (f *docFreqsFn) StartBundle(_ func([]byte)) error {
 
 // ProcessElement counts d; the bundle's statistics go out in FinishBundle.
 func (f *docFreqsFn) ProcessElement(d Doc, _ func([]byte)) error {
-	f.c.Add(d.Label, d.Text)
-	return nil
+	return f.c.Add(d.Label, d.Text)
 }
 
 func (f *docFreqsFn) FinishBundle(emit func([]byte)) error {

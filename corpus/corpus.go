@@ -2,7 +2,8 @@ package corpus
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/textnb/textnb/internal/textfile"
 )
 
 // Document is one text with its label.
@@ -67,31 +68,33 @@ type Stats struct {
 // Sentinel errors, for use with errors.Is.
 var (
 	// ErrEmptyCorpus: the path holds no documents at all.
-	ErrEmptyCorpus = errors.New("corpus: no documents")
+	ErrEmptyCorpus = textfile.ErrEmptyCorpus
 	// ErrEmptyClass: a class folder holds no documents; the error names it.
 	ErrEmptyClass = errors.New("corpus: empty class folder")
 	// ErrUnsupported: the path's format is not one this package reads.
-	ErrUnsupported = errors.New("corpus: unsupported input")
+	ErrUnsupported = textfile.ErrUnsupported
 	// ErrEmptyLabel: a line of a labeled line file has an empty label.
-	ErrEmptyLabel = errors.New("empty label")
+	ErrEmptyLabel = textfile.ErrEmptyLabel
 	// ErrMissingField: a header or JSON object lacks a required field.
-	ErrMissingField = errors.New("missing field")
+	ErrMissingField = textfile.ErrMissingField
 	// ErrFieldCount: a line has the wrong number of fields.
-	ErrFieldCount = errors.New("wrong number of fields")
+	ErrFieldCount = textfile.ErrFieldCount
 )
 
-// ParseError locates a malformed line (or CSV record) in a file.
-type ParseError struct {
-	File string
-	Line int // 1-based physical line
-	Err  error
-}
+// ParseError locates a malformed line (or CSV record) in a file: its
+// fields are File, Line (the 1-based physical line) and Err, which it
+// unwraps to.
+type ParseError = textfile.ParseError
 
-func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err) }
+// Encoding is the character encoding a text was decoded from (see the
+// package documentation); its String method names it.
+type Encoding = textfile.Encoding
 
-func (e *ParseError) Unwrap() error { return e.Err }
-
-// fieldCountError wraps ErrFieldCount with what was expected.
-func fieldCountError(want, got int) error {
-	return fmt.Errorf("%w: expected %d, found %d", ErrFieldCount, want, got)
-}
+// The encodings.
+const (
+	UTF8    = textfile.UTF8    // UTF-8, with any byte order mark stripped
+	GB18030 = textfile.GB18030 // GB18030 (a superset of GBK and GB2312)
+	Latin1  = textfile.Latin1  // ISO-8859-1: the fallback, which never fails
+	UTF16LE = textfile.UTF16LE // UTF-16, little-endian, with a byte order mark
+	UTF16BE = textfile.UTF16BE // UTF-16, big-endian, with a byte order mark
+)

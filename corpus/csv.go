@@ -1,12 +1,11 @@
 package corpus
 
 import (
-	"encoding/csv"
 	"errors"
-	"fmt"
 	"io"
-	"os"
 	"strings"
+
+	"github.com/textnb/textnb/internal/textfile"
 )
 
 // csvRecord is the raw label and text of one CSV record.
@@ -19,17 +18,17 @@ type csvRecord struct {
 // sequentially (quoted fields may span lines); workers decode the label and
 // text fields, each on its own.
 func csvProducer(path string, opt Options) (func(emitFunc), error) {
-	f, cr, header, fileEnc, err := openCSV(path, ',')
+	f, cr, header, fileEnc, err := textfile.OpenCSV(path, ',')
 	if errors.Is(err, io.EOF) {
 		return func(emitFunc) {}, nil // an empty file is an empty corpus
 	}
 	if err != nil {
 		return nil, err
 	}
-	li, ti := column(header, opt.labelField()), column(header, opt.textField())
+	li, ti := textfile.Column(header, opt.labelField()), textfile.Column(header, opt.textField())
 	if err := requireColumns(li, ti, opt); err != nil {
 		f.Close()
-		return nil, headerError(cr, path, err)
+		return nil, textfile.HeaderError(cr, path, err)
 	}
 	// encoding/csv makes every record as wide as the header.
 	unit := func(recs []csvRecord) func() batch {
@@ -47,7 +46,7 @@ func csvProducer(path string, opt Options) (func(emitFunc), error) {
 				if len(cur) > 0 && !emit(unit(cur)) {
 					return
 				}
-				emit(errorUnit(csvError(err, path, cr.FieldsPerRecord, len(rec))))
+				emit(errorUnit(textfile.CSVError(err, path, cr.FieldsPerRecord, len(rec))))
 				return
 			}
 			line, _ := cr.FieldPos(0)
@@ -68,67 +67,18 @@ func csvProducer(path string, opt Options) (func(emitFunc), error) {
 	}, nil
 }
 
-// openCSV opens a .csv or .tsv file (comma ',' or '\t') and reads its
-// header, whose names it trims and decodes as text is decoded. A file
-// without a header is io.EOF. enc is the file's encoding if it was
-// transcoded from UTF-16, else UTF8.
-func openCSV(path string, comma rune) (f *os.File, cr *csv.Reader, header []string, enc Encoding, err error) {
-	f, br, enc, err := openLines(path)
-	if err != nil {
-		return nil, nil, nil, 0, err
-	}
-	cr = csv.NewReader(br)
-	cr.Comma, cr.ReuseRecord = comma, true
-	rec, err := cr.Read()
-	if err != nil {
-		f.Close()
-		if !errors.Is(err, io.EOF) {
-			err = csvError(err, path, 0, len(rec))
-		}
-		return nil, nil, nil, 0, err
-	}
-	header = make([]string, len(rec))
-	for i, name := range rec {
-		header[i], _ = decodeString(strings.TrimSpace(name))
-	}
-	return f, cr, header, enc, nil
-}
-
-// headerError places err, about the header cr has just read, at its line.
-func headerError(cr *csv.Reader, path string, err error) error {
-	line, _ := cr.FieldPos(0)
-	return &ParseError{File: path, Line: line, Err: err}
-}
-
-// csvError turns an encoding/csv error into a *ParseError; want and found
-// are the header's and the record's lengths, for a field-count error.
-func csvError(err error, path string, want, found int) error {
-	var pe *csv.ParseError
-	if !errors.As(err, &pe) {
-		return fmt.Errorf("corpus: reading %s: %w", path, err)
-	}
-	if errors.Is(pe.Err, csv.ErrFieldCount) {
-		return &ParseError{File: path, Line: pe.StartLine, Err: fieldCountError(want, found)}
-	}
-	msg := fmt.Errorf("column %d: %w", pe.Column, pe.Err)
-	if pe.StartLine != pe.Line {
-		msg = fmt.Errorf("%w (record starts at line %d)", msg, pe.StartLine)
-	}
-	return &ParseError{File: path, Line: pe.Line, Err: msg}
-}
-
 // csvUnit returns the work of decoding a batch of records.
 func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel, wide bool, fileEnc Encoding) func() batch {
 	return func() batch {
 		b := batch{docs: make([]Document, 0, len(recs)), encs: make([]Encoding, 0, len(recs))}
 		for _, r := range recs {
-			text, enc := decodeString(r.text)
+			text, enc := textfile.DecodeString(r.text)
 			if wide && enc == UTF8 {
 				// Do not keep the other columns alive through the text (the
 				// label is interned; other encodings decoded to a new string).
 				text = strings.Clone(text)
 			}
-			label, lenc := decodeString(r.label)
+			label, lenc := textfile.DecodeString(r.label)
 			if enc == UTF8 {
 				enc = lenc
 			}

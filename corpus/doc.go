@@ -24,16 +24,16 @@
 //
 // # Encodings
 //
-// Files (and each line of a line file, or each CSV field) are decoded by
-// [Decode]: UTF-8 (a byte order mark is stripped), else GB18030 when that
-// decodes cleanly into mostly Han text, else Latin-1, which never fails. A
-// file that starts with a UTF-16 byte order mark is UTF-16: a folder's file
-// is decoded whole, a line file is transcoded as it is read.
+// Files (and each line of a line file, or each CSV field) are decoded as
+// UTF-8 (a byte order mark is stripped), else GB18030 when that decodes
+// cleanly into mostly Han text, else Latin-1, which never fails. A file
+// that starts with a UTF-16 byte order mark is UTF-16: a folder's file is
+// decoded whole, a line file is transcoded as it is read. [Stats] counts
+// the [Encoding] of each document.
 //
 // Lines may be of any length: a line longer than the read buffer is
 // gathered in memory of its own, at most twice its size while it is read,
-// and nothing of it is kept for the next. [LineReader] reads a stream that
-// way, one document per line.
+// and nothing of it is kept for the next.
 //
 // # Streaming
 //
@@ -45,15 +45,14 @@
 // documents were empty, which encodings were seen, and whether labels were
 // ignored because an unlabeled read met a labeled file.
 //
-// # Numeric tables
-//
-// [ReadTable] reads a .csv or .tsv table of numbers with a label column into
-// memory; a [TableReader] ([OpenTable]) streams one row at a time and parses
-// only the cells asked for.
-//
 // # Splits
 //
 // [Split], [StratifiedSplit], [StratifiedKFold], [StratifiedSample],
 // [StratifiedSampleN] and [Undersample] return sorted document indices and are
 // deterministic for a seed (math/rand/v2 PCG).
+//
+// # Errors
+//
+// A malformed line or record is a [*ParseError] naming the file and line;
+// errors wrap the sentinel errors below, for use with errors.Is.
 package corpus

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/textnb/textnb/corpus"
-	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
 // tempCorpus writes files (relative name → content) under a new temporary
@@ -101,18 +100,6 @@ func ExampleWalk() {
 	// Output: map[a:2 b:1] <nil>
 }
 
-func ExampleEncoding() {
-	gbk, _ := simplifiedchinese.GBK.NewEncoder().Bytes([]byte("朴素贝叶斯分类器"))
-	for _, b := range [][]byte{[]byte("naïve"), gbk, []byte("na\xefve")} {
-		text, enc := corpus.Decode(b)
-		fmt.Println(enc, text)
-	}
-	// Output:
-	// UTF-8 naïve
-	// GB18030 朴素贝叶斯分类器
-	// ISO-8859-1 naïve
-}
-
 func ExampleParseError() {
 	dir := tempCorpus(map[string]string{"bad.tsv": "pos\tgood\nneg\ttoo\tmany\n"})
 	defer os.RemoveAll(dir)
@@ -125,43 +112,6 @@ func ExampleParseError() {
 	// Output:
 	// bad.tsv:2: wrong number of fields: expected 2, found 3
 	// true
-}
-
-func ExampleTable() {
-	dir := tempCorpus(map[string]string{"iris.csv": "sepal,petal,species\n5.1,1.4,setosa\n6.3,6.0,virginica\n"})
-	defer os.RemoveAll(dir)
-	t, err := corpus.ReadTable(filepath.Join(dir, "iris.csv"), "species")
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(t.Header, t.Features, t.Labels)
-	// Output: [sepal petal] [[5.1 1.4] [6.3 6]] [setosa virginica]
-}
-
-func ExampleTableReader() {
-	dir := tempCorpus(map[string]string{"iris.csv": "id,sepal,species\na7,5.1,setosa\nb2,6.3,virginica\n"})
-	defer os.RemoveAll(dir)
-	r, err := corpus.OpenTable(filepath.Join(dir, "iris.csv"), "species")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer r.Close()
-	for r.Next() { // the id column is never parsed
-		sepal, err := r.Float(1)
-		if err != nil {
-			log.Fatal(err)
-		}
-		label, err := r.Label()
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Println(r.Line(), sepal, label)
-	}
-	fmt.Println(r.Err())
-	// Output:
-	// 2 5.1 setosa
-	// 3 6.3 virginica
-	// <nil>
 }
 
 func ExampleSplit() {

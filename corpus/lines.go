@@ -1,15 +1,15 @@
 package corpus
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/textnb/textnb/internal/textfile"
 )
 
 // Line files are read sequentially by the producer, which cuts them into
@@ -28,153 +28,23 @@ type lineParser func(line string) (label, text string, hasLabel bool, enc Encodi
 // parser for the data lines and whether that first line was a header.
 type lineSetup func(first string, opt Options) (parse lineParser, header bool, err error)
 
-// openLines opens path for reading lines, its text in UTF-8 (see
-// textReader).
-func openLines(path string) (*os.File, *bufio.Reader, Encoding, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, 0, fmt.Errorf("corpus: %w", err)
-	}
-	r, enc := textReader(f)
-	return f, r, enc, nil
-}
-
-// NewTextReader returns a buffered reader of r's bytes as the line readers
-// see them: a leading UTF-8 byte order mark skipped, a stream that starts
-// with a UTF-16 one transcoded to UTF-8, anything else unchanged (decode
-// what it yields with Decode). It serves formats read by other parsers,
-// such as encoding/csv.
-func NewTextReader(r io.Reader) *bufio.Reader {
-	br, _ := textReader(r)
-	return br
-}
-
-// textReader returns a buffered reader of r with a leading UTF-8 byte order
-// mark skipped, or, after a UTF-16 one, of r transcoded to UTF-8; enc is
-// UTF16LE or UTF16BE then, else UTF8 (and each line is decoded apart).
-func textReader(r io.Reader) (br *bufio.Reader, enc Encoding) {
-	br = bufio.NewReaderSize(r, 64<<10)
-	b, _ := br.Peek(1)
-	if len(b) == 1 && b[0] >= 0xef { // only then wait for more, as a stream may send a short first line and wait
-		b, _ = br.Peek(len(bom)) // what there is, if less
-	}
-	if string(b) == bom {
-		_, _ = br.Discard(len(bom))
-		return br, UTF8
-	}
-	if enc, ok := utf16BOM(b); ok {
-		_, _ = br.Discard(len(bomLE))
-		return bufio.NewReaderSize(newUTF16Reader(br, enc), 64<<10), enc
-	}
-	return br, UTF8
-}
-
-// lineReader yields physical lines of any length, counting them.
-type lineReader struct {
-	r   *bufio.Reader
-	num int // number of the line last returned
-}
-
-// longBlock is the size of the blocks a line longer than the reader's
-// buffer is gathered in before it is copied out at its exact size.
-const longBlock = 1 << 20
-
-// next returns the next line without its "\n" or "\r\n", and io.EOF after
-// the last line. A line that fits the reader's buffer is a view of it,
-// valid until the following call (owned is false); a longer one has memory
-// of its own, of its size, which the caller may keep: a line of any length
-// is read in at most twice its size, and nothing of it is kept for the
-// next.
-func (lr *lineReader) next() (line []byte, owned bool, err error) {
-	line, err = lr.r.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		line, err = lr.long(line)
-		owned = true
-	}
-	if err != nil && (!errors.Is(err, io.EOF) || len(line) == 0) {
-		return nil, false, err
-	}
-	lr.num++
-	line = bytes.TrimSuffix(line, []byte("\n"))
-	return bytes.TrimSuffix(line, []byte("\r")), owned, nil
-}
-
-// long reads the rest of a line whose start, first, fills the buffer.
-func (lr *lineReader) long(first []byte) ([]byte, error) {
-	blocks := [][]byte{append(make([]byte, 0, longBlock), first...)}
-	size := len(first)
-	for {
-		chunk, err := lr.r.ReadSlice('\n')
-		size += len(chunk)
-		last := &blocks[len(blocks)-1]
-		if n := copy((*last)[len(*last):cap(*last)], chunk); n < len(chunk) {
-			*last = (*last)[:cap(*last)]
-			blocks = append(blocks, append(make([]byte, 0, max(longBlock, len(chunk)-n)), chunk[n:]...))
-		} else {
-			*last = (*last)[:len(*last)+n]
-		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			line := make([]byte, 0, size)
-			for i, b := range blocks {
-				line, blocks[i] = append(line, b...), nil
-			}
-			return line, err
-		}
-	}
-}
-
-// A LineReader reads a stream of text one line at a time, as textnb's
-// predict reads its standard input: lines of any length, each decoded as
-// Decode decodes it, after a UTF-8 byte order mark is skipped or a stream
-// that starts with a UTF-16 one is transcoded. It keeps no line once the
-// next is read.
-type LineReader struct {
-	lr  lineReader
-	enc Encoding
-}
-
-// NewLineReader returns a LineReader of r.
-func NewLineReader(r io.Reader) *LineReader {
-	br, enc := textReader(r)
-	return &LineReader{lr: lineReader{r: br}, enc: enc}
-}
-
-// Next returns the next line without its line ending ("\n" or "\r\n"),
-// decoded, with its number from 1 and its encoding; blank lines are lines
-// too. It returns io.EOF after the last line, or the stream's error.
-func (r *LineReader) Next() (text string, num int, enc Encoding, err error) {
-	line, owned, err := r.lr.next()
-	if err != nil {
-		return "", 0, 0, err
-	}
-	if owned { // nobody else has it: decode it in place
-		text, enc = decodeString(unsafe.String(unsafe.SliceData(line), len(line)))
-	} else {
-		text, enc = Decode(line)
-	}
-	if r.enc != UTF8 {
-		enc = r.enc
-	}
-	return text, r.lr.num, enc, nil
-}
-
 // blank reports whether a line holds only white space; such lines are skipped.
 func blank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 
 // lineProducer reads a TSV or JSONL file. The file is opened now so that a
 // missing or unreadable file is reported before any document.
 func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), error) {
-	f, r, fileEnc, err := openLines(path)
+	f, r, fileEnc, err := textfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	return func(emit emitFunc) {
 		defer f.Close()
-		lr := &lineReader{r: r}
+		lr := textfile.NewLines(r)
 		var parse lineParser
 		cur := newRawLines(fileEnc)
 		for {
-			line, owned, err := lr.next()
+			line, owned, err := lr.Next()
 			if errors.Is(err, io.EOF) {
 				break
 			}
@@ -190,10 +60,10 @@ func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), er
 				if !owned {
 					first = string(line)
 				}
-				first, _ = decodeString(first)
+				first, _ = textfile.DecodeString(first)
 				p, header, err := setup(first, opt)
 				if err != nil {
-					emit(errorUnit(&ParseError{File: path, Line: lr.num, Err: err}))
+					emit(errorUnit(&ParseError{File: path, Line: lr.Num(), Err: err}))
 					return
 				}
 				parse = p
@@ -201,7 +71,7 @@ func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), er
 					continue
 				}
 			}
-			cur.add(line, owned, lr.num)
+			cur.add(line, owned, lr.Num())
 			if len(cur.nums) >= batchLines || cur.size >= batchBytes {
 				if !emit(cur.unit(path, opt.Unlabeled, parse)) {
 					return
@@ -269,7 +139,7 @@ func (b *batch) addLine(path string, num int, unlabeled bool, label, text string
 		return ErrEmptyLabel
 	}
 	b.scratch = strconv.AppendInt(append(append(b.scratch[:0], path...), ':'), int64(num), 10)
-	b.add(Document{Source: string(b.scratch), Label: b.labels.intern(label), Text: text}, enc)
+	b.add(Document{Source: string(b.scratch), Label: b.labels.Intern(label), Text: text}, enc)
 	return nil
 }
 
@@ -280,7 +150,7 @@ func (b *batch) addLine(path string, num int, unlabeled bool, label, text string
 // a tab, and otherwise the whole line is the text.
 func tsvSetup(first string, opt Options) (lineParser, bool, error) {
 	fields := strings.Split(first, "\t")
-	li, ti := column(fields, opt.labelField()), column(fields, opt.textField())
+	li, ti := textfile.Column(fields, opt.labelField()), textfile.Column(fields, opt.textField())
 	switch {
 	case li >= 0 || ti >= 0:
 		if err := requireColumns(li, ti, opt); err != nil {
@@ -291,7 +161,7 @@ func tsvSetup(first string, opt Options) (lineParser, bool, error) {
 		return tsvColumns(2, 0, 1), false, nil
 	default:
 		return func(line string) (string, string, bool, Encoding, error) {
-			text, enc := decodeString(line)
+			text, enc := textfile.DecodeString(line)
 			return "", text, false, enc, nil
 		}, false, nil
 	}
@@ -300,27 +170,12 @@ func tsvSetup(first string, opt Options) (lineParser, bool, error) {
 // requireColumns checks that a header names the columns the read needs.
 func requireColumns(li, ti int, opt Options) error {
 	if ti < 0 {
-		return missingColumn("text", opt.textField())
+		return textfile.MissingColumn("text", opt.textField())
 	}
 	if li < 0 && !opt.Unlabeled {
-		return missingColumn("label", opt.labelField())
+		return textfile.MissingColumn("label", opt.labelField())
 	}
 	return nil
-}
-
-// missingColumn reports a header without the column of the given role.
-func missingColumn(role, name string) error {
-	return fmt.Errorf("%w: header has no %s column %q", ErrMissingField, role, name)
-}
-
-// column returns the index of the field named name, or -1.
-func column(fields []string, name string) int {
-	for i, f := range fields {
-		if strings.TrimSpace(f) == name {
-			return i
-		}
-	}
-	return -1
 }
 
 // tsvColumns parses lines of exactly n tab-separated fields; li < 0 means
@@ -328,9 +183,9 @@ func column(fields []string, name string) int {
 func tsvColumns(n, li, ti int) lineParser {
 	return func(line string) (string, string, bool, Encoding, error) {
 		if got := strings.Count(line, "\t") + 1; got != n {
-			return "", "", false, 0, fieldCountError(n, got)
+			return "", "", false, 0, textfile.FieldCountError(n, got)
 		}
-		line, enc := decodeString(line)
+		line, enc := textfile.DecodeString(line)
 		var label, text string
 		for i := 0; i <= max(li, ti); i++ {
 			f, rest, _ := strings.Cut(line, "\t")
@@ -358,7 +213,7 @@ func jsonlSetup(first string, opt Options) (lineParser, bool, error) {
 	}
 	lf, tf, unlabeled := opt.labelField(), opt.textField(), opt.Unlabeled
 	return func(line string) (string, string, bool, Encoding, error) {
-		line, enc := decodeString(line)
+		line, enc := textfile.DecodeString(line)
 		label, text, hasLabel, err := parseJSONObject(line, lf, tf, unlabeled)
 		return label, text, hasLabel, enc, err
 	}, false, nil

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/textnb/textnb/internal/textfile"
 )
 
 // MultiDocument is a document with any number of labels.
@@ -92,21 +94,21 @@ func IsMultiLabel(path string, opt Options) bool {
 // line of the line file at path, or "" if that line is not a JSON object
 // with it.
 func firstField(path, name string, opt Options) string {
-	f, r, _, err := openLines(path)
+	f, r, _, err := textfile.Open(path)
 	if err != nil {
 		return "" // the read reports it
 	}
 	defer f.Close()
-	lr := &lineReader{r: r}
+	lr := textfile.NewLines(r)
 	for {
-		line, _, err := lr.next()
+		line, _, err := lr.Next()
 		if err != nil {
 			return ""
 		}
 		if blank(line) {
 			continue
 		}
-		s, _ := decodeString(string(line))
+		s, _ := textfile.DecodeString(string(line))
 		if !json.Valid([]byte(s)) {
 			return ""
 		}
@@ -143,7 +145,7 @@ func splitLabels(label, sep string) []string {
 func jsonlMultiSetup(_ string, opt Options) (lineParser, bool, error) {
 	lf, tf := opt.labelField(), opt.textField()
 	return func(line string) (string, string, bool, Encoding, error) {
-		line, enc := decodeString(line)
+		line, enc := textfile.DecodeString(line)
 		rawLabel, rawText, err := jsonFields(line, lf, tf)
 		if err != nil {
 			return "", "", false, enc, err

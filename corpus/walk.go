@@ -6,10 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unsafe"
 
 	"github.com/textnb/textnb/internal/parallel"
-	"github.com/textnb/textnb/internal/readfile"
+	"github.com/textnb/textnb/internal/textfile"
 )
 
 // WalkStats reads the documents at path (see the package documentation for
@@ -133,7 +132,7 @@ func fileProducer(files []fileDoc) func(emitFunc) {
 
 func readFileDoc(f fileDoc) batch {
 	path := f.path()
-	text, enc, err := ReadFile(path)
+	text, enc, err := textfile.ReadFile(path)
 	if err != nil {
 		return batch{err: err}
 	}
@@ -141,18 +140,6 @@ func readFileDoc(f fileDoc) batch {
 		docs: []Document{{Source: path, Label: f.label, Text: text}},
 		encs: []Encoding{enc},
 	}
-}
-
-// ReadFile returns the text of the file at path, one document, decoded as
-// Decode decodes it but without a copy of UTF-8 text: the memory it reads
-// the file into becomes the text.
-func ReadFile(path string) (string, Encoding, error) {
-	raw, err := readfile.ReadFile(path)
-	if err != nil {
-		return "", 0, fmt.Errorf("corpus: %w", err)
-	}
-	text, enc := decodeString(unsafe.String(unsafe.SliceData(raw), len(raw))) // raw is never written again
-	return text, enc, nil
 }
 
 // listCorpus lists a corpus directory in reading order: entries sorted by

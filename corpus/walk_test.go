@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
 // write creates dir/name (and its parents) holding content and returns its path.
@@ -369,4 +371,13 @@ func TestWalkStopsOnCallbackError(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Errorf("%d goroutines left running", runtime.NumGoroutine()-before)
+}
+
+func gbk(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := simplifiedchinese.GBK.NewEncoder().Bytes([]byte(s))
+	if err != nil {
+		t.Fatalf("encoding %q as GBK: %v", s, err)
+	}
+	return b
 }

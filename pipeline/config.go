@@ -23,10 +23,14 @@ var classifierNames = [...]string{"cnb", "mnb", "bnb"}
 
 func (c Classifier) String() string { return enumString(classifierNames[:], int(c)) }
 
-// ParseClassifier reads "cnb", "mnb" or "bnb".
-func ParseClassifier(s string) (Classifier, error) {
-	i, err := enumParse("model", classifierNames[:], s)
-	return Classifier(i), err
+// MarshalText writes the classifier's name: "cnb", "mnb" or "bnb".
+func (c Classifier) MarshalText() ([]byte, error) {
+	return enumMarshal("classifier", classifierNames[:], int(c))
+}
+
+// UnmarshalText reads a name MarshalText writes, in any letter case.
+func (c *Classifier) UnmarshalText(b []byte) error {
+	return enumUnmarshal(c, "classifier", classifierNames[:], b)
 }
 
 // Weighting names the transform applied to raw counts before the model.
@@ -35,8 +39,8 @@ type Weighting uint8
 // The weightings. The zero value, TFIDF, is scikit-learn's TfidfTransformer
 // with sublinear TF, smooth IDF and L2 rows (TFIDFOptions changes them).
 const (
-	TFIDF Weighting = iota
-	Counts
+	TFIDF     Weighting = iota
+	RawCounts           // the term counts as they are
 	Rennie
 )
 
@@ -44,10 +48,14 @@ var weightingNames = [...]string{"tfidf", "counts", "rennie"}
 
 func (w Weighting) String() string { return enumString(weightingNames[:], int(w)) }
 
-// ParseWeighting reads "tfidf", "counts" or "rennie".
-func ParseWeighting(s string) (Weighting, error) {
-	i, err := enumParse("weighting", weightingNames[:], s)
-	return Weighting(i), err
+// MarshalText writes the weighting's name: "tfidf", "counts" or "rennie".
+func (w Weighting) MarshalText() ([]byte, error) {
+	return enumMarshal("weighting", weightingNames[:], int(w))
+}
+
+// UnmarshalText reads a name MarshalText writes, in any letter case.
+func (w *Weighting) UnmarshalText(b []byte) error {
+	return enumUnmarshal(w, "weighting", weightingNames[:], b)
 }
 
 // Vectorizer names how terms become columns.
@@ -64,16 +72,24 @@ var vectorizerNames = [...]string{"vocab", "hash"}
 
 func (v Vectorizer) String() string { return enumString(vectorizerNames[:], int(v)) }
 
-// ParseVectorizer reads "vocab" or "hash".
-func ParseVectorizer(s string) (Vectorizer, error) {
-	i, err := enumParse("vectorizer", vectorizerNames[:], s)
-	return Vectorizer(i), err
+// MarshalText writes the vectorizer's name: "vocab" or "hash".
+func (v Vectorizer) MarshalText() ([]byte, error) {
+	return enumMarshal("vectorizer", vectorizerNames[:], int(v))
+}
+
+// UnmarshalText reads a name MarshalText writes, in any letter case.
+func (v *Vectorizer) UnmarshalText(b []byte) error {
+	return enumUnmarshal(v, "vectorizer", vectorizerNames[:], b)
 }
 
 // Config holds every setting of a pipeline. Its zero value is the default
 // configuration: word 1–2-grams, automatic min_df, sublinear TF-IDF and
-// Complement NB with alpha 0.3.
+// Complement NB with alpha 0.3. A zero field means its default (see the
+// package documentation).
 type Config struct {
+	// Tokenize configures the tokenizer; a zero WordNGrams means
+	// DefaultWordNGrams here, and a zero HanChars DefaultHanChars for
+	// Chinese (see NoHanChars).
 	Tokenize   tokenize.Config
 	Vectorizer Vectorizer
 	// Vocab prunes the vocabulary. MinDF 0 means automatic: 1, raised only
@@ -86,8 +102,10 @@ type Config struct {
 	// TF (1+ln tf), smooth IDF and L2 normalization.
 	TFIDFOptions TFIDFOptions
 	Classifier   Classifier
-	// Alpha is the additive smoothing; 0 means DefaultAlpha. Values below
-	// MinAlpha are raised to it: MinAlpha is the least smoothing there is.
+	// Alpha is the additive smoothing; 0 means DefaultAlpha, and for a
+	// MultiTrainer the α that cross-validation chooses from MultiAlphas.
+	// Values below MinAlpha are raised to it: MinAlpha is the least
+	// smoothing there is.
 	Alpha float64
 	// Norm turns on Complement NB's weight normalization (Rennie et al.).
 	Norm bool
@@ -124,10 +142,14 @@ var semiNames = [...]string{"none", "nsnb", "snb", "em"}
 
 func (s SemiMethod) String() string { return enumString(semiNames[:], int(s)) }
 
-// ParseSemiMethod reads "none", "nsnb", "snb" or "em".
-func ParseSemiMethod(s string) (SemiMethod, error) {
-	i, err := enumParse("semi-supervised method", semiNames[:], s)
-	return SemiMethod(i), err
+// MarshalText writes the method's name: "none", "nsnb", "snb" or "em".
+func (s SemiMethod) MarshalText() ([]byte, error) {
+	return enumMarshal("semi-supervised method", semiNames[:], int(s))
+}
+
+// UnmarshalText reads a name MarshalText writes, in any letter case.
+func (s *SemiMethod) UnmarshalText(b []byte) error {
+	return enumUnmarshal(s, "semi-supervised method", semiNames[:], b)
 }
 
 // Semi configures semi-supervised training. Zero fields mean the defaults:
@@ -196,6 +218,25 @@ func enumString(names []string, i int) string {
 		return fmt.Sprintf("unknown(%d)", i)
 	}
 	return names[i]
+}
+
+// enumMarshal names the value i of an enumeration, refusing one out of
+// range so that no file records a value no build can read.
+func enumMarshal(what string, names []string, i int) ([]byte, error) {
+	if i < 0 || i >= len(names) {
+		return nil, fmt.Errorf("%w: %s %d", ErrConfig, what, i)
+	}
+	return []byte(names[i]), nil
+}
+
+// enumUnmarshal sets *e to the value that names b, in any letter case; it
+// leaves *e alone if no value does.
+func enumUnmarshal[E ~uint8](e *E, what string, names []string, b []byte) error {
+	i, err := enumParse(what, names, string(b))
+	if err == nil {
+		*e = E(i)
+	}
+	return err
 }
 
 func enumParse(what string, names []string, s string) (int, error) {

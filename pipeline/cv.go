@@ -10,6 +10,8 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -113,8 +115,8 @@ type cvData struct {
 	val   []float64
 	cols  int
 	df    []int64
-	tf    []int64               // total counts, made when MaxFeatures needs them
-	terms *vectorize.Vocabulary // the terms; nil with hashing
+	tf    []int64           // total counts, made when MaxFeatures needs them
+	terms *vocab.Vocabulary // the terms; nil with hashing
 	// origin maps a column to its term's id in terms
 	origin []int32
 	minDF  []int // per fold, when automatic
@@ -142,7 +144,7 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 	d.folds = corpus.StratifiedKFold(labels, k, o.Seed)
 	t.an = nil
 	if t.vocab == nil {
-		X, err := vectorize.StackRows(t.hash.Cols(), t.hashed)
+		X, err := sparse.StackRows(t.hash.Cols(), t.hashed)
 		t.hashed = nil
 		if err != nil {
 			return nil, err
@@ -154,14 +156,14 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 		}
 		return d, nil
 	}
-	merged, err := vectorize.MergeVocab(t.vocab)
+	merged, err := vocab.Merge(t.vocab)
 	if err != nil {
 		return nil, err
 	}
 	t.vocab = nil
 	// Counts even with Vocab.Binary: training rows are made binary as they
 	// are fitted, while a model predicts from counts.
-	p, err := merged.PruneConsume(vectorize.VocabConfig{})
+	p, err := merged.PruneConsume(vocab.Config{})
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +192,7 @@ func (d *cvData) dropRare() {
 		lo = math.MaxInt
 		d.minDF = make([]int, len(d.folds))
 		for k := range d.folds {
-			d.minDF[k] = vectorize.MinDFFor(d.foldDF(k), len(d.y)-len(d.folds[k]), d.cfg.maxTableSize()/d.foldClasses(k), d.cfg.Vocab.MaxFeatures)
+			d.minDF[k] = vocab.MinDFFor(d.foldDF(k), len(d.y)-len(d.folds[k]), d.cfg.maxTableSize()/d.foldClasses(k), d.cfg.Vocab.MaxFeatures)
 			lo = min(lo, d.minDF[k])
 		}
 	}
@@ -387,7 +389,7 @@ func (d *cvData) fold(k int) (*foldData, error) {
 
 // kept returns the raw columns, increasing, that the vocabulary pruning of
 // Trainer.Finish keeps for the fold's training part, whose document
-// frequencies are df: automatic min_df (VocabCounts.MinDFFor), min_df and
+// frequencies are df: automatic min_df (vocab.Counts.MinDFFor), min_df and
 // max_df (as union.kept), then max_features (as union.limit: the largest
 // totals, ties to the term first in byte order).
 func (d *cvData) kept(f *foldData, df []int64) ([]int32, error) {
@@ -418,7 +420,7 @@ func (d *cvData) kept(f *foldData, df []int64) ([]int32, error) {
 	if vc.MaxFeatures == 0 || len(keep) <= vc.MaxFeatures {
 		return keep, nil
 	}
-	out := vectorize.Largest(keep, d.totals(f, df), vc.MaxFeatures, func(tied []int32) []int32 {
+	out := vocab.Largest(keep, d.totals(f, df), vc.MaxFeatures, func(tied []int32) []int32 {
 		slices.SortFunc(tied, func(a, b int32) int {
 			return strings.Compare(d.terms.Term(int(d.origin[a])), d.terms.Term(int(d.origin[b])))
 		})

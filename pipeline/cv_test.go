@@ -58,7 +58,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 	}{
 		{"default", Config{}, news},
 		{"rennie", Config{Weighting: Rennie}, news},
-		{"counts", Config{Weighting: Counts}, news},
+		{"counts", Config{Weighting: RawCounts}, news},
 		{"mnb", Config{Classifier: Multinomial, Alpha: 0.1}, news},
 		{"bnb", Config{Classifier: Bernoulli}, news},
 		{"cnb norm linear tf l1", Config{Norm: true, TFIDFOptions: TFIDFOptions{LinearTF: true, NoSmooth: true, Norm: vectorize.L1}}, news},

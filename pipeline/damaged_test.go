@@ -91,9 +91,51 @@ func TestHostileTextHeaders(t *testing.T) {
 				h["class_count"].([]any)[i] = 1e308
 			}
 		}, "in all"},
-		{"unknown classifier", "cnb", func(h map[string]any) { h["config"].(map[string]any)["Classifier"] = 9 }, "classifier"},
+		{"unknown classifier", "cnb", func(h map[string]any) { h["config"].(map[string]any)["classifier"] = "svm" }, "classifier"},
+		{"classifier by number", "cnb", func(h map[string]any) { h["config"].(map[string]any)["classifier"] = 1 }, "classifier"},
+		{"unknown norm", "cnb", func(h map[string]any) { config(h, "tfidf")["norm"] = "l3" }, "norm"},
 	} {
 		wantDamaged(t, tc.name, editHeader(t, models[tc.model], tc.edit), tc.detail)
+	}
+}
+
+// config returns the object at the path of keys under a header's config.
+func config(h map[string]any, path ...string) map[string]any {
+	o := h["config"].(map[string]any)
+	for _, k := range path {
+		o = o[k].(map[string]any)
+	}
+	return o
+}
+
+// Format 1 and 2 headers held enumerations as integers: one out of range
+// is refused as damage, as before.
+func TestHostileLegacyHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		edit       func(h map[string]any)
+		detail     string
+	}{
+		{"unknown classifier", "news-v2", func(h map[string]any) { config(h)["Classifier"] = 9 }, "classifier"},
+		{"unknown vectorizer", "news-v1", func(h map[string]any) { config(h)["Vectorizer"] = 2 }, "vectorizer"},
+		{"unknown weighting", "news-v2", func(h map[string]any) { config(h)["Weighting"] = 3 }, "weighting"},
+		{"unknown norm", "news-v2", func(h map[string]any) { config(h, "TFIDFOptions")["Norm"] = 3 }, "norm"},
+		{"unknown semi-supervised method", "news-v2", func(h map[string]any) { config(h, "Semi")["Method"] = 4 }, "semi-supervised"},
+		{"classifier by name", "news-v2", func(h map[string]any) { config(h)["Classifier"] = "cnb" }, "Classifier"},
+		{"unknown multi-label score", "multilabel-v2", func(h map[string]any) { h["multi"].(map[string]any)["score"] = 2 }, "score"},
+	} {
+		data, err := os.ReadFile(filepath.Join("../testdata/models", tc.file+".model"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := editHeader(t, data, tc.edit)
+		if tc.file == "multilabel-v2" {
+			if _, err := DecodeMulti(edited); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tc.detail) {
+				t.Errorf("%s: %v, want ErrDamaged naming %q", tc.name, err, tc.detail)
+			}
+			continue
+		}
+		wantDamaged(t, tc.name, edited, tc.detail)
 	}
 }
 

@@ -10,6 +10,8 @@ var (
 	ErrNoDocuments = errors.New("pipeline: no training documents")
 	// ErrFinished: a Trainer was used after Finish.
 	ErrFinished = errors.New("pipeline: trainer already finished")
+	// ErrEmptyLabel: a training document's label is the empty string.
+	ErrEmptyLabel = errors.New("pipeline: empty label")
 	// ErrOneClass: training saw a single class; a classifier needs two.
 	ErrOneClass = errors.New("pipeline: only one class")
 	// ErrFormat: a model file is not one textnb wrote, or is damaged.

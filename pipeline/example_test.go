@@ -41,7 +41,9 @@ func ExampleTrainer() {
 		log.Fatal(err)
 	}
 	for _, d := range spam {
-		tr.Add(d[0], d[1])
+		if err := tr.Add(d[0], d[1]); err != nil { // an empty label
+			log.Fatal(err)
+		}
 	}
 	m, sum, err := tr.Finish()
 	if err != nil {
@@ -67,7 +69,7 @@ func ExampleModel() {
 }
 
 func ExamplePredictor() {
-	m := trainSpam(pipeline.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.Counts})
+	m := trainSpam(pipeline.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.RawCounts})
 	p := m.NewPredictor() // one per goroutine
 	proba, best := p.Proba(nil, "see you at lunch")
 	fmt.Printf("%s %.2f\n", m.Classes[best], proba[best])
@@ -102,7 +104,7 @@ func ExampleEvaluator() {
 }
 
 func ExampleMerge() {
-	cfg := pipeline.Config{Weighting: pipeline.Counts} // raw counts add up exactly
+	cfg := pipeline.Config{Weighting: pipeline.RawCounts} // raw counts add up exactly
 	a, b := trainSpam(cfg), trainSpam(cfg)
 	m, err := pipeline.Merge(a, b)
 	if err != nil {
@@ -121,14 +123,15 @@ func ExampleConfig() {
 	// Output: cnb rennie [1,2]
 }
 
-func ExampleParseClassifier() {
-	c, err := pipeline.ParseClassifier("mnb")
+func ExampleClassifier_UnmarshalText() {
+	var c pipeline.Classifier
+	err := c.UnmarshalText([]byte("mnb"))
 	fmt.Println(c, err)
-	_, err = pipeline.ParseClassifier("svm")
+	err = c.UnmarshalText([]byte("svm"))
 	fmt.Println(err)
 	// Output:
 	// mnb <nil>
-	// pipeline: bad configuration: model "svm" is not one of cnb, mnb, bnb
+	// pipeline: bad configuration: classifier "svm" is not one of cnb, mnb, bnb
 }
 
 func ExamplePrediction() {
@@ -154,8 +157,9 @@ func ExampleClassifier() {
 }
 
 func ExampleWeighting() {
-	w, _ := pipeline.ParseWeighting("rennie")
-	fmt.Println(w, pipeline.TFIDF, pipeline.Counts)
+	var w pipeline.Weighting
+	_ = w.UnmarshalText([]byte("rennie"))
+	fmt.Println(w, pipeline.TFIDF, pipeline.RawCounts)
 	// Output: rennie tfidf counts
 }
 
@@ -192,7 +196,8 @@ func ExampleSemi() {
 }
 
 func ExampleSemiMethod() {
-	m, err := pipeline.ParseSemiMethod("em")
+	var m pipeline.SemiMethod
+	err := m.UnmarshalText([]byte("em"))
 	fmt.Println(m, err)
 	// Output: em <nil>
 }

@@ -25,7 +25,7 @@ var explainCases = []struct {
 }{
 	{"cnb", Config{}, newsTrain, newsTest},
 	{"cnb norm", Config{Norm: true}, newsTrain, newsTest},
-	{"mnb counts", Config{Classifier: Multinomial, Weighting: Counts}, newsTrain, newsTest},
+	{"mnb counts", Config{Classifier: Multinomial, Weighting: RawCounts}, newsTrain, newsTest},
 	{"mnb rennie", Config{Classifier: Multinomial, Weighting: Rennie}, newsTrain, newsTest},
 	{"bnb", Config{Classifier: Bernoulli}, newsTrain, newsTest},
 	{"cnb hash", Config{Vectorizer: Hash, HashFeatures: 1 << 12}, newsTrain, newsTest},
@@ -203,7 +203,7 @@ func TestClassWeightsMatchDenseTable(t *testing.T) {
 }
 
 func TestInspectText(t *testing.T) {
-	for _, cfg := range []Config{{}, {Classifier: Multinomial, Weighting: Counts}, {Vectorizer: Hash, HashFeatures: 1 << 12}} {
+	for _, cfg := range []Config{{}, {Classifier: Multinomial, Weighting: RawCounts}, {Vectorizer: Hash, HashFeatures: 1 << 12}} {
 		trained, _ := train(t, cfg, newsTrain)
 		loaded, err := Decode(encode(t, trained))
 		if err != nil {

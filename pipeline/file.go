@@ -11,8 +11,9 @@ import (
 	"unsafe"
 
 	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/tokenize"
-	"github.com/textnb/textnb/vectorize"
 )
 
 // magic opens every model file. Like PNG's, it has a high byte and CR LF so
@@ -20,12 +21,14 @@ import (
 const magic = "\x89TNB\r\n\x1a\n"
 
 // FormatVersion is the newest model file format; this package reads every
-// version from 1 on, of every kind. Version 2 lets a text model's
-// vocabulary come in any order (training keeps the order in which it first
-// saw the terms; semi-supervised and merged models are sorted); version 1
-// had it sorted, and its files still load. Table models did not change, so
-// they are still written as version 1, which older builds read too.
-const FormatVersion = 2
+// version from 1 on, of every kind. Version 3 writes a text model's JSON
+// header in snake_case with enumerations by name; version 2 lets a text
+// model's vocabulary come in any order (training keeps the order in which
+// it first saw the terms; semi-supervised and merged models are sorted);
+// version 1 had it sorted. Files of every version still load. Table
+// models did not change, so they are still written as version 1, which
+// older builds read too.
+const FormatVersion = 3
 
 // Kind says what a model file holds.
 type Kind uint32
@@ -58,9 +61,9 @@ func (k Kind) version() uint32 {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// header is the JSON part of a model file.
+// header is the JSON part of a text model file (see fileConfig).
 type header struct {
-	Config   Config        `json:"config"`
+	Config   fileConfig    `json:"config"`
 	Classes  []string      `json:"classes"`
 	Lang     tokenize.Lang `json:"lang"` // Config.Tokenize.Lang, for readers of the header alone
 	Features int           `json:"features"`
@@ -84,7 +87,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 func (m *Model) writeFile(w io.Writer, k Kind, head func(header) any) (int64, error) {
 	cw := newContainer(w, k)
 	le := binary.LittleEndian
-	h := header{Config: m.Config, Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount,
+	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount,
 		LabelField: m.LabelField, TextField: m.TextField}
 	var idf []float64
 	if p := m.idf(); p != nil {
@@ -265,7 +268,7 @@ func Decode(data []byte) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeModel(payload)
+	return decodeModel(payload, fileVersion(data))
 }
 
 // Open reads a model file of either kind, once: it returns the text model
@@ -280,7 +283,7 @@ func Open(path string) (*Model, *Table, error) {
 		switch {
 		case err != nil:
 		case kind == TextModel:
-			e.m, err = decodeModel(payload)
+			e.m, err = decodeModel(payload, fileVersion(data))
 		case kind == TableModel:
 			e.t, err = decodeTable(payload)
 		default:
@@ -294,27 +297,36 @@ func Open(path string) (*Model, *Table, error) {
 	return e.m, e.t, nil
 }
 
-// decodeModel reads a text model from a checked container's payload. The
-// vocabulary's index is built on another goroutine meanwhile, from the
-// payload's bytes; every return waits for it, so that the caller may reuse
-// the bytes once decoding has failed (a model it returns keeps them).
-func decodeModel(payload []byte) (out *Model, err error) {
+// fileVersion returns the format version of a checked container.
+func fileVersion(data []byte) uint32 {
+	v, _, _ := readHeader(data)
+	return v
+}
+
+// decodeModel reads a text model from the payload of a checked container
+// of the given format version. The vocabulary's index is built on another
+// goroutine meanwhile, from the payload's bytes; every return waits for
+// it, so that the caller may reuse the bytes once decoding has failed (a
+// model it returns keeps them).
+func decodeModel(payload []byte, version uint32) (out *Model, err error) {
 	r := &reader{b: payload}
 	var h header
+	var cfg Config
 	if js := r.bytes(int(r.u32())); r.err == nil {
-		r.err = json.Unmarshal(js, &h)
+		h, r.err = decodeHeader(js, version)
 	}
 	if r.err == nil {
-		r.err = h.check()
+		cfg = h.Config.config()
+		r.err = h.check(cfg)
 	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%w: header: %v", ErrDamaged, r.err)
 	}
-	m := &Model{Config: h.Config, Classes: h.Classes, classCount: h.ClassCount}
+	m := &Model{Config: cfg, Classes: h.Classes, classCount: h.ClassCount}
 	if h.Terms > 0 {
 		blob, ends := r.packed(h.Terms)
 		if r.err == nil {
-			if m.vocab, r.err = vectorize.NewVocabularyPacked(blob, ends); r.err == nil {
+			if m.vocab, r.err = vocab.NewVocabularyPacked(blob, ends); r.err == nil {
 				v := m.vocab
 				go v.Prepare() // overlaps the index build with decoding
 				defer func() {
@@ -354,16 +366,16 @@ func decodeModel(payload []byte) (out *Model, err error) {
 	return m, nil
 }
 
-// check reports a header that no model has: enumerations out of range,
-// class names that are empty or repeated, class counts that are negative,
-// not finite or all zero, and feature or term counts that disagree (the
-// sections' sizes are checked against the bytes as they are read).
-func (h *header) check() error {
-	c := h.Config
+// check reports a header, with c its settings, that no model has:
+// enumerations out of range, class names that are empty or repeated, class
+// counts that are negative, not finite or all zero, and feature or term
+// counts that disagree (the sections' sizes are checked against the bytes
+// as they are read).
+func (h *header) check(c Config) error {
+	if err := c.checkEnums(); err != nil {
+		return err
+	}
 	switch {
-	case c.Vectorizer > Hash, c.Weighting > Rennie, c.Classifier > Bernoulli, c.TFIDFOptions.Norm > vectorize.NoNorm:
-		return fmt.Errorf("unknown vectorizer, weighting, classifier or norm (%d, %d, %d, %d)",
-			c.Vectorizer, c.Weighting, c.Classifier, c.TFIDFOptions.Norm)
 	case h.Features < 1 || h.Features > math.MaxInt32:
 		return fmt.Errorf("%d features", h.Features)
 	case c.Vectorizer == Hash && h.Terms != 0, c.Vectorizer == Vocab && h.Terms != h.Features:
@@ -414,7 +426,7 @@ func (m *Model) restore(idf []float64) error {
 	m.an = tokenize.New(m.Config.Tokenize) // resolved when the model was trained
 	switch {
 	case m.Config.Vectorizer == Hash:
-		m.hash = vectorize.Hashing{Features: m.lin.NumFeatures()}
+		m.hash = featurehash.Hashing{Features: m.lin.NumFeatures()}
 	case m.vocab == nil || m.vocab.Len() != m.lin.NumFeatures():
 		return fmt.Errorf("%w: vocabulary does not match %d features", ErrDamaged, m.lin.NumFeatures())
 	}

@@ -129,7 +129,7 @@ func seedText(t testing.TB) [][]byte {
 	var out [][]byte
 	for _, cfg := range []Config{
 		{Tokenize: unigrams},
-		{Tokenize: unigrams, Classifier: Multinomial, Weighting: Counts},
+		{Tokenize: unigrams, Classifier: Multinomial, Weighting: RawCounts},
 		{Tokenize: unigrams, Classifier: Bernoulli},
 		{Tokenize: unigrams, Vectorizer: Hash, HashFeatures: 8, Weighting: Rennie},
 	} {

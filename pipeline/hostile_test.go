@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -36,7 +38,7 @@ func tinyText(t testing.TB) map[string][]byte {
 	out := map[string][]byte{}
 	for name, cfg := range map[string]Config{
 		"cnb":       {},
-		"mnb-count": {Classifier: Multinomial, Weighting: Counts},
+		"mnb-count": {Classifier: Multinomial, Weighting: RawCounts},
 		"bnb":       {Classifier: Bernoulli},
 		"hash":      {Vectorizer: Hash, HashFeatures: 16, Weighting: Rennie, Norm: true},
 	} {
@@ -68,7 +70,7 @@ func tinyMulti(t testing.TB) map[string][]byte {
 	}
 	docs = append(docs, corpus.MultiDocument{Text: "nothing to see here"})
 	complement, _ := trainMulti(t, Config{}, MultiConfig{Folds: 2}, docs)
-	odds, _ := trainMulti(t, Config{Classifier: Multinomial, Weighting: Counts}, MultiConfig{Score: OddsScore, Folds: 2, AllowEmpty: true}, docs)
+	odds, _ := trainMulti(t, Config{Classifier: Multinomial, Weighting: RawCounts}, MultiConfig{Score: OddsScore, Folds: 2, AllowEmpty: true}, docs)
 	return map[string][]byte{"multi-complement": encode(t, complement), "multi-odds": encode(t, odds)}
 }
 
@@ -85,7 +87,7 @@ func checkModelFile(data []byte) (decodeErr, bad error) {
 	}
 	switch kind {
 	case TextModel:
-		m, err := decodeModel(payload)
+		m, err := decodeModel(payload, fileVersion(data))
 		if err != nil {
 			return err, nil
 		}
@@ -243,6 +245,9 @@ var hostileValues = []any{
 	nil, true, false, 0, 1, -1, 2, 65535, 65536, 1 << 20, 1<<31 - 1, 1 << 32, 4611686018427387903, 9223372036854775807,
 	-4611686018427387903, 0.5, 1e300, -1e300, 5e-324, "", "NaN", "Inf", "-Inf", "x", "gaussian", "categorical",
 	"tfidf", "hash", []any{}, []any{0}, []any{""}, map[string]any{},
+	// the names of the header's enumerations
+	"cnb", "mnb", "bnb", "counts", "rennie", "vocab", "l2", "l1", "none", "nsnb", "em", "chi2", "mi", "df", "odds", "complement",
+	"auto", "en", "zh", "en,zh",
 }
 
 // jsonVariants returns the edits of a JSON document: every value (at any
@@ -413,14 +418,7 @@ func wordVariants(words []word, data []byte) []variant {
 // header edited (sections kept), its words edited, and the file cut at
 // every word.
 func textVariants(t testing.TB, data []byte) []variant {
-	le := binary.LittleEndian
-	jsLen := int(le.Uint32(data[headerSize:]))
-	js, rest := data[headerSize+4:headerSize+4+jsLen], data[headerSize+4+jsLen:]
-	out := jsonVariants(js, func(edited []byte) []byte {
-		d := append(slices.Clip(data[:headerSize]), le.AppendUint32(nil, uint32(len(edited)))...)
-		d = append(append(d, edited...), rest...)
-		return rechecksum(d)
-	})
+	out := headerVariants(data)
 	words := textWords(t, data)
 	out = append(out, wordVariants(words, data)...)
 	for _, w := range words {
@@ -428,6 +426,19 @@ func textVariants(t testing.TB, data []byte) []variant {
 		out = append(out, variant{"cut at " + w.what, rechecksum(cut)})
 	}
 	return out
+}
+
+// headerVariants returns the hostile edits of a text model file's JSON
+// header.
+func headerVariants(data []byte) []variant {
+	le := binary.LittleEndian
+	jsLen := int(le.Uint32(data[headerSize:]))
+	js, rest := data[headerSize+4:headerSize+4+jsLen], data[headerSize+4+jsLen:]
+	return jsonVariants(js, func(edited []byte) []byte {
+		d := append(slices.Clip(data[:headerSize]), le.AppendUint32(nil, uint32(len(edited)))...)
+		d = append(append(d, edited...), rest...)
+		return rechecksum(d)
+	})
 }
 
 // tableVariants returns the hostile edits of a table model file's JSON.
@@ -459,6 +470,16 @@ func TestHostileModels(t *testing.T) {
 	}
 	for name, data := range tinyMulti(t) {
 		for _, v := range textVariants(t, data) {
+			all = append(all, variant{name + ": " + v.name, v.data})
+		}
+	}
+	// The headers of formats 1 and 2, read apart (legacyConfig).
+	for _, name := range []string{"news-v1", "multilabel-v2"} {
+		data, err := os.ReadFile(filepath.Join("../testdata/models", name+".model"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range headerVariants(data) {
 			all = append(all, variant{name + ": " + v.name, v.data})
 		}
 	}
@@ -534,7 +555,7 @@ func decodeOnly(data []byte) error {
 	case MultiLabelModel:
 		_, err = DecodeMulti(data)
 	default:
-		_, err = decodeModel(payload)
+		_, err = decodeModel(payload, fileVersion(data))
 	}
 	return err
 }

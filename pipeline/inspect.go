@@ -219,7 +219,7 @@ func (m *Table) Inspect() Info {
 		info.Settings.VarSmoothing = cmp.Or(m.Gaussian.VarSmoothing, nb.DefaultVarSmoothing)
 		count = m.Gaussian.ClassCount
 	case m.Categorical != nil:
-		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, 1)
+		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, nb.DefaultAlpha)
 		info.Settings.Bins = cmp.Or(m.Discretizer.Bins, discretize.DefaultBins)
 		count = m.Categorical.ClassCount
 	}

@@ -1,8 +1,8 @@
 package pipeline
 
 import (
+	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/tokenize"
-	"github.com/textnb/textnb/vectorize"
 )
 
 // A document longer than longText bytes is analyzed and counted in pieces
@@ -17,7 +17,7 @@ var (
 
 // contextOf returns how many words before a piece n-grams of r that end
 // in it may start from.
-func contextOf(r vectorize.NGrams) int { return max(r.Min, r.Max, 1) - 1 }
+func contextOf(r ngrams.Range) int { return max(r.Min, r.Max, 1) - 1 }
 
 // eachPiece analyzes text in pieces with tok and calls fn with each
 // piece's words and extra terms: words[:from] are the last words before

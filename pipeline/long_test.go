@@ -64,7 +64,7 @@ func TestLongDocumentsInPieces(t *testing.T) {
 		{"default", Config{}, en, enTexts},
 		{"trigrams stem", Config{Tokenize: tokenize.Config{WordNGrams: tokenize.NGramRange{Min: 1, Max: 3}, Stem: true}}, en, enTexts},
 		{"bigrams only", Config{Tokenize: tokenize.Config{WordNGrams: tokenize.NGramRange{Min: 2, Max: 2}}}, en, enTexts},
-		{"hash", Config{Vectorizer: Hash, Weighting: Counts}, en, enTexts},
+		{"hash", Config{Vectorizer: Hash, Weighting: RawCounts}, en, enTexts},
 		{"zh", Config{Tokenize: tokenize.Config{Lang: tokenize.Chinese}}, zh, zhTexts},
 		{"zh hash", Config{Vectorizer: Hash, Tokenize: tokenize.Config{Lang: tokenize.Chinese}}, zh, zhTexts},
 	} {

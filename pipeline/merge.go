@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/internal/compact"
-	"github.com/textnb/textnb/vectorize"
+	"github.com/textnb/textnb/internal/vocab"
 )
 
 // ErrMerge: models cannot be merged (different settings, or weights that
@@ -131,7 +131,7 @@ func (out *Model) add(m *Model) (*compact.Counts, error) {
 		out.vocab = m.vocab
 		return c, nil
 	}
-	union, fromOut, fromM := vectorize.MergeVocabularies(out.vocab, m.vocab)
+	union, fromOut, fromM := vocab.MergeVocabularies(out.vocab, m.vocab)
 	mine, err := out.counts.Remap(union.Len(), fromOut)
 	if err != nil {
 		return nil, err

@@ -43,10 +43,10 @@ func TestMergeEqualsUnion(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cfg := range []Config{
-		{Weighting: Counts},
-		{Weighting: Counts, Classifier: Multinomial, Vectorizer: Hash},
+		{Weighting: RawCounts},
+		{Weighting: RawCounts, Classifier: Multinomial, Vectorizer: Hash},
 		{Classifier: Bernoulli},
-		{Weighting: Counts, Norm: true},
+		{Weighting: RawCounts, Norm: true},
 	} {
 		union := trainDocs(t, cfg, append(append(slices.Clone(b), a...), c...))
 		merged, err := Merge(trainDocs(t, cfg, b), trainDocs(t, cfg, a), trainDocs(t, cfg, c))
@@ -88,15 +88,15 @@ func TestMergeRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts := trainDocs(t, Config{Weighting: Counts}, docs)
+	counts := trainDocs(t, Config{Weighting: RawCounts}, docs)
 	for _, tc := range []struct {
 		other *Model
 		want  string
 	}{
-		{trainDocs(t, Config{Weighting: Counts, Alpha: 0.5}, docs), "Alpha"},
-		{trainDocs(t, Config{Weighting: Counts, Classifier: Multinomial}, docs), "Classifier"},
+		{trainDocs(t, Config{Weighting: RawCounts, Alpha: 0.5}, docs), "Alpha"},
+		{trainDocs(t, Config{Weighting: RawCounts, Classifier: Multinomial}, docs), "Classifier"},
 		{trainDocs(t, Config{}, docs), "IDF"},
-		{trainDocs(t, Config{Weighting: Counts, Vocab: vocabMinDF(2)}, docs), "pruned"},
+		{trainDocs(t, Config{Weighting: RawCounts, Vocab: vocabMinDF(2)}, docs), "pruned"},
 	} {
 		_, err := Merge(counts, tc.other)
 		if !errors.Is(err, ErrMerge) || !strings.Contains(err.Error(), tc.want) {

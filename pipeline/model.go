@@ -6,6 +6,9 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -23,8 +26,8 @@ type Model struct {
 	LabelField, TextField string
 
 	an     *tokenize.Analyzer
-	vocab  *vectorize.Vocabulary // nil with the hashing vectorizer
-	hash   vectorize.Hashing
+	vocab  *vocab.Vocabulary // nil with the hashing vectorizer
+	hash   featurehash.Hashing
 	weight weighting       // nil: none
 	lin    *compact.Linear // the classifier's scoring form
 	// scorer returns lin's scorer: made when a model is loaded, which
@@ -149,9 +152,9 @@ func (m *Model) newEstimator() textEstimator {
 }
 
 // ngramsOf returns the word n-gram range of analyzer a, for the vectorizer.
-func ngramsOf(a *tokenize.Analyzer) vectorize.NGrams {
+func ngramsOf(a *tokenize.Analyzer) ngrams.Range {
 	r := a.Config().WordNGrams
-	return vectorize.NGrams{Min: r.Min, Max: r.Max}
+	return ngrams.Range{Min: r.Min, Max: r.Max}
 }
 
 // A Predictor scores documents with a Model, reusing its buffers and its
@@ -160,7 +163,7 @@ func ngramsOf(a *tokenize.Analyzer) vectorize.NGrams {
 type Predictor struct {
 	m            *Model
 	tok          *tokenize.Worker
-	ngrams       vectorize.NGrams
+	ngrams       ngrams.Range
 	terms, extra []string
 	hashes       []uint64 // scratch of the vocabulary
 	murmurs      []uint32 // scratch of the hashing vectorizer

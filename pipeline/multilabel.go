@@ -10,6 +10,7 @@ import (
 
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -35,10 +36,14 @@ var multiScoreNames = [...]string{"complement", "odds"}
 
 func (s MultiScore) String() string { return enumString(multiScoreNames[:], int(s)) }
 
-// ParseMultiScore reads "complement" or "odds".
-func ParseMultiScore(s string) (MultiScore, error) {
-	i, err := enumParse("multi-label score", multiScoreNames[:], s)
-	return MultiScore(i), err
+// MarshalText writes the score's name: "complement" or "odds".
+func (s MultiScore) MarshalText() ([]byte, error) {
+	return enumMarshal("multi-label score", multiScoreNames[:], int(s))
+}
+
+// UnmarshalText reads a name MarshalText writes, in any letter case.
+func (s *MultiScore) UnmarshalText(b []byte) error {
+	return enumUnmarshal(s, "multi-label score", multiScoreNames[:], b)
 }
 
 // MultiConfig configures multi-label training; the zero value is the
@@ -158,8 +163,16 @@ func checkMulti(cfg Config, mc MultiConfig) error {
 }
 
 // Add queues a document with its labels; repeated labels count once, and a
-// document without labels is a negative example for every label.
-func (mt *MultiTrainer) Add(labels []string, text string) {
+// document without labels is a negative example for every label. It
+// refuses an empty label (ErrEmptyLabel) and a MultiTrainer that has
+// finished (ErrFinished).
+func (mt *MultiTrainer) Add(labels []string, text string) error {
+	switch {
+	case slices.Contains(labels, ""):
+		return ErrEmptyLabel
+	case mt.t.finished:
+		return ErrFinished
+	}
 	set := make([]int32, 0, len(labels))
 	for _, l := range labels {
 		id, ok := mt.ids[l]
@@ -173,10 +186,9 @@ func (mt *MultiTrainer) Add(labels []string, text string) {
 		}
 	}
 	slices.Sort(set)
-	if !mt.t.finished {
-		mt.sets = append(mt.sets, set)
-	}
+	mt.sets = append(mt.sets, set)
 	mt.t.queue(0, text)
+	return nil
 }
 
 // Finish trains the model on everything added. A MultiTrainer finishes
@@ -198,7 +210,7 @@ func (mt *MultiTrainer) Finish() (*MultiModel, MultiSummary, error) {
 	m := &Model{Config: cfg, Classes: mt.labels, an: tokenize.New(cfg.Tokenize)}
 	t.an = nil
 	var s MultiSummary
-	merged, err := vectorize.MergeVocab(t.vocab)
+	merged, err := vocab.Merge(t.vocab)
 	if err != nil {
 		return nil, s, err
 	}
@@ -211,7 +223,7 @@ func (mt *MultiTrainer) Finish() (*MultiModel, MultiSummary, error) {
 		vc.MinDF = merged.MinDFFor(cfg.maxTableSize()/len(mt.labels), vc.MaxFeatures)
 	}
 	m.Config.Vocab.MinDF, s.MinDF = vc.MinDF, vc.MinDF
-	p, err := merged.PruneConsume(vc)
+	p, err := merged.PruneConsume(vocab.Config(vc))
 	if err != nil {
 		return nil, s, err
 	}
@@ -278,10 +290,10 @@ type termSource struct {
 	rows     int
 	df       []int64
 	row      compact.RowFunc
-	vocab    func() *vectorize.Vocabulary
+	vocab    func() *vocab.Vocabulary
 }
 
-func prunedSource(p *vectorize.Pruned) termSource {
+func prunedSource(p *vocab.Pruned) termSource {
 	return termSource{features: p.Len(), rows: p.Rows(), df: p.DF(), row: p.Row, vocab: p.Provisional}
 }
 

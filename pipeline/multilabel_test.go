@@ -251,9 +251,10 @@ func TestMultiModelFile(t *testing.T) {
 		"one fold":           func(h map[string]any) { h["multi"].(map[string]any)["folds"] = json.Number("1") },
 		"negative positives": func(h map[string]any) { h["multi"].(map[string]any)["min_positives"] = json.Number("-3") },
 		"multi a string":     func(h map[string]any) { h["multi"] = "odds" },
-		"bnb":                func(h map[string]any) { h["config"].(map[string]any)["Classifier"] = json.Number("2") },
+		"score by name":      func(h map[string]any) { h["multi"].(map[string]any)["score"] = "cubic" },
+		"bnb":                func(h map[string]any) { h["config"].(map[string]any)["classifier"] = "bnb" },
 		"semi-supervised": func(h map[string]any) {
-			h["config"].(map[string]any)["Semi"].(map[string]any)["Method"] = json.Number("1")
+			h["config"].(map[string]any)["semi"].(map[string]any)["method"] = "nsnb"
 		},
 	} {
 		_, err := DecodeMulti(editHeader(t, data, edit))

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -46,14 +45,15 @@ func DecodeMulti(data []byte) (*MultiModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := decodeModel(payload)
+	version := fileVersion(data)
+	m, err := decodeModel(payload, version)
 	if err != nil {
 		return nil, err
 	}
 	// decodeModel has read the header and checked its length.
 	r := &reader{b: payload}
-	var h multiHeader
-	if err := json.Unmarshal(r.bytes(int(r.u32())), &h); err != nil {
+	h, err := decodeMultiHeader(r.bytes(int(r.u32())), version)
+	if err != nil {
 		return nil, fmt.Errorf("%w: header: %v", ErrDamaged, err)
 	}
 	if err := h.check(m); err != nil {

@@ -19,6 +19,8 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -76,7 +78,7 @@ func TestTrainEvaluateConfigs(t *testing.T) {
 		cfg  Config
 	}{
 		{"default", Config{}},
-		{"mnb counts unigrams", Config{Classifier: Multinomial, Weighting: Counts}},
+		{"mnb counts unigrams", Config{Classifier: Multinomial, Weighting: RawCounts}},
 		{"bernoulli", Config{Classifier: Bernoulli}},
 		{"rennie norm", Config{Weighting: Rennie, Norm: true}},
 		{"hash", Config{Vectorizer: Hash}},
@@ -224,7 +226,7 @@ func encodeRepeatingTerm(t *testing.T, m *Model) []byte {
 		blob = append(blob, s...)
 		ends[i] = len(blob)
 	}
-	v, err := vectorize.NewVocabularyPacked(blob, ends)
+	v, err := vocab.NewVocabularyPacked(blob, ends)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -489,7 +491,7 @@ func TestEvaluatorSparse(t *testing.T) {
 // whose file holds no IDF weights: loading must refuse it, not predict
 // unweighted.
 func TestLoadChecksWeighting(t *testing.T) {
-	m, _ := train(t, Config{Weighting: Counts}, newsTrain)
+	m, _ := train(t, Config{Weighting: RawCounts}, newsTrain)
 	m.Config.Weighting = TFIDF
 	if _, err := Decode(encode(t, m)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "IDF") {
 		t.Errorf("Decode: %v, want ErrFormat about the IDF", err)
@@ -521,7 +523,7 @@ func trainBothWays(t *testing.T, cfg Config) (direct, matrix *Model) {
 func TestPartsFitMatchesMatrixFit(t *testing.T) {
 	for _, cfg := range []Config{
 		{Vectorizer: Hash},
-		{Vectorizer: Hash, HashFeatures: 1 << 12, Classifier: Multinomial, Weighting: Counts},
+		{Vectorizer: Hash, HashFeatures: 1 << 12, Classifier: Multinomial, Weighting: RawCounts},
 		{Vectorizer: Hash, Weighting: Rennie, Norm: true},
 		{Vectorizer: Hash, Classifier: Bernoulli},
 	} {
@@ -538,7 +540,7 @@ func TestPartsFitMatchesMatrixFit(t *testing.T) {
 func TestPrunedFitMatchesMatrixFit(t *testing.T) {
 	for _, cfg := range []Config{
 		{},
-		{Classifier: Multinomial, Weighting: Counts},
+		{Classifier: Multinomial, Weighting: RawCounts},
 		{Weighting: Rennie, Norm: true, Vocab: vectorize.VocabConfig{MinDF: 2}},
 		{Classifier: Bernoulli},
 		{Vocab: vectorize.VocabConfig{MaxFeatures: 300, MaxDF: 0.5}},
@@ -663,8 +665,8 @@ func TestPutCoderReplacesLargeCoders(t *testing.T) {
 	for i := range words {
 		words[i] = strconv.Itoa(i)
 	}
-	var d vectorize.CodedDoc
-	small.Code(&d, words, vectorize.NGrams{}, nil)
+	var d vocab.CodedDoc
+	small.Code(&d, words, ngrams.Range{}, nil)
 	tr.putCoder(small)
 	c := tr.takeCoder()
 	if c == small || c.tok != small.tok || c.Len() != 0 {

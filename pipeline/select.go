@@ -9,7 +9,9 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/textnb/textnb/internal/parallel"
-	"github.com/textnb/textnb/vectorize"
+	"github.com/textnb/textnb/internal/postings"
+	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/vocab"
 )
 
 // SelectMethod names a feature selection criterion.
@@ -28,10 +30,14 @@ var selectNames = [...]string{"none", "chi2", "mi", "df"}
 
 func (s SelectMethod) String() string { return enumString(selectNames[:], int(s)) }
 
-// ParseSelectMethod reads "none", "chi2", "mi" or "df".
-func ParseSelectMethod(s string) (SelectMethod, error) {
-	i, err := enumParse("selection", selectNames[:], s)
-	return SelectMethod(i), err
+// MarshalText writes the method's name: "none", "chi2", "mi" or "df".
+func (s SelectMethod) MarshalText() ([]byte, error) {
+	return enumMarshal("selection", selectNames[:], int(s))
+}
+
+// UnmarshalText reads a name MarshalText writes, in any letter case.
+func (s *SelectMethod) UnmarshalText(b []byte) error {
+	return enumUnmarshal(s, "selection", selectNames[:], b)
 }
 
 // Selection keeps the K best terms by Method after the vocabulary is
@@ -65,8 +71,8 @@ func (c Config) validateSelect() error {
 }
 
 // fitSelected fits m on the terms of p that t.cfg.Select keeps.
-func (t *Trainer) fitSelected(m *Model, p *vectorize.Pruned) (features int, err error) {
-	docs, err := vectorize.ClassDocs(t.y, len(t.names))
+func (t *Trainer) fitSelected(m *Model, p *vocab.Pruned) (features int, err error) {
+	docs, err := postings.ClassDocs(t.y, len(t.names))
 	if err != nil {
 		return 0, err
 	}
@@ -108,7 +114,7 @@ func selectFeatures(src termSource, sel Selection, classes []*roaring.Bitmap) (t
 		for j, df := range src.df {
 			scores[j] = float64(df)
 		}
-		keep = vectorize.SelectTopK(scores, sel.K)
+		keep = postings.SelectTopK(scores, sel.K)
 	} else {
 		post, err := presence(src)
 		if err != nil {
@@ -120,8 +126,8 @@ func selectFeatures(src termSource, sel Selection, classes []*roaring.Bitmap) (t
 }
 
 // presence returns the postings of src's rows, binarized.
-func presence(src termSource) (*vectorize.Postings, error) {
-	X := vectorize.NewCSR(src.features)
+func presence(src termSource) (*postings.Postings, error) {
+	X := sparse.NewCSR(src.features)
 	var idx []int32
 	var val []float64
 	for i := range src.rows {
@@ -132,7 +138,7 @@ func presence(src termSource) (*vectorize.Postings, error) {
 		}
 		X.AppendRow(idx, val[:len(idx)])
 	}
-	return vectorize.NewPostings(X, 0)
+	return postings.New(X, 0)
 }
 
 // perClassTop returns, for each class, up to sel.K terms in decreasing
@@ -141,7 +147,7 @@ func presence(src termSource) (*vectorize.Postings, error) {
 // document's classes: exact, and faster than intersecting the term's
 // roaring bitmap with every class's, which took 2.4 times as long on
 // 20 Newsgroups and 14 times on Reuters' 90 labels (benchmarks/selectcost).
-func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Selection) [][]int32 {
+func perClassTop(post *postings.Postings, classes []*roaring.Bitmap, sel Selection) [][]int32 {
 	n, F, C := float64(post.Rows()), post.Cols(), len(classes)
 	of := make([][]int32, post.Rows()) // each document's classes
 	nc := make([]float64, C)
@@ -251,7 +257,7 @@ func roundRobin(top [][]int32, k int) []int32 {
 // in their order.
 func (src termSource) restrict(keep []int32) termSource {
 	newID, df := renumber(src.features, keep, src.df)
-	row, vocab := src.row, src.vocab
+	row, vocabOf := src.row, src.vocab
 	return termSource{
 		features: len(keep),
 		rows:     src.rows,
@@ -268,8 +274,8 @@ func (src termSource) restrict(keep []int32) termSource {
 			}
 			return idx[:w], val[:w]
 		},
-		vocab: func() *vectorize.Vocabulary {
-			v, _ := vocab().Select(keep) // keep is increasing and in range
+		vocab: func() *vocab.Vocabulary {
+			v, _ := vocabOf().Select(keep) // keep is increasing and in range
 			return v
 		},
 	}

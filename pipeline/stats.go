@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -44,7 +47,7 @@ type DocFreqs struct {
 	// Terms are the vocabulary's terms with their document frequencies;
 	// with the hashing vectorizer, Terms.DF is per column and Terms.Terms
 	// is empty.
-	Terms vectorize.TermStats
+	Terms vocab.TermStats
 }
 
 // Docs returns the number of documents counted.
@@ -57,7 +60,7 @@ func (d *DocFreqs) Docs() int64 { return d.Terms.Docs }
 type Featurizer struct {
 	cfg          Config
 	tok          *tokenize.Worker
-	r            vectorize.NGrams
+	r            ngrams.Range
 	words, extra []string
 }
 
@@ -108,7 +111,7 @@ func (f *Featurizer) Terms(dst []string, text string) []string {
 
 // Row appends the counts of text's terms to idx and val, as the hashing
 // vectorizer of f's Config gives them: only for Vectorizer Hash.
-func (f *Featurizer) hashRow(h vectorize.Hashing, idx []int32, val []float64, hashes []uint32, text string) ([]int32, []float64, []uint32) {
+func (f *Featurizer) hashRow(h featurehash.Hashing, idx []int32, val []float64, hashes []uint32, text string) ([]int32, []float64, []uint32) {
 	f.words, f.extra = f.tok.Words(f.words[:0], f.extra[:0], text)
 	return h.TransformWords(idx, val, hashes, f.words, f.r, f.extra)
 }
@@ -122,8 +125,8 @@ type DocFreqCounter struct {
 	sampled int
 	d       DocFreqs
 	classes map[string]int
-	vocab   *vectorize.VocabBuilder
-	hash    vectorize.Hashing
+	vocab   *vocab.Builder
+	hash    featurehash.Hashing
 	idx     []int32
 	val     []float64
 	hashes  []uint32
@@ -159,10 +162,10 @@ func (c *DocFreqCounter) begin() {
 	}
 	c.d.Config = c.f.Config()
 	if c.cfg.Vectorizer == Hash {
-		c.hash = vectorize.Hashing{Features: c.cfg.hashFeatures()}
+		c.hash = featurehash.Hashing{Features: c.cfg.hashFeatures()}
 		c.d.Terms.DF = make([]int64, c.hash.Cols())
 	} else {
-		c.vocab = vectorize.NewVocabBuilder()
+		c.vocab = vocab.NewBuilder()
 		c.vocab.DiscardRows()
 	}
 	pending := c.pending
@@ -172,16 +175,21 @@ func (c *DocFreqCounter) begin() {
 	}
 }
 
-// Add counts one labeled document.
-func (c *DocFreqCounter) Add(label, text string) {
+// Add counts one labeled document. It refuses an empty label
+// (ErrEmptyLabel).
+func (c *DocFreqCounter) Add(label, text string) error {
+	if label == "" {
+		return ErrEmptyLabel
+	}
 	if c.f == nil && c.err == nil {
 		c.pending = append(c.pending, labeled{label, text})
 		if c.sampled += len(text); c.sampled >= langSample {
 			c.begin()
 		}
-		return
+		return nil
 	}
 	c.add(label, text)
+	return nil
 }
 
 func (c *DocFreqCounter) add(label, text string) {
@@ -229,7 +237,7 @@ func (c *DocFreqCounter) DocFreqs() (*DocFreqs, error) {
 		d.Terms.TF = make([]int64, len(d.Terms.DF)) // not needed: hashing does not prune
 		return &d, nil
 	}
-	merged, err := vectorize.MergeVocab(c.vocab)
+	merged, err := vocab.Merge(c.vocab)
 	if err != nil {
 		return nil, err
 	}
@@ -257,14 +265,14 @@ func MergeDocFreqs(a, b *DocFreqs) (*DocFreqs, error) {
 		out.ClassDocs[i] += b.ClassDocs[k]
 	}
 	if hash {
-		out.Terms = vectorize.TermStats{Docs: a.Terms.Docs + b.Terms.Docs, DF: slices.Clone(a.Terms.DF), TF: slices.Clone(a.Terms.TF)}
+		out.Terms = vocab.TermStats{Docs: a.Terms.Docs + b.Terms.Docs, DF: slices.Clone(a.Terms.DF), TF: slices.Clone(a.Terms.TF)}
 		for j, d := range b.Terms.DF {
 			out.Terms.DF[j] += d
 			out.Terms.TF[j] += b.Terms.TF[j]
 		}
 		return out, nil
 	}
-	out.Terms = *vectorize.MergeTermStats(&a.Terms, &b.Terms)
+	out.Terms = *vocab.MergeTermStats(&a.Terms, &b.Terms)
 	return out, nil
 }
 
@@ -329,7 +337,7 @@ func (d *DocFreqs) Prepare() (*Prepared, error) {
 	m.Config.Alpha = d.Config.alpha()
 	var df []int64
 	if d.Config.Vectorizer == Hash {
-		m.hash = vectorize.Hashing{Features: d.Config.hashFeatures()}
+		m.hash = featurehash.Hashing{Features: d.Config.hashFeatures()}
 		df = d.Terms.DF
 	} else {
 		vc := d.Config.Vocab
@@ -338,7 +346,7 @@ func (d *DocFreqs) Prepare() (*Prepared, error) {
 		}
 		m.Config.Vocab.MinDF = vc.MinDF
 		var err error
-		if m.vocab, df, err = d.Terms.Select(vc); err != nil {
+		if m.vocab, df, err = d.Terms.Select(vocab.Config(vc)); err != nil {
 			return nil, err
 		}
 	}
@@ -389,9 +397,13 @@ func (p *Prepared) NewSummer() *Summer {
 // The slices are valid until the Summer's next call.
 func (s *Summer) Row(text string) ([]int32, []float64) { return s.pred.Row(text) }
 
-// Add weights one document and adds it to its class's sums. A label that
-// the first pass did not see is an error.
+// Add weights one document and adds it to its class's sums. An empty
+// label (ErrEmptyLabel) or one that the first pass did not see is an
+// error.
 func (s *Summer) Add(label, text string) error {
+	if label == "" {
+		return ErrEmptyLabel
+	}
 	c, ok := s.p.index[label]
 	if !ok {
 		return fmt.Errorf("%w: class %q was not counted in the first pass", ErrStats, label)

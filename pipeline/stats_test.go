@@ -101,7 +101,7 @@ func TestPartsTrainAsOne(t *testing.T) {
 	for _, cfg := range []Config{
 		{},
 		{Weighting: Rennie, Norm: true},
-		{Classifier: Multinomial, Weighting: Counts, Vocab: vectorize.VocabConfig{MaxFeatures: 300, MaxDF: 0.5}},
+		{Classifier: Multinomial, Weighting: RawCounts, Vocab: vectorize.VocabConfig{MaxFeatures: 300, MaxDF: 0.5}},
 		{Classifier: Bernoulli, Vocab: vectorize.VocabConfig{MinDF: 2}},
 		{Vectorizer: Hash, HashFeatures: 1 << 14},
 		{MaxTableSize: 20000}, // automatic min_df above 1
@@ -162,7 +162,7 @@ func TestPartsRefuse(t *testing.T) {
 		return d
 	}
 	a := count(Config{}, labeled{"x", "the cat sat"}, labeled{"y", "a dog ran"})
-	b := count(Config{Weighting: Counts}, labeled{"x", "the cat sat"})
+	b := count(Config{Weighting: RawCounts}, labeled{"x", "the cat sat"})
 	if _, err := MergeDocFreqs(a, b); !errors.Is(err, ErrStats) {
 		t.Errorf("different weightings: got %v, want ErrStats", err)
 	}

@@ -4,7 +4,8 @@ import (
 	"github.com/textnb/textnb/internal/compact"
 	"runtime"
 
-	"github.com/textnb/textnb/vectorize"
+	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/vocab"
 )
 
 // DefaultSpillLimit is the memory that a Trainer's document rows may take
@@ -17,7 +18,7 @@ type spill struct {
 	limit int // bytes of rows in memory; < 0: never spill
 	// With hashing: the file, once the batches outgrow limit, and the
 	// document frequencies of the rows in it.
-	file *vectorize.RowSpill
+	file *vocab.RowSpill
 	df   []int64
 	held int // bytes of the batches in t.hashed
 	err  error
@@ -64,14 +65,14 @@ func (t *Trainer) startSpill() {
 // keepHashed holds a batch of hashed rows, or writes it, and those held,
 // to the spill file once they outgrow the limit. It runs on the counting
 // goroutine.
-func (t *Trainer) keepHashed(rows *vectorize.CSR) {
+func (t *Trainer) keepHashed(rows *sparse.CSR) {
 	s := &t.spill
 	if s.file == nil {
 		t.hashed = append(t.hashed, rows)
 		if s.held += 12 * rows.NNZ(); !t.spills() || s.held <= s.max() {
 			return
 		}
-		if s.file, s.err = vectorize.NewRowSpill(s.dir); s.err != nil {
+		if s.file, s.err = vocab.NewRowSpill(s.dir); s.err != nil {
 			s.file, s.limit = nil, -1 // stop trying; Finish reports the error
 			return
 		}

@@ -42,7 +42,7 @@ func TestSpilledRowsGiveTheSameModel(t *testing.T) {
 		"hash":      {Vectorizer: Hash, HashFeatures: 1 << 12},
 		"rennie":    {Weighting: Rennie, Vocab: vectorize.VocabConfig{MaxFeatures: 500}},
 		"bernoulli": {Classifier: Bernoulli, Vocab: vectorize.VocabConfig{MinDF: 2}},
-		"counts":    {Weighting: Counts, Classifier: Multinomial, Vectorizer: Hash},
+		"counts":    {Weighting: RawCounts, Classifier: Multinomial, Vectorizer: Hash},
 	}
 	for name, cfg := range configs {
 		t.Run(name, func(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/discretize"
+	"github.com/textnb/textnb/internal/numtable"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -99,7 +99,7 @@ type Table struct {
 
 // TrainTable fits a table model on every row of t. Classes are numbered in
 // the order they first appear.
-func TrainTable(t corpus.Table, cfg TableConfig) (*Table, error) {
+func TrainTable(t numtable.Table, cfg TableConfig) (*Table, error) {
 	if len(t.Labels) == 0 || len(t.Features) != len(t.Labels) {
 		return nil, ErrNoDocuments
 	}

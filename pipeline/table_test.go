@@ -14,13 +14,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/numtable"
 )
 
 // flowers is an iris-like table: two measurements, a constant column and a
 // coded colour (0, 1, 2) that Categorical uses as it is.
-func flowers() corpus.Table {
-	t := corpus.Table{Header: []string{"length", "width", "const", "colour"}}
+func flowers() numtable.Table {
+	t := numtable.Table{Header: []string{"length", "width", "const", "colour"}}
 	rows := []struct {
 		label string
 		x     []float64
@@ -191,14 +191,14 @@ func TestTrainTableErrors(t *testing.T) {
 	for i := range one.Labels {
 		one.Labels[i] = "setosa"
 	}
-	noCols := corpus.Table{Labels: []string{"a", "b"}, Features: [][]float64{{}, {}}}
+	noCols := numtable.Table{Labels: []string{"a", "b"}, Features: [][]float64{{}, {}}}
 	for _, tc := range []struct {
 		name string
-		t    corpus.Table
+		t    numtable.Table
 		cfg  TableConfig
 		want error
 	}{
-		{"empty", corpus.Table{Header: []string{"a"}}, TableConfig{}, ErrNoDocuments},
+		{"empty", numtable.Table{Header: []string{"a"}}, TableConfig{}, ErrNoDocuments},
 		{"one class", one, TableConfig{}, ErrOneClass},
 		{"no feature columns", noCols, TableConfig{}, ErrConfig},
 		{"unknown kind", flowers(), TableConfig{Kind: 9}, ErrConfig},
@@ -241,7 +241,7 @@ func TestParseTableKind(t *testing.T) {
 }
 
 func ExampleTable() {
-	t := corpus.Table{
+	t := numtable.Table{
 		Header:   []string{"height", "weight"},
 		Features: [][]float64{{180, 80}, {175, 75}, {185, 90}, {160, 55}, {155, 50}, {165, 60}},
 		Labels:   []string{"tall", "tall", "tall", "short", "short", "short"},
@@ -267,7 +267,7 @@ func ExampleTableKind() {
 }
 
 func ExampleTableConfig() {
-	t := corpus.Table{
+	t := numtable.Table{
 		Header:   []string{"temperature", "windy"},
 		Features: [][]float64{{30, 0}, {28, 0}, {25, 1}, {12, 1}, {10, 1}, {15, 0}},
 		Labels:   []string{"play", "play", "play", "stay", "stay", "stay"},

@@ -8,6 +8,10 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -39,11 +43,11 @@ type Trainer struct {
 	sampled int
 	an      *tokenize.Analyzer
 	run     *ordered[string, *tokenized]
-	vocab   *vectorize.VocabBuilder
-	coders  *freeList[*coder]               // for the tokenizing goroutines
-	batches *freeList[[]vectorize.CodedDoc] // that count is done with
-	hashed  []*vectorize.CSR                // per batch, with hashing
-	hash    vectorize.Hashing
+	vocab   *vocab.Builder
+	coders  *freeList[*coder]           // for the tokenizing goroutines
+	batches *freeList[[]vocab.CodedDoc] // that count is done with
+	hashed  []*sparse.CSR               // per batch, with hashing
+	hash    featurehash.Hashing
 	empty   int
 	// unlabeled counts the documents given to AddUnlabeled.
 	unlabeled int
@@ -75,6 +79,9 @@ func (c Config) validate() error {
 	case c.Vocab.MinDF < 0, c.Vocab.MaxDF < 0, c.Vocab.MaxDF > 1, c.Vocab.MaxFeatures < 0:
 		return fmt.Errorf("%w: min_df %d, max_df %g, max_features %d out of range",
 			ErrConfig, c.Vocab.MinDF, c.Vocab.MaxDF, c.Vocab.MaxFeatures)
+	case c.HashFeatures < 0, c.MaxTableSize < 0:
+		return fmt.Errorf("%w: %d hash features, table size %d: want 0 for the default or a positive value",
+			ErrConfig, c.HashFeatures, c.MaxTableSize)
 	}
 	if err := c.Semi.validate(); err != nil {
 		return err
@@ -85,8 +92,15 @@ func (c Config) validate() error {
 	return c.Tokenize.Validate()
 }
 
-// Add queues one labeled document.
-func (t *Trainer) Add(label, text string) {
+// Add queues one labeled document. It refuses an empty label
+// (ErrEmptyLabel) and a Trainer that has finished (ErrFinished).
+func (t *Trainer) Add(label, text string) error {
+	switch {
+	case label == "":
+		return ErrEmptyLabel
+	case t.finished:
+		return ErrFinished
+	}
 	id, ok := t.classes[label]
 	if !ok {
 		id = len(t.names)
@@ -94,6 +108,7 @@ func (t *Trainer) Add(label, text string) {
 		t.names = append(t.names, label)
 	}
 	t.queue(id, text)
+	return nil
 }
 
 // AddUnlabeled queues a document without a label, for semi-supervised
@@ -133,12 +148,12 @@ func (t *Trainer) begin() {
 	t.an = tokenize.New(t.cfg.tokenizeConfig(lang))
 	t.cfg.Tokenize = t.an.Config() // every default spelled out, for the model file
 	if t.cfg.Vectorizer == Hash {
-		t.hash = vectorize.Hashing{Features: t.cfg.hashFeatures()}
+		t.hash = featurehash.Hashing{Features: t.cfg.hashFeatures()}
 	} else {
-		t.vocab = vectorize.NewVocabBuilder()
+		t.vocab = vocab.NewBuilder()
 		t.startSpill()
 	}
-	t.coders, t.batches = new(freeList[*coder]), new(freeList[[]vectorize.CodedDoc])
+	t.coders, t.batches = new(freeList[*coder]), new(freeList[[]vocab.CodedDoc])
 	t.run = newOrdered(t.tokenize, t.count)
 	for _, s := range t.pending {
 		t.run.Add(s)
@@ -149,8 +164,8 @@ func (t *Trainer) begin() {
 // tokenized is one batch of documents: coded for the vocabulary, or hashed
 // into rows of exactly their size.
 type tokenized struct {
-	coded []vectorize.CodedDoc
-	rows  *vectorize.CSR
+	coded []vocab.CodedDoc
+	rows  *sparse.CSR
 	empty int // hashing: documents without terms
 }
 
@@ -162,7 +177,7 @@ const maxCoderTerms = 1 << 18
 // tokenizing Worker, its WordCoder, its buffers for a document's words
 // and, with hashing, for the batch's rows.
 type coder struct {
-	vectorize.WordCoder
+	vocab.WordCoder
 	tok          *tokenize.Worker
 	words, extra []string
 	idx          []int32
@@ -186,7 +201,7 @@ func (c *coder) analyze(text string) {
 }
 
 // code fills d with the terms of text, a long one in pieces.
-func (c *coder) code(d *vectorize.CodedDoc, text string, r vectorize.NGrams) {
+func (c *coder) code(d *vocab.CodedDoc, text string, r ngrams.Range) {
 	if len(text) <= longText {
 		c.analyze(text)
 		c.Code(d, c.words, r, c.extra)
@@ -201,7 +216,7 @@ func (c *coder) code(d *vectorize.CodedDoc, text string, r vectorize.NGrams) {
 
 // hash appends the hashed row of text to idx and val, a long text's in
 // pieces.
-func (c *coder) hash(h vectorize.Hashing, idx []int32, val []float64, text string, r vectorize.NGrams) ([]int32, []float64) {
+func (c *coder) hash(h featurehash.Hashing, idx []int32, val []float64, text string, r ngrams.Range) ([]int32, []float64) {
 	if len(text) <= longText {
 		c.analyze(text)
 		idx, val, c.hashes = h.TransformWords(idx, val, c.hashes, c.words, r, c.extra)
@@ -273,7 +288,7 @@ func (t *Trainer) tokenize(texts []string) *tokenized {
 func (t *Trainer) hashRows(texts []string) *tokenized {
 	c := t.takeCoder()
 	r := ngramsOf(t.an)
-	rows := vectorize.NewCSR(t.hash.Cols())
+	rows := sparse.NewCSR(t.hash.Cols())
 	idx, val := c.idx[:0], c.val[:0]
 	empty := 0
 	for _, s := range texts {
@@ -367,15 +382,15 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 			}
 			return s, m.fitParts(s.Features, parts, t.y)
 		}
-		X, err := vectorize.StackRows(t.hash.Cols(), parts)
+		X, err := sparse.StackRows(t.hash.Cols(), parts)
 		if err != nil {
 			return s, err
 		}
 		s.Features = X.Cols
-		s.Semi, err = m.fit(X, t.y)
+		s.Semi, err = m.fit((*vectorize.CSR)(X), t.y)
 		return s, err
 	}
-	merged, err := vectorize.MergeVocab(t.vocab)
+	merged, err := vocab.Merge(t.vocab)
 	if err != nil {
 		return s, err
 	}
@@ -392,15 +407,15 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 	m.Config.Vocab.MinDF = vc.MinDF // the model records what was applied
 	s.MinDF = vc.MinDF
 	if !direct {
-		vocab, X, err := merged.Consume(vc)
+		v, X, err := merged.Consume(vocab.Config(vc))
 		if err != nil {
 			return s, err
 		}
-		m.vocab, s.Features = vocab, X.Cols
-		s.Semi, err = m.fit(X, t.y)
+		m.vocab, s.Features = v, X.Cols
+		s.Semi, err = m.fit((*vectorize.CSR)(X), t.y)
 		return s, err
 	}
-	p, err := merged.PruneConsume(vc)
+	p, err := merged.PruneConsume(vocab.Config(vc))
 	if err != nil {
 		return s, err
 	}
@@ -421,7 +436,7 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 // follows the order in which the builder first saw the terms, so training
 // sorts no terms and remaps no sums. Prediction looks terms up by hash, in
 // any order.
-func (m *Model) fitPruned(p *vectorize.Pruned, y []int) error {
+func (m *Model) fitPruned(p *vocab.Pruned, y []int) error {
 	m.vocab = p.Provisional()
 	return m.fitRows(p.Len(), p.DF, y, p.Row)
 }
@@ -429,7 +444,7 @@ func (m *Model) fitPruned(p *vectorize.Pruned, y []int) error {
 // fitParts fits m as fit would on the rows of parts stacked, without the
 // stacked copy, which would double the memory the rows take. The parts
 // are the trainer's own, valid by construction: StackRows would check them.
-func (m *Model) fitParts(cols int, parts []*vectorize.CSR, y []int) error {
+func (m *Model) fitParts(cols int, parts []*sparse.CSR, y []int) error {
 	starts := make([]int, len(parts)+1) // part k's first row
 	for k, p := range parts {
 		starts[k+1] = starts[k] + p.Rows

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -34,7 +35,7 @@ func DefaultGrid() Grid {
 		Alpha:      []float64{0.01, 0.03, 0.1, 0.3, 1},
 		NGrams:     []tokenize.NGramRange{{Min: 1, Max: 1}, {Min: 1, Max: 2}},
 		CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 1}, {Min: 1, Max: 2}, {Min: 1, Max: 3}, {Min: 2, Max: 3}},
-		Weighting:  []Weighting{TFIDF, Counts},
+		Weighting:  []Weighting{TFIDF, RawCounts},
 		Classifier: []Classifier{Complement, Multinomial},
 	}
 }
@@ -71,9 +72,9 @@ func ParseGrid(s string) (Grid, error) {
 		case "char-ngrams":
 			g.CharNGrams, err = parseRanges(key, list, true)
 		case "weighting":
-			g.Weighting, err = parseEach(list, ParseWeighting)
+			g.Weighting, err = parseEach(list, parseText[Weighting])
 		case "model":
-			g.Classifier, err = parseEach(list, ParseClassifier)
+			g.Classifier, err = parseEach(list, parseText[Classifier])
 		default:
 			return g, fmt.Errorf("%w: grid names %q: want alpha, ngrams, char-ngrams, weighting or model", ErrConfig, key)
 		}
@@ -94,6 +95,16 @@ func parseEach[T any](list string, parse func(string) (T, error)) ([]T, error) {
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// parseText reads a value of an enumeration by its name.
+func parseText[E any, P interface {
+	*E
+	UnmarshalText([]byte) error
+}](s string) (E, error) {
+	var e E
+	err := P(&e).UnmarshalText([]byte(s))
+	return e, err
 }
 
 func parseRanges(key, list string, none bool) ([]tokenize.NGramRange, error) {
@@ -173,7 +184,9 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := docs(func(label, text string) bool { t.Add(label, text); return true }); err != nil {
+			var addErr error
+			err = docs(func(label, text string) bool { addErr = t.Add(label, text); return addErr == nil })
+			if err = cmp.Or(err, addErr); err != nil {
 				t.Abort() // stops its tokenizing goroutines
 				return nil, err
 			}

@@ -18,7 +18,7 @@ func TestParseGrid(t *testing.T) {
 		Alpha:      []float64{0.03, 0.1, 0.3, 1},
 		NGrams:     []tokenize.NGramRange{{Min: 1, Max: 1}, {Min: 1, Max: 2}},
 		CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 2}, {Min: 1, Max: 3}},
-		Weighting:  []Weighting{TFIDF, Rennie, Counts},
+		Weighting:  []Weighting{TFIDF, Rennie, RawCounts},
 		Classifier: []Classifier{Complement, Multinomial},
 	}
 	if !reflect.DeepEqual(g, want) {
@@ -51,7 +51,7 @@ func TestTuneMatchesCrossValidate(t *testing.T) {
 		Alpha:      []float64{0.1, 0.3},
 		NGrams:     []tokenize.NGramRange{{Min: 1, Max: 1}, {Min: 1, Max: 2}},
 		CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 1}}, // English: not tried
-		Weighting:  []Weighting{TFIDF, Counts},
+		Weighting:  []Weighting{TFIDF, RawCounts},
 		Classifier: []Classifier{Complement, Multinomial, Bernoulli},
 	}
 	o := CVOptions{Folds: 3, Seed: 2}

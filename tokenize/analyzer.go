@@ -10,30 +10,24 @@ import (
 	"github.com/textnb/textnb/tokenize/zh"
 )
 
-// A Segmenter cuts a run of Han characters into words and appends them to
-// dst. Package zh provides one; it must be safe for concurrent use.
-type Segmenter interface {
+// A segmenter cuts a run of Han characters into words and appends them to
+// dst; it must be safe for concurrent use. Package zh provides the one New
+// uses.
+type segmenter interface {
 	Cut(dst []string, han string) []string
 }
 
-// Analyzer turns documents into terms: NFKC normalization, the splitting
-// of ScriptTokenizer (with a fast path for ASCII), one TokenFilter chain per
-// Script, a Segmenter for Han runs, then word and Han character n-grams.
-// It is safe for concurrent use; its cache (with stemming) is shared by all
-// goroutines. A goroutine that analyzes many documents should do so through
-// a Worker of its own (NewWorker).
+// Analyzer turns documents into terms as Config says (see the package
+// documentation). It is safe for concurrent use; its cache (with stemming)
+// is shared by all goroutines. A goroutine that analyzes many documents
+// should do so through a Worker of its own (NewWorker).
 type Analyzer struct {
-	cfg    Config // with defaults
-	seg    Segmenter
-	chains [len(scriptNames)][]TokenFilter
-	// minLen and stop are each script's length and stop word rules, which
-	// its chain applies and keep (and asciiTerms, inline) without one; stop
-	// is nil for none (for Han, it also drops character n-grams).
-	minLen [len(scriptNames)]int
-	stop   [len(scriptNames)]func(string) bool
-	join   bool // connectors join words (not SplitCompounds)
-	// direct is set when no filter needs the cache (no stemming): words are
-	// checked in place, as views of the (lowercased) text.
+	cfg   Config // with defaults
+	seg   segmenter
+	rules [len(scriptNames)]rules // by script
+	join  bool                    // connectors join words (not SplitCompounds)
+	// direct is set without stemming: words are checked in place, as views
+	// of the (lowercased) text, and nothing is cached.
 	direct bool
 	cache  *termCache // nil when direct
 	pool   sync.Pool  // of *Worker
@@ -56,13 +50,13 @@ type state struct {
 // the first Han run of more than one character arrives. Invalid values in
 // cfg are clamped (see Config.Validate).
 func New(cfg Config) *Analyzer {
-	return NewWithSegmenter(cfg, zh.Default())
+	return newWithSegmenter(cfg, zh.Default())
 }
 
-// NewWithSegmenter is New with a given Han segmenter. With a nil seg Han
+// newWithSegmenter is New with a given Han segmenter. With a nil seg Han
 // runs are not segmented, as with Config.NoHanWords.
-func NewWithSegmenter(cfg Config, seg Segmenter) *Analyzer {
-	cfg = cfg.WithDefaults()
+func newWithSegmenter(cfg Config, seg segmenter) *Analyzer {
+	cfg = cfg.withDefaults()
 	cfg.WordNGrams = cfg.WordNGrams.clamp()
 	cfg.HanChars = cfg.HanChars.clamp()
 	a := &Analyzer{cfg: cfg, join: !cfg.SplitCompounds, direct: !cfg.Stem}
@@ -72,21 +66,12 @@ func NewWithSegmenter(cfg Config, seg Segmenter) *Analyzer {
 	if !cfg.NoHanWords {
 		a.seg = seg
 	}
-	a.minLen[Latin], a.minLen[Other], a.minLen[Han] = cfg.MinLen, cfg.MinLen, cfg.HanMinLen
+	a.rules[scriptLatin].minLen, a.rules[scriptOther].minLen, a.rules[scriptHan].minLen = cfg.MinLen, cfg.MinLen, cfg.HanMinLen
 	if cfg.Stopwords&EnglishStopwords != 0 {
-		a.stop[Latin] = IsEnglishStopword
+		a.rules[scriptLatin].stop = isEnglishStopword
 	}
 	if cfg.Stopwords&ChineseStopwords != 0 {
-		a.stop[Han] = zh.IsStopword
-	}
-	for s := range a.chains {
-		a.chains[s] = []TokenFilter{MinLength{a.minLen[s]}}
-		if a.stop[s] != nil {
-			a.chains[s] = append(a.chains[s], StopFilter(a.stop[s]))
-		}
-	}
-	if cfg.Stem {
-		a.chains[Latin] = append(a.chains[Latin], Stemmer{})
+		a.rules[scriptHan].stop = zh.IsStopword
 	}
 	a.pool.New = func() any {
 		w := a.NewWorker()
@@ -155,8 +140,8 @@ func (a *Analyzer) unigrams(dst []string, st *state, text string) []string {
 		}
 		text = text[cut:]
 		end := resumeAt(text)
-		// NFKC comes before lowercasing, as in the filter chain: it may
-		// compose an ASCII capital with the mark that follows it.
+		// NFKC comes before lowercasing: it may compose an ASCII capital
+		// with the mark that follows it.
 		slow := normalize(text[:end])
 		if lower {
 			slow = strings.ToLower(slow)
@@ -206,9 +191,9 @@ func resumeAt(text string) int {
 // runs start and end.
 func (a *Analyzer) asciiTerms(dst []string, st *state, text string) []string {
 	st.mask = wordMask(st.mask, text, a.join)
-	m, start := st.mask, -1                        // start: of the run waiting for its end, or −1
-	minLen, stop := a.minLen[Latin], a.stop[Latin] // as keep applies them; bytes are runes here
-	var carry uint64                               // the previous block's last bit
+	m, start := st.mask, -1       // start: of the run waiting for its end, or −1
+	latin := a.rules[scriptLatin] // a copy, in registers; bytes are runes here
+	var carry uint64              // the previous block's last bit
 	for k, w := range m {
 		if w == 0 { // no run is open: it would have set this block's first bit
 			carry = 0
@@ -229,8 +214,8 @@ func (a *Analyzer) asciiTerms(dst []string, st *state, text string) []string {
 			end := base + bits.TrailingZeros64(ends) + 1
 			switch t := text[start:end]; {
 			case !a.direct:
-				dst = a.word(dst, st, t, Latin)
-			case len(t) >= minLen && (stop == nil || !stop(t)):
+				dst = a.word(dst, st, t, scriptLatin)
+			case latin.keeps(t, len(t)):
 				dst = append(dst, t)
 			}
 			start = -1
@@ -246,7 +231,7 @@ func (a *Analyzer) asciiTerms(dst []string, st *state, text string) []string {
 func (a *Analyzer) unicodeTerms(dst []string, st *state, text string) []string {
 	for tok, ok := nextToken(text, 0, a.join); ok; tok, ok = nextToken(text, tok.End, a.join) {
 		w := text[tok.Start:tok.End]
-		if tok.Script == Han {
+		if tok.Script == scriptHan {
 			dst = a.han(dst, st, w)
 		} else {
 			dst = a.word(dst, st, w, tok.Script)
@@ -255,12 +240,20 @@ func (a *Analyzer) unicodeTerms(dst []string, st *state, text string) []string {
 	return dst
 }
 
-// word appends the term of a Latin or Other word, if it has one.
-func (a *Analyzer) word(dst []string, st *state, w string, s Script) []string {
-	if len(w) < a.minLen[s] { // a rune takes at least a byte
-		return dst
+// word appends the term of word w of script s, if it has one: w itself
+// when direct, else the term the caches or admits and stem give it. Only
+// copies of w are kept, so it may be a view of scratch space.
+func (a *Analyzer) word(dst []string, st *state, w string, s script) []string {
+	switch {
+	case len(w) < a.rules[s].minLen: // too short in bytes, so in runes: spare the caches
+	case !a.direct:
+		if t := a.termOf(st, w, s); t != "" {
+			dst = append(dst, t)
+		}
+	case a.admits(w, s):
+		dst = append(dst, w)
 	}
-	return a.lookup(dst, st, w, s)
+	return dst
 }
 
 // han appends the words of a Han run and keeps the run for n-grams.
@@ -272,25 +265,12 @@ func (a *Analyzer) han(dst []string, st *state, run string) []string {
 	case a.seg != nil:
 		st.words = a.seg.Cut(st.words[:0], run)
 		for _, w := range st.words {
-			dst = a.lookup(dst, st, w, Han)
+			dst = a.word(dst, st, w, scriptHan)
 		}
 	case a.cfg.HanChars.Max == 0: // the run is one word, as in scikit-learn
-		dst = a.lookup(dst, st, run, Han)
+		dst = a.word(dst, st, run, scriptHan)
 	}
 	return dst
-}
-
-// keep appends w, already lowercased, unless the length or stop word
-// filters of s drop it: the whole chain when there is no stemming.
-func (a *Analyzer) keep(dst []string, w string, s Script) []string {
-	n := a.minLen[s]
-	if len(w) < n || (len(w) < 4*n && utf8.RuneCountInString(w) < n) {
-		return dst
-	}
-	if stop := a.stop[s]; stop != nil && stop(w) {
-		return dst
-	}
-	return append(dst, w)
 }
 
 // lowChunk is the room unigrams makes at a time for lowercased ASCII
@@ -328,19 +308,11 @@ var lowerTable = func() (t [256]byte) {
 	return t
 }()
 
-// lookup appends the term of key, if it has one.
-func (a *Analyzer) lookup(dst []string, st *state, key string, s Script) []string {
-	if a.direct {
-		return a.keep(dst, key, s)
-	}
-	return appendTerm(dst, a.termOf(st, key, s))
-}
-
 // termOf returns the term of key, a word after lowercasing, or "": from
-// the words the worker has seen, else from the shared cache, else from the
-// filter chain. Only copies of key are kept, so it may be a view of scratch
+// the words the worker has seen, else from the shared cache, else from
+// filter. Only copies of key are kept, so it may be a view of scratch
 // space. Words longer than maxCachedBytes are not cached.
-func (a *Analyzer) termOf(st *state, key string, s Script) string {
+func (a *Analyzer) termOf(st *state, key string, s script) string {
 	if len(key) > maxCachedBytes {
 		return a.filter(strings.Clone(key), s)
 	}
@@ -358,26 +330,16 @@ func (a *Analyzer) termOf(st *state, key string, s Script) string {
 	return t
 }
 
-// filter runs the filter chain of s on key and returns the term, key
-// itself when the chain leaves it as it is.
-func (a *Analyzer) filter(key string, s Script) string {
-	term := []byte(key)
-	for _, f := range a.chains[s] {
-		if term = f.Filter(term); len(term) == 0 {
-			break
-		}
+// filter returns the term of key, a word of script s after lowercasing, or
+// "" when the rules drop it.
+func (a *Analyzer) filter(key string, s script) string {
+	switch {
+	case !a.admits(key, s):
+		return ""
+	case s == scriptLatin && a.cfg.Stem:
+		return stem(key)
 	}
-	if string(term) == key {
-		return key
-	}
-	return string(term)
-}
-
-func appendTerm(dst []string, t string) []string {
-	if t == "" {
-		return dst
-	}
-	return append(dst, t)
+	return key
 }
 
 func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }

@@ -22,11 +22,10 @@ const (
 	maxCachedBytes = 64 // longer words (base64, long Han runs) skip the caches
 )
 
-// termCache maps a word, after lowercasing, to the output of its filter
-// chain: the term, or "" when the chain drops the word. All workers of an
-// Analyzer share it, so that each word is stemmed about once; they ask it
-// only for words new to them (see seenWords), so a lock per shard costs
-// little.
+// termCache maps a word, after lowercasing, to its term (Analyzer.filter),
+// or "" when the rules drop the word. All workers of an Analyzer share it,
+// so that each word is stemmed about once; they ask it only for words new
+// to them (see seenWords), so a lock per shard costs little.
 type termCache struct {
 	seed     maphash.Seed
 	perShard int // bound on the words of one shard

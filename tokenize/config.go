@@ -10,7 +10,7 @@ import (
 var ErrConfig = errors.New("tokenize: invalid config")
 
 // Config selects how an Analyzer turns text into terms. Its zero value is
-// the default; WithDefaults spells the defaults out. It holds only plain
+// the default; Analyzer.Config spells the defaults out. It holds only plain
 // values, so it can be stored in a model file as JSON.
 type Config struct {
 	// MinLen is the minimum length of a word in runes; 0 means 2, as in
@@ -56,9 +56,9 @@ type NGramRange struct {
 // and their count grows with the product of range and document length.
 const maxNGram = 16
 
-// WithDefaults returns c with every zero field replaced by its default.
+// withDefaults returns c with every zero field replaced by its default.
 // It is the one place where defaults live.
-func (c Config) WithDefaults() Config {
+func (c Config) withDefaults() Config {
 	if c.MinLen <= 0 {
 		c.MinLen = 2
 	}
@@ -134,8 +134,8 @@ func (s StopwordSet) String() string {
 	return fmt.Sprintf("unknown(%d)", uint8(s))
 }
 
-// ParseStopwordSet reads "none", "en", "zh" or "en,zh" (in either order).
-func ParseStopwordSet(s string) (StopwordSet, error) {
+// parseStopwordSet reads "none", "en", "zh" or "en,zh" (in either order).
+func parseStopwordSet(s string) (StopwordSet, error) {
 	var set StopwordSet
 	for _, f := range strings.Split(s, ",") {
 		switch strings.TrimSpace(f) {
@@ -151,7 +151,7 @@ func ParseStopwordSet(s string) (StopwordSet, error) {
 	return set, nil
 }
 
-// MarshalText writes the set as ParseStopwordSet reads it.
+// MarshalText writes the set as UnmarshalText reads it.
 func (s StopwordSet) MarshalText() ([]byte, error) {
 	if s&^(EnglishStopwords|ChineseStopwords) != 0 {
 		return nil, fmt.Errorf("%w: Stopwords %d", ErrConfig, uint8(s))
@@ -159,9 +159,9 @@ func (s StopwordSet) MarshalText() ([]byte, error) {
 	return []byte(s.String()), nil
 }
 
-// UnmarshalText reads the set with ParseStopwordSet.
+// UnmarshalText reads "none", "en", "zh" or "en,zh" (in either order).
 func (s *StopwordSet) UnmarshalText(b []byte) error {
-	v, err := ParseStopwordSet(string(b))
+	v, err := parseStopwordSet(string(b))
 	if err != nil {
 		return err
 	}
@@ -192,8 +192,8 @@ func enumName(names []string, i uint8) string {
 	return fmt.Sprintf("unknown(%d)", i)
 }
 
-// ParseLang reads "auto", "en" or "zh".
-func ParseLang(s string) (Lang, error) {
+// parseLang reads "auto", "en" or "zh".
+func parseLang(s string) (Lang, error) {
 	for i, n := range langNames {
 		if s == n {
 			return Lang(i), nil
@@ -202,7 +202,7 @@ func ParseLang(s string) (Lang, error) {
 	return 0, fmt.Errorf("%w: language %q: want auto, en or zh", ErrConfig, s)
 }
 
-// MarshalText writes the language as ParseLang reads it.
+// MarshalText writes the language as UnmarshalText reads it.
 func (l Lang) MarshalText() ([]byte, error) {
 	if int(l) >= len(langNames) {
 		return nil, fmt.Errorf("%w: Lang %d", ErrConfig, uint8(l))
@@ -210,9 +210,9 @@ func (l Lang) MarshalText() ([]byte, error) {
 	return []byte(langNames[l]), nil
 }
 
-// UnmarshalText reads the language with ParseLang.
+// UnmarshalText reads "auto", "en" or "zh".
 func (l *Lang) UnmarshalText(b []byte) error {
-	v, err := ParseLang(string(b))
+	v, err := parseLang(string(b))
 	if err != nil {
 		return err
 	}

@@ -1,31 +1,30 @@
 // Package tokenize turns text into terms: the first stage of textnb.
 //
-// An Analyzer composes small parts in the manner of bleve's analysis
-// package: NFKC normalization, a Tokenizer that splits text by script, and
-// TokenFilter chains per script. Han runs go to a Chinese word Segmenter
-// and/or become character n-grams; Latin words are lowercased, filtered by
-// length and stop words, and Snowball-stemmed; words of other scripts
-// (kana, Hangul, Cyrillic, Arabic, …) are lowercased and length-filtered.
-// Word n-grams span the whole mixed stream and are joined with a single
-// space, as scikit-learn's CountVectorizer joins them (Analyzer.Terms);
-// Analyzer.Words hands over the stream itself, for a vectorizer that forms
-// the n-grams without building their strings.
+// An Analyzer applies NFKC normalization, splits text into words and runs
+// of Han characters, and turns each into terms as its Config says. Han runs
+// go to the Chinese word segmenter of package zh and/or become character
+// n-grams; Latin-script words are lowercased, filtered by length and stop
+// words, and optionally Snowball-stemmed; words of other scripts (kana,
+// Hangul, Cyrillic, Arabic, …) are lowercased and length-filtered. Word
+// n-grams span the whole mixed stream and are joined with a single space,
+// as scikit-learn's CountVectorizer joins them.
 //
 // Words follow scikit-learn's default token pattern \b\w\w+\b: a word is a
 // run of letters, digits, marks and underscores, and the minimum length
 // counts runes; unless Config.SplitCompounds is set, a connector between two
 // word characters (. ' ’ @ -) joins them into one word.
 //
-// Each ASCII stretch of a document is lowercased at once (Unicode text a
-// stretch at a time too); without stemming its words are checked in place,
-// as views of it. With stemming a per-Analyzer cache of filter results lets
-// the filter chain (and its allocations) run about once per distinct word,
-// and each Worker remembers the terms of the words it has seen in a
-// pointer-free table of its own: a later occurrence costs one probe of
-// memory no other goroutine writes. The ASCII path skips normalization and
-// Unicode decoding.
+// Conventions: methods append to a destination slice and return it, as
+// strconv's Append functions do. Terms may be views of the text, or share
+// one allocation per call, so a caller that keeps a few of them for long
+// should clone them (strings.Clone). A Config's zero value is the default; Analyzer.Config
+// spells the defaults out. Analyzers are safe for concurrent use, Workers
+// are for one goroutine at a time.
 //
-// The Chinese dictionary (package zh) is loaded on the first Han run of more
-// than one character only, so English-only text never pays its 1.7 s and
-// 135 MB.
+// ASCII text takes a fast path that skips normalization and Unicode
+// decoding and, without stemming, checks words in place; with stemming the
+// terms of words already seen are cached, per Worker and per Analyzer. The
+// Chinese dictionary is loaded on the first Han run of more than one
+// character only, so text without Chinese never pays for it (see package
+// zh).
 package tokenize

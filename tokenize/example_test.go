@@ -2,7 +2,6 @@ package tokenize_test
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/textnb/textnb/tokenize"
@@ -18,7 +17,7 @@ func ExampleConfig() {
 	cfg := tokenize.Config{Stopwords: tokenize.EnglishStopwords, WordNGrams: tokenize.NGramRange{Min: 1, Max: 2}}
 	a := tokenize.New(cfg)
 	fmt.Println(a.Terms(nil, "This movie was not good at all"))
-	fmt.Printf("%+v\n", tokenize.Config{}.WithDefaults())
+	fmt.Printf("%+v\n", tokenize.New(tokenize.Config{}).Config()) // defaults spelled out
 	// Output:
 	// [movie good movie good]
 	// {MinLen:2 HanMinLen:1 KeepCase:false Stopwords:none Stem:false SplitCompounds:false WordNGrams:[1,1] HanChars:[0,0] NoHanWords:false Lang:auto}
@@ -32,15 +31,19 @@ func ExampleNGramRange() {
 }
 
 func ExampleStopwordSet() {
-	set, err := tokenize.ParseStopwordSet("en,zh")
+	var set tokenize.StopwordSet
+	err := set.UnmarshalText([]byte("en,zh"))
 	fmt.Println(set, err, set&tokenize.EnglishStopwords != 0)
 	// Output: en,zh <nil> true
 }
 
 func ExampleLang() {
-	l, err := tokenize.ParseLang("zh")
+	var l tokenize.Lang
+	err := l.UnmarshalText([]byte("zh"))
 	fmt.Println(l == tokenize.Chinese, err)
-	fmt.Println(tokenize.DetectLang("朴素贝叶斯分类器 (naive Bayes)"))
+	var d tokenize.LangDetector
+	d.Add("朴素贝叶斯分类器 (naive Bayes)")
+	fmt.Println(d.Lang())
 	// Output:
 	// true <nil>
 	// zh
@@ -53,100 +56,6 @@ func ExampleLangDetector() {
 	}
 	fmt.Println(d.Lang())
 	// Output: en
-}
-
-// runeSegmenter cuts Han text into single characters.
-type runeSegmenter struct{}
-
-func (runeSegmenter) Cut(dst []string, han string) []string {
-	for _, r := range han {
-		dst = append(dst, string(r))
-	}
-	return dst
-}
-
-func ExampleSegmenter() {
-	a := tokenize.NewWithSegmenter(tokenize.Config{}, runeSegmenter{})
-	fmt.Println(a.Terms(nil, "中文 text"))
-	// Output: [中 文 text]
-}
-
-func ExampleScriptTokenizer() {
-	text := "Go语言 カナ ＡＢ"
-	for _, tok := range (tokenize.ScriptTokenizer{}).Tokenize(nil, text) {
-		fmt.Println(text[tok.Start:tok.End], tok.Script)
-	}
-	// Output:
-	// Go latin
-	// 语言 han
-	// カナ other
-	// ＡＢ latin
-}
-
-func ExampleTokenizer() {
-	var t tokenize.Tokenizer = tokenize.ScriptTokenizer{}
-	fmt.Println(len(t.Tokenize(nil, "one, two-three")))
-	// Output: 2
-}
-
-func ExampleToken() {
-	text := "hello, world"
-	toks := (tokenize.ScriptTokenizer{}).Tokenize(nil, text)
-	fmt.Printf("%+v %q\n", toks[1], text[toks[1].Start:toks[1].End])
-	// Output: {Start:7 End:12 Script:latin} "world"
-}
-
-func ExampleScript() {
-	fmt.Println(tokenize.Latin, tokenize.Han, tokenize.Other)
-	// Output: latin han other
-}
-
-func ExampleTokenFilter() {
-	chain := []tokenize.TokenFilter{
-		tokenize.LowerCase{},
-		tokenize.MinLength{N: 3},
-		tokenize.StopFilter(tokenize.IsEnglishStopword),
-		tokenize.Stemmer{},
-	}
-	var out []string
-	for _, w := range strings.Fields("The Quick Foxes ARE jumping") {
-		term := []byte(w)
-		for _, f := range chain {
-			if term = f.Filter(term); len(term) == 0 {
-				break
-			}
-		}
-		if len(term) > 0 {
-			out = append(out, string(term))
-		}
-	}
-	fmt.Println(out)
-	// Output: [quick fox jump]
-}
-
-func ExampleLowerCase() {
-	fmt.Printf("%s\n", tokenize.LowerCase{}.Filter([]byte("ÉCOLE Straße")))
-	// Output: école straße
-}
-
-func ExampleMinLength() {
-	f := tokenize.MinLength{N: 3}
-	fmt.Printf("%q %q\n", f.Filter([]byte("ab")), f.Filter([]byte("été")))
-	// Output: "" "été"
-}
-
-func ExampleStopFilter() {
-	f := tokenize.StopFilter(tokenize.IsEnglishStopword)
-	fmt.Printf("%q %q\n", f.Filter([]byte("the")), f.Filter([]byte("bayes")))
-	// Output: "" "bayes"
-}
-
-func ExampleStemmer() {
-	for _, w := range []string{"classification", "classifiers", "Running"} {
-		fmt.Printf("%s ", tokenize.Stemmer{}.Filter([]byte(w)))
-	}
-	fmt.Println()
-	// Output: classif classifi Running
 }
 
 func ExampleAnalyzer_Words() {

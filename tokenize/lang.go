@@ -44,10 +44,3 @@ func (d *LangDetector) Lang() Lang {
 	}
 	return English
 }
-
-// DetectLang returns the language of sample, as LangDetector decides it.
-func DetectLang(sample string) Lang {
-	var d LangDetector
-	d.Add(sample)
-	return d.Lang()
-}

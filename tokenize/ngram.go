@@ -73,7 +73,7 @@ func (a *Analyzer) charGrams(g *gramBuf, st *state, run string) {
 	for n := a.cfg.HanChars.Min; n <= a.cfg.HanChars.Max; n++ {
 		for i := 0; i+n <= runes; i++ {
 			gram := run[st.offs[i]:st.offs[i+n]]
-			if stop := a.stop[Han]; stop == nil || !stop(gram) {
+			if !a.stopped(gram, scriptHan) {
 				g.add(gram)
 			}
 		}

@@ -46,9 +46,9 @@ var englishStopSet = func() map[string]struct{} {
 	return m
 }()
 
-// IsEnglishStopword reports whether w, in lower case, is one of
+// isEnglishStopword reports whether w, in lower case, is one of
 // scikit-learn's English stop words.
-func IsEnglishStopword(w string) bool {
+func isEnglishStopword(w string) bool {
 	_, ok := englishStopSet[w]
 	return ok
 }

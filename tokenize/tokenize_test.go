@@ -140,7 +140,7 @@ func TestTerms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := NewWithSegmenter(tt.cfg, nil).Terms(nil, tt.text)
+			got := newWithSegmenter(tt.cfg, nil).Terms(nil, tt.text)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("Terms(%q) = %q, want %q", tt.text, got, tt.want)
 			}
@@ -164,7 +164,7 @@ func TestTermsSegmenter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			seg := &pairSegmenter{}
-			got := NewWithSegmenter(tt.cfg, seg).Terms(nil, tt.text)
+			got := newWithSegmenter(tt.cfg, seg).Terms(nil, tt.text)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("Terms(%q) = %q, want %q", tt.text, got, tt.want)
 			}
@@ -174,7 +174,7 @@ func TestTermsSegmenter(t *testing.T) {
 		})
 	}
 	seg := &pairSegmenter{}
-	got := NewWithSegmenter(Config{NoHanWords: true}, seg).Terms(nil, "中文")
+	got := newWithSegmenter(Config{NoHanWords: true}, seg).Terms(nil, "中文")
 	if seg.Calls() != 0 || !slices.Equal(got, []string{"中文"}) {
 		t.Errorf("NoHanWords: %q with %d Cut calls", got, seg.Calls())
 	}
@@ -184,7 +184,7 @@ func TestTermsSegmenter(t *testing.T) {
 // reaches the segmenter, whose dictionary is slow to load.
 func TestEnglishSkipsSegmenter(t *testing.T) {
 	seg := &pairSegmenter{}
-	a := NewWithSegmenter(Config{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}}, seg)
+	a := newWithSegmenter(Config{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}}, seg)
 	for _, text := range []string{englishProse, "ＡＢＣ１２３ café Привет カタカナ 한국어"} {
 		a.Terms(nil, text)
 	}
@@ -194,7 +194,7 @@ func TestEnglishSkipsSegmenter(t *testing.T) {
 }
 
 func TestTermsAppends(t *testing.T) {
-	a := NewWithSegmenter(Config{WordNGrams: NGramRange{2, 2}}, nil)
+	a := newWithSegmenter(Config{WordNGrams: NGramRange{2, 2}}, nil)
 	got := a.Terms([]string{"keep"}, "aa bb cc")
 	want := []string{"keep", "aa bb", "bb cc"}
 	if !slices.Equal(got, want) {
@@ -203,7 +203,7 @@ func TestTermsAppends(t *testing.T) {
 }
 
 func TestTermsRepeatable(t *testing.T) {
-	a := NewWithSegmenter(Config{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}}, &pairSegmenter{})
+	a := newWithSegmenter(Config{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}}, &pairSegmenter{})
 	first := a.Terms(nil, mixedProse)
 	if len(first) == 0 {
 		t.Fatal("no terms")
@@ -215,44 +215,61 @@ func TestTermsRepeatable(t *testing.T) {
 	}
 }
 
-func TestScriptTokenizer(t *testing.T) {
+// tokens returns the tokens of text, in order.
+func tokens(text string, join bool) []token {
+	var toks []token
+	for tok, ok := nextToken(text, 0, join); ok; tok, ok = nextToken(text, tok.End, join) {
+		toks = append(toks, tok)
+	}
+	return toks
+}
+
+// detectLang returns the language of sample, as LangDetector decides it.
+func detectLang(sample string) Lang {
+	var d LangDetector
+	d.Add(sample)
+	return d.Lang()
+}
+
+func TestTokens(t *testing.T) {
 	text := "Go语言 カナ abc-Ωmega 12\xff"
 	for _, tc := range []struct {
-		tok  ScriptTokenizer
+		join bool
 		want []string
 	}{
-		{ScriptTokenizer{SplitCompounds: true}, []string{"Go:latin", "语言:han", "カナ:other", "abc:latin", "Ωmega:other", "12:latin"}},
-		{ScriptTokenizer{}, []string{"Go:latin", "语言:han", "カナ:other", "abc-Ωmega:other", "12:latin"}},
+		{false, []string{"Go:latin", "语言:han", "カナ:other", "abc:latin", "Ωmega:other", "12:latin"}},
+		{true, []string{"Go:latin", "语言:han", "カナ:other", "abc-Ωmega:other", "12:latin"}},
 	} {
 		var got []string
-		for _, tok := range tc.tok.Tokenize(nil, text) {
+		for _, tok := range tokens(text, tc.join) {
 			got = append(got, fmt.Sprintf("%s:%s", text[tok.Start:tok.End], tok.Script))
 		}
 		if !slices.Equal(got, tc.want) {
-			t.Errorf("%+v: got %q, want %q", tc.tok, got, tc.want)
+			t.Errorf("join %v: got %q, want %q", tc.join, got, tc.want)
 		}
 	}
 }
 
-func TestFilters(t *testing.T) {
+func TestFilter(t *testing.T) {
+	a := newWithSegmenter(Config{MinLen: 3, Stopwords: EnglishStopwords, Stem: true, KeepCase: true}, nil)
 	tests := []struct {
-		f        TokenFilter
-		in, want string
+		in   string
+		s    script
+		want string
 	}{
-		{LowerCase{}, "MiXeD", "mixed"},
-		{LowerCase{}, "ÀÉÎ", "àéî"},
-		{LowerCase{}, "aȺbȾc", "aⱥbⱦc"},
-		{MinLength{3}, "ab", ""},
-		{MinLength{3}, "éèê", "éèê"},
-		{StopFilter(IsEnglishStopword), "the", ""},
-		{StopFilter(IsEnglishStopword), "cat", "cat"},
-		{Stemmer{}, "running", "run"},
-		{Stemmer{}, "Running", "Running"},
-		{Stemmer{}, "Ölkännchen", "Ölkännchen"},
+		{"ab", scriptLatin, ""},
+		{"éèê", scriptOther, "éèê"},
+		{"éè", scriptOther, ""},
+		{"the", scriptLatin, ""},
+		{"cat", scriptLatin, "cat"},
+		{"running", scriptLatin, "run"},
+		{"running", scriptOther, "running"},
+		{"Running", scriptLatin, "Running"},
+		{"Ölkännchen", scriptLatin, "Ölkännchen"},
 	}
 	for _, tt := range tests {
-		if got := string(tt.f.Filter([]byte(tt.in))); got != tt.want {
-			t.Errorf("%T.Filter(%q) = %q, want %q", tt.f, tt.in, got, tt.want)
+		if got := a.filter(tt.in, tt.s); got != tt.want {
+			t.Errorf("filter(%q, %v) = %q, want %q", tt.in, tt.s, got, tt.want)
 		}
 	}
 }
@@ -265,27 +282,27 @@ func TestEnglishStopwords(t *testing.T) {
 		t.Error("stop word list not sorted")
 	}
 	for _, w := range []string{"a", "amoungst", "yourselves", "system"} {
-		if !IsEnglishStopword(w) {
+		if !isEnglishStopword(w) {
 			t.Errorf("%q is not a stop word", w)
 		}
 	}
-	if IsEnglishStopword("The") || IsEnglishStopword("seven") {
+	if isEnglishStopword("The") || isEnglishStopword("seven") {
 		t.Error("unexpected stop word")
 	}
 }
 
 func TestConfigDefaults(t *testing.T) {
-	got := Config{}.WithDefaults()
+	got := Config{}.withDefaults()
 	want := Config{MinLen: 2, HanMinLen: 1, WordNGrams: NGramRange{1, 1}}
 	if got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)
 	}
-	if again := got.WithDefaults(); again != got {
-		t.Errorf("WithDefaults not idempotent: %+v", again)
+	if again := got.withDefaults(); again != got {
+		t.Errorf("withDefaults not idempotent: %+v", again)
 	}
 	set := Config{MinLen: 3, HanMinLen: 2, WordNGrams: NGramRange{1, 2}}
-	if got := set.WithDefaults(); got != set {
-		t.Errorf("WithDefaults changed set fields: %+v", got)
+	if got := set.withDefaults(); got != set {
+		t.Errorf("withDefaults changed set fields: %+v", got)
 	}
 }
 
@@ -302,12 +319,12 @@ func TestConfigValidate(t *testing.T) {
 			t.Errorf("Validate(%+v) = %v, want ErrConfig", c, err)
 		}
 		// New clamps instead of failing.
-		NewWithSegmenter(c, nil).Terms(nil, "aa bb cc 中文")
+		newWithSegmenter(c, nil).Terms(nil, "aa bb cc 中文")
 	}
 	if err := (Config{WordNGrams: NGramRange{1, 3}, HanChars: NGramRange{2, 2}, Stopwords: EnglishStopwords | ChineseStopwords, Lang: Chinese}).Validate(); err != nil {
 		t.Errorf("valid config: %v", err)
 	}
-	a := NewWithSegmenter(Config{WordNGrams: NGramRange{3, 1}, HanChars: NGramRange{-1, 100}}, nil)
+	a := newWithSegmenter(Config{WordNGrams: NGramRange{3, 1}, HanChars: NGramRange{-1, 100}}, nil)
 	if c := a.Config(); c.WordNGrams != (NGramRange{3, 3}) || c.HanChars != (NGramRange{1, maxNGram}) {
 		t.Errorf("clamped to %v %v", c.WordNGrams, c.HanChars)
 	}
@@ -340,17 +357,17 @@ func TestConfigJSON(t *testing.T) {
 
 func TestParseEnums(t *testing.T) {
 	for _, l := range []Lang{Auto, English, Chinese} {
-		if got, err := ParseLang(l.String()); err != nil || got != l {
-			t.Errorf("ParseLang(%q) = %v, %v", l, got, err)
+		if got, err := parseLang(l.String()); err != nil || got != l {
+			t.Errorf("parseLang(%q) = %v, %v", l, got, err)
 		}
 	}
 	for _, s := range []StopwordSet{NoStopwords, EnglishStopwords, ChineseStopwords, EnglishStopwords | ChineseStopwords} {
-		if got, err := ParseStopwordSet(s.String()); err != nil || got != s {
-			t.Errorf("ParseStopwordSet(%q) = %v, %v", s, got, err)
+		if got, err := parseStopwordSet(s.String()); err != nil || got != s {
+			t.Errorf("parseStopwordSet(%q) = %v, %v", s, got, err)
 		}
 	}
-	if got, err := ParseStopwordSet("zh, en"); err != nil || got != EnglishStopwords|ChineseStopwords {
-		t.Errorf("ParseStopwordSet(zh, en) = %v, %v", got, err)
+	if got, err := parseStopwordSet("zh, en"); err != nil || got != EnglishStopwords|ChineseStopwords {
+		t.Errorf("parseStopwordSet(zh, en) = %v, %v", got, err)
 	}
 }
 
@@ -368,8 +385,8 @@ func TestDetectLang(t *testing.T) {
 		{"12345 !!!", English},
 	}
 	for _, tt := range tests {
-		if got := DetectLang(tt.text); got != tt.want {
-			t.Errorf("DetectLang(%.20q) = %v, want %v", tt.text, got, tt.want)
+		if got := detectLang(tt.text); got != tt.want {
+			t.Errorf("detectLang(%.20q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}
 	var d LangDetector
@@ -382,7 +399,7 @@ func TestDetectLang(t *testing.T) {
 
 func TestCacheBounded(t *testing.T) {
 	const bound = 1 << 12 // the Analyzer's is cacheEntries; a small one tests the same code
-	a := NewWithSegmenter(Config{Stem: true}, nil)
+	a := newWithSegmenter(Config{Stem: true}, nil)
 	a.cache = newTermCache(bound)
 	w := a.NewWorker()
 	var b strings.Builder
@@ -411,7 +428,7 @@ func TestCacheBounded(t *testing.T) {
 // worker's maxPooledSeen), then starts over, and gives the same terms
 // throughout.
 func TestWorkerMemoryBounded(t *testing.T) {
-	a := NewWithSegmenter(Config{Stem: true}, nil)
+	a := newWithSegmenter(Config{Stem: true}, nil)
 	word := func(i int) string { return fmt.Sprintf("Runs%dRunning", i) } // lowercased in scratch space
 	term := func(i int) string { return fmt.Sprintf("runs%drun", i) }
 	if w := a.NewWorker(); w.st.seen.limit != maxSeen {
@@ -450,16 +467,16 @@ func TestWorkerMatchesAnalyzer(t *testing.T) {
 		"generously caresses ponies happiness", "The quick brown fox, the QUICK dog.", "用Go处理自然语言 and Ünïcödé text", ""}
 	for _, cfg := range []Config{{Stem: true}, {Stem: true, Stopwords: EnglishStopwords, WordNGrams: NGramRange{1, 2}},
 		{Stem: true, KeepCase: true}, {WordNGrams: NGramRange{1, 3}, HanChars: NGramRange{1, 2}}} {
-		a := NewWithSegmenter(cfg, &pairSegmenter{})
+		a := newWithSegmenter(cfg, &pairSegmenter{})
 		w := a.NewWorker()
 		for round := range 3 {
 			for _, text := range texts {
-				want := NewWithSegmenter(cfg, &pairSegmenter{}).Terms(nil, text)
+				want := newWithSegmenter(cfg, &pairSegmenter{}).Terms(nil, text)
 				if got := w.Terms(nil, text); !slices.Equal(got, want) {
 					t.Errorf("%+v round %d %q: worker %q, want %q", cfg, round, text, got, want)
 				}
 				words, extra := w.Words(nil, nil, text)
-				wantWords, wantExtra := NewWithSegmenter(cfg, &pairSegmenter{}).Words(nil, nil, text)
+				wantWords, wantExtra := newWithSegmenter(cfg, &pairSegmenter{}).Words(nil, nil, text)
 				if !slices.Equal(words, wantWords) || !slices.Equal(extra, wantExtra) {
 					t.Errorf("%+v round %d %q: worker's words %q %q, analyzer's %q %q", cfg, round, text, words, extra, wantWords, wantExtra)
 				}
@@ -473,7 +490,7 @@ func TestConcurrent(t *testing.T) {
 	for _, stem := range []bool{false, true} {
 		cfg := Config{Stopwords: EnglishStopwords, WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}, Stem: stem}
 		t.Run(fmt.Sprint("pairs, stem ", stem), func(t *testing.T) {
-			checkConcurrent(t, NewWithSegmenter(cfg, &pairSegmenter{}), NewWithSegmenter(cfg, &pairSegmenter{}), docs)
+			checkConcurrent(t, newWithSegmenter(cfg, &pairSegmenter{}), newWithSegmenter(cfg, &pairSegmenter{}), docs)
 		})
 		t.Run(fmt.Sprint("dictionary, stem ", stem), func(t *testing.T) {
 			needDictionary(t)
@@ -526,7 +543,7 @@ func TestNoAllocs(t *testing.T) {
 		cfg  Config
 		want float64
 	}{{Config{}, 1}, {Config{Stem: true}, 0}, {Config{Stopwords: EnglishStopwords}, 1}, {Config{Stem: true, Stopwords: EnglishStopwords}, 0}} {
-		a := NewWithSegmenter(tc.cfg, nil)
+		a := newWithSegmenter(tc.cfg, nil)
 		buf := a.Terms(nil, englishProse)
 		allocs := testing.AllocsPerRun(20, func() { buf = a.Terms(buf[:0], englishProse) })
 		if allocs > tc.want {
@@ -638,7 +655,7 @@ func BenchmarkLongHanLine(b *testing.B) {
 func TestNormalizeSkip(t *testing.T) {
 	tokens := func(text string) string {
 		var b strings.Builder
-		for _, tok := range (ScriptTokenizer{}).Tokenize(nil, text) {
+		for _, tok := range tokens(text, true) {
 			fmt.Fprintf(&b, "%s/%s ", text[tok.Start:tok.End], tok.Script)
 		}
 		return b.String()
@@ -677,7 +694,7 @@ func TestWordsMakeTerms(t *testing.T) {
 		{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{2, 3}}, {Stem: true, Stopwords: EnglishStopwords,
 			WordNGrams: NGramRange{1, 3}}, {HanChars: NGramRange{1, 2}, NoHanWords: true}}
 	for _, cfg := range configs {
-		a := NewWithSegmenter(cfg, &pairSegmenter{})
+		a := newWithSegmenter(cfg, &pairSegmenter{})
 		r := a.Config().WordNGrams
 		for _, text := range texts {
 			words, extra := a.Words(nil, nil, text)
@@ -719,7 +736,7 @@ func TestLowercasesOnlyTheASCIIPrefix(t *testing.T) {
 		t.Skip("the race detector makes sync.Pool drop items")
 	}
 	doc := "X " + strings.Repeat("中文文本。", 10000) // 150 KB after two ASCII bytes
-	a := NewWithSegmenter(Config{}, nil)
+	a := newWithSegmenter(Config{}, nil)
 	buf := a.Terms(nil, doc)
 	if len(buf) != 10000 || buf[0] != "中文文本" {
 		t.Fatalf("%d terms, the first %q", len(buf), buf[:min(1, len(buf))])
@@ -752,7 +769,7 @@ func TestOwnStemMatchesSnowball(t *testing.T) {
 	}
 	skipped := 0
 	for _, w := range words {
-		if !ownStem([]byte(w)) {
+		if !ownStem(w) {
 			continue
 		}
 		skipped++
@@ -764,7 +781,7 @@ func TestOwnStemMatchesSnowball(t *testing.T) {
 		t.Errorf("only %d of %d words skipped the stemmer", skipped, len(words))
 	}
 	for _, w := range []string{"", "'s1", " a1", "\t's1", "don’t1", "café1", "running", "1993s", "RUNNING"} {
-		if ownStem([]byte(w)) {
+		if ownStem(w) {
 			t.Errorf("%q skips the stemmer", w)
 		}
 	}

@@ -5,44 +5,36 @@ import (
 	"unicode/utf8"
 )
 
-// Script is the kind of a token; it picks the filter chain.
-type Script uint8
+// script is the kind of a token; it picks the length and stop word rules.
+type script uint8
 
-// The scripts a Tokenizer tells apart.
+// The scripts tokens are told apart by.
 const (
-	// Latin words hold Latin letters, digits, marks and underscores.
-	Latin Script = iota
-	// Han tokens are runs of Han characters, not yet segmented.
-	Han
-	// Other words hold letters of any other script (kana, Hangul, Cyrillic,
-	// Arabic, …), possibly mixed with Latin letters and digits.
-	Other
+	// scriptLatin words hold Latin letters, digits, marks and underscores.
+	scriptLatin script = iota
+	// scriptHan tokens are runs of Han characters, not yet segmented.
+	scriptHan
+	// scriptOther words hold letters of any other script (kana, Hangul,
+	// Cyrillic, Arabic, …), possibly mixed with Latin letters and digits.
+	scriptOther
 )
 
 var scriptNames = [...]string{"latin", "han", "other"}
 
-func (s Script) String() string { return enumName(scriptNames[:], uint8(s)) }
+func (s script) String() string { return enumName(scriptNames[:], uint8(s)) }
 
-// Token is a span of text found by a Tokenizer.
-type Token struct {
+// token is a span of text: a word, or a run of Han characters.
+type token struct {
 	Start, End int // byte offsets: the token is text[Start:End]
-	Script     Script
+	Script     script
 }
 
-// A Tokenizer splits text into tokens and appends them to dst.
-type Tokenizer interface {
-	Tokenize(dst []Token, text string) []Token
-}
-
-// ScriptTokenizer splits text into words of letters, digits, marks and
-// underscores, then cuts runs of Han characters out of words, since Chinese
-// needs its own treatment. A connector (. ' ’ @ -) between two word
-// characters joins them, unless SplitCompounds is set: then it splits text
-// like scikit-learn's \b\w+\b. Everything else separates tokens, including
+// Text is split into words of letters, digits, marks and underscores, then
+// runs of Han characters are cut out of words, since Chinese needs its own
+// treatment. A connector (. ' ’ @ -) between two word characters joins
+// them, unless Config.SplitCompounds is set: then text is split like
+// scikit-learn's \b\w+\b. Everything else separates tokens, including
 // invalid UTF-8 bytes.
-type ScriptTokenizer struct {
-	SplitCompounds bool
-}
 
 // rune classes, from the point of view of word building.
 const (
@@ -96,32 +88,22 @@ func decode(text string, i int) (class uint8, size int) {
 	return classify(r), size
 }
 
-// Tokenize appends the tokens of text to dst. Text should be in NFKC form
-// (an Analyzer normalizes it first).
-func (t ScriptTokenizer) Tokenize(dst []Token, text string) []Token {
-	join := !t.SplitCompounds
-	for tok, ok := nextToken(text, 0, join); ok; tok, ok = nextToken(text, tok.End, join) {
-		dst = append(dst, tok)
-	}
-	return dst
-}
-
 // nextToken returns the first token of text at or after i, if any; join
 // says whether connectors join words.
-func nextToken(text string, i int, join bool) (Token, bool) {
+func nextToken(text string, i int, join bool) (token, bool) {
 	for i < len(text) {
 		class, size := decode(text, i)
 		switch class {
 		case sepRune:
 			i += size
 		case hanRune:
-			return Token{Start: i, End: scanHan(text, i+size), Script: Han}, true
+			return token{Start: i, End: scanHan(text, i+size), Script: scriptHan}, true
 		default:
-			j, script := scanWord(text, i, join)
-			return Token{Start: i, End: j, Script: script}, true
+			j, s := scanWord(text, i, join)
+			return token{Start: i, End: j, Script: s}, true
 		}
 	}
-	return Token{}, false
+	return token{}, false
 }
 
 // scanHan returns the end of the Han run that continues at i.
@@ -137,8 +119,8 @@ func scanHan(text string, i int) int {
 }
 
 // scanWord returns the end and script of the word that starts at i.
-func scanWord(text string, i int, join bool) (int, Script) {
-	script := Latin
+func scanWord(text string, i int, join bool) (int, script) {
+	s := scriptLatin
 	for i < len(text) {
 		c := text[i]
 		if c < utf8.RuneSelf { // fast path: most words are ASCII
@@ -161,11 +143,11 @@ func scanWord(text string, i int, join bool) (int, Script) {
 			break
 		}
 		if class == otherRune {
-			script = Other
+			s = scriptOther
 		}
 		i += size
 	}
-	return i, script
+	return i, s
 }
 
 // isConnector marks the ASCII characters that join two word characters

@@ -1,4 +1,4 @@
-package vectorize
+package vectorize_test
 
 import (
 	"fmt"
@@ -7,6 +7,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/textnb/textnb/internal/postings"
+	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/vectorize"
 )
 
 // benchCorpus is a synthetic stand-in for the 20 Newsgroups training set
@@ -76,10 +80,10 @@ func BenchmarkVocabBuild(b *testing.B) {
 		b.Run(fmt.Sprintf("shards=%d", shards), func(b *testing.B) {
 			var terms, cols int
 			for b.Loop() {
-				bs := make([]*VocabBuilder, shards)
+				bs := make([]*vectorize.VocabBuilder, shards)
 				var wg sync.WaitGroup
 				for k := range bs {
-					bs[k] = NewVocabBuilder()
+					bs[k] = new(vectorize.VocabBuilder)
 					wg.Go(func() {
 						for _, d := range docs[k*len(docs)/shards : (k+1)*len(docs)/shards] {
 							bs[k].Add(d)
@@ -87,7 +91,7 @@ func BenchmarkVocabBuild(b *testing.B) {
 					})
 				}
 				wg.Wait()
-				v, X, err := FinishVocab(VocabConfig{}, bs...)
+				v, X, err := vectorize.FinishVocab(vectorize.VocabConfig{}, bs...)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -104,19 +108,19 @@ func BenchmarkHashingTransform(b *testing.B) {
 	docs, tokens := benchCorpus()
 	for _, alt := range []bool{false, true} {
 		b.Run(fmt.Sprintf("alternate=%v", alt), func(b *testing.B) {
-			benchTransform(b, docs, tokens, Hashing{AlternateSign: alt}.Transform)
+			benchTransform(b, docs, tokens, vectorize.Hashing{AlternateSign: alt}.Transform)
 		})
 	}
 }
 
 // benchVocab builds the vocabulary and matrix of benchCorpus.
-func benchVocab(b *testing.B, cfg VocabConfig) (*Vocabulary, *CSR) {
+func benchVocab(b *testing.B, cfg vectorize.VocabConfig) (*vectorize.Vocabulary, *vectorize.CSR) {
 	docs, _ := benchCorpus()
-	var bld VocabBuilder
+	var bld vectorize.VocabBuilder
 	for _, d := range docs {
 		bld.Add(d)
 	}
-	v, X, err := FinishVocab(cfg, &bld)
+	v, X, err := vectorize.FinishVocab(cfg, &bld)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -125,7 +129,7 @@ func benchVocab(b *testing.B, cfg VocabConfig) (*Vocabulary, *CSR) {
 
 func BenchmarkVocabularyTransform(b *testing.B) {
 	docs, tokens := benchCorpus()
-	v, _ := benchVocab(b, VocabConfig{MinDF: 2})
+	v, _ := benchVocab(b, vectorize.VocabConfig{MinDF: 2})
 	v.ID("") // build the lookup table outside the timing
 	benchTransform(b, docs, tokens, v.Transform)
 }
@@ -143,19 +147,19 @@ func benchTransform(b *testing.B, docs [][]string, tokens int, transform func([]
 }
 
 func BenchmarkPostings(b *testing.B) {
-	_, X := benchVocab(b, VocabConfig{})
+	_, X := benchVocab(b, vectorize.VocabConfig{})
 	y := make([]int, X.Rows)
 	for i := range y {
 		y[i] = i % 20
 	}
 	b.Run("build", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := NewPostings(X, 0); err != nil {
+			if _, err := postings.New(sparseOf(X), 0); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	p, _ := NewPostings(X, 0)
+	p, _ := postings.New(sparseOf(X), 0)
 	b.Run("chi2", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := p.Chi2(y, 20); err != nil {
@@ -167,8 +171,8 @@ func BenchmarkPostings(b *testing.B) {
 
 func BenchmarkTFIDFTransformRow(b *testing.B) {
 	docs, tokens := benchCorpus()
-	v, X := benchVocab(b, VocabConfig{MinDF: 2})
-	tf := TFIDF{SublinearTF: true}
+	v, X := benchVocab(b, vectorize.VocabConfig{MinDF: 2})
+	tf := vectorize.TFIDF{SublinearTF: true}
 	if err := tf.Fit(X); err != nil {
 		b.Fatal(err)
 	}
@@ -185,3 +189,5 @@ func BenchmarkTFIDFTransformRow(b *testing.B) {
 	}
 	b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
 }
+
+func sparseOf(m *vectorize.CSR) *sparse.CSR { return (*sparse.CSR)(m) }

@@ -1,48 +1,58 @@
 // Package vectorize turns documents, given as term lists produced upstream,
-// into sparse count vectors and weights them.
+// into sparse count vectors and weights them, with scikit-learn's
+// semantics.
 //
-// It offers two vectorizers with scikit-learn semantics:
+// It offers:
 //
-//   - a learned vocabulary (CountVectorizer): VocabBuilder collects rows in a
-//     single streaming pass, several builders may run in parallel over
-//     contiguous shards, and FinishVocab (or MergeVocab, then
-//     VocabCounts.Finish or Consume) prunes by document frequency and total
-//     count and renumbers the columns in sorted term order. Given a
-//     document's words (AddWords, Vocabulary.TransformWords) it forms the
-//     word n-grams itself: the builder keys an n-gram by the pair (node of
-//     its first n−1 words, node of its last word) and the vocabulary by
-//     folded word hashes, so no n-gram string is built except for the terms
-//     kept;
+//   - a learned vocabulary (CountVectorizer): a VocabBuilder collects
+//     documents, given as terms (Add) or as words from which it forms the
+//     word n-grams itself (AddWords), in one streaming pass; several
+//     builders may run in parallel over contiguous shards. FinishVocab
+//     merges them, prunes the terms by VocabConfig and returns the
+//     Vocabulary, numbered in sorted term order, with the document-term
+//     matrix. Vocabulary.Transform maps later documents to rows;
 //   - the hashing trick (HashingVectorizer): Hashing maps a term to the
-//     column |murmurhash3_32(term)| mod Features without any shared state.
+//     column |murmurhash3_32(term)| mod Features without any shared state;
+//   - weighting: TFIDF is scikit-learn's TfidfTransformer, Rennie the
+//     transform of Rennie et al. 2003; Normalize and NormalizeRow scale
+//     rows.
 //
-// Weighting follows scikit-learn's TfidfTransformer (TFIDF) or Rennie et al.
-// 2003 (Rennie). Postings is the column-wise view (row ids per column, with
-// roaring bitmaps for frequent columns) for document frequencies,
-// class-conditional counts and chi² feature selection (Chi2, SelectTopK).
+// Conventions: matrices are CSR values. Functions that produce a row take
+// the caller's buffers first and return them appended to (idx, val), so a
+// loop over documents allocates nothing once the buffers have grown.
+// Column ids are int32, strictly increasing within a row. Vocabulary,
+// Hashing and fitted weightings are safe for concurrent use; a
+// VocabBuilder is not. Errors wrap the sentinels below; test them with
+// errors.Is.
 //
-// All matrices are CSR values (see CSR). Functions that produce a row append
-// to the caller's buffers, so a loop over documents allocates nothing once
-// the buffers have grown.
+// The machinery behind these types, and the entry points only textnb's own
+// packages need (fast paths with scratch space in their signatures,
+// pruning without a matrix, spilling rows to disk, chi² selection), live in
+// internal packages.
 package vectorize
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/vocab"
+)
 
 // Sentinel errors; test with errors.Is.
 var (
 	// ErrEmptyVocabulary reports a vocabulary with no terms left, either
 	// because the documents held none or because pruning removed them all.
-	ErrEmptyVocabulary = errors.New("vectorize: empty vocabulary")
+	ErrEmptyVocabulary = vocab.ErrEmptyVocabulary
 	// ErrConfig reports an invalid configuration value.
-	ErrConfig = errors.New("vectorize: invalid configuration")
-	// ErrVocabularyTerms reports a vocabulary term outside the bytes given
-	// or repeating another.
-	ErrVocabularyTerms = errors.New("vectorize: vocabulary term out of bounds or repeated")
+	ErrConfig = vocab.ErrConfig
+	// ErrVocabularyTerms reports a vocabulary term repeating another, or
+	// outside the bytes given.
+	ErrVocabularyTerms = vocab.ErrVocabularyTerms
+	// ErrShape reports matrices or vectors whose dimensions do not agree.
+	ErrShape = sparse.ErrShape
+	// ErrSpill reports rows that could not be written to, or read back
+	// from, the temporary file a training run spills them to.
+	ErrSpill = vocab.ErrSpill
 	// ErrNotFitted reports a weighting used before Fit (or without IDF).
 	ErrNotFitted = errors.New("vectorize: transform used before fit")
-	// ErrLabels reports class labels that do not fit the matrix or the
-	// number of classes.
-	ErrLabels = errors.New("vectorize: invalid class labels")
-	// ErrNegative reports negative values where counts are required.
-	ErrNegative = errors.New("vectorize: negative value")
 )

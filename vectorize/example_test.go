@@ -13,8 +13,8 @@ func ExampleCSR() {
 	X.AppendRow(nil, nil)
 	X.AppendRow([]int32{1}, []float64{5})
 	idx, val := X.Row(2)
-	fmt.Println(X.Rows, X.NNZ(), idx, val, X.ColumnSums(nil), X.Validate())
-	// Output: 3 3 [1] [5] [2 5 0 1] <nil>
+	fmt.Println(X.Rows, X.NNZ(), idx, val, X.Validate())
+	// Output: 3 3 [1] [5] <nil>
 }
 
 func ExampleVocabBuilder() {
@@ -38,7 +38,7 @@ func ExampleVocabBuilder() {
 func ExampleFinishVocab() {
 	docs := [][]string{{"a", "b"}, {"b", "c"}, {"c", "c", "d"}, {"d"}}
 	// One builder per worker, each over a contiguous shard of documents.
-	shards := []*vectorize.VocabBuilder{vectorize.NewVocabBuilder(), vectorize.NewVocabBuilder()}
+	shards := []*vectorize.VocabBuilder{new(vectorize.VocabBuilder), new(vectorize.VocabBuilder)}
 	var wg sync.WaitGroup
 	for k, b := range shards {
 		wg.Go(func() {
@@ -93,25 +93,12 @@ func ExampleVocabulary() {
 	// Output: [1 2] [1 2] 1 true spam
 }
 
-func ExampleMergeVocabularies() {
-	a, _ := vectorize.NewVocabulary([]string{"ham", "spam"})
-	b, _ := vectorize.NewVocabulary([]string{"eggs", "spam"})
-	u, fromA, fromB := vectorize.MergeVocabularies(a, b)
-	fmt.Println(u.Terms(), fromA, fromB)
-	// Output: [eggs ham spam] [1 2] [0 2]
-}
-
 func ExampleHashing() {
 	// With only 16 columns, "naive" collides with "the".
 	h := vectorize.Hashing{Features: 16}
 	idx, val := h.Transform(nil, nil, []string{"the", "naive", "bayes", "the"})
 	fmt.Println(idx, val)
 	// Output: [4 14] [1 3]
-}
-
-func ExampleMurmur3() {
-	fmt.Println(vectorize.Murmur3([]byte("spam"), 0), int32(vectorize.Murmur3String("spam", 0)))
-	// Output: 2713519960 -1581447336
 }
 
 func ExampleNorm() {
@@ -149,120 +136,19 @@ func ExampleRennie() {
 	// Output: idf [1.0986 0.4055 1.0986], row 0 [0 1] [0.9739 0.2268]
 }
 
-func ExamplePostings() {
-	X := vectorize.FromDense([][]float64{{1, 1, 3}, {0, 1, 5}, {5, 4, 1}, {6, 6, 2}, {1, 4, 0}, {0, 0, 0}})
-	y := []int{1, 1, 0, 0, 2, 2}
-	p, err := vectorize.NewPostings(X, 0)
-	if err != nil {
-		panic(err)
-	}
-	scores, err := p.Chi2(y, 3)
-	if err != nil {
-		panic(err)
-	}
-	keep := vectorize.SelectTopK(scores, 2)
-	S, _ := X.SelectColumns(keep)
-	fmt.Printf("df %d, chi2 %.4f, keep %v, %d columns\n", p.DF(0), scores, keep, S.Cols)
-	// Output: df 4, chi2 [15.3846 6.5000 8.9091], keep [0 2], 2 columns
-}
-
-func ExampleVocabCounts() {
-	shards := []*vectorize.VocabBuilder{vectorize.NewVocabBuilder(), vectorize.NewVocabBuilder()}
-	shards[0].Add([]string{"a", "b", "b"})
-	shards[1].Add([]string{"b", "c"})
-	shards[1].Add([]string{"c", "d"})
-	counts, err := vectorize.MergeVocab(shards...)
-	if err != nil {
-		panic(err)
-	}
-	// Merge once, then choose the pruning: at most 2 columns.
-	minDF := counts.MinDFFor(2, 0)
-	vocab, X, err := counts.Finish(vectorize.VocabConfig{MinDF: minDF})
-	fmt.Println(counts.Len(), counts.Rows(), minDF, vocab.Terms(), X.Data, err)
-	// Output: 4 3 2 [b c] [2 1 1 1] <nil>
-}
-
 func ExampleNGrams() {
 	var b vectorize.VocabBuilder
-	b.AddWords([]string{"not", "good", "at", "all"}, vectorize.NGrams{Min: 1, Max: 2}, nil)
-	b.AddWords([]string{"good", "at", "last"}, vectorize.NGrams{Min: 1, Max: 2}, []string{"extra"})
-	c, err := vectorize.MergeVocab(&b)
+	r := vectorize.NGrams{Min: 1, Max: 2}
+	b.AddWords([]string{"not", "good", "at", "all"}, r, nil)
+	b.AddWords([]string{"good", "at", "last"}, r, []string{"extra"})
+	vocab, X, err := vectorize.FinishVocab(vectorize.VocabConfig{MinDF: 2}, &b)
 	if err != nil {
 		panic(err)
 	}
-	vocab, X, err := c.Consume(vectorize.VocabConfig{MinDF: 2})
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(vocab.Terms(), X.Rows, b.Rows())
-	idx, val, _ := vocab.TransformWords(nil, nil, nil, []string{"good", "at", "good"}, vectorize.NGrams{Min: 1, Max: 2}, nil)
+	fmt.Println(vocab.Terms(), X.Rows)
+	idx, val := vocab.Transform(nil, nil, []string{"good", "at", "good", "good at", "at good"})
 	fmt.Println(idx, val)
 	// Output:
-	// [at good good at] 2 0
+	// [at good good at] 2
 	// [0 1 2] [1 2 1]
-}
-
-func ExampleWordCoder() {
-	// Code runs where the documents are tokenized, on any goroutine; the
-	// builder adds the coded documents in order on one goroutine.
-	var coder vectorize.WordCoder
-	var b vectorize.VocabBuilder
-	r := vectorize.NGrams{Min: 1, Max: 2}
-	for _, words := range [][]string{{"to", "be", "or", "not", "to", "be"}, {"not", "now"}} {
-		var d vectorize.CodedDoc
-		coder.Code(&d, words, r, nil)
-		b.AddCoded(&d)
-	}
-	vocab, X, err := vectorize.FinishVocab(vectorize.VocabConfig{}, &b)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(vocab.Terms())
-	fmt.Println(X.Row(0))
-	// Output:
-	// [be be or not not now not to now or or not to to be]
-	// [0 1 2 4 6 7 8 9] [2 1 1 1 1 1 2 2]
-}
-
-func ExampleCodedDoc() {
-	var coder vectorize.WordCoder
-	var d vectorize.CodedDoc
-	coder.Code(&d, []string{"spam", "spam", "spam"}, vectorize.NGrams{Min: 1, Max: 2}, nil)
-	fmt.Println(d.Len()) // "spam" three times and "spam spam" twice: two distinct terms
-	coder.Code(&d, nil, vectorize.NGrams{}, nil)
-	fmt.Println(d.Len()) // a document without terms
-	// Output:
-	// 2
-	// 0
-}
-
-func ExamplePruned() {
-	var b vectorize.VocabBuilder
-	b.Add([]string{"spam", "eggs", "spam"})
-	b.Add([]string{"ham", "eggs"})
-	b.Add([]string{"spam"})
-	merged, err := vectorize.MergeVocab(&b)
-	if err != nil {
-		panic(err)
-	}
-	p, err := merged.PruneConsume(vectorize.VocabConfig{MinDF: 2})
-	if err != nil {
-		panic(err)
-	}
-	vocab := p.Provisional() // the ids Row gives, in first-seen order
-	for i := range p.Rows() {
-		idx, val := p.Row(i, nil, nil)
-		fmt.Printf("doc %d:", i)
-		for k, id := range idx {
-			fmt.Printf(" %s×%g (df %d)", vocab.Term(int(id)), val[k], p.DF()[id])
-		}
-		fmt.Println()
-	}
-	sorted, final := p.Vocabulary() // sorted as scikit-learn numbers them, and the map to it
-	fmt.Println(sorted.Terms(), final)
-	// Output:
-	// doc 0: spam×2 (df 2) eggs×1 (df 2)
-	// doc 1: eggs×1 (df 2)
-	// doc 2: spam×1 (df 2)
-	// [eggs spam] [1 0]
 }

@@ -27,14 +27,23 @@ func (n Norm) String() string {
 	return fmt.Sprintf("Norm(%d)", n)
 }
 
-// ParseNorm reads "l2", "l1" or "none".
-func ParseNorm(s string) (Norm, error) {
+// MarshalText writes the norm's name: "l2", "l1" or "none".
+func (n Norm) MarshalText() ([]byte, error) {
+	if int(n) >= len(normNames) {
+		return nil, fmt.Errorf("%w: norm %d", ErrConfig, n)
+	}
+	return []byte(normNames[n]), nil
+}
+
+// UnmarshalText reads a name MarshalText writes.
+func (n *Norm) UnmarshalText(b []byte) error {
 	for i, name := range normNames {
-		if s == name {
-			return Norm(i), nil
+		if string(b) == name {
+			*n = Norm(i)
+			return nil
 		}
 	}
-	return 0, fmt.Errorf("%w: norm %q (want l2, l1 or none)", ErrConfig, s)
+	return fmt.Errorf("%w: norm %q (want l2, l1 or none)", ErrConfig, b)
 }
 
 // Normalize scales every row of X to unit norm n in place; all-zero rows are
@@ -109,7 +118,7 @@ func fitMatrix(X *CSR, fitDF func(n int, df []int64) error) error {
 	if err := X.Validate(); err != nil {
 		return err
 	}
-	counts := X.ColumnCounts(nil)
+	counts := sparseOf(X).ColumnCounts(nil)
 	df := make([]int64, len(counts))
 	for j, d := range counts {
 		df[j] = int64(d)

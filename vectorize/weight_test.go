@@ -10,13 +10,13 @@ import (
 
 func TestNormalize(t *testing.T) {
 	X := FromDense([][]float64{{3, 0, -4}, {0, 0, 0}, {1, 1, 2}})
-	l2 := X.Clone()
+	l2 := clone(X)
 	Normalize(l2, L2)
 	assertDense(t, "l2", l2, [][]float64{{0.6, 0, -0.8}, {0, 0, 0}, {1 / math.Sqrt(6), 1 / math.Sqrt(6), 2 / math.Sqrt(6)}})
-	l1 := X.Clone()
+	l1 := clone(X)
 	Normalize(l1, L1)
 	assertDense(t, "l1", l1, [][]float64{{3.0 / 7, 0, -4.0 / 7}, {0, 0, 0}, {0.25, 0.25, 0.5}})
-	none := X.Clone()
+	none := clone(X)
 	Normalize(none, NoNorm)
 	assertDense(t, "none", none, toDense(X))
 	zero := []float64{0, 0}
@@ -28,13 +28,21 @@ func TestNormalize(t *testing.T) {
 
 func TestNormNames(t *testing.T) {
 	for _, n := range []Norm{L2, L1, NoNorm} {
-		got, err := ParseNorm(n.String())
-		if err != nil || got != n {
-			t.Errorf("ParseNorm(%q) = %v, %v", n.String(), got, err)
+		text, err := n.MarshalText()
+		var got Norm
+		if err == nil {
+			err = got.UnmarshalText(text)
+		}
+		if err != nil || got != n || string(text) != n.String() {
+			t.Errorf("%v: text %q read as %v, %v", n, text, got, err)
 		}
 	}
-	if _, err := ParseNorm("l3"); !errors.Is(err, ErrConfig) {
-		t.Errorf("ParseNorm(l3) error %v", err)
+	var n Norm
+	if err := n.UnmarshalText([]byte("l3")); !errors.Is(err, ErrConfig) {
+		t.Errorf("UnmarshalText(l3) error %v", err)
+	}
+	if _, err := Norm(7).MarshalText(); !errors.Is(err, ErrConfig) {
+		t.Errorf("Norm(7).MarshalText error %v", err)
 	}
 	if Norm(7).String() != "Norm(7)" {
 		t.Error(Norm(7).String())

@@ -38,7 +38,7 @@ var models = []struct {
 	// second model changes the weighting: raw counts, the textbook setting,
 	// where naive Bayes is over-confident.
 	{"cnb, sublinear TF-IDF (the default; mnb is identical on two balanced classes)", pipeline.Config{}},
-	{"mnb, raw counts", pipeline.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.Counts}},
+	{"mnb, raw counts", pipeline.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.RawCounts}},
 }
 
 // folds is the number of cross-validation folds that fit the temperature.
@@ -130,7 +130,9 @@ func fit(cfg pipeline.Config, docs []corpus.Document, idx []int) (*pipeline.Mode
 		return nil, err
 	}
 	for _, i := range idx {
-		tr.Add(docs[i].Label, docs[i].Text)
+		if err := tr.Add(docs[i].Label, docs[i].Text); err != nil {
+			return nil, err
+		}
 	}
 	m, _, err := tr.Finish()
 	return m, err

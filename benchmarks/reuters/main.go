@@ -37,7 +37,7 @@ var configs = []config{
 	{"unigrams", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
 		c.Tokenize.WordNGrams = tokenize.NGramRange{Min: 1, Max: 1}
 	}},
-	{"counts", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.Counts }},
+	{"counts", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.RawCounts }},
 	{"rennie", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.Rennie }},
 	{"alpha0.3", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Alpha = 0.3 }},
 	{"folds10", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.Folds = 10 }},
@@ -166,7 +166,9 @@ func fit(cfg pipeline.Config, mc pipeline.MultiConfig, docs []doc) (*pipeline.Mu
 		return nil, err
 	}
 	for _, d := range docs {
-		tr.Add(d.labels, d.text)
+		if err := tr.Add(d.labels, d.text); err != nil {
+			return nil, err
+		}
 	}
 	mm, _, err := tr.Finish()
 	return mm, err

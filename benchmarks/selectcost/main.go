@@ -23,8 +23,10 @@ import (
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/postings"
+	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/tokenize"
-	"github.com/textnb/textnb/vectorize"
 )
 
 func main() {
@@ -78,7 +80,7 @@ func readSingle(path string) []doc {
 
 func measure(name string, docs []doc, runs int) {
 	an := tokenize.New(tokenize.Config{WordNGrams: tokenize.NGramRange{Min: 1, Max: 2}})
-	vb := vectorize.NewVocabBuilder()
+	vb := vocab.NewBuilder()
 	ids := map[string]int32{}
 	of := make([][]int32, len(docs)) // each document's classes
 	var terms []string
@@ -92,7 +94,7 @@ func measure(name string, docs []doc, runs int) {
 			of[i] = append(of[i], ids[c])
 		}
 	}
-	_, X, err := vectorize.FinishVocab(vectorize.VocabConfig{MinDF: 2, Binary: true}, vb)
+	_, X, err := vocab.Finish(vocab.Config{MinDF: 2, Binary: true}, vb)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -106,9 +108,9 @@ func measure(name string, docs []doc, runs int) {
 			classes[c].Add(uint32(i))
 		}
 	}
-	var post *vectorize.Postings
+	var post *postings.Postings
 	build := median(runs, func() {
-		if post, err = vectorize.NewPostings(X, 0); err != nil {
+		if post, err = postings.New(X, 0); err != nil {
 			log.Fatal(err)
 		}
 	})
@@ -122,7 +124,7 @@ func measure(name string, docs []doc, runs int) {
 		}
 	}
 	fmt.Printf("%s: %d documents, %d classes, %d terms (%d with a bitmap: df ≥ %d), %d postings\n\n",
-		name, len(docs), C, F, dense, vectorize.DenseDF, X.NNZ())
+		name, len(docs), C, F, dense, postings.DenseDF, X.NNZ())
 	fmt.Printf("postings (row ids by term, 4 bytes each) %.1f MiB, their bitmaps %.1f MiB, built in %.0f ms\n\n",
 		mib(4*uint64(X.NNZ())), mib(bitmapBytes), ms(build))
 
@@ -158,7 +160,7 @@ func measure(name string, docs []doc, runs int) {
 	fmt.Println()
 }
 
-func hybrid(post *vectorize.Postings, classes []*roaring.Bitmap, of [][]int32, out []int32) {
+func hybrid(post *postings.Postings, classes []*roaring.Bitmap, of [][]int32, out []int32) {
 	C := len(classes)
 	parallel.Chunks(post.Cols(), 1024, 0, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
@@ -178,7 +180,7 @@ func hybrid(post *vectorize.Postings, classes []*roaring.Bitmap, of [][]int32, o
 	})
 }
 
-func rowsOnly(post *vectorize.Postings, of [][]int32, out []int32) {
+func rowsOnly(post *postings.Postings, of [][]int32, out []int32) {
 	C := len(out) / post.Cols()
 	parallel.Chunks(post.Cols(), 1024, 0, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
@@ -192,7 +194,7 @@ func rowsOnly(post *vectorize.Postings, of [][]int32, out []int32) {
 	})
 }
 
-func allBitmaps(post *vectorize.Postings) []*roaring.Bitmap {
+func allBitmaps(post *postings.Postings) []*roaring.Bitmap {
 	out := make([]*roaring.Bitmap, post.Cols())
 	for j := range out {
 		out[j] = roaring.BitmapOf(post.ColumnRows(j)...)
@@ -211,7 +213,7 @@ func everyBitmap(all, classes []*roaring.Bitmap, out []int32) {
 	})
 }
 
-func byRows(X *vectorize.CSR, of [][]int32, C int, out []int32) {
+func byRows(X *sparse.CSR, of [][]int32, C int, out []int32) {
 	for i := range X.Rows {
 		idx, _ := X.Row(i)
 		for _, j := range idx {

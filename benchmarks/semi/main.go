@@ -51,14 +51,14 @@ func main() {
 	}
 	var ms []pipeline.SemiMethod
 	for _, s := range strings.Split(*methods, ",") {
-		m, err := pipeline.ParseSemiMethod(strings.TrimSpace(s))
-		if err != nil {
+		var m pipeline.SemiMethod
+		if err := m.UnmarshalText([]byte(strings.TrimSpace(s))); err != nil {
 			log.Fatal(err)
 		}
 		ms = append(ms, m)
 	}
 	var cfg pipeline.Config
-	if cfg.Classifier, err = pipeline.ParseClassifier(*model); err != nil {
+	if err := cfg.Classifier.UnmarshalText([]byte(*model)); err != nil {
 		log.Fatal(err)
 	}
 	train, test, err := load(*validate)
@@ -156,7 +156,9 @@ func trainEval(cfg pipeline.Config, train []corpus.Document, isLabeled []bool, t
 	for i, d := range train {
 		switch {
 		case isLabeled[i]:
-			tr.Add(d.Label, d.Text)
+			if err := tr.Add(d.Label, d.Text); err != nil {
+				return run{}, err
+			}
 		case cfg.Semi.Method != pipeline.NoSemi:
 			tr.AddUnlabeled(d.Text)
 		}

@@ -147,7 +147,9 @@ func trainOn(docs []corpus.Document) *pipeline.Model {
 		log.Fatal(err)
 	}
 	for _, d := range docs {
-		tr.Add(d.Label, d.Text)
+		if err := tr.Add(d.Label, d.Text); err != nil {
+			log.Fatal(err)
+		}
 	}
 	m, _, err := tr.Finish()
 	if err != nil {

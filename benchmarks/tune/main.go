@@ -332,7 +332,9 @@ func exactness(path string) {
 		log.Fatal(err)
 	}
 	for _, d := range docs {
-		tr.Add(d.Label, d.Text)
+		if err := tr.Add(d.Label, d.Text); err != nil {
+			log.Fatal(err)
+		}
 	}
 	o := pipeline.CVOptions{Folds: 10}
 	r, err := tr.CrossValidate(o)
@@ -344,7 +346,9 @@ func exactness(path string) {
 	for k, test := range folds {
 		t, _ := pipeline.NewTrainer(pipeline.Config{})
 		for _, i := range corpus.FoldTrain(nil, folds, k) {
-			t.Add(docs[i].Label, docs[i].Text)
+			if err := t.Add(docs[i].Label, docs[i].Text); err != nil {
+				log.Fatal(err)
+			}
 		}
 		m, _, err := t.Finish()
 		if err != nil {

@@ -39,7 +39,9 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	n := 0
 	meter := newMeter(stderr, "cv", pos[0], *quiet)
 	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
-		tr.Add(d.Label, d.Text)
+		if err := tr.Add(d.Label, d.Text); err != nil {
+			return err
+		}
 		n++
 		meter.Add(1, int64(len(d.Text)))
 		return nil

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/textfile"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -34,7 +34,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		if err != nil {
 			return fmt.Errorf("reading standard input: %w", err)
 		}
-		text, _ = corpus.Decode(data)
+		text, _ = textfile.Decode(data)
 	}
 	m, err := openTextModel(*modelPath, "explain")
 	if err != nil {

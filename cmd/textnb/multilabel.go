@@ -16,9 +16,10 @@ import (
 // multiFlags are train's multi-label and feature selection flags.
 type multiFlags struct {
 	multi, allowEmpty *bool
-	labelSep, score   *string
+	labelSep          *string
+	score             *pipeline.MultiScore
 	folds             *int
-	sel               *string
+	sel               *pipeline.SelectMethod
 }
 
 // defaultMultiFolds is the number of folds that learn a multi-label
@@ -33,9 +34,9 @@ func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
 			"or a file copied into several class folders): one binary model per label, thresholds by cross-validation"),
 		allowEmpty: fs.Bool("allow-empty", false, "multi-label: a document may get no label (default: a document no threshold admits gets its most probable label)"),
 		labelSep:   labelSepFlag(fs),
-		score:      fs.String("multi-score", "complement", "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
+		score:      textFlag(fs, "multi-score", pipeline.ComplementScore, "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
 		folds:      folds,
-		sel:        fs.String("select", "", "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
+		sel:        textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
 	}
 }
 
@@ -50,14 +51,11 @@ func labelSepFlag(fs *flag.FlagSet) *string {
 
 // selection sets cfg.Select from --select and --features.
 func (f multiFlags) selection(cfg *pipeline.Config, features int) error {
-	if *f.sel == "" {
+	m := *f.sel
+	if m == pipeline.NoSelect {
 		return nil
 	}
-	m, err := pipeline.ParseSelectMethod(*f.sel)
-	if err != nil {
-		return usageErr(err)
-	}
-	if m != pipeline.NoSelect && features < 1 {
+	if features < 1 {
 		return fmt.Errorf("%w: --select %v needs --features K", errUsage, m)
 	}
 	cfg.Select = pipeline.Selection{Method: m, K: features}
@@ -79,10 +77,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	if !set(fs, "alpha") {
 		cfg.Alpha = 0 // chosen by cross-validation
 	}
-	mc := pipeline.MultiConfig{AllowEmpty: *f.allowEmpty}
-	if mc.Score, err = pipeline.ParseMultiScore(*f.score); err != nil {
-		return true, usageErr(err)
-	}
+	mc := pipeline.MultiConfig{AllowEmpty: *f.allowEmpty, Score: *f.score}
 	if mc.Folds, err = foldsOr(*f.folds, defaultMultiFolds); err != nil {
 		return true, err
 	}
@@ -91,8 +86,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 		return true, usageErr(err)
 	}
 	st, err := corpus.WalkMulti(path, opt, func(d corpus.MultiDocument) error {
-		tr.Add(d.Labels, d.Text)
-		return nil
+		return tr.Add(d.Labels, d.Text)
 	})
 	if err != nil {
 		return true, err

@@ -154,9 +154,9 @@ func TestCLIDamagedMultiModel(t *testing.T) {
 	flipped[len(flipped)/2] ^= 0xff
 	// The same length, so the header's length word still holds; the
 	// checksum (CRC-32C of all but its own four bytes) made to match.
-	unknown := bytes.Replace(data, []byte(`"score":0`), []byte(`"score":7`), 1)
+	unknown := bytes.Replace(data, []byte(`"score":"complement"`), []byte(`"score":"compliment"`), 1)
 	if bytes.Equal(unknown, data) {
-		t.Fatal(`the header has no "score":0`)
+		t.Fatal(`the header has no "score":"complement"`)
 	}
 	body := unknown[:len(unknown)-4]
 	binary.LittleEndian.PutUint32(unknown[len(body):], crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))

@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/textfile"
 )
 
 // A row is one document predict reads: a file, a line of standard input or
@@ -106,7 +107,7 @@ func readDocs(path string, o rowOptions, add func(row) error) error {
 		if o.wantsFields() {
 			return fmt.Errorf("%w: %s: --id-field and --keep-fields need a .tsv, .csv or .jsonl file (or --format)", errUsage, path)
 		}
-		text, _, err := corpus.ReadFile(path)
+		text, _, err := textfile.ReadFile(path)
 		if err != nil {
 			return err
 		}
@@ -132,7 +133,8 @@ func rowError(file string, line int, err error) error {
 // length, UTF-16 with a byte order mark transcoded, as train and eval read.
 func readLineRows(r io.Reader, file string, format rowFormat, o rowOptions, add func(row) error) error {
 	if format == formatCSV {
-		return readCSVRows(corpus.NewTextReader(r), file, o, add)
+		br, _ := textfile.NewReader(r) // decode what it yields with textfile.Decode
+		return readCSVRows(br, file, o, add)
 	}
 	var parse func(line string, num int) (row, error)
 	if format == formatLines {
@@ -147,7 +149,7 @@ func readLineRows(r io.Reader, file string, format rowFormat, o rowOptions, add 
 			return row{source: prefix + strconv.Itoa(num), text: line}, nil
 		}
 	}
-	lr := corpus.NewLineReader(r)
+	lr := textfile.NewLineReader(r)
 	for {
 		line, num, _, err := lr.Next()
 		if errors.Is(err, io.EOF) {
@@ -294,7 +296,7 @@ func readCSVRows(br *bufio.Reader, file string, o rowOptions, add func(row) erro
 	}
 	names := make([]string, len(header))
 	for i, h := range header {
-		names[i], _ = corpus.Decode([]byte(strings.TrimSpace(h)))
+		names[i], _ = textfile.Decode([]byte(strings.TrimSpace(h)))
 	}
 	cols, err := columns(names, o)
 	if err != nil {
@@ -309,7 +311,7 @@ func readCSVRows(br *bufio.Reader, file string, o rowOptions, add func(row) erro
 			return csvRowError(file, err)
 		}
 		for i, v := range rec {
-			rec[i], _ = corpus.Decode([]byte(v))
+			rec[i], _ = textfile.Decode([]byte(v))
 		}
 		num, _ := cr.FieldPos(0)
 		rw := cols.row(rec, file, num)

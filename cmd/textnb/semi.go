@@ -11,7 +11,8 @@ import (
 
 // semiFlags are train's semi-supervised flags.
 type semiFlags struct {
-	unlabeled, method    *string
+	unlabeled            *string
+	method               *pipeline.SemiMethod
 	k, threshold, lambda *float64
 	rounds               *int
 	raw                  *bool
@@ -20,7 +21,7 @@ type semiFlags struct {
 func newSemiFlags(fs *flag.FlagSet) semiFlags {
 	return semiFlags{
 		unlabeled: fs.String("unlabeled", "", "also learn from the unlabeled documents at `PATH` (a folder of files or a line file; needs --semi)"),
-		method:    fs.String("semi", "", "semi-supervised method for --unlabeled: nsnb (confident self-training), snb (threshold self-training), em (Nigam et al.)"),
+		method:    textFlag(fs, "semi", pipeline.NoSemi, "semi-supervised method for --unlabeled: nsnb (confident self-training), snb (threshold self-training), em (Nigam et al.)"),
 		k:         fs.Float64("k", pipeline.DefaultSemiK, "nsnb: documents pseudo-labeled per round, a count (≥ 1) or a fraction of those left (< 1)"),
 		threshold: fs.Float64("threshold", 0, "snb: minimum top probability to pseudo-label a document (default 0.9)"),
 		rounds:    fs.Int("rounds", 0, "nsnb, snb: maximum rounds (default 10); em: maximum iterations (default 50)"),
@@ -33,16 +34,10 @@ func newSemiFlags(fs *flag.FlagSet) semiFlags {
 // settings. The pipeline reads a zero as the default, so an explicit zero
 // (given) is refused rather than silently replaced.
 func (f semiFlags) config(given map[string]bool) (pipeline.Semi, error) {
-	s := pipeline.Semi{K: *f.k, Threshold: *f.threshold, Rounds: *f.rounds, Lambda: *f.lambda, RawPosteriors: *f.raw}
+	s := pipeline.Semi{Method: *f.method, K: *f.k, Threshold: *f.threshold, Rounds: *f.rounds, Lambda: *f.lambda, RawPosteriors: *f.raw}
 	for name, zero := range map[string]bool{"k": s.K == 0, "threshold": s.Threshold == 0, "rounds": s.Rounds == 0, "lambda": s.Lambda == 0} {
 		if given[name] && zero {
 			return s, fmt.Errorf("%w: --%s 0: want a positive value (see --help)", errUsage, name)
-		}
-	}
-	if *f.method != "" {
-		var err error
-		if s.Method, err = pipeline.ParseSemiMethod(*f.method); err != nil {
-			return s, usageErr(err)
 		}
 	}
 	switch {

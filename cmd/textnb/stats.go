@@ -17,8 +17,7 @@ func writeDocFreqs(cfg pipeline.Config, path string, fields fieldFlags, out stri
 		return usageErr(err)
 	}
 	err = corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
-		c.Add(d.Label, d.Text)
-		return nil
+		return c.Add(d.Label, d.Text)
 	})
 	if err != nil {
 		return err

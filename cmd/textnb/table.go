@@ -6,7 +6,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/numtable"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -58,7 +58,7 @@ func (tf tableFlags) trainTableIf(fs *flag.FlagSet, model, path, out string, std
 // trainTable trains on the table at path with labels in the column that
 // label names; the model keeps the name if it is not the default.
 func trainTable(path, out string, label *flag.Flag, cfg pipeline.TableConfig, stdout io.Writer) error {
-	t, err := corpus.ReadTable(path, label.Value.String())
+	t, err := numtable.ReadTable(path, label.Value.String())
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func trainTable(path, out string, label *flag.Flag, cfg pipeline.TableConfig, st
 // labelField is "") and the model's feature columns in model order. Other
 // columns are ignored unparsed, so a table may carry ids or notes.
 func readRows(path string, m *pipeline.Table, labelField string, fn func(line int, label string, x []float64) error) error {
-	r, err := corpus.OpenTable(path, labelField)
+	r, err := numtable.OpenTable(path, labelField)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding"
 	"flag"
 	"fmt"
 
@@ -10,7 +11,9 @@ import (
 // textFlags are the flags that configure a text pipeline, shared by train
 // and cv.
 type textFlags struct {
-	model, weighting, vectorizer        *string
+	model                               *string
+	weighting                           *pipeline.Weighting
+	vectorizer                          *pipeline.Vectorizer
 	ngrams, charNgrams, stopwords, lang *string
 	alpha, maxDF                        *float64
 	norm, stem, noStem                  *bool
@@ -22,9 +25,9 @@ func newTextFlags(fs *flag.FlagSet) textFlags {
 		model: fs.String("model", "cnb", "classifier: cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
 			"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)"),
 		alpha:      fs.Float64("alpha", pipeline.DefaultAlpha, "additive smoothing"),
-		weighting:  fs.String("weighting", "tfidf", "feature weighting: tfidf (sublinear, L2), counts, rennie"),
+		weighting:  textFlag(fs, "weighting", pipeline.TFIDF, "feature weighting: tfidf (sublinear, L2), counts, rennie"),
 		norm:       fs.Bool("norm", false, "Complement NB weight normalization (Rennie et al. 2003)"),
-		vectorizer: fs.String("vectorizer", "vocab", "vocab (learned vocabulary) or hash (murmur3 feature hashing)"),
+		vectorizer: textFlag(fs, "vectorizer", pipeline.Vocab, "vocab (learned vocabulary) or hash (murmur3 feature hashing)"),
 		features:   fs.Int("features", 0, "hash: number of columns (default 2^20); vocab: keep at most N most frequent terms (default all)"),
 		minDF:      fs.Int("min-df", 0, "drop terms in fewer than N training documents (default automatic: 1, raised only to bound model size)"),
 		maxDF:      fs.Float64("max-df", 0, "drop terms in more than this fraction of documents (default 1.0: keep)"),
@@ -42,7 +45,6 @@ func newTextFlags(fs *flag.FlagSet) textFlags {
 // explicitVocab; --alpha is checked by explicitAlpha first).
 func (f textFlags) config(given map[string]bool) (pipeline.Config, error) {
 	var cfg pipeline.Config
-	var err error
 	if *f.stem && *f.noStem {
 		return cfg, fmt.Errorf("%w: --stem and --no-stem contradict each other", errUsage)
 	}
@@ -54,15 +56,11 @@ func (f textFlags) config(given map[string]bool) (pipeline.Config, error) {
 	if given["min-df"] && *f.minDF == 0 {
 		cfg.Vocab.MinDF = 1 // keep every term: no automatic raise
 	}
-	if cfg.Classifier, err = pipeline.ParseClassifier(*f.model); err != nil {
+	// --model names table models too, so it is read here, not by the flag.
+	if err := cfg.Classifier.UnmarshalText([]byte(*f.model)); err != nil {
 		return cfg, fmt.Errorf("%w: --model %q: want cnb, mnb or bnb for text, or gaussian or categorical for a numeric table", errUsage, *f.model)
 	}
-	if cfg.Weighting, err = pipeline.ParseWeighting(*f.weighting); err != nil {
-		return cfg, usageErr(err)
-	}
-	if cfg.Vectorizer, err = pipeline.ParseVectorizer(*f.vectorizer); err != nil {
-		return cfg, usageErr(err)
-	}
+	cfg.Weighting, cfg.Vectorizer = *f.weighting, *f.vectorizer
 	if cfg.Vectorizer == pipeline.Hash {
 		cfg.HashFeatures = *f.features
 	} else {
@@ -73,4 +71,14 @@ func (f textFlags) config(given map[string]bool) (pipeline.Config, error) {
 	}
 	cfg.NoHanChars = *f.charNgrams == "none"
 	return cfg, nil
+}
+
+// textFlag defines a flag whose value is read by the type's UnmarshalText.
+func textFlag[E encoding.TextMarshaler, P interface {
+	*E
+	encoding.TextUnmarshaler
+}](fs *flag.FlagSet, name string, value E, usage string) *E {
+	p := new(E)
+	fs.TextVar(P(p), name, value, usage)
+	return p
 }

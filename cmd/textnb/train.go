@@ -75,7 +75,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	meter := newMeter(stderr, "train", pos[0], *quiet)
 	labels := newLabelStats()
 	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
-		tr.Add(d.Label, d.Text)
+		if err := tr.Add(d.Label, d.Text); err != nil {
+			return err
+		}
 		labels.add(d.Label)
 		meter.Add(1, int64(len(d.Text)))
 		return nil
@@ -160,10 +162,10 @@ func tokenFlags(t *tokenize.Config, ngrams, charNgrams, stopwords, lang string, 
 	if stopwords == "all" {
 		stopwords = "en,zh"
 	}
-	if t.Stopwords, err = tokenize.ParseStopwordSet(stopwords); err != nil {
+	if err := t.Stopwords.UnmarshalText([]byte(stopwords)); err != nil {
 		return err
 	}
-	if t.Lang, err = tokenize.ParseLang(lang); err != nil {
+	if err := t.Lang.UnmarshalText([]byte(lang)); err != nil {
 		return err
 	}
 	t.Stem = stem

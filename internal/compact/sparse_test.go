@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/golden"
+	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -119,7 +120,7 @@ func TestSparseCountsWideMatchCounts(t *testing.T) {
 		}
 		edges, edgeY = append(edges, dense), append(edgeY, label)
 	}
-	X, err := vectorize.StackRows(cols, []*vectorize.CSR{X, vectorize.FromDense(edges)})
+	X, err := stackRows(cols, []*vectorize.CSR{X, vectorize.FromDense(edges)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,11 +439,11 @@ func TestSparseRemapThenMergeEqualsJointTraining(t *testing.T) {
 			toB[j], fromB[59-j] = 59-j, j
 		}
 	}
-	xa, err := txtSlice(X, 0, 60).RemapColumns(toA, 40)
+	xa, err := remapColumns(txtSlice(X, 0, 60), toA, 40)
 	if err != nil {
 		t.Fatal(err)
 	}
-	xb, err := txtSlice(X, 60, 120).RemapColumns(toB, 40)
+	xb, err := remapColumns(txtSlice(X, 60, 120), toB, 40)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,7 +462,7 @@ func TestSparseRemapThenMergeEqualsJointTraining(t *testing.T) {
 	joint := nb.NewCounts(nil, 4, 60)
 	for i, part := range []*vectorize.CSR{xa, xb} {
 		from := [][]int32{fromA, fromB}[i]
-		back, err := part.RemapColumns(from, 60)
+		back, err := remapColumns(part, from, 60)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -605,7 +606,7 @@ func TestCompactMatchesDense(t *testing.T) {
 		}
 	}
 	// Already binary data, scored with raw values as nb.Bernoulli does then.
-	Xb := X.Clone()
+	Xb := clone(X)
 	for i, v := range Xb.Data {
 		Xb.Data[i] = min(v, 1)
 	}
@@ -716,3 +717,21 @@ func TestClassSumTouchedBounded(t *testing.T) {
 		t.Fatalf("after clear: dense %v, cells %v", a.dense, a.cells())
 	}
 }
+
+// The matrix operations below are internal to textnb (internal/sparse).
+
+func remapColumns(X *vectorize.CSR, oldToNew []int32, cols int) (*vectorize.CSR, error) {
+	R, err := (*sparse.CSR)(X).RemapColumns(oldToNew, cols)
+	return (*vectorize.CSR)(R), err
+}
+
+func stackRows(cols int, parts []*vectorize.CSR) (*vectorize.CSR, error) {
+	ps := make([]*sparse.CSR, len(parts))
+	for i, p := range parts {
+		ps[i] = (*sparse.CSR)(p)
+	}
+	X, err := sparse.StackRows(cols, ps)
+	return (*vectorize.CSR)(X), err
+}
+
+func clone(X *vectorize.CSR) *vectorize.CSR { return (*vectorize.CSR)((*sparse.CSR)(X).Clone()) }

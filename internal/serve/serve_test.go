@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/numtable"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize/zh"
 )
@@ -56,7 +57,7 @@ func trainWith(t testing.TB, path string, opt corpus.Options) *pipeline.Model {
 // flowers is a Gaussian table model over length and width.
 func flowers(t testing.TB) *pipeline.Table {
 	t.Helper()
-	tab := corpus.Table{Header: []string{"length", "width"}}
+	tab := numtable.Table{Header: []string{"length", "width"}}
 	for i, x := range [][]float64{{5.1, 3.5}, {4.9, 3.0}, {4.7, 3.2}, {5.0, 3.6}, {7.0, 2.2}, {6.4, 2.3}, {6.9, 2.1}, {6.5, 2.8}} {
 		tab.Labels = append(tab.Labels, []string{"setosa", "versicolor"}[i/4])
 		tab.Features = append(tab.Features, x)

@@ -129,7 +129,7 @@ func (s *Segmenter) cutValid(dst []string, text string) []string {
 
 // oneChar reports whether s is one valid character other than white
 // space. A stray Han character in other text, such as mojibake in an
-// English corpus, then costs no dictionary load (over a second and 135 MB).
+// English corpus, then costs no dictionary load.
 func oneChar(s string) bool {
 	r, n := utf8.DecodeRuneInString(s)
 	return n == len(s) && n > 0 && r != utf8.RuneError && !unicode.IsSpace(r)

@@ -1,0 +1,74 @@
+package textfile
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// OpenCSV opens a .csv or .tsv file (comma ',' or '\t') and reads its
+// header, whose names it trims and decodes as text is decoded. A file
+// without a header is io.EOF. enc is the file's encoding if it was
+// transcoded from UTF-16, else UTF8.
+func OpenCSV(path string, comma rune) (f *os.File, cr *csv.Reader, header []string, enc Encoding, err error) {
+	f, br, enc, err := Open(path)
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	cr = csv.NewReader(br)
+	cr.Comma, cr.ReuseRecord = comma, true
+	rec, err := cr.Read()
+	if err != nil {
+		f.Close()
+		if !errors.Is(err, io.EOF) {
+			err = CSVError(err, path, 0, len(rec))
+		}
+		return nil, nil, nil, 0, err
+	}
+	header = make([]string, len(rec))
+	for i, name := range rec {
+		header[i], _ = DecodeString(strings.TrimSpace(name))
+	}
+	return f, cr, header, enc, nil
+}
+
+// HeaderError places err, about the header cr has just read, at its line.
+func HeaderError(cr *csv.Reader, path string, err error) error {
+	line, _ := cr.FieldPos(0)
+	return &ParseError{File: path, Line: line, Err: err}
+}
+
+// CSVError turns an encoding/csv error into a *ParseError; want and found
+// are the header's and the record's lengths, for a field-count error.
+func CSVError(err error, path string, want, found int) error {
+	var pe *csv.ParseError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("corpus: reading %s: %w", path, err)
+	}
+	if errors.Is(pe.Err, csv.ErrFieldCount) {
+		return &ParseError{File: path, Line: pe.StartLine, Err: FieldCountError(want, found)}
+	}
+	msg := fmt.Errorf("column %d: %w", pe.Column, pe.Err)
+	if pe.StartLine != pe.Line {
+		msg = fmt.Errorf("%w (record starts at line %d)", msg, pe.StartLine)
+	}
+	return &ParseError{File: path, Line: pe.Line, Err: msg}
+}
+
+// MissingColumn reports a header without the column of the given role.
+func MissingColumn(role, name string) error {
+	return fmt.Errorf("%w: header has no %s column %q", ErrMissingField, role, name)
+}
+
+// Column returns the index of the field named name, or -1.
+func Column(fields []string, name string) int {
+	for i, f := range fields {
+		if strings.TrimSpace(f) == name {
+			return i
+		}
+	}
+	return -1
+}
