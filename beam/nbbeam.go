@@ -21,6 +21,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/textfile"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
@@ -212,7 +213,7 @@ func (f *sumsFn) FinishBundle(_ []byte, emit func([]byte)) error {
 	if err != nil {
 		return err
 	}
-	b, err := encode(pipeline.ClassSums{SparseCounts: s})
+	b, err := encode(pipeline.ClassSums{Counts: s})
 	if err != nil {
 		return err
 	}
@@ -229,8 +230,8 @@ func (f *mergeSumsFn) AddInput(acc, in []byte) ([]byte, error) { return f.MergeA
 
 func (*mergeSumsFn) MergeAccumulators(a, b []byte) ([]byte, error) {
 	return mergeEncoded(a, b, pipeline.ReadClassSums, func(sa, sb pipeline.ClassSums) (pipeline.ClassSums, error) {
-		s, err := sa.Merge(sb.SparseCounts)
-		return pipeline.ClassSums{SparseCounts: s}, err
+		s, err := compact.Merge(sa.Counts, sb.Counts)
+		return pipeline.ClassSums{Counts: s}, err
 	})
 }
 
@@ -278,7 +279,7 @@ func (f *buildFn) ProcessElement(ctx context.Context, sums, df []byte) error {
 	if err != nil {
 		return err
 	}
-	m, err := p.Build(s.SparseCounts)
+	m, err := p.Build(s.Counts)
 	if err != nil {
 		return err
 	}

@@ -14,9 +14,9 @@ import (
 //
 // Absent features contribute log(1−p_cj), so the per-class sum of those is
 // precomputed and a document is scored in one pass over its present terms.
-// Its Counts must be binarized the same way: create them with NewCounts.
+// Its Counts must be binarized the same way: create them with NewCounts(m, …).
 type Bernoulli struct {
-	Alpha        float64   // additive smoothing; 0 means 1
+	Alpha        float64   // additive smoothing; 0: DefaultAlpha
 	Binarize     float64   // presence threshold: x > Binarize counts as 1
 	NoBinarize   bool      // input is already 0/1: use values as they are
 	UniformPrior bool      // use −log K instead of the class frequencies
@@ -26,18 +26,11 @@ type Bernoulli struct {
 	FeatureLogProb []float64 // K×F, row-major
 	ClassLogPrior  []float64 // K
 
-	tab Linear
+	tab linear
 }
 
 // NumClasses returns the number of classes of the fitted model.
 func (m *Bernoulli) NumClasses() int { return len(m.ClassLogPrior) }
-
-// NewCounts returns empty Counts that binarize like m.
-func (m *Bernoulli) NewCounts(classes, features int) *Counts {
-	c := NewCounts(classes, features)
-	c.Binary, c.Threshold = !m.NoBinarize, m.Binarize
-	return c
-}
 
 // Fit estimates the parameters from c, which must be binarized like m (see
 // NewCounts). On error m is unchanged.
@@ -64,7 +57,7 @@ func (m *Bernoulli) Fit(c *Counts) error {
 // checkBinary verifies that c counts presence the way m scores it.
 func (m *Bernoulli) checkBinary(c *Counts) error {
 	if c.Binary == m.NoBinarize || c.Binary && c.Threshold != m.Binarize {
-		return fmt.Errorf("%w: counts binary=%t threshold=%g, model binarizes=%t at %g (use Bernoulli.NewCounts)",
+		return fmt.Errorf("%w: counts binary=%t threshold=%g, model binarizes=%t at %g (use NewCounts(m, …))",
 			ErrConfig, c.Binary, c.Threshold, !m.NoBinarize, m.Binarize)
 	}
 	f := c.Features
@@ -89,7 +82,7 @@ func (m *Bernoulli) Prepare() error {
 
 // buildTable folds the absent-feature terms into the bias:
 // w = log p − log(1−p), bias = log prior + Σ_j log(1−p).
-func (m *Bernoulli) buildTable() (Linear, error) {
+func (m *Bernoulli) buildTable() (linear, error) {
 	k := len(m.ClassLogPrior)
 	if k == 0 || len(m.FeatureLogProb)%k != 0 {
 		return newTable(m.FeatureLogProb, m.ClassLogPrior) // reports the error
@@ -114,12 +107,4 @@ func (m *Bernoulli) buildTable() (Linear, error) {
 // the log joint probability of every class.
 func (m *Bernoulli) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
 	return scoreWith(m, &m.tab, len(m.ClassLogPrior), len(m.FeatureLogProb), dst, idx, val, !m.NoBinarize, m.Binarize)
-}
-
-// Linear returns the scoring form built by Fit or Prepare; nil before.
-func (m *Bernoulli) Linear() *Linear {
-	if m.tab.K == 0 {
-		return nil
-	}
-	return &m.tab
 }

@@ -18,7 +18,7 @@ func TestBernoulliMatchesDenseFormula(t *testing.T) {
 	y := txtLabels(r, X.Rows, 3)
 	m := &Bernoulli{Alpha: 0.7, Binarize: 1.5}
 	txtFit(t, m, X, y, 3)
-	got := JointLogLikelihoodCSR(m, X)
+	got := jointLogLikelihoodCSR(m, X)
 	dense := make([]float64, X.Cols)
 	for i := range X.Rows {
 		clear(dense)
@@ -43,8 +43,8 @@ func TestBernoulliMatchesDenseFormula(t *testing.T) {
 
 func TestBernoulliBinarizesQuery(t *testing.T) {
 	m := &Bernoulli{}
-	c := m.NewCounts(2, 3)
-	if err := c.Add(vectorize.FromDense([][]float64{{1, 0, 1}, {0, 2, 0}}), []int{0, 1}); err != nil {
+	c := NewCounts(m, 2, 3)
+	if err := c.Add(vectorize.FromDense([][]float64{{1, 0, 1}, {0, 2, 0}}), []int{0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Fit(c); err != nil {
@@ -60,15 +60,15 @@ func TestBernoulliBinarizesQuery(t *testing.T) {
 
 func TestBernoulliCountsMustMatch(t *testing.T) {
 	X := vectorize.FromDense([][]float64{{3, 0}, {0, 1}})
-	raw := NewCounts(2, 2)
-	if err := raw.Add(X, []int{0, 1}); err != nil {
+	raw := NewCounts(nil, 2, 2)
+	if err := raw.Add(X, []int{0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := (&Bernoulli{}).Fit(raw); !errors.Is(err, ErrConfig) {
 		t.Fatalf("raw counts into a binarizing model: %v, want ErrConfig", err)
 	}
-	other := (&Bernoulli{Binarize: 0.5}).NewCounts(2, 2)
-	if err := other.Add(X, []int{0, 1}); err != nil {
+	other := NewCounts(&Bernoulli{Binarize: 0.5}, 2, 2)
+	if err := other.Add(X, []int{0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := (&Bernoulli{}).Fit(other); !errors.Is(err, ErrConfig) {
@@ -78,8 +78,8 @@ func TestBernoulliCountsMustMatch(t *testing.T) {
 	if err := (&Bernoulli{NoBinarize: true}).Fit(raw); !errors.Is(err, ErrConfig) {
 		t.Fatalf("non-binary data with NoBinarize: %v, want ErrConfig", err)
 	}
-	ok := NewCounts(2, 2)
-	if err := ok.Add(vectorize.FromDense([][]float64{{1, 0}, {0, 1}}), []int{0, 1}); err != nil {
+	ok := NewCounts(nil, 2, 2)
+	if err := ok.Add(vectorize.FromDense([][]float64{{1, 0}, {0, 1}}), []int{0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := (&Bernoulli{NoBinarize: true}).Fit(ok); err != nil {

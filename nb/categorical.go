@@ -24,16 +24,12 @@ const MaxCategories = 1 << 20
 // (largest category + 1, at least MinCategories[i]); scikit-learn's
 // n_categories_ reflects only the last batch, but its probabilities use the
 // same widths. Class priors are not smoothed, as everywhere in this package.
-//
-// After setting the fitted fields directly, call Prepare; a model scores
-// correctly without it, only slower. Scoring is safe for concurrent use.
 type Categorical struct {
-	// Alpha is the additive smoothing; 0 means 1. A positive value below
-	// 1e-10 is raised to 1e-10.
+	// Alpha is the additive smoothing; 0: DefaultAlpha.
 	Alpha float64
 	// MinCategories optionally gives a minimum number of categories per
-	// feature (for example Discretizer.NBins), so that categories absent
-	// from training still share the smoothing mass.
+	// feature (for example the bin counts of a discretizer), so that
+	// categories absent from training still share the smoothing mass.
 	MinCategories []int
 
 	ClassCount     []float64   // K training rows per class
@@ -47,9 +43,6 @@ type Categorical struct {
 	table []float64
 	off   []int
 }
-
-// NumClasses returns the number of classes of the fitted model.
-func (m *Categorical) NumClasses() int { return len(m.ClassLogPrior) }
 
 // Fit estimates the model from the rows of X with labels y in [0, classes),
 // discarding any previous fit. On error m is unchanged.

@@ -13,7 +13,7 @@ import "math"
 // The class prior is added only when there is a single class, as in
 // scikit-learn; ClassLogPrior is still fitted and reported.
 type Complement struct {
-	Alpha        float64   // additive smoothing; 0 means 1
+	Alpha        float64   // additive smoothing; 0: DefaultAlpha
 	Norm         bool      // normalize the weights of each class (TWCNB)
 	UniformPrior bool      // use −log K instead of the class frequencies
 	ClassPrior   []float64 // given class priors; override UniformPrior
@@ -22,7 +22,7 @@ type Complement struct {
 	FeatureLogProb []float64 // K×F, row-major
 	ClassLogPrior  []float64 // K
 
-	tab Linear
+	tab linear
 }
 
 // NumClasses returns the number of classes of the fitted model.
@@ -74,7 +74,7 @@ func (m *Complement) Prepare() error {
 	return err
 }
 
-func (m *Complement) buildTable() (Linear, error) {
+func (m *Complement) buildTable() (linear, error) {
 	bias := make([]float64, len(m.ClassLogPrior))
 	if len(bias) == 1 {
 		bias[0] = m.ClassLogPrior[0]
@@ -85,12 +85,4 @@ func (m *Complement) buildTable() (Linear, error) {
 // JointLogLikelihood appends Σ_j x_j·FeatureLogProb[c,j] for every class.
 func (m *Complement) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
 	return scoreWith(m, &m.tab, len(m.ClassLogPrior), len(m.FeatureLogProb), dst, idx, val, false, 0)
-}
-
-// Linear returns the scoring form built by Fit or Prepare; nil before.
-func (m *Complement) Linear() *Linear {
-	if m.tab.K == 0 {
-		return nil
-	}
-	return &m.tab
 }

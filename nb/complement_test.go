@@ -31,8 +31,8 @@ func TestComplementNormWeights(t *testing.T) {
 // Like scikit-learn, the prior is part of the score only with one class.
 func TestComplementPriorOnlyForOneClass(t *testing.T) {
 	X := vectorize.FromDense([][]float64{{1, 2}, {3, 0}})
-	one := NewCounts(1, 2)
-	if err := one.Add(X, []int{0, 0}); err != nil {
+	one := NewCounts(nil, 1, 2)
+	if err := one.Add(X, []int{0, 0}, nil); err != nil {
 		t.Fatal(err)
 	}
 	m := &Complement{ClassPrior: []float64{1}}
@@ -46,8 +46,8 @@ func TestComplementPriorOnlyForOneClass(t *testing.T) {
 	jll := m.JointLogLikelihood(nil, []int32{0}, []float64{1})
 	golden.Close(t, "one class", jll, []float64{-2 + m.FeatureLogProb[0]}, 1e-15)
 
-	two := NewCounts(2, 2)
-	if err := two.Add(X, []int{0, 1}); err != nil {
+	two := NewCounts(nil, 2, 2)
+	if err := two.Add(X, []int{0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Fit(two); err == nil {

@@ -22,25 +22,27 @@ type Counts struct {
 	Threshold float64
 }
 
-// NewCounts returns zeroed counts for classes×features.
-func NewCounts(classes, features int) *Counts {
+// NewCounts returns zeroed counts for classes×features that count rows
+// the way est is fitted from: binarized like a *Bernoulli, values as they
+// are for any other estimator or nil.
+func NewCounts(est Estimator, classes, features int) *Counts {
 	classes, features = max(classes, 0), max(features, 0)
-	return &Counts{
+	c := &Counts{
 		Classes:      classes,
 		Features:     features,
 		ClassCount:   make([]float64, classes),
 		FeatureCount: make([]float64, classes*features),
 	}
+	if m, ok := est.(*Bernoulli); ok && m != nil {
+		c.Binary, c.Threshold = !m.NoBinarize, m.Binarize
+	}
+	return c
 }
 
-// Add counts the rows of X with labels y in [0, Classes). Adding more
-// batches later is scikit-learn's partial_fit. On error c is unchanged.
-func (c *Counts) Add(X *vectorize.CSR, y []int) error {
-	return c.AddWeighted(X, y, nil)
-}
-
-// AddWeighted is Add with a non-negative weight per row (nil: all 1).
-func (c *Counts) AddWeighted(X *vectorize.CSR, y []int, w []float64) error {
+// Add counts the rows of X with labels y in [0, Classes), row i with the
+// non-negative weight w[i] (w nil: all 1). Adding more batches later is
+// scikit-learn's partial_fit. On error c is unchanged.
+func (c *Counts) Add(X *vectorize.CSR, y []int, w []float64) error {
 	if err := c.check(X, len(y), 1); err != nil {
 		return err
 	}
@@ -68,9 +70,10 @@ func (c *Counts) AddWeighted(X *vectorize.CSR, y []int, w []float64) error {
 	return nil
 }
 
-// AddSoft adds every row of X to every class c with weight
-// scale·resp[row*Classes+c]: the fractional counts of an EM M-step.
-func (c *Counts) AddSoft(X *vectorize.CSR, resp []float64, scale float64) error {
+// addSoftChecked adds every row of X to every class c with weight
+// scale·resp[row*Classes+c] (the fractional counts of an EM M-step) after
+// validating them.
+func (c *Counts) addSoftChecked(X *vectorize.CSR, resp []float64, scale float64) error {
 	if err := c.check(X, len(resp), c.Classes); err != nil {
 		return err
 	}
@@ -84,7 +87,7 @@ func (c *Counts) AddSoft(X *vectorize.CSR, resp []float64, scale float64) error 
 	return nil
 }
 
-// addSoft is AddSoft on input already validated.
+// addSoft is addSoftChecked on input already validated.
 func (c *Counts) addSoft(X *vectorize.CSR, resp []float64, scale float64) {
 	for i := 0; i < X.Rows; i++ {
 		idx, val := X.Row(i)
@@ -102,7 +105,7 @@ func (c *Counts) check(X *vectorize.CSR, n, per int) error {
 		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
 			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
 	}
-	if err := CheckCSR(X, c.Features); err != nil {
+	if err := checkCSR(X, c.Features); err != nil {
 		return err
 	}
 	if n != X.Rows*per {
@@ -124,7 +127,8 @@ func (c *Counts) addRow(idx []int32, val []float64, k int, w float64) {
 	}
 }
 
-// Merge adds o's counts to c; both must have the same shape and binarization.
+// Merge adds o's counts to c, as Add would have counted o's rows; both
+// must have the same shape and binarization. On error c is unchanged.
 func (c *Counts) Merge(o *Counts) error {
 	if o == nil {
 		return fmt.Errorf("%w: merge with nil counts", ErrShape)
@@ -147,8 +151,8 @@ func (c *Counts) Merge(o *Counts) error {
 	return nil
 }
 
-// Clone returns a deep copy of c.
-func (c *Counts) Clone() *Counts {
+// clone returns a deep copy of c.
+func (c *Counts) clone() *Counts {
 	d := *c
 	d.ClassCount = slices.Clone(c.ClassCount)
 	d.FeatureCount = slices.Clone(c.FeatureCount)
@@ -165,7 +169,7 @@ func (c *Counts) copyFrom(o *Counts) {
 // feature j moves to column oldToNew[j], or is dropped when that is
 // negative. Several old features may map to one new column (their counts
 // add). Use it to align models trained on different vocabularies before
-// Merge.
+// Merge. c is unchanged.
 func (c *Counts) Remap(features int, oldToNew []int32) (*Counts, error) {
 	if len(oldToNew) != c.Features {
 		return nil, fmt.Errorf("%w: mapping has %d entries for %d features", ErrShape, len(oldToNew), c.Features)
@@ -179,7 +183,7 @@ func (c *Counts) Remap(features int, oldToNew []int32) (*Counts, error) {
 			return nil, fmt.Errorf("%w: feature %d maps to column %d of %d", ErrShape, j, to, features)
 		}
 	}
-	d := NewCounts(c.Classes, features)
+	d := NewCounts(nil, c.Classes, features)
 	d.Binary, d.Threshold = c.Binary, c.Threshold
 	copy(d.ClassCount, c.ClassCount)
 	for k := range c.Classes {

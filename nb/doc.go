@@ -1,8 +1,7 @@
 // Package nb implements naive Bayes classifiers: multinomial, complement and
 // Bernoulli models for text over sparse document-term matrices
-// (vectorize.CSR); Gaussian and categorical models over dense numeric rows,
-// with a Discretizer for continuous columns; prior-shift correction and
-// semi-supervised training.
+// (vectorize.CSR), and Gaussian and categorical models over dense numeric
+// rows; prior-shift correction and semi-supervised training.
 //
 // # Conventions
 //
@@ -12,51 +11,61 @@
 //   - Class priors are NOT smoothed: log P(c) = log n_c − log Σ n_c, as in
 //     scikit-learn's fit_prior=True. Spark's NaiveBayes smooths them
 //     (log(n_c+λ) − log(N+Kλ)) and skips ComplementNB's weight
-//     normalization; textnb does neither. A class with no training document
-//     therefore gets log prior −Inf. UniformPrior and ClassPrior give
-//     scikit-learn's fit_prior=False and class_prior.
-//   - Alpha 0 means the default 1.0; a positive alpha below 1e-10 is raised
-//     to 1e-10 (scikit-learn's force_alpha=False clipping).
+//     normalization; this package does neither. A class with no training
+//     document therefore gets log prior −Inf. UniformPrior and ClassPrior
+//     give scikit-learn's fit_prior=False and class_prior.
 //   - Negative feature values are rejected (ErrNegative).
 //   - Predictions break ties in favour of the first class.
+//   - Add, Merge and PartialFit add to their receiver; Remap returns new
+//     Counts. On error the receiver is unchanged.
+//   - A model whose fitted fields were set directly (for example decoded
+//     from a file) should call Prepare once; it scores correctly without
+//     it, only slower. Scoring is safe for concurrent use.
+//
+// # Defaults
+//
+// The zero value of every setting means its default:
+//
+//	Multinomial, Complement, Bernoulli, Categorical  Alpha        DefaultAlpha (1)
+//	Bernoulli                                        Binarize     0: a value > 0 is present
+//	Gaussian                                         VarSmoothing DefaultVarSmoothing (1e-9)
+//	SelfTraining                                     K 0.2, Threshold 0.9, Rounds 10
+//	EM                                               Lambda 0.1, MaxIter 50, Tol 1e-6
+//	PriorEM                                          Tol 1e-6, MaxIter 1000
+//	SelfTraining, EM                                 Workers GOMAXPROCS
+//
+// Any other value is taken as given, except that a positive Alpha below
+// MinAlpha (1e-10) is raised to it, as scikit-learn's force_alpha=False
+// does. Where a zero would be a setting of its own, ask for it with the
+// least positive value: Alpha = MinAlpha is the least smoothing there is
+// (what scikit-learn's alpha=0 gives), and a Tol or VarSmoothing of
+// math.SmallestNonzeroFloat64 means no early stop or (practically) no
+// variance smoothing. For the other settings a zero is rejected or useless
+// (no rounds, no weight), so it is free to mean the default.
 //
 // # Training
 //
-// Counts holds the sufficient statistics (per-class document counts and
-// per-class feature sums). Incremental training (scikit-learn's partial_fit)
-// is simply more Counts.Add calls followed by Fit; Counts from different
-// shards can be merged. Every Estimator (Multinomial, Complement, Bernoulli)
-// is fitted from a Counts, which is what lets SelfTraining and EM refit any
-// of them cheaply while pseudo-labelled documents are added.
-//
-// Bernoulli needs binarized counts: create them with Bernoulli.NewCounts, or
-// NewCountsFor(est, …) when the estimator's type is not known.
+// Counts holds the sufficient statistics of the text models (per-class
+// document counts and per-class feature sums). Incremental training
+// (scikit-learn's partial_fit) is simply more Counts.Add calls followed by
+// Fit; Counts from different shards can be merged. Every Estimator
+// (Multinomial, Complement, Bernoulli) is fitted from Counts, which is what
+// lets SelfTraining and EM refit any of them cheaply while pseudo-labelled
+// documents are added. Create Counts with NewCounts(est, …): Bernoulli
+// counts binarized values.
 //
 // # Prediction
 //
 // A Model scores one sparse row into per-class joint log-likelihoods;
 // LogProba, Proba and Argmax turn those into posteriors and labels, and
-// PredictCSR / LogProbaCSR (and their Parallel variants) apply them to a
-// whole matrix.
-//
-// Fit precomputes a class-interleaved weight table (Linear) so a document is
-// scored as one sparse dot product. A model whose exported fields were set
-// directly should call Prepare once; it still scores correctly without it,
-// only slower.
-//
-// # Large vocabularies
-//
-// Dense tables cost classes × features floats each. SparseCounts keeps only
-// the non-zero class-feature counts, and FitCompact (CompactEstimator) fits
-// a CompactLinear from them: every weight whose count is zero has the closed
-// form P[c]·Base[i] + Q[c], so only the non-zero cells are stored. It scores
-// exactly like the dense model (to rounding) in O(features + non-zeros)
-// memory; this is what textnb's model files hold.
+// PredictCSR and LogProbaCSR apply them to a whole matrix on as many
+// goroutines as asked for.
 //
 // # Prior shift and semi-supervised learning
 //
-// AdjustPriors re-weights posteriors for known new class priors and PriorEM
-// estimates unknown ones (Saerens, Latinne & Decaestecker 2002).
-// SelfTraining implements NSNB and SNB self-training and EM implements
-// Nigam, McCallum, Thrun & Mitchell (2000).
+// AdjustPriors re-weights posteriors for known new class priors,
+// PriorShift does the same one row at a time, and PriorEM estimates
+// unknown ones (Saerens, Latinne & Decaestecker 2002). SelfTraining
+// implements NSNB and SNB self-training and EM implements Nigam, McCallum,
+// Thrun & Mitchell (2000).
 package nb

@@ -22,29 +22,29 @@ var (
 )
 
 func exampleCounts() *nb.Counts {
-	c := nb.NewCounts(2, 4)
-	if err := c.Add(exampleX, exampleY); err != nil {
+	c := nb.NewCounts(nil, 2, 4)
+	if err := c.Add(exampleX, exampleY, nil); err != nil {
 		panic(err)
 	}
 	return c
 }
 
 func ExampleCounts() {
-	c := nb.NewCounts(2, 4)
+	c := nb.NewCounts(nil, 2, 4)
 	// Two batches: incremental training is just more Add calls.
 	first := vectorize.FromDense([][]float64{{2, 1, 0, 0}, {0, 0, 2, 1}})
 	second := vectorize.FromDense([][]float64{{1, 2, 0, 1}})
-	if err := c.Add(first, []int{0, 1}); err != nil {
+	if err := c.Add(first, []int{0, 1}, nil); err != nil {
 		fmt.Println(err)
 	}
-	if err := c.Add(second, []int{0}); err != nil {
+	if err := c.Add(second, []int{0}, nil); err != nil {
 		fmt.Println(err)
 	}
 	fmt.Println(c.ClassCount)
 	fmt.Println(c.FeatureCount)
 
 	bad := vectorize.FromDense([][]float64{{1, -3, 0, 0}})
-	fmt.Println(c.Add(bad, []int{0}))
+	fmt.Println(c.Add(bad, []int{0}, nil))
 	// Output:
 	// [2 1]
 	// [3 3 0 1 0 0 2 1]
@@ -66,14 +66,14 @@ func ExampleComplement() {
 	if err := m.Fit(exampleCounts()); err != nil {
 		fmt.Println(err)
 	}
-	fmt.Println(nb.PredictCSR(m, vectorize.FromDense([][]float64{{0, 0, 1, 0}, {3, 0, 0, 0}})))
+	fmt.Println(nb.PredictCSR(m, vectorize.FromDense([][]float64{{0, 0, 1, 0}, {3, 0, 0, 0}}), 1))
 	// Output: [1 0]
 }
 
 func ExampleBernoulli() {
 	m := &nb.Bernoulli{} // presence = value > 0
-	c := m.NewCounts(2, 4)
-	if err := c.Add(exampleX, exampleY); err != nil {
+	c := nb.NewCounts(m, 2, 4)
+	if err := c.Add(exampleX, exampleY, nil); err != nil {
 		fmt.Println(err)
 	}
 	if err := m.Fit(c); err != nil {
@@ -92,23 +92,23 @@ func ExampleModel() {
 		fmt.Println(err)
 	}
 	query := vectorize.FromDense([][]float64{{0, 0, 1, 1}, {1, 1, 0, 0}})
-	lp := nb.LogProbaCSR(m, query)
+	lp := nb.LogProbaCSR(m, query, 1)
 	fmt.Printf("%d classes, predictions %v, P(politics|row 0) = %.3f\n",
-		m.NumClasses(), nb.PredictCSR(m, query), math.Exp(lp[1]))
+		m.NumClasses(), nb.PredictCSR(m, query, 1), math.Exp(lp[1]))
 	// Output: 2 classes, predictions [1 0], P(politics|row 0) = 0.934
 }
 
 func ExampleEstimator() {
 	// Any Estimator can be refitted from the same statistics.
 	for _, est := range []nb.Estimator{&nb.Multinomial{}, &nb.Complement{}, &nb.Bernoulli{}} {
-		c := nb.NewCountsFor(est, 2, 4)
-		if err := c.Add(exampleX, exampleY); err != nil {
+		c := nb.NewCounts(est, 2, 4)
+		if err := c.Add(exampleX, exampleY, nil); err != nil {
 			fmt.Println(err)
 		}
 		if err := est.Fit(c); err != nil {
 			fmt.Println(err)
 		}
-		fmt.Printf("%T %v\n", est, nb.PredictCSR(est, exampleX))
+		fmt.Printf("%T %v\n", est, nb.PredictCSR(est, exampleX, 1))
 	}
 	// Output:
 	// *nb.Multinomial [0 0 1 1 1]
@@ -116,12 +116,12 @@ func ExampleEstimator() {
 	// *nb.Bernoulli [0 0 1 1 1]
 }
 
-func ExampleCountsMaker() {
+func ExampleNewCounts() {
+	// Counts for a Bernoulli model count presence: value > Binarize.
 	var est nb.Estimator = &nb.Bernoulli{Binarize: 1}
-	_, ok := est.(nb.CountsMaker)
-	c := nb.NewCountsFor(est, 2, 4)
-	fmt.Println(ok, c.Binary, c.Threshold)
-	// Output: true true 1
+	c := nb.NewCounts(est, 2, 4)
+	fmt.Println(c.Binary, c.Threshold)
+	// Output: true 1
 }
 
 func ExampleAdjustPriors() {
@@ -172,19 +172,19 @@ var exampleUnlabeled = vectorize.FromDense([][]float64{
 
 func ExampleSelfTraining() {
 	m := &nb.Multinomial{}
-	res, err := nb.SelfTraining{Mode: nb.NSNB, K: 2}.Fit(m, exampleX, exampleY, exampleUnlabeled, 2)
+	res, err := nb.SelfTraining{K: 2}.Fit(m, exampleX, exampleY, exampleUnlabeled, 2)
 	fmt.Println(res.Rounds, res.Added, res.Labels, err)
 	// Output: 2 4 [0 1 0 1] <nil>
 }
 
-func ExampleSemiMode() {
-	for _, mode := range []nb.SemiMode{nb.NSNB, nb.SNB} {
-		res, err := nb.SelfTraining{Mode: mode, Threshold: 0.95}.Fit(&nb.Multinomial{}, exampleX, exampleY, exampleUnlabeled, 2)
-		fmt.Println(mode, res.Added, err)
+func ExampleSelfTraining_sNB() {
+	for _, snb := range []bool{false, true} {
+		res, err := nb.SelfTraining{SNB: snb, Threshold: 0.95}.Fit(&nb.Multinomial{}, exampleX, exampleY, exampleUnlabeled, 2)
+		fmt.Println(snb, res.Added, err)
 	}
 	// Output:
-	// nsnb 4 <nil>
-	// snb 3 <nil>
+	// false 4 <nil>
+	// true 3 <nil>
 }
 
 func ExampleEM() {

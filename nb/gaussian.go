@@ -8,7 +8,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// DefaultVarSmoothing is Gaussian's VarSmoothing when the field is 0.
+// DefaultVarSmoothing is Gaussian's VarSmoothing when the field is 0,
+// scikit-learn's default.
 const DefaultVarSmoothing = 1e-9
 
 // Gaussian is scikit-learn's GaussianNB over dense rows: each feature is
@@ -18,13 +19,9 @@ const DefaultVarSmoothing = 1e-9
 // variance of the (last) training batch. A variance that is still 0 (every
 // column of that batch constant, so Epsilon is 0) is scored as VarSmoothing,
 // as if the largest variance were 1, where scikit-learn would produce NaN.
-//
-// After setting the fitted fields directly (for example when decoding a
-// model), call Prepare; a model scores correctly without it, only slower.
-// Scoring is safe for concurrent use.
 type Gaussian struct {
 	// VarSmoothing is the fraction of the largest column variance added to
-	// every variance; 0 means DefaultVarSmoothing.
+	// every variance; 0: DefaultVarSmoothing.
 	VarSmoothing float64
 	// Priors fixes the class priors (non-negative, summing to 1); nil
 	// estimates them from the class frequencies.
@@ -39,9 +36,6 @@ type Gaussian struct {
 	bias []float64 // K: log prior − ½ Σ_j log(2π var)
 	prec []float64 // K×F: 1/var
 }
-
-// NumClasses returns the number of classes of the fitted model.
-func (g *Gaussian) NumClasses() int { return len(g.ClassCount) }
 
 // Fit estimates the model from the rows of X with labels y in [0, classes),
 // discarding any previous fit. On error g is unchanged.
@@ -72,7 +66,7 @@ func (g *Gaussian) fit(X [][]float64, y []int, classes int, refit bool) error {
 	if err := checkPriors(g.Priors, classes); err != nil {
 		return err
 	}
-	first := refit || g.NumClasses() == 0
+	first := refit || len(g.ClassCount) == 0
 	if !first {
 		if err := g.checkBatch(classes, f); err != nil {
 			return err
@@ -128,7 +122,7 @@ func (g *Gaussian) Merge(o *Gaussian) error {
 	if err := checkPriors(g.Priors, ko); err != nil {
 		return err
 	}
-	if g.NumClasses() == 0 {
+	if len(g.ClassCount) == 0 {
 		g.ClassCount = make([]float64, ko)
 		g.Theta = make([]float64, ko*fo)
 		g.Var = make([]float64, ko*fo)
@@ -258,7 +252,7 @@ func (g *Gaussian) scoredVar(v float64) float64 {
 func (g *Gaussian) JointLogLikelihoodDense(dst []float64, x []float64) []float64 {
 	k, f, err := g.shape()
 	if err != nil || len(x) != f {
-		return nanRow(dst, g.NumClasses())
+		return nanRow(dst, len(g.ClassCount))
 	}
 	prepared := len(g.bias) == k && len(g.prec) == k*f
 	for c := range k {

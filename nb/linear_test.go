@@ -1,11 +1,10 @@
-package nb_test
+package nb
 
 import (
 	"fmt"
 	"math"
 	"testing"
 
-	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -17,25 +16,22 @@ func TestLinearScoresLikeModel(t *testing.T) {
 	})
 	y := []int{0, 1, 2, 1, 0}
 	query := vectorize.FromDense([][]float64{{1, 0, 2, 0, 0}, {0, 0, 0, 0, 0}, {0.2, 7, 0, 1, 1}})
-	for _, est := range []interface {
-		nb.Estimator
-		Linear() *nb.Linear
-	}{&nb.Multinomial{Alpha: 0.5}, &nb.Complement{Alpha: 0.3}, &nb.Complement{Norm: true}, &nb.Bernoulli{Binarize: 0.5}} {
-		c := nb.NewCountsFor(est, 3, 5)
-		if err := c.Add(X, y); err != nil {
+	for _, est := range []Estimator{&Multinomial{Alpha: 0.5}, &Complement{Alpha: 0.3}, &Complement{Norm: true}, &Bernoulli{Binarize: 0.5}} {
+		c := NewCounts(est, 3, 5)
+		if err := c.Add(X, y, nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := est.Fit(c); err != nil {
 			t.Fatal(err)
 		}
-		lin := est.Linear()
-		if lin.NumClasses() != 3 || lin.NumFeatures() != 5 {
-			t.Fatalf("%T: linear is %d×%d", est, lin.NumClasses(), lin.NumFeatures())
+		lin := tableOf(est)
+		if lin.K != 3 || len(lin.W)/lin.K != 5 {
+			t.Fatalf("%T: linear is %d×%d", est, lin.K, len(lin.W)/lin.K)
 		}
 		for i := 0; i < query.Rows; i++ {
 			idx, val := query.Row(i)
 			want := est.JointLogLikelihood(nil, idx, val)
-			got := lin.JointLogLikelihood(nil, idx, val)
+			got := lin.score(nil, idx, val, lin.Binary, lin.Threshold)
 			for k := range want {
 				if math.Abs(got[k]-want[k]) > 1e-12 {
 					t.Errorf("%T row %d class %d: linear %v, model %v", est, i, k, got[k], want[k])
@@ -45,10 +41,24 @@ func TestLinearScoresLikeModel(t *testing.T) {
 	}
 }
 
-func ExampleLinear() {
+// tableOf returns the scoring table of a fitted text model.
+func tableOf(est Estimator) *linear {
+	switch m := est.(type) {
+	case *Multinomial:
+		return &m.tab
+	case *Complement:
+		return &m.tab
+	case *Bernoulli:
+		return &m.tab
+	}
+	return nil
+}
+
+func TestLinearScores(t *testing.T) {
 	// Two classes, three features: jll = Bias + Σ x_j·W[j·K:(j+1)·K].
-	lin := &nb.Linear{K: 2, W: []float64{-1, -2, -3, -1, -2, -2}, Bias: []float64{-0.5, -0.9}}
-	jll := lin.JointLogLikelihood(nil, []int32{0, 1}, []float64{2, 1})
-	fmt.Printf("%.1f %d\n", jll, nb.Argmax(jll))
-	// Output: [-5.5 -5.9] 0
+	lin := &linear{K: 2, W: []float64{-1, -2, -3, -1, -2, -2}, Bias: []float64{-0.5, -0.9}}
+	jll := lin.score(nil, []int32{0, 1}, []float64{2, 1}, false, 0)
+	if got := fmt.Sprintf("%.1f %d", jll, Argmax(jll)); got != "[-5.5 -5.9] 0" {
+		t.Fatalf("scores %s, want [-5.5 -5.9] 0", got)
+	}
 }

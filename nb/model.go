@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync/atomic"
 
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/vectorize"
@@ -39,21 +38,6 @@ type Model interface {
 type Estimator interface {
 	Model
 	Fit(c *Counts) error
-}
-
-// CountsMaker is implemented by estimators whose Counts must be collected in
-// a particular way (Bernoulli counts binarized values). Code that fits an
-// arbitrary Estimator creates its Counts through NewCountsFor.
-type CountsMaker interface {
-	NewCounts(classes, features int) *Counts
-}
-
-// NewCountsFor returns empty Counts suitable for est.
-func NewCountsFor(est Estimator, classes, features int) *Counts {
-	if cm, ok := est.(CountsMaker); ok {
-		return cm.NewCounts(classes, features)
-	}
-	return NewCounts(classes, features)
 }
 
 // LogProba appends the log posteriors jll − logsumexp(jll) to dst.
@@ -92,9 +76,9 @@ func Argmax(jll []float64) int {
 	return best
 }
 
-// CheckCSR reports whether X is a well-formed matrix of non-negative,
+// checkCSR reports whether X is a well-formed matrix of non-negative,
 // finite values with at most features columns (features < 0: any).
-func CheckCSR(X *vectorize.CSR, features int) error {
+func checkCSR(X *vectorize.CSR, features int) error {
 	if err := checkShape(X, features); err != nil {
 		return err
 	}
@@ -107,7 +91,7 @@ func CheckCSR(X *vectorize.CSR, features int) error {
 	return nil
 }
 
-// checkShape is CheckCSR without the values.
+// checkShape is checkCSR without the values.
 func checkShape(X *vectorize.CSR, features int) error {
 	if X == nil {
 		return fmt.Errorf("%w: nil matrix", ErrShape)
@@ -164,62 +148,30 @@ func checkWeights(what string, w []float64) error {
 	return nil
 }
 
-// firstBad returns the lowest index in [0, n) that bad finds, or n, having
-// searched chunks of it on every core: bad returns the first bad index in
-// [lo, hi), or hi. Chunks past a bad index found already are skipped.
-func firstBad(n int, bad func(lo, hi int) int) int {
-	var first atomic.Int64
-	first.Store(int64(n))
-	parallel.Chunks(n, parallelChunk, 0, func(lo, hi int) {
-		if int64(lo) >= first.Load() {
-			return
+// checkValues reports a negative or non-finite value in row i.
+func checkValues(i int, idx []int32, val []float64) error {
+	for p, v := range val {
+		if !goodValue(v) {
+			return checkValue(i, idx[p], v)
 		}
-		if i := bad(lo, hi); i < hi {
-			storeMin(&first, int64(i))
-		}
-	})
-	return int(first.Load())
-}
-
-// storeMin lowers v to x if x is smaller.
-func storeMin(v *atomic.Int64, x int64) {
-	for cur := v.Load(); x < cur && !v.CompareAndSwap(cur, x); cur = v.Load() {
 	}
+	return nil
 }
 
-// JointLogLikelihoodCSR returns the rows×K joint log-likelihoods of X, or
-// nil if X is malformed.
-func JointLogLikelihoodCSR(m Model, X *vectorize.CSR) []float64 {
-	if X == nil || X.Validate() != nil {
-		return nil
-	}
-	return jointRows(m, X, nil, 1, make([]float64, 0, X.Rows*m.NumClasses()), nil)
-}
-
-// LogProbaCSR returns the rows×K log posteriors of X, or nil if X is
-// malformed.
-func LogProbaCSR(m Model, X *vectorize.CSR) []float64 {
-	return LogProbaCSRParallel(m, X, 1)
-}
-
-// LogProbaCSRParallel is LogProbaCSR scoring rows on workers goroutines
-// (≤ 0: GOMAXPROCS). The output does not depend on workers.
-func LogProbaCSRParallel(m Model, X *vectorize.CSR, workers int) []float64 {
+// LogProbaCSR returns the rows×K log posteriors of X, scoring rows on
+// workers goroutines (≤ 0: GOMAXPROCS), or nil if X is malformed. The
+// output does not depend on workers.
+func LogProbaCSR(m Model, X *vectorize.CSR, workers int) []float64 {
 	if X == nil || X.Validate() != nil {
 		return nil
 	}
 	return scoreRows(m, X, nil, workers, make([]float64, 0, X.Rows*m.NumClasses()), nil)
 }
 
-// PredictCSR returns the predicted class of every row of X, or nil if X is
-// malformed. A model without classes predicts -1.
-func PredictCSR(m Model, X *vectorize.CSR) []int {
-	return PredictCSRParallel(m, X, 1)
-}
-
-// PredictCSRParallel is PredictCSR scoring rows on workers goroutines
-// (≤ 0: GOMAXPROCS). The output does not depend on workers.
-func PredictCSRParallel(m Model, X *vectorize.CSR, workers int) []int {
+// PredictCSR returns the predicted class of every row of X, scoring rows on
+// workers goroutines (≤ 0: GOMAXPROCS), or nil if X is malformed. A model
+// without classes predicts -1. The output does not depend on workers.
+func PredictCSR(m Model, X *vectorize.CSR, workers int) []int {
 	if X == nil || X.Validate() != nil {
 		return nil
 	}
@@ -315,13 +267,12 @@ const hugeScore = 1 << 32
 // from the loops that nb runs in parallel.
 const parallelChunk = 128
 
-// Linear is the scoring form every text model reduces to:
+// linear is the scoring form every text model reduces to:
 // jll = Bias + Σ_j x_j·W[j·K : j·K+K]. Interleaving the classes per feature
 // makes scoring one sparse pass that reads K contiguous weights per term.
 // With Binary set, x_j counts as 0 when it is at most Threshold and 1
-// otherwise, NaN included (Bernoulli NB; see binarized). A Linear is what a
-// model file stores for prediction.
-type Linear struct {
+// otherwise, NaN included (Bernoulli NB; see binarized).
+type linear struct {
 	K         int
 	W         []float64 // features×K
 	Bias      []float64 // K
@@ -329,33 +280,14 @@ type Linear struct {
 	Threshold float64
 }
 
-// NumClasses returns K.
-func (t *Linear) NumClasses() int { return t.K }
-
-// NumFeatures returns the number of feature rows of W.
-func (t *Linear) NumFeatures() int {
-	if t.K == 0 {
-		return 0
-	}
-	return len(t.W) / t.K
-}
-
-// JointLogLikelihood appends the K scores of one sparse row.
-func (t *Linear) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
-	if t.K == 0 || len(t.Bias) != t.K || len(t.W)%t.K != 0 {
-		return nanRow(dst, len(t.Bias))
-	}
-	return t.score(dst, idx, val, t.Binary, t.Threshold)
-}
-
-// newTable transposes a K×F row-major matrix into a Linear.
-func newTable(kf []float64, bias []float64) (Linear, error) {
+// newTable transposes a K×F row-major matrix into a linear.
+func newTable(kf []float64, bias []float64) (linear, error) {
 	k := len(bias)
 	if k == 0 {
-		return Linear{}, fmt.Errorf("%w: no classes", ErrNotFitted)
+		return linear{}, fmt.Errorf("%w: no classes", ErrNotFitted)
 	}
 	if len(kf)%k != 0 {
-		return Linear{}, fmt.Errorf("%w: %d feature weights for %d classes", ErrShape, len(kf), k)
+		return linear{}, fmt.Errorf("%w: %d feature weights for %d classes", ErrShape, len(kf), k)
 	}
 	f := len(kf) / k
 	w := make([]float64, len(kf))
@@ -364,16 +296,16 @@ func newTable(kf []float64, bias []float64) (Linear, error) {
 			w[j*k+c] = v
 		}
 	}
-	return Linear{K: k, W: w, Bias: append([]float64(nil), bias...)}, nil
+	return linear{K: k, W: w, Bias: append([]float64(nil), bias...)}, nil
 }
 
 // fits reports whether t was built for a model with k classes and n weights.
-func (t *Linear) fits(k, n int) bool { return t.K == k && k > 0 && len(t.W) == n }
+func (t *linear) fits(k, n int) bool { return t.K == k && k > 0 && len(t.W) == n }
 
 // score appends the row's scores (NaNs if idx and val differ in length);
 // with binary set, a value counts as 0 when it is at most thr and 1
 // otherwise (binarized).
-func (t *Linear) score(dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
+func (t *linear) score(dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
 	if len(val) != len(idx) {
 		return nanRow(dst, t.K)
 	}
@@ -406,18 +338,34 @@ func nanRow(dst []float64, k int) []float64 {
 	return dst
 }
 
-// alphaMin is scikit-learn's lower clip for a smoothing parameter.
-const alphaMin = 1e-10
+// DefaultAlpha is the additive smoothing of a text or categorical model
+// whose Alpha is 0, scikit-learn's default.
+const DefaultAlpha = 1.0
 
-// resolveAlpha applies the zero-value default (1) and scikit-learn's clip.
+// MinAlpha is the least smoothing applied: a positive Alpha below it is
+// raised to it (scikit-learn's force_alpha=False clipping). Set Alpha to
+// MinAlpha to ask for as little smoothing as there is.
+const MinAlpha = 1e-10
+
+// resolveAlpha applies the zero-value default and the MinAlpha clip.
 func resolveAlpha(a float64) (float64, error) {
 	switch {
 	case a == 0:
-		return 1, nil
+		return DefaultAlpha, nil
 	case a < 0 || math.IsNaN(a) || math.IsInf(a, 0):
 		return 0, fmt.Errorf("%w: alpha %g, want a finite value ≥ 0", ErrConfig, a)
 	}
-	return max(a, alphaMin), nil
+	return max(a, MinAlpha), nil
+}
+
+// binarized returns what a row's value x adds to counts or scores: x
+// itself, or with binary nothing (false) if x is at most threshold and 1
+// if not (NaN too). Every model that binarizes goes through it.
+func binarized(x float64, binary bool, threshold float64) (float64, bool) {
+	if !binary {
+		return x, true
+	}
+	return 1, !(x <= threshold)
 }
 
 // checkCounts validates counts before a fit.
@@ -466,7 +414,7 @@ func classLogPrior(c *Counts, uniform bool, given []float64) ([]float64, error) 
 		if len(given) != k {
 			return nil, fmt.Errorf("%w: %d class priors for %d classes", ErrShape, len(given), k)
 		}
-		if err := ValidatePriors(given); err != nil {
+		if err := validatePriors(given); err != nil {
 			return nil, err
 		}
 		for i, p := range given {
@@ -486,12 +434,12 @@ func classLogPrior(c *Counts, uniform bool, given []float64) ([]float64, error) 
 }
 
 // tableBuilder is a model that can derive its scoring table.
-type tableBuilder interface{ buildTable() (Linear, error) }
+type tableBuilder interface{ buildTable() (linear, error) }
 
 // scoreWith scores with the prepared table t when it matches a model of k
 // classes and n feature weights; otherwise (fields set without Prepare) it
 // builds a temporary table: slow but correct.
-func scoreWith(b tableBuilder, t *Linear, k, n int, dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
+func scoreWith(b tableBuilder, t *linear, k, n int, dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
 	if t.fits(k, n) {
 		return t.score(dst, idx, val, binary, thr)
 	}

@@ -64,8 +64,8 @@ func TestGoldenTextModels(t *testing.T) {
 			golden.Close(t, "class_log_prior_", clp, c.ClassLogPrior, 1e-9)
 
 			Q := vectorize.FromDense(c.XQuery)
-			golden.Close(t, "joint_log_likelihood", JointLogLikelihoodCSR(est, Q), slices.Concat(c.JLL...), 1e-9)
-			golden.Close(t, "predict_log_proba", LogProbaCSR(est, Q), slices.Concat(c.LogProba...), 1e-9)
+			golden.Close(t, "joint_log_likelihood", jointLogLikelihoodCSR(est, Q), slices.Concat(c.JLL...), 1e-9)
+			golden.Close(t, "predict_log_proba", LogProbaCSR(est, Q, 1), slices.Concat(c.LogProba...), 1e-9)
 			var proba []float64
 			var jll []float64
 			for i := range Q.Rows {
@@ -74,7 +74,7 @@ func TestGoldenTextModels(t *testing.T) {
 				proba = Proba(proba, jll)
 			}
 			golden.Close(t, "predict_proba", proba, slices.Concat(c.Proba...), 1e-9)
-			pred := PredictCSR(est, Q)
+			pred := PredictCSR(est, Q, 1)
 			for i, p := range pred {
 				if p != c.Predict[i] {
 					t.Fatalf("predict[%d] = %d, want %d", i, p, c.Predict[i])
@@ -98,8 +98,8 @@ func txtParams(est Estimator) (flp, clp []float64) {
 
 func TestComplementWorkedExample(t *testing.T) {
 	X := vectorize.FromDense([][]float64{{1, 2, 3, 4}, {2, 3, 4, 5}, {5, 6, 7, 8}, {6, 7, 8, 9}, {21, 23, 25, 27}})
-	counts := NewCounts(2, 4)
-	if err := counts.Add(X, []int{0, 0, 0, 0, 1}); err != nil {
+	counts := NewCounts(nil, 2, 4)
+	if err := counts.Add(X, []int{0, 0, 0, 0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	var m Complement
@@ -184,13 +184,13 @@ func TestParallelMatchesSerial(t *testing.T) {
 	}
 	for _, est := range []Estimator{&Multinomial{}, &Complement{Norm: true}, &Bernoulli{Binarize: 1}} {
 		txtFit(t, est, X, y, 5)
-		serial, par := LogProbaCSR(est, X), LogProbaCSRParallel(est, X, 4)
+		serial, par := LogProbaCSR(est, X, 1), LogProbaCSR(est, X, 4)
 		for i := range serial {
 			if serial[i] != par[i] {
 				t.Fatalf("%T: parallel log proba differs at %d", est, i)
 			}
 		}
-		ps, pp := PredictCSR(est, X), PredictCSRParallel(est, X, 0)
+		ps, pp := PredictCSR(est, X, 1), PredictCSR(est, X, 0)
 		for i := range ps {
 			if ps[i] != pp[i] {
 				t.Fatalf("%T: parallel prediction differs at %d", est, i)
@@ -221,12 +221,12 @@ func TestUnpreparedModelScores(t *testing.T) {
 		case *Bernoulli:
 			loaded = &Bernoulli{FeatureLogProb: flp, ClassLogPrior: clp}
 		}
-		want, got := JointLogLikelihoodCSR(est, X), JointLogLikelihoodCSR(loaded, X)
+		want, got := jointLogLikelihoodCSR(est, X), jointLogLikelihoodCSR(loaded, X)
 		golden.Close(t, fmt.Sprintf("%T unprepared", est), got, want, 1e-12)
 		if err := loaded.(interface{ Prepare() error }).Prepare(); err != nil {
 			t.Fatal(err)
 		}
-		golden.Close(t, fmt.Sprintf("%T prepared", est), JointLogLikelihoodCSR(loaded, X), want, 1e-12)
+		golden.Close(t, fmt.Sprintf("%T prepared", est), jointLogLikelihoodCSR(loaded, X), want, 1e-12)
 	}
 }
 
@@ -245,13 +245,13 @@ func TestBadModelFields(t *testing.T) {
 		t.Fatalf("row with 2 columns and 1 value scored %v, want two NaNs", jll)
 	}
 	var empty Multinomial
-	if got := PredictCSR(&empty, vectorize.FromDense([][]float64{{1}})); len(got) != 1 || got[0] != -1 {
+	if got := PredictCSR(&empty, vectorize.FromDense([][]float64{{1}}), 1); len(got) != 1 || got[0] != -1 {
 		t.Fatalf("unfitted model predicted %v, want [-1]", got)
 	}
 	if err := empty.Prepare(); !errors.Is(err, ErrNotFitted) {
 		t.Fatalf("Prepare on unfitted model: %v, want ErrNotFitted", err)
 	}
-	if PredictCSR(&empty, &vectorize.CSR{Rows: 2}) != nil {
+	if PredictCSR(&empty, &vectorize.CSR{Rows: 2}, 1) != nil {
 		t.Fatal("malformed matrix was scored")
 	}
 }
@@ -268,26 +268,26 @@ func TestUnknownColumnsIgnored(t *testing.T) {
 func TestCheckCSR(t *testing.T) {
 	X := vectorize.FromDense([][]float64{{1, 0}, {0, 1}, {2, 0}, {0, 0}})
 	X.Data[2] = -1
-	err := CheckCSR(X, 2)
+	err := checkCSR(X, 2)
 	if !errors.Is(err, ErrNegative) || !strings.Contains(err.Error(), "row 2 column 0 has value -1") {
 		t.Fatalf("CheckCSR = %v, want ErrNegative naming row 2 column 0", err)
 	}
 	X.Data[2] = math.NaN()
-	if err := CheckCSR(X, 2); !errors.Is(err, ErrNotFinite) {
-		t.Fatalf("CheckCSR(NaN) = %v, want ErrNotFinite", err)
+	if err := checkCSR(X, 2); !errors.Is(err, ErrNotFinite) {
+		t.Fatalf("checkCSR(NaN) = %v, want ErrNotFinite", err)
 	}
 	X.Data[2] = 1
-	if err := CheckCSR(X, 1); !errors.Is(err, ErrShape) {
-		t.Fatalf("CheckCSR(too many columns) = %v, want ErrShape", err)
+	if err := checkCSR(X, 1); !errors.Is(err, ErrShape) {
+		t.Fatalf("checkCSR(too many columns) = %v, want ErrShape", err)
 	}
 	X.Indices[0] = 5
-	if err := CheckCSR(X, -1); !errors.Is(err, ErrShape) || !errors.Is(err, vectorize.ErrShape) {
-		t.Fatalf("CheckCSR(bad column) = %v, want ErrShape wrapping vectorize.ErrShape", err)
+	if err := checkCSR(X, -1); !errors.Is(err, ErrShape) || !errors.Is(err, vectorize.ErrShape) {
+		t.Fatalf("checkCSR(bad column) = %v, want ErrShape wrapping vectorize.ErrShape", err)
 	}
 }
 
 func TestFitErrors(t *testing.T) {
-	counts := NewCounts(2, 3)
+	counts := NewCounts(nil, 2, 3)
 	for _, est := range []Estimator{&Multinomial{}, &Complement{}, &Bernoulli{NoBinarize: true}} {
 		if err := est.Fit(counts); !errors.Is(err, ErrEmpty) {
 			t.Errorf("%T.Fit(empty) = %v, want ErrEmpty", est, err)
@@ -315,21 +315,25 @@ func TestFitErrors(t *testing.T) {
 }
 
 func TestAlphaDefaultsAndClip(t *testing.T) {
-	counts := NewCounts(2, 2)
-	if err := counts.Add(vectorize.FromDense([][]float64{{3, 0}, {0, 1}}), []int{0, 1}); err != nil {
+	counts := NewCounts(nil, 2, 2)
+	if err := counts.Add(vectorize.FromDense([][]float64{{3, 0}, {0, 1}}), []int{0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
-	var zero, one, tiny, clip Multinomial
-	one.Alpha, tiny.Alpha, clip.Alpha = 1, 1e-300, 1e-10
-	for _, m := range []*Multinomial{&zero, &one, &tiny, &clip} {
+	var zero, one, tiny, clip, least Multinomial
+	one.Alpha, tiny.Alpha, clip.Alpha, least.Alpha = 1, 1e-300, 1e-10, MinAlpha
+	for _, m := range []*Multinomial{&zero, &one, &tiny, &clip, &least} {
 		if err := m.Fit(counts); err != nil {
 			t.Fatal(err)
 		}
 	}
 	golden.Close(t, "alpha 0 = 1", zero.FeatureLogProb, one.FeatureLogProb, 0)
 	golden.Close(t, "alpha clipped to 1e-10", tiny.FeatureLogProb, clip.FeatureLogProb, 0)
+	golden.Close(t, "MinAlpha", least.FeatureLogProb, clip.FeatureLogProb, 0)
 	if math.IsInf(tiny.FeatureLogProb[1], 0) {
 		t.Fatal("tiny alpha was not clipped")
+	}
+	if zero.FeatureLogProb[1] == least.FeatureLogProb[1] {
+		t.Fatal("Alpha MinAlpha fitted as the default")
 	}
 }
 
@@ -361,7 +365,7 @@ func BenchmarkJointLogLikelihood(b *testing.B) {
 	txtFit(b, m, train, y, classes)
 	b.Run("PredictCSRParallel", func(b *testing.B) {
 		for b.Loop() {
-			PredictCSRParallel(m, X, 0)
+			PredictCSR(m, X, 0)
 		}
 	})
 }
@@ -369,8 +373,8 @@ func BenchmarkJointLogLikelihood(b *testing.B) {
 // txtFit counts X and y the way est needs and fits est.
 func txtFit(t testing.TB, est Estimator, X *vectorize.CSR, y []int, classes int) *Counts {
 	t.Helper()
-	c := NewCountsFor(est, classes, X.Cols)
-	if err := c.Add(X, y); err != nil {
+	c := NewCounts(est, classes, X.Cols)
+	if err := c.Add(X, y, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := est.Fit(c); err != nil {
@@ -386,4 +390,13 @@ func txtExp(v []float64) []float64 {
 		out[i] = math.Exp(x)
 	}
 	return out
+}
+
+// jointLogLikelihoodCSR returns the rows×K joint log-likelihoods of X, or
+// nil if X is malformed.
+func jointLogLikelihoodCSR(m Model, X *vectorize.CSR) []float64 {
+	if X == nil || X.Validate() != nil {
+		return nil
+	}
+	return jointRows(m, X, nil, 1, make([]float64, 0, X.Rows*m.NumClasses()), nil)
 }

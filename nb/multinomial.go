@@ -7,10 +7,10 @@ import "math"
 //	FeatureLogProb[c,j] = log(N_cj + α) − log Σ_j (N_cj + α)
 //	jll(x)[c] = ClassLogPrior[c] + Σ_j x_j·FeatureLogProb[c,j]
 //
-// The zero value is ready to Fit with α = 1 and empirical (unsmoothed)
-// class priors.
+// The zero value is ready to Fit with the default α and empirical
+// (unsmoothed) class priors.
 type Multinomial struct {
-	Alpha        float64   // additive smoothing; 0 means 1
+	Alpha        float64   // additive smoothing; 0: DefaultAlpha
 	UniformPrior bool      // use −log K instead of the class frequencies
 	ClassPrior   []float64 // given class priors; override UniformPrior
 
@@ -18,7 +18,7 @@ type Multinomial struct {
 	FeatureLogProb []float64 // K×F, row-major
 	ClassLogPrior  []float64 // K
 
-	tab Linear
+	tab linear
 }
 
 // NumClasses returns the number of classes of the fitted model.
@@ -55,19 +55,11 @@ func (m *Multinomial) Prepare() error {
 	return err
 }
 
-func (m *Multinomial) buildTable() (Linear, error) {
+func (m *Multinomial) buildTable() (linear, error) {
 	return newTable(m.FeatureLogProb, m.ClassLogPrior)
 }
 
 // JointLogLikelihood appends log P(c) + Σ_j x_j log P(j|c) for every class.
 func (m *Multinomial) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
 	return scoreWith(m, &m.tab, len(m.ClassLogPrior), len(m.FeatureLogProb), dst, idx, val, false, 0)
-}
-
-// Linear returns the scoring form built by Fit or Prepare; nil before.
-func (m *Multinomial) Linear() *Linear {
-	if m.tab.K == 0 {
-		return nil
-	}
-	return &m.tab
 }

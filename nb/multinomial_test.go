@@ -10,9 +10,9 @@ import (
 
 func txtTinyCounts(t *testing.T) *Counts {
 	t.Helper()
-	c := NewCounts(3, 3)
+	c := NewCounts(nil, 3, 3)
 	X := vectorize.FromDense([][]float64{{2, 0, 1}, {0, 3, 0}, {1, 1, 0}, {0, 0, 4}})
-	if err := c.Add(X, []int{0, 1, 0, 2}); err != nil {
+	if err := c.Add(X, []int{0, 1, 0, 2}, nil); err != nil {
 		t.Fatal(err)
 	}
 	return c
@@ -56,9 +56,9 @@ func TestMultinomialRefit(t *testing.T) {
 	if err := m.Fit(c); err != nil {
 		t.Fatal(err)
 	}
-	first := JointLogLikelihoodCSR(&m, vectorize.FromDense([][]float64{{1, 1, 1}}))
-	c2 := NewCounts(3, 3)
-	if err := c2.Add(vectorize.FromDense([][]float64{{0, 0, 9}}), []int{1}); err != nil {
+	first := jointLogLikelihoodCSR(&m, vectorize.FromDense([][]float64{{1, 1, 1}}))
+	c2 := NewCounts(nil, 3, 3)
+	if err := c2.Add(vectorize.FromDense([][]float64{{0, 0, 9}}), []int{1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Fit(c2); err != nil {
@@ -67,5 +67,5 @@ func TestMultinomialRefit(t *testing.T) {
 	if err := m.Fit(c); err != nil {
 		t.Fatal(err)
 	}
-	golden.Close(t, "refit", JointLogLikelihoodCSR(&m, vectorize.FromDense([][]float64{{1, 1, 1}})), first, 0)
+	golden.Close(t, "refit", jointLogLikelihoodCSR(&m, vectorize.FromDense([][]float64{{1, 1, 1}})), first, 0)
 }

@@ -9,9 +9,9 @@ import (
 // divides by.
 const priorEps = 1e-6
 
-// ValidatePriors checks that p is a probability vector: at least one entry,
+// validatePriors checks that p is a probability vector: at least one entry,
 // none negative or NaN, summing to 1 within 1e-6.
-func ValidatePriors(p []float64) error {
+func validatePriors(p []float64) error {
 	if len(p) == 0 {
 		return fmt.Errorf("%w: no class priors", ErrShape)
 	}
@@ -37,8 +37,9 @@ func ValidatePriors(p []float64) error {
 //	p′(c|x) = (π′_c/π_c)·p(c|x) / Σ_k (π′_k/π_k)·p(k|x)
 //
 // proba holds rows×K posteriors obtained under the training priors train; a
-// zero training prior is smoothed first (see smoothPriors). For a Multinomial model
-// this is the same as replacing ClassLogPrior with log target.
+// zero training prior is smoothed first: if any is zero, every π_c becomes
+// (π_c + 1e-6)/(1 + K·1e-6). For a Multinomial model this is the same as
+// replacing ClassLogPrior with log target.
 func AdjustPriors(dst, proba []float64, train, target []float64) ([]float64, error) {
 	if err := checkProba(proba, len(train)); err != nil {
 		return dst, err
@@ -65,13 +66,13 @@ type PriorShift struct {
 // NewPriorShift returns the correction from the training priors train to
 // target, which must be probability vectors of the same length.
 func NewPriorShift(train, target []float64) (PriorShift, error) {
-	if err := ValidatePriors(train); err != nil {
+	if err := validatePriors(train); err != nil {
 		return PriorShift{}, fmt.Errorf("training priors: %w", err)
 	}
 	if len(target) != len(train) {
 		return PriorShift{}, fmt.Errorf("%w: %d target priors for %d classes", ErrShape, len(target), len(train))
 	}
-	if err := ValidatePriors(target); err != nil {
+	if err := validatePriors(target); err != nil {
 		return PriorShift{}, fmt.Errorf("target priors: %w", err)
 	}
 	return PriorShift{ratio: priorRatio(nil, smoothPriors(train), target)}, nil
@@ -149,12 +150,12 @@ func checkProba(proba []float64, k int) error {
 
 // PriorEM estimates the class priors of a new data set from posteriors
 // computed under the training priors, by the EM algorithm of Saerens,
-// Latinne & Decaestecker (2002). The zero value uses Tol 1e-6 and
-// MaxIter 1000. Naive Bayes posteriors are over-confident; calibrated ones
-// give better estimates.
+// Latinne & Decaestecker (2002); a zero field means its default (see the
+// package documentation). Naive Bayes posteriors are over-confident;
+// calibrated ones give better estimates.
 type PriorEM struct {
-	Tol     float64 // stop when no prior moves more than Tol; 0 means 1e-6
-	MaxIter int     // 0 means 1000
+	Tol     float64 // stop when no prior moves more than Tol
+	MaxIter int
 }
 
 // Estimate returns the estimated priors and the number of EM iterations.
@@ -175,7 +176,7 @@ func (e PriorEM) Estimate(proba []float64, train []float64) ([]float64, int, err
 	if err := checkProba(proba, len(train)); err != nil {
 		return nil, 0, err
 	}
-	if err := ValidatePriors(train); err != nil {
+	if err := validatePriors(train); err != nil {
 		return nil, 0, fmt.Errorf("training priors: %w", err)
 	}
 	k, rows := len(train), len(proba)/len(train)

@@ -34,12 +34,12 @@ func TestAdjustPriorsEqualsMultinomialPrior(t *testing.T) {
 	if err := shifted.Fit(c); err != nil {
 		t.Fatal(err)
 	}
-	proba := txtExp(LogProbaCSR(&trained, X))
+	proba := txtExp(LogProbaCSR(&trained, X, 1))
 	got, err := AdjustPriors(nil, proba, txtExp(trained.ClassLogPrior), target)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := txtExp(LogProbaCSR(&shifted, X))
+	want := txtExp(LogProbaCSR(&shifted, X, 1))
 	golden.Close(t, "adjusted vs refitted", got, want, 1e-12)
 }
 
@@ -73,7 +73,7 @@ func TestAdjustPriorsErrors(t *testing.T) {
 }
 
 func TestValidatePriors(t *testing.T) {
-	if err := ValidatePriors([]float64{0.2, 0.8 + 5e-7}); err != nil {
+	if err := validatePriors([]float64{0.2, 0.8 + 5e-7}); err != nil {
 		t.Fatal(err)
 	}
 	for p, want := range map[*[]float64]error{
@@ -84,8 +84,8 @@ func TestValidatePriors(t *testing.T) {
 		{math.Inf(1), 0}:       ErrNotFinite,
 		{0.3, 0.3, 0.3, 0.099}: ErrConfig,
 	} {
-		if err := ValidatePriors(*p); !errors.Is(err, want) {
-			t.Errorf("ValidatePriors(%v) = %v, want %v", *p, err, want)
+		if err := validatePriors(*p); !errors.Is(err, want) {
+			t.Errorf("validatePriors(%v) = %v, want %v", *p, err, want)
 		}
 	}
 }
@@ -153,7 +153,7 @@ func TestPriorEMRecoversShiftedPriors(t *testing.T) {
 
 	var m Multinomial
 	txtFit(t, &m, Xtr, ytr, 3)
-	proba := txtExp(LogProbaCSR(&m, Xte))
+	proba := txtExp(LogProbaCSR(&m, Xte, 1))
 	got, iters, err := PriorEM{}.Estimate(proba, txtExp(m.ClassLogPrior))
 	if err != nil {
 		t.Fatal(err)

@@ -10,28 +10,6 @@ import (
 	"gonum.org/v1/gonum/floats"
 )
 
-// SemiMode selects how SelfTraining picks unlabeled documents.
-type SemiMode int
-
-const (
-	// NSNB adds the K documents of highest confidence
-	// max_c [P(c|x) − mean_{c'≠c} P(c'|x)] each round.
-	NSNB SemiMode = iota
-	// SNB adds every document whose top posterior exceeds Threshold.
-	SNB
-)
-
-// String returns the mode's name.
-func (m SemiMode) String() string {
-	switch m {
-	case NSNB:
-		return "nsnb"
-	case SNB:
-		return "snb"
-	}
-	return fmt.Sprintf("SemiMode(%d)", int(m))
-}
-
 // Result describes a semi-supervised fit.
 type Result struct {
 	Rounds        int     // self-training rounds or EM iterations that refitted the model
@@ -39,20 +17,27 @@ type Result struct {
 	Labels        []int   // per unlabeled row: its pseudo-label, −1 if never added (EM: final prediction)
 	LogLikelihood float64 // EM: final λ-weighted objective; 0 for self-training
 	Converged     bool    // stopped before the round/iteration limit
+	// Counts are what the final model was fitted on: the labeled rows'
+	// counts plus the pseudo-labelled (self-training) or weighted
+	// unlabeled (EM) rows'.
+	Counts *Counts
 }
 
 // SelfTraining grows the training set with the model's own confident
-// predictions on unlabeled documents, refitting after every round. The zero
-// value is NSNB adding 20% of the remaining documents for up to 10 rounds.
+// predictions on unlabeled documents, refitting after every round. It
+// picks them as NSNB does, the K documents of highest confidence
+// max_c [P(c|x) − mean_{c'≠c} P(c'|x)] each round, or with SNB set, as SNB
+// does: every document whose top posterior exceeds Threshold. The zero
+// value is NSNB with the defaults of the package documentation.
 type SelfTraining struct {
-	Mode SemiMode
+	SNB bool
 	// K is how many documents NSNB adds per round: a count if ≥ 1, else a
-	// fraction of the documents still unlabeled (rounded up); 0 means 0.2.
+	// fraction of the documents still unlabeled (rounded up).
 	K float64
-	// Threshold is SNB's minimum top posterior, in (0, 1); 0 means 0.9.
+	// Threshold is SNB's minimum top posterior, in (0, 1).
 	Threshold float64
-	Rounds    int // 0 means 10
-	Workers   int // scoring goroutines; 0 means GOMAXPROCS
+	Rounds    int
+	Workers   int // scoring goroutines
 	// Standardize selects and pseudo-labels with the posteriors
 	// softmax_c((jll_c − μ_c)/σ_c), where μ_c and σ_c are the mean and
 	// standard deviation of class c's score over all unlabeled documents
@@ -74,7 +59,7 @@ func (s SelfTraining) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabe
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Labels: slices.Repeat([]int{-1}, unlabeled.Rows)}
+	res := Result{Labels: slices.Repeat([]int{-1}, unlabeled.Rows), Counts: counts}
 	remaining := make([]int, unlabeled.Rows)
 	for i := range remaining {
 		remaining[i] = i
@@ -91,7 +76,7 @@ func (s SelfTraining) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabe
 		} else {
 			logp = scoreRows(est, unlabeled, remaining, s.Workers, logp, nil)
 		}
-		if s.Mode == NSNB {
+		if !s.SNB {
 			conf = confidence(conf, logp, classes)
 		}
 		pick := s.choose(conf, logp, classes)
@@ -126,8 +111,6 @@ func (s SelfTraining) resolve() (SelfTraining, error) {
 		s.Rounds = 10
 	}
 	switch {
-	case s.Mode != NSNB && s.Mode != SNB:
-		return s, fmt.Errorf("%w: unknown self-training mode %v", ErrConfig, s.Mode)
 	case !(s.K > 0) || math.IsInf(s.K, 0):
 		return s, fmt.Errorf("%w: self-training K %g, want > 0", ErrConfig, s.K)
 	case !(s.Threshold > 0 && s.Threshold < 1):
@@ -142,7 +125,7 @@ func (s SelfTraining) resolve() (SelfTraining, error) {
 // conf is only used by NSNB.
 func (s SelfTraining) choose(conf, logp []float64, k int) []int {
 	n := len(logp) / k
-	if s.Mode == SNB {
+	if s.SNB {
 		var pick []int
 		logThr := math.Log(s.Threshold)
 		for p := range n {
@@ -245,10 +228,10 @@ func dropPositions(rows, pick []int) []int {
 // term is left out, so for Multinomial this is the likelihood, not the MAP
 // objective). For Complement the "likelihood" is only a score.
 type EM struct {
-	Lambda  float64 // weight of unlabeled documents; 0 means 0.1
-	MaxIter int     // 0 means 50
-	Tol     float64 // relative improvement to stop at; 0 means 1e-6
-	Workers int     // scoring goroutines; 0 means GOMAXPROCS
+	Lambda  float64 // weight of unlabeled documents
+	MaxIter int
+	Tol     float64 // relative improvement to stop at
+	Workers int     // scoring goroutines
 }
 
 // Fit trains est on the labeled rows (labels y in [0, classes)), then runs
@@ -262,8 +245,8 @@ func (e EM) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vecto
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Added: unlabeled.Rows}
-	cur := base.Clone()
+	res := Result{Added: unlabeled.Rows, Counts: base}
+	cur := base.clone()
 	var logp, resp []float64
 	var lse, labLogp, labLse []float64
 	objective := func() float64 {
@@ -293,6 +276,7 @@ func (e EM) Fit(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vecto
 		if err := est.Fit(cur); err != nil {
 			return res, err
 		}
+		res.Counts = cur
 		l := objective()
 		res.Rounds, res.LogLikelihood = it, l
 		if l-prev < e.Tol*math.Abs(prev) {
@@ -344,11 +328,11 @@ func fitLabeled(est Estimator, labeled *vectorize.CSR, y []int, unlabeled *vecto
 	if unlabeled == nil {
 		unlabeled = vectorize.NewCSR(labeled.Cols)
 	}
-	if err := CheckCSR(unlabeled, labeled.Cols); err != nil {
+	if err := checkCSR(unlabeled, labeled.Cols); err != nil {
 		return nil, nil, fmt.Errorf("unlabeled: %w", err)
 	}
-	counts := NewCountsFor(est, classes, labeled.Cols)
-	if err := counts.Add(labeled, y); err != nil {
+	counts := NewCounts(est, classes, labeled.Cols)
+	if err := counts.Add(labeled, y, nil); err != nil {
 		return nil, nil, fmt.Errorf("labeled: %w", err)
 	}
 	if err := est.Fit(counts); err != nil {

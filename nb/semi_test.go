@@ -31,7 +31,7 @@ func txtNewSemiProblem(seed uint64) txtSemiProblem {
 
 func txtAccuracy(m Model, X *vectorize.CSR, y []int) float64 {
 	n := 0
-	for i, p := range PredictCSR(m, X) {
+	for i, p := range PredictCSR(m, X, 1) {
 		if p == y[i] {
 			n++
 		}
@@ -50,7 +50,7 @@ func TestSemiSupervisedImprovesAccuracy(t *testing.T) {
 	acc0 := txtAccuracy(base, p.XT, p.yT)
 	for name, method := range map[string]txtSemiMethod{
 		"nsnb": SelfTraining{},
-		"snb":  SelfTraining{Mode: SNB},
+		"snb":  SelfTraining{SNB: true},
 		"em":   EM{},
 	} {
 		m := &Multinomial{}
@@ -107,7 +107,7 @@ func TestEMConverges(t *testing.T) {
 func TestSemiDeterministic(t *testing.T) {
 	p := txtNewSemiProblem(5)
 	for _, method := range []txtSemiMethod{SelfTraining{K: 37}, SelfTraining{K: 37, Standardize: true},
-		SelfTraining{Mode: SNB, Threshold: 0.99}, EM{MaxIter: 4}} {
+		SelfTraining{SNB: true, Threshold: 0.99}, EM{MaxIter: 4}} {
 		var first []float64
 		var firstLabels []int
 		for _, workers := range []int{1, 3, 1} {
@@ -169,7 +169,7 @@ func TestNSNBCounts(t *testing.T) {
 func TestSNBThreshold(t *testing.T) {
 	p := txtNewSemiProblem(7)
 	m := &Multinomial{}
-	res, err := SelfTraining{Mode: SNB, Threshold: 0.9, Rounds: 1}.Fit(m, p.XL, p.yL, p.XU, 3)
+	res, err := SelfTraining{SNB: true, Threshold: 0.9, Rounds: 1}.Fit(m, p.XL, p.yL, p.XU, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestSNBThreshold(t *testing.T) {
 	// threshold were added.
 	base := &Multinomial{}
 	txtFit(t, base, p.XL, p.yL, 3)
-	lp := LogProbaCSR(base, p.XU)
+	lp := LogProbaCSR(base, p.XU, 1)
 	for i := range p.XU.Rows {
 		row := lp[i*3 : i*3+3]
 		above := math.Exp(row[Argmax(row)]) > 0.9
@@ -267,7 +267,7 @@ func TestStandardizeOffsetScores(t *testing.T) {
 			t.Errorf("standardized: class %d has %d of the pseudo-labels %v", c, v, n)
 		}
 	}
-	for _, s := range []SelfTraining{{K: 0.5, Standardize: true}, {Mode: SNB, Threshold: 0.6, Standardize: true}} {
+	for _, s := range []SelfTraining{{K: 0.5, Standardize: true}, {SNB: true, Threshold: 0.6, Standardize: true}} {
 		_, plain := perClass(s, ones, zeros)
 		_, moved := perClass(s, scale, shift)
 		same, added := 0, 0
@@ -279,10 +279,10 @@ func TestStandardizeOffsetScores(t *testing.T) {
 				added++
 			}
 		}
-		t.Logf("%v: %d added, %d of %d pseudo-labels unchanged", s.Mode, added, same, len(plain))
+		t.Logf("SNB=%t: %d added, %d of %d pseudo-labels unchanged", s.SNB, added, same, len(plain))
 		if added < 100 || same < len(plain)*99/100 {
-			t.Errorf("%v: %d added, %d of %d pseudo-labels unchanged by a per-class affine change of the scores",
-				s.Mode, added, same, len(plain))
+			t.Errorf("SNB=%t: %d added, %d of %d pseudo-labels unchanged by a per-class affine change of the scores",
+				s.SNB, added, same, len(plain))
 		}
 	}
 }
@@ -293,9 +293,8 @@ func TestSemiErrors(t *testing.T) {
 		method txtSemiMethod
 		want   error
 	}{
-		{SelfTraining{Mode: 7}, ErrConfig},
 		{SelfTraining{K: -1}, ErrConfig},
-		{SelfTraining{Mode: SNB, Threshold: 1}, ErrConfig},
+		{SelfTraining{SNB: true, Threshold: 1}, ErrConfig},
 		{SelfTraining{Rounds: -1}, ErrConfig},
 		{EM{Lambda: -0.5}, ErrConfig},
 		{EM{Tol: math.NaN()}, ErrConfig},
@@ -323,5 +322,37 @@ func TestSemiErrors(t *testing.T) {
 	res, err := EM{}.Fit(&Multinomial{}, p.XL, p.yL, nil, 3)
 	if err != nil || res.Rounds != 0 || len(res.Labels) != 0 {
 		t.Errorf("EM without unlabeled data: %+v, %v", res, err)
+	}
+}
+
+// Result.Counts are the counts the final model was fitted on: a fresh
+// model fitted on them scores exactly as the one the method fitted.
+func TestResultCounts(t *testing.T) {
+	p := txtNewSemiProblem(5)
+	for name, method := range map[string]txtSemiMethod{
+		"nsnb":       SelfTraining{Rounds: 3},
+		"snb":        SelfTraining{SNB: true, Threshold: 0.8},
+		"em":         EM{MaxIter: 3},
+		"bernoulli":  EM{MaxIter: 2},
+		"complement": SelfTraining{Standardize: true, Rounds: 2},
+	} {
+		var est, fresh Estimator = &Multinomial{}, &Multinomial{}
+		switch name {
+		case "bernoulli":
+			est, fresh = &Bernoulli{}, &Bernoulli{}
+		case "complement":
+			est, fresh = &Complement{}, &Complement{}
+		}
+		res, err := method.Fit(est, p.XL, p.yL, p.XU, 3)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if res.Counts == nil {
+			t.Fatalf("%s: no counts", name)
+		}
+		if err := fresh.Fit(res.Counts); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		golden.Close(t, name, jointLogLikelihoodCSR(fresh, p.XT), jointLogLikelihoodCSR(est, p.XT), 0)
 	}
 }

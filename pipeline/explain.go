@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -37,8 +38,8 @@ func (m *Model) ClassWeights(c int) (weights []float64, bias float64) {
 }
 
 // weightOf returns the weight of feature j for class c: P·Base + Q, plus
-// the cell's Delta if the class has one (see nb.CompactLinear).
-func weightOf(t *nb.CompactLinear, c, j int) float64 {
+// the cell's Delta if the class has one (see compact.Linear).
+func weightOf(t *compact.Linear, c, j int) float64 {
 	w := t.Q[c]
 	if t.Base != nil {
 		w += t.P[c] * t.Base[j]

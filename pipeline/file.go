@@ -8,10 +8,10 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/featurehash"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/vocab"
-	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -126,14 +126,14 @@ func decodeModel(payload []byte, version uint32) (out *Model, err error) {
 	}
 	idf := r.floats(boolInt(h.IDF) * h.Features)
 	for i, w := range idf {
-		if !(w >= 0 && w <= nb.MaxWeight) {
+		if !(w >= 0 && w <= compact.MaxWeight) {
 			r.err = fmt.Errorf("IDF weight %d is %g", i, w)
 			break
 		}
 	}
 	lin := r.linear(len(h.Classes), h.Features)
 	if r.err == nil { // laying out the scorer validates the classifier's shape
-		var s *nb.CompactScorer
+		var s *compact.Scorer
 		if s, r.err = lin.Scorer(); r.err == nil {
 			if r.err = lin.CheckWeights(); r.err == nil {
 				m.setLin(lin, s)
@@ -166,8 +166,8 @@ func (h *header) check(c Config) error {
 		return fmt.Errorf("%d features", h.Features)
 	case c.Vectorizer == Hash && h.Terms != 0, c.Vectorizer == Vocab && h.Terms != h.Features:
 		return fmt.Errorf("%d vocabulary terms for %d features of a %v model", h.Terms, h.Features, c.Vectorizer)
-	case len(h.Classes) < 2 || len(h.Classes) > nb.MaxSparseClasses:
-		return fmt.Errorf("%d classes, want 2 to %d", len(h.Classes), nb.MaxSparseClasses)
+	case len(h.Classes) < 2 || len(h.Classes) > compact.MaxClasses:
+		return fmt.Errorf("%d classes, want 2 to %d", len(h.Classes), compact.MaxClasses)
 	case len(h.ClassCount) != len(h.Classes):
 		return fmt.Errorf("%d class counts for %d classes", len(h.ClassCount), len(h.Classes))
 	}
@@ -257,7 +257,7 @@ func writeLE[T uint16 | float64](b *modelfile.Writer, v []T) {
 }
 
 // writeSparse writes the per-feature cells shared by counts and the
-// CompactLinear: pointers, class ids, values.
+// compact.Linear: pointers, class ids, values.
 func writeSparse(b *modelfile.Writer, ptr []int, class []uint16, val []float64) {
 	le := binary.LittleEndian
 	buf := make([]byte, 0, 4*len(ptr))
@@ -269,8 +269,8 @@ func writeSparse(b *modelfile.Writer, ptr []int, class []uint16, val []float64) 
 	writeLE(b, val)
 }
 
-// writeLinear stores a CompactLinear; Base may be empty.
-func writeLinear(b *modelfile.Writer, l *nb.CompactLinear) {
+// writeLinear stores a compact.Linear; Base may be empty.
+func writeLinear(b *modelfile.Writer, l *compact.Linear) {
 	le := binary.LittleEndian
 	b.Put(le.AppendUint32(nil, uint32(len(l.Delta))))
 	b.Put(le.AppendUint32(nil, uint32(len(l.Base))))
@@ -284,7 +284,7 @@ func writeLinear(b *modelfile.Writer, l *nb.CompactLinear) {
 }
 
 // writeCounts stores the sparse class-feature counts.
-func writeCounts(b *modelfile.Writer, c *nb.SparseCounts) {
+func writeCounts(b *modelfile.Writer, c *compact.Counts) {
 	le := binary.LittleEndian
 	b.Put(le.AppendUint32(nil, uint32(len(c.Count))))
 	writeLE(b, c.ClassCount)
@@ -399,18 +399,18 @@ func (r *reader) sparse(f, nnz int) (ptr []int, class []uint16, val []float64) {
 	return ptr, class, val
 }
 
-func (r *reader) linear(k, f int) *nb.CompactLinear {
+func (r *reader) linear(k, f int) *compact.Linear {
 	nnz, nbase, binary := int(r.u32()), int(r.u32()), r.u32() != 0
-	l := &nb.CompactLinear{K: k, Features: f, Binary: binary, Threshold: math.Float64frombits(r.u64())}
+	l := &compact.Linear{K: k, Features: f, Binary: binary, Threshold: math.Float64frombits(r.u64())}
 	l.Bias, l.P, l.Q = r.floats(k), r.floats(k), r.floats(k)
 	l.Base = r.floats(nbase)
 	l.Ptr, l.Class, l.Delta = r.sparse(f, nnz)
 	return l
 }
 
-func (r *reader) counts(k, f int) *nb.SparseCounts {
+func (r *reader) counts(k, f int) *compact.Counts {
 	nnz := int(r.u32())
-	c := &nb.SparseCounts{Classes: k, Features: f, ClassCount: r.floats(k)}
+	c := &compact.Counts{Classes: k, Features: f, ClassCount: r.floats(k)}
 	c.Ptr, c.Class, c.Count = r.sparse(f, nnz)
 	if r.err == nil && len(r.b) != 0 {
 		r.err = fmt.Errorf("%d bytes after the last section", len(r.b))
@@ -420,7 +420,7 @@ func (r *reader) counts(k, f int) *nb.SparseCounts {
 
 // Counts returns the class and feature counts the model was fitted from,
 // decoding them from the model file on first use.
-func (m *Model) Counts() (*nb.SparseCounts, error) {
+func (m *Model) Counts() (*compact.Counts, error) {
 	m.countsOnce.Do(func() {
 		if m.counts != nil {
 			return

@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/vocab"
-	"github.com/textnb/textnb/nb"
 )
 
 // ErrMerge: models cannot be merged (different settings, or weights that
@@ -109,7 +109,7 @@ func fieldDifference(prefix string, a, b reflect.Value) (string, any, any) {
 }
 
 // add returns out's counts plus m's, remapping m's classes and columns.
-func (out *Model) add(m *Model) (*nb.SparseCounts, error) {
+func (out *Model) add(m *Model) (*compact.Counts, error) {
 	c, err := m.Counts()
 	if err != nil {
 		return nil, err
@@ -125,7 +125,7 @@ func (out *Model) add(m *Model) (*nb.SparseCounts, error) {
 		return c, nil
 	}
 	if m.vocab == nil {
-		return out.counts.Merge(c)
+		return compact.Merge(out.counts, c)
 	}
 	if out.vocab == nil {
 		out.vocab = m.vocab
@@ -141,5 +141,5 @@ func (out *Model) add(m *Model) (*nb.SparseCounts, error) {
 		return nil, err
 	}
 	out.vocab = union
-	return mine.Merge(theirs)
+	return compact.Merge(mine, theirs)
 }

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/featurehash"
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/vocab"
@@ -27,15 +28,15 @@ type Model struct {
 	an     *tokenize.Analyzer
 	vocab  *vocab.Vocabulary // nil with the hashing vectorizer
 	hash   featurehash.Hashing
-	weight weighting         // nil: none
-	lin    *nb.CompactLinear // the classifier's scoring form
+	weight weighting       // nil: none
+	lin    *compact.Linear // the classifier's scoring form
 	// scorer returns lin's scorer: made when a model is loaded, which
 	// checks lin, or on first use after training.
-	scorer func() *nb.CompactScorer
+	scorer func() *compact.Scorer
 	// classCount is the number of training documents per class.
 	classCount []float64
 
-	counts     *nb.SparseCounts
+	counts     *compact.Counts
 	countsRaw  []byte // undecoded counts of a loaded model
 	countsOnce sync.Once
 	countsErr  error
@@ -98,7 +99,7 @@ func (m *Model) idf() *[]float64 {
 // refit recomputes the classifier's tables from m.counts.
 func (m *Model) refit() error {
 	m.classCount = append([]float64(nil), m.counts.ClassCount...)
-	lin, err := m.newEstimator().FitCompact(m.counts)
+	lin, err := compact.Fit(m.newEstimator(), m.counts)
 	if err != nil {
 		return err
 	}
@@ -108,13 +109,13 @@ func (m *Model) refit() error {
 
 // setLin makes lin the classifier's scoring form. Its scorer is s if given
 // (a loaded model's, made as lin was checked), else made on first use.
-func (m *Model) setLin(lin *nb.CompactLinear, s *nb.CompactScorer) {
+func (m *Model) setLin(lin *compact.Linear, s *compact.Scorer) {
 	m.lin = lin
 	if s != nil {
-		m.scorer = func() *nb.CompactScorer { return s }
+		m.scorer = func() *compact.Scorer { return s }
 		return
 	}
-	m.scorer = sync.OnceValue(func() *nb.CompactScorer {
+	m.scorer = sync.OnceValue(func() *compact.Scorer {
 		s, err := lin.Scorer()
 		if err != nil { // training fits lin from counts it has checked
 			panic("pipeline: trained classifier is malformed: " + err.Error())
@@ -132,11 +133,10 @@ func (m *Model) TrainingPriors() []float64 {
 	return p
 }
 
-// textEstimator is a text model that fits a CompactLinear from sparse
-// counts: O(features + non-zero counts) memory instead of classes × features.
+// textEstimator is a text model that compact.Fit fits from sparse counts:
+// O(features + non-zero counts) memory instead of classes × features.
 type textEstimator interface {
 	nb.Estimator
-	nb.CompactEstimator
 }
 
 // newEstimator returns an unfitted classifier as configured.

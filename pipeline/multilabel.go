@@ -8,9 +8,9 @@ import (
 	"sort"
 	"time"
 
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/vocab"
-	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -203,8 +203,8 @@ func (mt *MultiTrainer) Finish() (*MultiModel, MultiSummary, error) {
 		return nil, MultiSummary{}, ErrNoDocuments
 	case len(mt.labels) < 2:
 		return nil, MultiSummary{}, fmt.Errorf("%w: %d labels in all; multi-label training needs two", ErrOneClass, len(mt.labels))
-	case len(mt.labels) > nb.MaxSparseClasses:
-		return nil, MultiSummary{}, fmt.Errorf("%w: %d labels, at most %d", ErrConfig, len(mt.labels), nb.MaxSparseClasses)
+	case len(mt.labels) > compact.MaxClasses:
+		return nil, MultiSummary{}, fmt.Errorf("%w: %d labels, at most %d", ErrConfig, len(mt.labels), compact.MaxClasses)
 	}
 	cfg := t.cfg
 	m := &Model{Config: cfg, Classes: mt.labels, an: tokenize.New(cfg.Tokenize)}
@@ -289,7 +289,7 @@ type termSource struct {
 	features int
 	rows     int
 	df       []int64
-	row      nb.RowFunc
+	row      compact.RowFunc
 	vocab    func() *vocab.Vocabulary
 }
 
@@ -345,8 +345,8 @@ type ovrFit struct {
 
 // ovrCounts are the sums of a set of documents' rows.
 type ovrCounts struct {
-	pos  *nb.SparseCounts // per label: its documents' rows; ClassCount: its documents
-	tot  []float64        // per feature: every document's rows
+	pos  *compact.Counts // per label: its documents' rows; ClassCount: its documents
+	tot  []float64       // per feature: every document's rows
 	docs int
 }
 
@@ -374,7 +374,7 @@ func (f *ovrFit) counts(in func(i int) bool) ovrCounts {
 		}
 	}
 	var err error
-	c.pos, err = nb.NewSparseCountsFunc(f.X.Cols, y, f.labels, false, 0, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+	c.pos, err = compact.CountRows(nil, f.X.Cols, y, f.labels, func(i int, idx []int32, val []float64) ([]int32, []float64) {
 		ri, rv := f.X.Row(doc[i])
 		return append(idx, ri...), append(val, rv...)
 	})
@@ -390,8 +390,8 @@ func (f *ovrFit) counts(in func(i int) bool) ovrCounts {
 // label l is Σ_j x_j·(log(R_l+αF) − log(rest_lj+α)); the odds score adds
 // Σ_j x_j·(log(pos_lj+α) − log(N_l+αF)) and the prior log-odds. Where
 // pos_lj is zero what is left, −log(tot_j+α) plus a label's constant, is
-// the CompactLinear's base.
-func (f *ovrFit) fit(c ovrCounts, alpha float64) (*nb.CompactLinear, error) {
+// the compact.Linear's base.
+func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
 	L, F, pos := f.labels, len(c.tot), c.pos
 	fa := alpha * float64(F)
 	total := floatsSum(c.tot)
@@ -399,7 +399,7 @@ func (f *ovrFit) fit(c ovrCounts, alpha float64) (*nb.CompactLinear, error) {
 	for p, l := range pos.Class {
 		sums[l] += pos.Count[p]
 	}
-	t := &nb.CompactLinear{K: L, Features: F, Bias: make([]float64, L), P: make([]float64, L), Q: make([]float64, L),
+	t := &compact.Linear{K: L, Features: F, Bias: make([]float64, L), P: make([]float64, L), Q: make([]float64, L),
 		Base: make([]float64, F), Ptr: slices.Clone(pos.Ptr), Class: slices.Clone(pos.Class), Delta: make([]float64, len(pos.Count))}
 	for j, v := range c.tot {
 		t.Base[j] = math.Log(v + alpha)

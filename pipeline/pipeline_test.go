@@ -15,11 +15,11 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -472,15 +472,15 @@ func pick(v []float64, ids []int32) []float64 {
 	return out
 }
 
-// cells is a feature-major layout of class cells: nb.SparseCounts' Ptr,
-// Class and Count, or nb.CompactLinear's Ptr, Class and Delta.
+// cells is a feature-major layout of class cells: compact.Counts' Ptr,
+// Class and Count, or compact.Linear's Ptr, Class and Delta.
 type cells struct {
 	ptr   []int
 	class []uint16
 	val   []float64
 }
 
-func countCells(c *nb.SparseCounts) cells { return cells{c.Ptr, c.Class, c.Count} }
+func countCells(c *compact.Counts) cells { return cells{c.Ptr, c.Class, c.Count} }
 
 // sameFeature reports whether feature p of a has the classes of feature q
 // of b, with values that agree to tol (0: equal).

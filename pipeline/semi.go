@@ -103,12 +103,14 @@ func (m *Model) fitSemi(X *vectorize.CSR, y []int) (*nb.Counts, SemiReport, erro
 		return nil, SemiReport{}, err
 	}
 	labeled, yl, unlabeled := splitLabeled(X, y)
-	rec := &recorder{est: m.newEstimator()}
-	res, err := s.fit(rec, labeled, yl, unlabeled, len(m.Classes))
+	res, err := s.fit(m.newEstimator(), labeled, yl, unlabeled, len(m.Classes))
 	if err != nil {
 		return nil, SemiReport{}, fmt.Errorf("%v: %w", s.Method, err)
 	}
-	return rec.last, SemiReport{Method: s.Method, Unlabeled: unlabeled.Rows, Rounds: res.Rounds, Added: res.Added,
+	// The counts the final model was fitted on, exactly, without rebuilding
+	// them from pseudo-labels or posteriors (and without the floating-point
+	// drift of summing them in another order).
+	return res.Counts, SemiReport{Method: s.Method, Unlabeled: unlabeled.Rows, Rounds: res.Rounds, Added: res.Added,
 		Converged: res.Converged, LogLikelihood: res.LogLikelihood}, nil
 }
 
@@ -118,9 +120,9 @@ func (s Semi) fit(est nb.Estimator, labeled *vectorize.CSR, y []int, unlabeled *
 	case NSNB, SNB:
 		// NSNB ranks by standardized scores (see DefaultSemiK); SNB keeps
 		// the classifier's posteriors, which its threshold is about.
-		st := nb.SelfTraining{Mode: nb.NSNB, K: s.K, Threshold: s.Threshold, Rounds: s.Rounds, Standardize: !s.RawPosteriors}
+		st := nb.SelfTraining{K: s.K, Threshold: s.Threshold, Rounds: s.Rounds, Standardize: !s.RawPosteriors}
 		if s.Method == SNB {
-			st.Mode, st.Standardize = nb.SNB, false
+			st.SNB, st.Standardize = true, false
 		}
 		if st.K == 0 {
 			st.K = DefaultSemiK
@@ -150,37 +152,3 @@ func splitLabeled(X *vectorize.CSR, y []int) (labeled *vectorize.CSR, yl []int, 
 	}
 	return labeled, yl, unlabeled
 }
-
-// recorder is an estimator that remembers the counts it was last fitted
-// on. nb's semi-supervised fits leave the final counts untouched after
-// their last Fit, so they are the final model's counts exactly, without
-// rebuilding them from pseudo-labels or posteriors (and without the
-// floating-point drift of summing them in another order).
-type recorder struct {
-	est  textEstimator
-	last *nb.Counts
-}
-
-func (r *recorder) NumClasses() int { return r.est.NumClasses() }
-
-func (r *recorder) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
-	return r.est.JointLogLikelihood(dst, idx, val)
-}
-
-func (r *recorder) Fit(c *nb.Counts) error {
-	if err := r.est.Fit(c); err != nil {
-		return err
-	}
-	r.last = c
-	return nil
-}
-
-// NewCounts keeps the estimator's way of counting (Bernoulli binarizes).
-func (r *recorder) NewCounts(classes, features int) *nb.Counts {
-	return nb.NewCountsFor(r.est, classes, features)
-}
-
-var _ interface {
-	nb.Estimator
-	nb.CountsMaker
-} = (*recorder)(nil)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -142,7 +143,7 @@ func TestSemiCountsRefit(t *testing.T) {
 				if err := refit.Fit(c); err != nil {
 					t.Fatal(err)
 				}
-				if m.counts = c.Sparse(); m.counts == nil {
+				if m.counts = compact.FromDense(c); m.counts == nil {
 					t.Fatal("counts have no sparse form")
 				}
 				if err := m.refit(); err != nil {
@@ -172,7 +173,7 @@ func TestSemiSelection(t *testing.T) {
 		{Semi{Method: NSNB}, nb.SelfTraining{K: DefaultSemiK, Standardize: true}},
 		{Semi{Method: NSNB, K: 7, Rounds: 2}, nb.SelfTraining{K: 7, Rounds: 2, Standardize: true}},
 		{Semi{Method: NSNB, RawPosteriors: true}, nb.SelfTraining{K: DefaultSemiK}},
-		{Semi{Method: SNB, Threshold: 0.3}, nb.SelfTraining{Mode: nb.SNB, Threshold: 0.3}},
+		{Semi{Method: SNB, Threshold: 0.3}, nb.SelfTraining{SNB: true, Threshold: 0.3}},
 	} {
 		got, err := tc.semi.fit(m.newEstimator(), L, yl, U, 4)
 		if err != nil {
@@ -244,7 +245,7 @@ func TestSemiWithoutUnlabeled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, err := nb.NewSparseCountsFor(m.newEstimator(), X, y, 4)
+		plain, err := compact.Count(m.newEstimator(), X, y, 4)
 		if err != nil {
 			t.Fatal(err)
 		}

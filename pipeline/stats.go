@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/featurehash"
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/vocab"
-	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -26,7 +26,7 @@ import (
 //     them (associative, in any grouping; class order follows part order).
 //  2. Prepare fixes the vocabulary, its pruning and the weighting from the
 //     merged DocFreqs; a Summer per part weights its rows with them and sums
-//     them per class; SparseCounts.Merge combines those sums; Build makes
+//     them per class; compact.Merge combines those sums; Build makes
 //     the model.
 //
 // The model equals one trained on the parts in order, except that its
@@ -382,7 +382,7 @@ type Summer struct {
 	pred    *Predictor
 	y       []int
 	pending *vectorize.CSR
-	sums    *nb.SparseCounts
+	sums    *compact.Counts
 }
 
 // summerBatch is the entries a Summer holds before it adds them to its sums.
@@ -420,7 +420,7 @@ func (s *Summer) Add(label, text string) error {
 // fold adds the pending rows to the sums.
 func (s *Summer) fold() error {
 	m := s.p.m
-	c, err := nb.NewSparseCountsForFunc(m.newEstimator(), s.pending.Cols, s.y, len(m.Classes),
+	c, err := compact.CountRows(m.newEstimator(), s.pending.Cols, s.y, len(m.Classes),
 		func(i int, idx []int32, val []float64) ([]int32, []float64) {
 			ri, rv := s.pending.Row(i)
 			return append(idx, ri...), append(val, rv...)
@@ -429,7 +429,7 @@ func (s *Summer) fold() error {
 		return err
 	}
 	if s.sums != nil {
-		if c, err = s.sums.Merge(c); err != nil {
+		if c, err = compact.Merge(s.sums, c); err != nil {
 			return err
 		}
 	}
@@ -438,8 +438,8 @@ func (s *Summer) fold() error {
 }
 
 // Sums returns the class sums of the documents added, with their class
-// counts: statistics that SparseCounts.Merge combines across parts.
-func (s *Summer) Sums() (*nb.SparseCounts, error) {
+// counts: statistics that compact.Merge combines across parts.
+func (s *Summer) Sums() (*compact.Counts, error) {
 	if err := s.fold(); err != nil {
 		return nil, err
 	}
@@ -447,7 +447,7 @@ func (s *Summer) Sums() (*nb.SparseCounts, error) {
 }
 
 // Build makes the model from the merged class sums of every part.
-func (p *Prepared) Build(sums *nb.SparseCounts) (*Model, error) {
+func (p *Prepared) Build(sums *compact.Counts) (*Model, error) {
 	m := &Model{Config: p.m.Config, Classes: slices.Clone(p.m.Classes), an: p.m.an, vocab: p.m.vocab, hash: p.m.hash, weight: p.m.weight}
 	switch {
 	case sums == nil:

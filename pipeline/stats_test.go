@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -54,7 +54,7 @@ func trainInParts(t *testing.T, cfg Config, docs []labeled, k int) (*Model, erro
 	if err != nil {
 		return nil, err
 	}
-	sums := make([]*nb.SparseCounts, k)
+	sums := make([]*compact.Counts, k)
 	for i, p := range parts {
 		s := prep.NewSummer()
 		for _, d := range p {
@@ -66,7 +66,7 @@ func trainInParts(t *testing.T, cfg Config, docs []labeled, k int) (*Model, erro
 			return nil, err
 		}
 	}
-	total, err := mergeTree(sums, (*nb.SparseCounts).Merge)
+	total, err := mergeTree(sums, compact.Merge)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/internal/compact"
 )
 
 // The files of training in parts: a line that names the content, then its
@@ -32,20 +32,20 @@ func ReadDocFreqs(r io.Reader) (*DocFreqs, error) {
 }
 
 // ClassSums are a part's class sums (Summer.Sums) as a file.
-type ClassSums struct{ *nb.SparseCounts }
+type ClassSums struct{ *compact.Counts }
 
 // WriteTo writes s in the class-sums file format.
 func (s ClassSums) WriteTo(w io.Writer) (int64, error) {
-	return writeGob(w, classSumsMagic, s.SparseCounts)
+	return writeGob(w, classSumsMagic, s.Counts)
 }
 
 // ReadClassSums reads sums that ClassSums.WriteTo wrote.
 func ReadClassSums(r io.Reader) (ClassSums, error) {
-	s := new(nb.SparseCounts)
+	s := new(compact.Counts)
 	if err := readGob(r, classSumsMagic, s); err != nil {
 		return ClassSums{}, err
 	}
-	if _, err := s.Merge(&nb.SparseCounts{Classes: s.Classes, Features: s.Features, ClassCount: make([]float64, s.Classes),
+	if _, err := compact.Merge(s, &compact.Counts{Classes: s.Classes, Features: s.Features, ClassCount: make([]float64, s.Classes),
 		Ptr: make([]int, s.Features+1), Binary: s.Binary, Threshold: s.Threshold}); err != nil {
 		return ClassSums{}, fmt.Errorf("%w: %v", ErrFormat, err) // Merge checks both
 	}

@@ -1,11 +1,11 @@
 package pipeline
 
 import (
+	"github.com/textnb/textnb/internal/compact"
 	"runtime"
 
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/vocab"
-	"github.com/textnb/textnb/nb"
 )
 
 // DefaultSpillLimit is the memory that a Trainer's document rows may take
@@ -108,12 +108,12 @@ func (t *Trainer) fitSpilled(m *Model) error {
 }
 
 // fitScan is fitRows for rows that scan reads in order.
-func (m *Model) fitScan(features int, df func() []int64, y []int, scan nb.ScanFunc) error {
+func (m *Model) fitScan(features int, df func() []int64, y []int, scan compact.ScanFunc) error {
 	if err := m.fitWeightingDF(len(y), df); err != nil {
 		return err
 	}
 	w := m.weight
-	counts, err := nb.NewSparseCountsForScan(m.newEstimator(), features, y, len(m.Classes),
+	counts, err := compact.CountScan(m.newEstimator(), features, y, len(m.Classes),
 		func(visit func(int, []int32, []float64) error) error {
 			return scan(func(i int, idx []int32, val []float64) error {
 				if w != nil {

@@ -7,12 +7,12 @@ import (
 	"sort"
 	"time"
 
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/featurehash"
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/vocab"
-	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -470,7 +470,7 @@ func (m *Model) fitParts(cols int, parts []*sparse.CSR, y []int) error {
 // rows (df, called only if there is a weighting), then m on the rows that
 // row appends, each weighted in place and summed per class; features
 // bounds their columns.
-func (m *Model) fitRows(features int, df func() []int64, y []int, row nb.RowFunc) error {
+func (m *Model) fitRows(features int, df func() []int64, y []int, row compact.RowFunc) error {
 	if err := m.fitWeightingDF(len(y), df); err != nil {
 		return err
 	}
@@ -496,8 +496,8 @@ func (m *Model) fitWeightingDF(n int, df func() []int64) error {
 }
 
 // fitCounts fits m on the len(y) weighted rows that row appends.
-func (m *Model) fitCounts(features int, y []int, row nb.RowFunc) error {
-	counts, err := nb.NewSparseCountsForFunc(m.newEstimator(), features, y, len(m.Classes), row)
+func (m *Model) fitCounts(features int, y []int, row compact.RowFunc) error {
+	counts, err := compact.CountRows(m.newEstimator(), features, y, len(m.Classes), row)
 	if err != nil {
 		return err
 	}
@@ -516,12 +516,12 @@ func (m *Model) fit(X *vectorize.CSR, y []int) (SemiReport, error) {
 		if err != nil {
 			return r, err
 		}
-		if m.counts = c.Sparse(); m.counts == nil {
+		if m.counts = compact.FromDense(c); m.counts == nil {
 			return r, fmt.Errorf("%w: semi-supervised counts do not fit the sparse form", ErrConfig)
 		}
 		return r, m.refit()
 	}
-	c, err := nb.NewSparseCountsFor(m.newEstimator(), X, y, len(m.Classes))
+	c, err := compact.Count(m.newEstimator(), X, y, len(m.Classes))
 	if err != nil {
 		return SemiReport{}, err
 	}

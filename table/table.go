@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/textnb/textnb/internal/discretize"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
@@ -62,7 +63,7 @@ const maxDirect = 1024
 type Config struct {
 	Kind Kind
 	// Bins is the number of quantile bins per continuous column of a
-	// Categorical model; 0 means nb.DefaultBins (5).
+	// Categorical model; 0 means discretize.DefaultBins (5).
 	Bins int
 	// Alpha is Categorical's additive smoothing; 0 means 1.
 	Alpha float64
@@ -81,12 +82,12 @@ type Config struct {
 // of its ids scores as an unseen category; a value outside a binned
 // column's training range falls into its first or last bin.
 type Table struct {
-	Kind        Kind            `json:"kind"`
-	Features    []string        `json:"features"` // column names, in model order
-	Classes     []string        `json:"classes"`
-	Gaussian    *nb.Gaussian    `json:"gaussian,omitempty"`
-	Categorical *nb.Categorical `json:"categorical,omitempty"`
-	Discretizer *nb.Discretizer `json:"discretizer,omitempty"`
+	Kind        Kind                    `json:"kind"`
+	Features    []string                `json:"features"` // column names, in model order
+	Classes     []string                `json:"classes"`
+	Gaussian    *nb.Gaussian            `json:"gaussian,omitempty"`
+	Categorical *nb.Categorical         `json:"categorical,omitempty"`
+	Discretizer *discretize.Discretizer `json:"discretizer,omitempty"`
 	// Direct marks the Categorical columns used as category ids unbinned.
 	Direct []bool `json:"direct,omitempty"`
 	// LabelField names the training table's label column when it was not
@@ -135,7 +136,7 @@ func Train(t Data, cfg Config) (*Table, error) {
 }
 
 func (m *Table) fitCategorical(X [][]float64, y []int, cfg Config) error {
-	m.Discretizer = &nb.Discretizer{Bins: cfg.Bins}
+	m.Discretizer = &discretize.Discretizer{Bins: cfg.Bins}
 	if err := m.Discretizer.Fit(X); err != nil {
 		return err
 	}
@@ -163,7 +164,7 @@ func (m *Table) fitCategorical(X [][]float64, y []int, cfg Config) error {
 // directColumns reports which columns hold few small non-negative integers.
 func directColumns(X [][]float64, bins int) []bool {
 	if bins == 0 {
-		bins = nb.DefaultBins
+		bins = discretize.DefaultBins
 	}
 	direct := make([]bool, len(X[0]))
 	seen := map[float64]bool{}
@@ -302,13 +303,13 @@ func (m *Table) prepare() error {
 	case Gaussian:
 		g := m.Gaussian
 		if g == nil || m.Categorical != nil || m.Discretizer != nil || m.Direct != nil ||
-			g.NumClasses() != k || len(g.Theta)/f != k || len(g.Theta)%f != 0 {
+			len(g.ClassCount) != k || len(g.Theta)/f != k || len(g.Theta)%f != 0 {
 			return fmt.Errorf("the Gaussian model does not fit %d classes × %d features", k, f)
 		}
 		return g.Prepare()
 	case Categorical:
 		c, d := m.Categorical, m.Discretizer
-		if c == nil || d == nil || m.Gaussian != nil || len(c.ClassCount) != k || c.NumClasses() != k ||
+		if c == nil || d == nil || m.Gaussian != nil || len(c.ClassCount) != k || len(c.ClassLogPrior) != k ||
 			len(c.NCategories) != f || len(d.Edges) != f || len(d.NBins) != f || len(m.Direct) != f {
 			return fmt.Errorf("the Categorical model does not fit %d classes × %d features", k, f)
 		}
@@ -322,7 +323,7 @@ func (m *Table) prepare() error {
 
 // checkEdges reports bin edges that no fit gives: fewer than two per
 // column, not finite or decreasing, or disagreeing with NBins.
-func checkEdges(d *nb.Discretizer) error {
+func checkEdges(d *discretize.Discretizer) error {
 	for j, e := range d.Edges {
 		if len(e) < 2 || d.NBins[j] != len(e)-1 {
 			return fmt.Errorf("column %d has %d bin edges for %d bins", j+1, len(e), d.NBins[j])
@@ -390,7 +391,7 @@ func (m *Table) Inspect() pipeline.Info {
 		count = m.Gaussian.ClassCount
 	case m.Categorical != nil:
 		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, 1)
-		info.Settings.Bins = cmp.Or(m.Discretizer.Bins, nb.DefaultBins)
+		info.Settings.Bins = cmp.Or(m.Discretizer.Bins, discretize.DefaultBins)
 		count = m.Categorical.ClassCount
 	}
 	priors := m.TrainingPriors()

@@ -6,8 +6,8 @@ import (
 	"os"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -134,7 +134,7 @@ func runStatsSum(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := modelfile.Save(*out, pipeline.ClassSums{SparseCounts: sums}); err != nil {
+	if err := modelfile.Save(*out, pipeline.ClassSums{Counts: sums}); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "summed %d documents over %d features\nwrote %s\n", n, p.NumFeatures(), *out)
@@ -159,7 +159,7 @@ func runStatsBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
-	var total *nb.SparseCounts
+	var total *compact.Counts
 	for _, path := range pos[1:] {
 		f, err := os.Open(path)
 		if err != nil {
@@ -171,8 +171,8 @@ func runStatsBuild(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		if total == nil {
-			total = s.SparseCounts
-		} else if total, err = total.Merge(s.SparseCounts); err != nil {
+			total = s.Counts
+		} else if total, err = compact.Merge(total, s.Counts); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}

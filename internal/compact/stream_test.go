@@ -1,7 +1,8 @@
-package nb
+package compact
 
 import (
 	"errors"
+	"github.com/textnb/textnb/nb"
 	"reflect"
 	"testing"
 
@@ -23,11 +24,11 @@ func TestSparseCountsScanEqualsFunc(t *testing.T) {
 		return nil
 	}
 	for _, binary := range []bool{false, true} {
-		want, err := NewSparseCounts(X, y, 3, binary, 0.5)
+		want, err := count(X, y, 3, binary, 0.5)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := NewSparseCountsScan(X.Cols, y, 3, binary, 0.5, scan)
+		got, err := countScan(X.Cols, y, 3, binary, 0.5, scan)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,18 +37,18 @@ func TestSparseCountsScanEqualsFunc(t *testing.T) {
 		}
 	}
 	short := func(visit func(int, []int32, []float64) error) error { return visit(0, nil, nil) }
-	if _, err := NewSparseCountsScan(X.Cols, y, 3, false, 0, short); !errors.Is(err, ErrShape) {
-		t.Errorf("too few rows: got %v, want ErrShape", err)
+	if _, err := countScan(X.Cols, y, 3, false, 0, short); !errors.Is(err, nb.ErrShape) {
+		t.Errorf("too few rows: got %v, want nb.ErrShape", err)
 	}
 	bad := func(visit func(int, []int32, []float64) error) error {
 		return visit(0, []int32{9}, []float64{1})
 	}
-	if _, err := NewSparseCountsScan(X.Cols, y, 3, false, 0, bad); !errors.Is(err, ErrShape) {
-		t.Errorf("column out of range: got %v, want ErrShape", err)
+	if _, err := countScan(X.Cols, y, 3, false, 0, bad); !errors.Is(err, nb.ErrShape) {
+		t.Errorf("column out of range: got %v, want nb.ErrShape", err)
 	}
 	stop := errors.New("stop")
 	failing := func(func(int, []int32, []float64) error) error { return stop }
-	if _, err := NewSparseCountsScan(X.Cols, y, 3, false, 0, failing); err != stop {
+	if _, err := countScan(X.Cols, y, 3, false, 0, failing); err != stop {
 		t.Errorf("failing scan: got %v, want its error", err)
 	}
 }

@@ -1,48 +1,47 @@
-package nb
+package compact
 
 import (
 	"math"
 	"math/bits"
 )
 
-// A CompactScorer scores rows as its CompactLinear does, to the last bit,
+// A Scorer scores rows as its Linear does, to the last bit,
 // from a layout made for scoring: each feature's base weight, first cell
 // and set of classes with a cell (a bit mask) side by side, where the
-// CompactLinear keeps them in three arrays (Base, Ptr, Class). Scoring a
+// Linear keeps them in three arrays (Base, Ptr, Class). Scoring a
 // feature then reads one 16-byte entry and its Delta cells instead of four
 // places in memory; a feature with a cell for every class adds them without
-// looking up their classes. On 20 Newsgroups (377,100 features, 20 classes)
-// that scores the test split about a quarter faster.
+// looking up their classes.
 //
-// Make one with CompactLinear.Scorer: a zero CompactScorer has no model to
-// score with. A scorer reads its CompactLinear's fields as it scores: it is
+// Make one with Linear.Scorer: a zero Scorer has no model to
+// score with. A scorer reads its Linear's fields as it scores: it is
 // valid as long as that is not modified.
-type CompactScorer struct {
-	t     *CompactLinear
+type Scorer struct {
+	t     *Linear
 	feats []scoredFeature
 	full  uint32 // the mask of every class
 }
 
-// scoredFeature is a feature's part of CompactLinear for scoring.
+// scoredFeature is a feature's part of Linear for scoring.
 type scoredFeature struct {
 	base float64 // Base[j], or 0
 	lo   uint32  // Ptr[j]
 	mask uint32  // bit c set where class c has a cell
 }
 
-// MaxScorerClasses is the most classes a CompactScorer lays out for: their
+// MaxScorerClasses is the most classes a Scorer lays out for: their
 // set fits in a mask of 32 bits. With more it scores through its
-// CompactLinear.
+// Linear.
 const MaxScorerClasses = 32
 
-// Scorer returns a CompactScorer for t, or the error of t.Validate if t
+// Scorer returns a Scorer for t, or the error of t.Validate if t
 // is malformed. Laying t out checks it as Validate would, in the same
 // pass: a decoded model needs only this.
-func (t *CompactLinear) Scorer() (*CompactScorer, error) {
+func (t *Linear) Scorer() (*Scorer, error) {
 	if err := t.checkShape(); err != nil {
 		return nil, err
 	}
-	s := &CompactScorer{t: t}
+	s := &Scorer{t: t}
 	if t.K > MaxScorerClasses || uint64(len(t.Delta)) > math.MaxUint32 {
 		if err := checkCells(t.Ptr, t.Class, t.K); err != nil {
 			return nil, err
@@ -59,7 +58,7 @@ func (t *CompactLinear) Scorer() (*CompactScorer, error) {
 
 // layOut fills the entries of features lo to hi−1 and returns the first
 // whose cells are out of order (see checkFeatureCells), or hi.
-func (s *CompactScorer) layOut(lo, hi int) int {
+func (s *Scorer) layOut(lo, hi int) int {
 	t := s.t
 	for j := lo; j < hi; j++ {
 		p, q := t.Ptr[j], t.Ptr[j+1]
@@ -82,14 +81,14 @@ func (s *CompactScorer) layOut(lo, hi int) int {
 }
 
 // NumClasses returns K.
-func (s *CompactScorer) NumClasses() int { return s.t.K }
+func (s *Scorer) NumClasses() int { return s.t.K }
 
 // NumFeatures returns the number of features.
-func (s *CompactScorer) NumFeatures() int { return s.t.Features }
+func (s *Scorer) NumFeatures() int { return s.t.Features }
 
 // JointLogLikelihood appends the K scores of one sparse row, equal to the
-// CompactLinear's. A row whose idx and val differ in length scores NaN.
-func (s *CompactScorer) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
+// Linear's. A row whose idx and val differ in length scores NaN.
+func (s *Scorer) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
 	t := s.t
 	if s.feats == nil {
 		return t.JointLogLikelihood(dst, idx, val)
@@ -132,8 +131,8 @@ func (s *CompactScorer) JointLogLikelihood(dst []float64, idx []int32, val []flo
 }
 
 // touch loads the entry of every feature of a row (see
-// CompactLinear.touch): their loads all start at once.
-func (s *CompactScorer) touch(idx []int32) uint64 {
+// Linear.touch): their loads all start at once.
+func (s *Scorer) touch(idx []int32) uint64 {
 	var mix uint64
 	for _, j := range idx {
 		if uint(j) < uint(len(s.feats)) {

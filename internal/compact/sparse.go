@@ -1,4 +1,4 @@
-package nb
+package compact
 
 import (
 	"cmp"
@@ -6,23 +6,24 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
 )
 
-// MaxSparseClasses is the largest number of classes SparseCounts and
-// CompactLinear can hold: class ids are stored as uint16.
-const MaxSparseClasses = 1<<16 - 1
+// MaxClasses is the largest number of classes Counts and Linear can hold:
+// class ids are stored as uint16.
+const MaxClasses = 1<<16 - 1
 
-// SparseCounts holds the same statistics as Counts with only the non-zero
+// Counts holds the same statistics as nb.Counts with only the non-zero
 // class-feature counts stored, grouped by feature: feature j's cells are
 // Class[Ptr[j]:Ptr[j+1]] (strictly increasing) with counts
 // Count[Ptr[j]:Ptr[j+1]]. Text features mostly occur in a few classes, so
 // this takes memory in proportion to the cells that occur instead of
 // Classes×Features.
 //
-// Binary and Threshold mean what they mean for Counts. SparseCounts are
-// fitted with FitCompact; Dense and Counts.Sparse convert between the forms.
-type SparseCounts struct {
+// Binary and Threshold mean what they mean for nb.Counts. Counts are fitted
+// with Fit; Dense and FromDense convert between the forms.
+type Counts struct {
 	Classes, Features int
 	ClassCount        []float64 // Classes
 	Ptr               []int     // Features+1
@@ -33,19 +34,20 @@ type SparseCounts struct {
 	Threshold float64
 }
 
-// NewSparseCounts counts the rows of X with labels y in [0, classes), as
-// Counts.Add would into NewCounts(classes, X.Cols), without a dense table:
+// count counts the rows of X with labels y in [0, classes), as
+// nb.Counts.Add would into nb.NewCounts(nil, classes, X.Cols) with
+// binary and threshold set, without a dense table:
 // each class's rows are summed, in row order, into a dense accumulator of
 // X.Cols values, one per goroutine (as many as fit in accumulatorBudget),
 // and only the non-zero sums are kept. Invalid input is rejected with the
 // errors of Counts.Add, labels checked before values: of a bad label and a
 // bad value, the label is reported.
-func NewSparseCounts(X *vectorize.CSR, y []int, classes int, binary bool, threshold float64) (*SparseCounts, error) {
+func count(X *vectorize.CSR, y []int, classes int, binary bool, threshold float64) (*Counts, error) {
 	if err := checkShape(X, -1); err != nil {
 		return nil, err
 	}
 	if len(y) != X.Rows {
-		return nil, fmt.Errorf("%w: %d rows need %d labels, got %d", ErrShape, X.Rows, X.Rows, len(y))
+		return nil, fmt.Errorf("%w: %d rows need %d labels, got %d", nb.ErrShape, X.Rows, X.Rows, len(y))
 	}
 	return sparseCounts(X.Cols, y, classes, binary, threshold, func() rowView {
 		return func(i int) ([]int32, []float64, error) {
@@ -63,13 +65,13 @@ type RowFunc func(i int, idx []int32, val []float64) ([]int32, []float64)
 // with it.
 type rowView func(i int) ([]int32, []float64, error)
 
-// NewSparseCountsFunc is NewSparseCounts for the len(y) rows that row
+// countRows is count for the len(y) rows that row
 // returns, over features columns, so that rows computed on the fly need no
 // matrix. It calls row for each row once, concurrently from several
 // goroutines (each with its own buffers), in increasing order within a
 // class. A row with a column out of range, or a negative or non-finite
 // value, is an error.
-func NewSparseCountsFunc(features int, y []int, classes int, binary bool, threshold float64, row RowFunc) (*SparseCounts, error) {
+func countRows(features int, y []int, classes int, binary bool, threshold float64, row RowFunc) (*Counts, error) {
 	return sparseCounts(features, y, classes, binary, threshold, func() rowView {
 		var idx []int32
 		var val []float64
@@ -80,15 +82,15 @@ func NewSparseCountsFunc(features int, y []int, classes int, binary bool, thresh
 	})
 }
 
-// checkRow reports a row that NewSparseCountsFunc cannot count: its shape,
+// checkRow reports a row that countRows cannot count: its shape,
 // which a validated matrix guarantees, then its values (checkValues).
 func checkRow(i int, idx []int32, val []float64, features int) error {
 	if len(idx) != len(val) {
-		return fmt.Errorf("%w: row %d has %d columns and %d values", ErrShape, i, len(idx), len(val))
+		return fmt.Errorf("%w: row %d has %d columns and %d values", nb.ErrShape, i, len(idx), len(val))
 	}
 	for _, j := range idx {
 		if j < 0 || int(j) >= features {
-			return fmt.Errorf("%w: row %d column %d, want 0..%d", ErrShape, i, j, features-1)
+			return fmt.Errorf("%w: row %d column %d, want 0..%d", nb.ErrShape, i, j, features-1)
 		}
 	}
 	return checkValues(i, idx, val)
@@ -106,15 +108,15 @@ func checkValues(i int, idx []int32, val []float64) error {
 
 // sparseCounts sums rows per class; each goroutine reads them through a
 // view of its own from newView.
-func sparseCounts(features int, y []int, classes int, binary bool, threshold float64, newView func() rowView) (*SparseCounts, error) {
-	s, err := emptySparseCounts(features, classes, binary, threshold)
+func sparseCounts(features int, y []int, classes int, binary bool, threshold float64, newView func() rowView) (*Counts, error) {
+	s, err := emptyCounts(features, classes, binary, threshold)
 	if err != nil {
 		return nil, err
 	}
 	rows := make([][]int32, classes)
 	for i, label := range y {
 		if label < 0 || label >= classes {
-			return nil, fmt.Errorf("%w: row %d has label %d, want 0..%d", ErrLabel, i, label, classes-1)
+			return nil, fmt.Errorf("%w: row %d has label %d, want 0..%d", nb.ErrLabel, i, label, classes-1)
 		}
 		rows[label] = append(rows[label], int32(i))
 	}
@@ -146,16 +148,16 @@ func sparseCounts(features int, y []int, classes int, binary bool, threshold flo
 	return s, nil
 }
 
-// emptySparseCounts returns counts of nothing, or what is wrong with the
+// emptyCounts returns counts of nothing, or what is wrong with the
 // shape.
-func emptySparseCounts(features, classes int, binary bool, threshold float64) (*SparseCounts, error) {
-	if classes < 1 || classes > MaxSparseClasses {
-		return nil, fmt.Errorf("%w: %d classes, want 1..%d", ErrShape, classes, MaxSparseClasses)
+func emptyCounts(features, classes int, binary bool, threshold float64) (*Counts, error) {
+	if classes < 1 || classes > MaxClasses {
+		return nil, fmt.Errorf("%w: %d classes, want 1..%d", nb.ErrShape, classes, MaxClasses)
 	}
 	if features < 0 {
-		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
+		return nil, fmt.Errorf("%w: %d features", nb.ErrShape, features)
 	}
-	return &SparseCounts{Classes: classes, Features: features, ClassCount: make([]float64, classes),
+	return &Counts{Classes: classes, Features: features, ClassCount: make([]float64, classes),
 		Binary: binary, Threshold: threshold}, nil
 }
 
@@ -179,7 +181,7 @@ func firstRowError(errs []*rowError) error {
 	return first.err
 }
 
-// accumulatorBudget bounds the bytes of NewSparseCounts' accumulators (8
+// accumulatorBudget bounds the bytes of count's accumulators (8
 // per column and goroutine), which limits its goroutines for wide matrices.
 const accumulatorBudget = 256 << 20
 
@@ -319,31 +321,43 @@ func featureRange(cells []classCell, lo, hi int) []classCell {
 	return cells[start : start+end]
 }
 
-// NewSparseCountsFor counts X for est, binarizing like NewCountsFor would
-// (Bernoulli counts presence).
-func NewSparseCountsFor(est Estimator, X *vectorize.CSR, y []int, classes int) (*SparseCounts, error) {
-	c := NewCountsFor(est, 0, 0)
-	return NewSparseCounts(X, y, classes, c.Binary, c.Threshold)
+// Count counts the rows of X with labels y in [0, classes) for est, as
+// nb.Counts.Add would into nb.NewCounts(est, classes, X.Cols), without a
+// dense table: each class's rows are summed, in row order, into a dense
+// accumulator (see count). Invalid input is rejected with the errors of
+// nb.Counts.Add.
+func Count(est nb.Estimator, X *vectorize.CSR, y []int, classes int) (*Counts, error) {
+	binary, threshold := binarization(est)
+	return count(X, y, classes, binary, threshold)
 }
 
-// NewSparseCountsForFunc is NewSparseCountsFunc for est, binarizing like
-// NewCountsFor would.
-func NewSparseCountsForFunc(est Estimator, features int, y []int, classes int, row RowFunc) (*SparseCounts, error) {
-	c := NewCountsFor(est, 0, 0)
-	return NewSparseCountsFunc(features, y, classes, c.Binary, c.Threshold, row)
+// CountRows is Count for the len(y) rows that row returns, over features
+// columns, so that rows computed on the fly need no matrix. It calls row
+// for each row once, concurrently from several goroutines (each with its
+// own buffers), in increasing order within a class. A row with a column
+// out of range, or a negative or non-finite value, is an error.
+func CountRows(est nb.Estimator, features int, y []int, classes int, row RowFunc) (*Counts, error) {
+	binary, threshold := binarization(est)
+	return countRows(features, y, classes, binary, threshold, row)
+}
+
+// binarization returns how counts for est treat values (see nb.NewCounts).
+func binarization(est nb.Estimator) (binary bool, threshold float64) {
+	c := nb.NewCounts(est, 0, 0)
+	return c.Binary, c.Threshold
 }
 
 // NNZ returns the number of stored class-feature cells.
-func (s *SparseCounts) NNZ() int { return len(s.Count) }
+func (s *Counts) NNZ() int { return len(s.Count) }
 
-// Sparse returns c's non-zero feature counts as SparseCounts, or nil if c
-// is malformed or has more than MaxSparseClasses classes.
-func (c *Counts) Sparse() *SparseCounts {
+// FromDense returns c's non-zero feature counts as Counts, or nil if c is
+// malformed or has more than MaxClasses classes.
+func FromDense(c *nb.Counts) *Counts {
 	k, f := c.Classes, c.Features
-	if k < 1 || k > MaxSparseClasses || f < 0 || len(c.ClassCount) != k || len(c.FeatureCount) != k*f {
+	if k < 1 || k > MaxClasses || f < 0 || len(c.ClassCount) != k || len(c.FeatureCount) != k*f {
 		return nil
 	}
-	s := &SparseCounts{Classes: k, Features: f, ClassCount: slices.Clone(c.ClassCount),
+	s := &Counts{Classes: k, Features: f, ClassCount: slices.Clone(c.ClassCount),
 		Ptr: make([]int, f+1), Binary: c.Binary, Threshold: c.Threshold}
 	n := 0
 	for _, v := range c.FeatureCount {
@@ -363,12 +377,12 @@ func (c *Counts) Sparse() *SparseCounts {
 	return s
 }
 
-// Dense returns s as Counts, or nil if s is malformed.
-func (s *SparseCounts) Dense() *Counts {
+// Dense returns s as nb.Counts, or nil if s is malformed.
+func (s *Counts) Dense() *nb.Counts {
 	if s.check() != nil {
 		return nil
 	}
-	c := NewCounts(s.Classes, s.Features)
+	c := nb.NewCounts(nil, s.Classes, s.Features)
 	c.Binary, c.Threshold = s.Binary, s.Threshold
 	copy(c.ClassCount, s.ClassCount)
 	for j := range s.Features {
@@ -379,10 +393,11 @@ func (s *SparseCounts) Dense() *Counts {
 	return c
 }
 
-// Merge returns the counts of s and o together; both must have the same
-// shape and binarization. Cells add as in Counts.Merge, so with integer
-// counts the result equals counting the union of the two data sets.
-func (s *SparseCounts) Merge(o *SparseCounts) (*SparseCounts, error) {
+// Merge returns the counts of s and o together, leaving both unchanged;
+// they must have the same shape and binarization. Cells add as in
+// nb.Counts.Merge, so with integer counts the result equals counting the
+// union of the two data sets.
+func Merge(s, o *Counts) (*Counts, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -391,11 +406,11 @@ func (s *SparseCounts) Merge(o *SparseCounts) (*SparseCounts, error) {
 	}
 	if s.Classes != o.Classes || s.Features != o.Features {
 		return nil, fmt.Errorf("%w: cannot merge counts of %d classes × %d features into %d classes × %d features",
-			ErrShape, o.Classes, o.Features, s.Classes, s.Features)
+			nb.ErrShape, o.Classes, o.Features, s.Classes, s.Features)
 	}
 	if s.Binary != o.Binary || s.Binary && s.Threshold != o.Threshold {
 		return nil, fmt.Errorf("%w: cannot merge counts with binary=%t threshold=%g into binary=%t threshold=%g",
-			ErrConfig, o.Binary, o.Threshold, s.Binary, s.Threshold)
+			nb.ErrConfig, o.Binary, o.Threshold, s.Binary, s.Threshold)
 	}
 	d := s.withClassCounts()
 	for c, v := range o.ClassCount {
@@ -415,24 +430,24 @@ func (s *SparseCounts) Merge(o *SparseCounts) (*SparseCounts, error) {
 }
 
 // Remap returns counts over a new vocabulary of features columns, like
-// Counts.Remap: old feature j moves to column oldToNew[j], or is dropped
+// nb.Counts.Remap: old feature j moves to column oldToNew[j], or is dropped
 // when that is negative; features mapped to one column add up.
-func (s *SparseCounts) Remap(features int, oldToNew []int32) (*SparseCounts, error) {
+func (s *Counts) Remap(features int, oldToNew []int32) (*Counts, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	if len(oldToNew) != s.Features {
-		return nil, fmt.Errorf("%w: mapping has %d entries for %d features", ErrShape, len(oldToNew), s.Features)
+		return nil, fmt.Errorf("%w: mapping has %d entries for %d features", nb.ErrShape, len(oldToNew), s.Features)
 	}
 	if features < 0 {
-		return nil, fmt.Errorf("%w: %d features", ErrShape, features)
+		return nil, fmt.Errorf("%w: %d features", nb.ErrShape, features)
 	}
 	b := cellSorter{ptr: make([]int, features+1)}
 	taken := make([]bool, features) // columns some feature maps to
 	shared := false                 // some column takes several features
 	for j, to := range oldToNew {
 		if int(to) >= features {
-			return nil, fmt.Errorf("%w: feature %d maps to column %d of %d", ErrShape, j, to, features)
+			return nil, fmt.Errorf("%w: feature %d maps to column %d of %d", nb.ErrShape, j, to, features)
 		}
 		if to >= 0 {
 			b.ptr[to+1] += s.Ptr[j+1] - s.Ptr[j]
@@ -466,21 +481,21 @@ func (s *SparseCounts) Remap(features int, oldToNew []int32) (*SparseCounts, err
 // RemapClasses returns s over classes classes: old class k becomes class
 // to[k]. Classes mapped to one class add up; classes nothing maps to are
 // empty. It is how models with different class lists are merged.
-func (s *SparseCounts) RemapClasses(classes int, to []int) (*SparseCounts, error) {
+func (s *Counts) RemapClasses(classes int, to []int) (*Counts, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
 	if len(to) != s.Classes {
-		return nil, fmt.Errorf("%w: mapping has %d entries for %d classes", ErrShape, len(to), s.Classes)
+		return nil, fmt.Errorf("%w: mapping has %d entries for %d classes", nb.ErrShape, len(to), s.Classes)
 	}
-	if classes < 1 || classes > MaxSparseClasses {
-		return nil, fmt.Errorf("%w: %d classes, want 1 to %d", ErrShape, classes, MaxSparseClasses)
+	if classes < 1 || classes > MaxClasses {
+		return nil, fmt.Errorf("%w: %d classes, want 1 to %d", nb.ErrShape, classes, MaxClasses)
 	}
-	d := &SparseCounts{Classes: classes, Features: s.Features, ClassCount: make([]float64, classes),
+	d := &Counts{Classes: classes, Features: s.Features, ClassCount: make([]float64, classes),
 		Binary: s.Binary, Threshold: s.Threshold}
 	for k, c := range to {
 		if c < 0 || c >= classes {
-			return nil, fmt.Errorf("%w: class %d maps to %d of %d", ErrShape, k, c, classes)
+			return nil, fmt.Errorf("%w: class %d maps to %d of %d", nb.ErrShape, k, c, classes)
 		}
 		d.ClassCount[c] += s.ClassCount[k]
 	}
@@ -500,27 +515,27 @@ func (s *SparseCounts) RemapClasses(classes int, to []int) (*SparseCounts, error
 
 // withClassCounts returns a copy of s's header and class counts, without
 // cells.
-func (s *SparseCounts) withClassCounts() *SparseCounts {
-	return &SparseCounts{Classes: s.Classes, Features: s.Features, ClassCount: slices.Clone(s.ClassCount),
+func (s *Counts) withClassCounts() *Counts {
+	return &Counts{Classes: s.Classes, Features: s.Features, ClassCount: slices.Clone(s.ClassCount),
 		Binary: s.Binary, Threshold: s.Threshold}
 }
 
-// header returns s's class statistics as Counts without feature counts:
-// all that classLogPrior and the Bernoulli binarization check read.
-func (s *SparseCounts) header() *Counts {
-	return &Counts{Classes: s.Classes, ClassCount: s.ClassCount, Binary: s.Binary, Threshold: s.Threshold}
+// header returns s's class statistics as nb.Counts of no features: all
+// that fitStart fits.
+func (s *Counts) header() *nb.Counts {
+	return &nb.Counts{Classes: s.Classes, ClassCount: s.ClassCount, Binary: s.Binary, Threshold: s.Threshold}
 }
 
 // check validates s's structure and values.
-func (s *SparseCounts) check() error {
+func (s *Counts) check() error {
 	if s == nil {
-		return fmt.Errorf("%w: nil counts", ErrShape)
+		return fmt.Errorf("%w: nil counts", nb.ErrShape)
 	}
 	k, f := s.Classes, s.Features
-	if k < 1 || k > MaxSparseClasses || f < 0 || len(s.ClassCount) != k || len(s.Ptr) != f+1 ||
+	if k < 1 || k > MaxClasses || f < 0 || len(s.ClassCount) != k || len(s.Ptr) != f+1 ||
 		s.Ptr[0] != 0 || s.Ptr[f] != len(s.Class) || len(s.Class) != len(s.Count) {
 		return fmt.Errorf("%w: sparse counts for %d classes × %d features hold %d class counts, %d pointers, %d classes and %d cells",
-			ErrShape, k, f, len(s.ClassCount), len(s.Ptr), len(s.Class), len(s.Count))
+			nb.ErrShape, k, f, len(s.ClassCount), len(s.Ptr), len(s.Class), len(s.Count))
 	}
 	if err := checkCells(s.Ptr, s.Class, k); err != nil {
 		return err
@@ -557,23 +572,20 @@ func checkCells(ptr []int, class []uint16, k int) error {
 func checkFeatureCells(ptr []int, class []uint16, k, j int) error {
 	lo, hi := ptr[j], ptr[j+1]
 	if lo < 0 || lo > hi || hi > len(class) {
-		return fmt.Errorf("%w: feature %d cell pointers [%d,%d) out of order", ErrShape, j, lo, hi)
+		return fmt.Errorf("%w: feature %d cell pointers [%d,%d) out of order", nb.ErrShape, j, lo, hi)
 	}
 	prev := -1
 	for _, c := range class[lo:hi] {
 		if int(c) <= prev || int(c) >= k {
-			return fmt.Errorf("%w: feature %d class %d out of order or ≥ %d classes", ErrShape, j, c, k)
+			return fmt.Errorf("%w: feature %d class %d out of order or ≥ %d classes", nb.ErrShape, j, c, k)
 		}
 		prev = int(c)
 	}
 	return nil
 }
 
-// total returns the number of (weighted) documents counted.
-func (s *SparseCounts) total() float64 { return s.header().total() }
-
 // classSums returns Σ_j N_cj for every class.
-func (s *SparseCounts) classSums() []float64 {
+func (s *Counts) classSums() []float64 {
 	sums := make([]float64, s.Classes)
 	for p, c := range s.Class {
 		sums[c] += s.Count[p]
@@ -611,7 +623,7 @@ func (b *cellSorter) put(j int, c uint16, v float64) {
 }
 
 // putCells appends feature j of s to bucket to.
-func (b *cellSorter) putCells(to int, s *SparseCounts, j int) {
+func (b *cellSorter) putCells(to int, s *Counts, j int) {
 	p, from, end := b.ptr[to+1], s.Ptr[j], s.Ptr[j+1]
 	copy(b.class[p:], s.Class[from:end])
 	copy(b.val[p:], s.Count[from:end])

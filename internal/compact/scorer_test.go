@@ -1,4 +1,4 @@
-package nb_test
+package compact
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 	"github.com/textnb/textnb/vectorize"
 )
 
-// The scorer's scores equal its CompactLinear's bit for bit, for every
+// The scorer's scores equal its Linear's bit for bit, for every
 // compact model, with 2 to 40 classes (beyond MaxScorerClasses it scores
-// through the CompactLinear), features with cells in some, all or no
+// through the Linear), features with cells in some, all or no
 // classes, columns past the model, explicit zeros and a rare NaN.
-func TestCompactScorerMatchesCompactLinear(t *testing.T) {
+func TestScorerMatchesLinear(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, k := range []int{2, 3, 20, 32, 33, 40} {
 		const f = 300
@@ -33,11 +33,11 @@ func TestCompactScorerMatchesCompactLinear(t *testing.T) {
 			X.AppendRow(idx, val)
 		}
 		for name, est := range cpEstimators() {
-			s, err := nb.NewSparseCountsFor(est, X, y, k)
+			s, err := Count(est, X, y, k)
 			if err != nil {
 				t.Fatal(err)
 			}
-			lin, err := est.(nb.CompactEstimator).FitCompact(s)
+			lin, err := Fit(est, s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +64,7 @@ func TestCompactScorerMatchesCompactLinear(t *testing.T) {
 				got := sc.JointLogLikelihood([]float64{1}, idx, val)
 				for c := range want {
 					if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
-						t.Fatalf("%s, %d classes: score %d = %v, CompactLinear's %v", name, k, c, got[c], want[c])
+						t.Fatalf("%s, %d classes: score %d = %v, Linear's %v", name, k, c, got[c], want[c])
 					}
 				}
 			}
@@ -78,11 +78,11 @@ func TestCompactScorerMatchesCompactLinear(t *testing.T) {
 // Binarized, a NaN value counts as present, in the compact forms as in
 // Linear.
 func TestCompactBinaryNaNCountsAsLinear(t *testing.T) {
-	s, err := nb.NewSparseCountsFor(&nb.Bernoulli{}, exampleX, exampleY, 2)
+	s, err := Count(&nb.Bernoulli{}, exampleX, exampleY, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lin, err := (&nb.Bernoulli{}).FitCompact(s)
+	lin, err := Fit(&nb.Bernoulli{}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,8 +93,8 @@ func TestCompactBinaryNaNCountsAsLinear(t *testing.T) {
 	idx, val := []int32{0, 1}, []float64{math.NaN(), 1}
 	want := lin.Dense().JointLogLikelihood(nil, idx, val)
 	for name, got := range map[string][]float64{
-		"CompactLinear": lin.JointLogLikelihood(nil, idx, val),
-		"CompactScorer": sc.JointLogLikelihood(nil, idx, val),
+		"Linear": lin.JointLogLikelihood(nil, idx, val),
+		"Scorer": sc.JointLogLikelihood(nil, idx, val),
 	} {
 		for c := range want {
 			if math.IsNaN(got[c]) || math.Abs(got[c]-want[c]) > 1e-12 {
@@ -106,15 +106,15 @@ func TestCompactBinaryNaNCountsAsLinear(t *testing.T) {
 
 // Scorer checks a model as Validate does, in its own pass, and fails with
 // the same error.
-func TestCompactScorerRejectsMalformed(t *testing.T) {
-	for name, bad := range map[string]func(*nb.CompactLinear){
-		"k":        func(l *nb.CompactLinear) { l.K = 3 },
-		"ptrLen":   func(l *nb.CompactLinear) { l.Ptr = l.Ptr[:2] },
-		"ptrRange": func(l *nb.CompactLinear) { l.Ptr[1] = 99 },
-		"ptrOrder": func(l *nb.CompactLinear) { l.Ptr[1] = -1 },
-		"ptrLast":  func(l *nb.CompactLinear) { l.Ptr[len(l.Ptr)-1]-- },
-		"class":    func(l *nb.CompactLinear) { l.Class[0] = 2 },
-		"repeat": func(l *nb.CompactLinear) { // a class twice in one feature
+func TestScorerRejectsMalformed(t *testing.T) {
+	for name, bad := range map[string]func(*Linear){
+		"k":        func(l *Linear) { l.K = 3 },
+		"ptrLen":   func(l *Linear) { l.Ptr = l.Ptr[:2] },
+		"ptrRange": func(l *Linear) { l.Ptr[1] = 99 },
+		"ptrOrder": func(l *Linear) { l.Ptr[1] = -1 },
+		"ptrLast":  func(l *Linear) { l.Ptr[len(l.Ptr)-1]-- },
+		"class":    func(l *Linear) { l.Class[0] = 2 },
+		"repeat": func(l *Linear) { // a class twice in one feature
 			for j := range l.Features {
 				if p := l.Ptr[j]; l.Ptr[j+1]-p >= 2 {
 					l.Class[p+1] = l.Class[p]
@@ -122,7 +122,7 @@ func TestCompactScorerRejectsMalformed(t *testing.T) {
 				}
 			}
 		},
-		"base": func(l *nb.CompactLinear) { l.Base = []float64{1} },
+		"base": func(l *Linear) { l.Base = []float64{1} },
 	} {
 		lin := cpFit(t)
 		lin.Ptr, lin.Class = slices.Clone(lin.Ptr), slices.Clone(lin.Class)
@@ -137,12 +137,12 @@ func TestCompactScorerRejectsMalformed(t *testing.T) {
 	}
 }
 
-func ExampleCompactScorer() {
-	s, err := nb.NewSparseCounts(exampleX, exampleY, 2, false, 0)
+func ExampleScorer() {
+	s, err := count(exampleX, exampleY, 2, false, 0)
 	if err != nil {
 		fmt.Println(err)
 	}
-	lin, err := (&nb.Complement{}).FitCompact(s)
+	lin, err := Fit(&nb.Complement{}, s)
 	if err != nil {
 		fmt.Println(err)
 	}

@@ -1,10 +1,11 @@
-package nb_test
+package compact
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -13,12 +14,12 @@ import (
 )
 
 // cpFit fits a Multinomial compact model on the example documents.
-func cpFit(t testing.TB) *nb.CompactLinear {
-	s, err := nb.NewSparseCounts(exampleX, exampleY, 2, false, 0)
+func cpFit(t testing.TB) *Linear {
+	s, err := count(exampleX, exampleY, 2, false, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lin, err := (&nb.Multinomial{}).FitCompact(s)
+	lin, err := Fit(&nb.Multinomial{}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,14 +51,14 @@ func TestCompactIgnoresUnknownColumns(t *testing.T) {
 // Malformed models and rows score NaN instead of panicking, and Validate
 // names the problem.
 func TestCompactMalformedScoresNaN(t *testing.T) {
-	for name, bad := range map[string]func(*nb.CompactLinear){
-		"rowlen":   func(*nb.CompactLinear) {},
-		"k":        func(l *nb.CompactLinear) { l.K = 3 },
-		"ptrLen":   func(l *nb.CompactLinear) { l.Ptr = l.Ptr[:2] },
-		"ptrRange": func(l *nb.CompactLinear) { l.Ptr[1] = 99 },
-		"ptrOrder": func(l *nb.CompactLinear) { l.Ptr[1] = -1 },
-		"class":    func(l *nb.CompactLinear) { l.Class[0] = 2 },
-		"base":     func(l *nb.CompactLinear) { l.Base = []float64{1} },
+	for name, bad := range map[string]func(*Linear){
+		"rowlen":   func(*Linear) {},
+		"k":        func(l *Linear) { l.K = 3 },
+		"ptrLen":   func(l *Linear) { l.Ptr = l.Ptr[:2] },
+		"ptrRange": func(l *Linear) { l.Ptr[1] = 99 },
+		"ptrOrder": func(l *Linear) { l.Ptr[1] = -1 },
+		"class":    func(l *Linear) { l.Class[0] = 2 },
+		"base":     func(l *Linear) { l.Base = []float64{1} },
 	} {
 		lin := cpFit(t)
 		lin.Ptr, lin.Class = slices.Clone(lin.Ptr), slices.Clone(lin.Class)
@@ -78,32 +79,38 @@ func TestCompactMalformedScoresNaN(t *testing.T) {
 	}
 }
 
-func TestCompactEstimatorsImplement(t *testing.T) {
-	for _, m := range []nb.Model{&nb.Multinomial{}, &nb.Complement{}, &nb.Bernoulli{}} {
-		if _, ok := m.(nb.CompactEstimator); !ok {
-			t.Errorf("%T is not a CompactEstimator", m)
+func TestFitTakesTextModels(t *testing.T) {
+	s, err := count(exampleX, exampleY, 2, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []nb.Estimator{&nb.Multinomial{}, &nb.Complement{}, &nb.Bernoulli{NoBinarize: true}} {
+		if _, err := Fit(m, s); err != nil && !strings.Contains(err.Error(), "not 0/1") {
+			t.Errorf("%T: %v", m, err)
 		}
 	}
-	var _ nb.Model = (*nb.CompactLinear)(nil)
+	var _ nb.Model = (*Linear)(nil)
+	var _ nb.Model = (*Scorer)(nil)
+	var _ nb.Model = (*Dense)(nil)
 }
 
-func ExampleSparseCounts() {
+func ExampleCounts() {
 	// Only the non-zero class-feature counts are stored, per feature.
-	s, err := nb.NewSparseCounts(exampleX, exampleY, 2, false, 0)
+	s, err := count(exampleX, exampleY, 2, false, 0)
 	if err != nil {
 		fmt.Println(err)
 	}
 	fmt.Println(s.NNZ(), s.Ptr, s.Class, s.Count)
 
 	// More documents: count them separately and merge.
-	more, err := nb.NewSparseCounts(vectorize.FromDense([][]float64{{0, 0, 0, 0, 1}}), []int{0}, 2, false, 0)
+	more, err := count(vectorize.FromDense([][]float64{{0, 0, 0, 0, 1}}), []int{0}, 2, false, 0)
 	if err != nil {
 		fmt.Println(err)
 	}
 	if s, err = s.Remap(5, []int32{0, 1, 2, 3}); err != nil { // grow the vocabulary first
 		fmt.Println(err)
 	}
-	if s, err = s.Merge(more); err != nil {
+	if s, err = Merge(s, more); err != nil {
 		fmt.Println(err)
 	}
 	fmt.Println(s.ClassCount, s.Dense().FeatureCount)
@@ -112,12 +119,12 @@ func ExampleSparseCounts() {
 	// [3 3] [3 3 0 1 1 0 1 6 4 0]
 }
 
-func ExampleCompactLinear() {
-	s, err := nb.NewSparseCounts(exampleX, exampleY, 2, false, 0)
+func ExampleLinear() {
+	s, err := count(exampleX, exampleY, 2, false, 0)
 	if err != nil {
 		fmt.Println(err)
 	}
-	lin, err := (&nb.Multinomial{}).FitCompact(s)
+	lin, err := Fit(&nb.Multinomial{}, s)
 	if err != nil {
 		fmt.Println(err)
 	}
@@ -130,17 +137,17 @@ func ExampleCompactLinear() {
 	// 6 cells, Q = [-2.398 -2.708]
 }
 
-func ExampleCompactEstimator() {
+func ExampleFit() {
 	for _, est := range []nb.Estimator{&nb.Multinomial{}, &nb.Complement{Norm: true}, &nb.Bernoulli{}} {
-		s, err := nb.NewSparseCountsFor(est, exampleX, exampleY, 2) // binarized for Bernoulli
+		s, err := Count(est, exampleX, exampleY, 2) // binarized for Bernoulli
 		if err != nil {
 			fmt.Println(err)
 		}
-		lin, err := est.(nb.CompactEstimator).FitCompact(s)
+		lin, err := Fit(est, s)
 		if err != nil {
 			fmt.Println(err)
 		}
-		fmt.Printf("%T %v\n", est, nb.PredictCSR(lin, exampleX))
+		fmt.Printf("%T %v\n", est, nb.PredictCSR(lin, exampleX, 1))
 	}
 	// Output:
 	// *nb.Multinomial [0 0 1 1 1]
@@ -206,13 +213,13 @@ func cpEstimators() map[string]nb.Estimator {
 	}
 }
 
-func BenchmarkNewSparseCounts(b *testing.B) {
+func BenchmarkCount(b *testing.B) {
 	d := cpSynthetic()
 	b.ReportAllocs()
-	var s *nb.SparseCounts
+	var s *Counts
 	for b.Loop() {
 		var err error
-		if s, err = nb.NewSparseCounts(d.X, d.y, cpK, false, 0); err != nil {
+		if s, err = count(d.X, d.y, cpK, false, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -220,12 +227,12 @@ func BenchmarkNewSparseCounts(b *testing.B) {
 	b.ReportMetric(float64(s.NNZ()), "cells")
 }
 
-// BenchmarkDenseCountsAdd is the dense counterpart of NewSparseCounts.
+// BenchmarkDenseCountsAdd is the dense counterpart of count.
 func BenchmarkDenseCountsAdd(b *testing.B) {
 	d := cpSynthetic()
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := nb.NewCounts(cpK, cpF).Add(d.X, d.y); err != nil {
+		if err := nb.NewCounts(nil, cpK, cpF).Add(d.X, d.y, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -234,14 +241,14 @@ func BenchmarkDenseCountsAdd(b *testing.B) {
 func BenchmarkFitCompact(b *testing.B) {
 	d := cpSynthetic()
 	for name, est := range cpEstimators() {
-		s, err := nb.NewSparseCountsFor(est, d.X, d.y, cpK)
+		s, err := Count(est, d.X, d.y, cpK)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := est.(nb.CompactEstimator).FitCompact(s); err != nil {
+				if _, err := Fit(est, s); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -253,8 +260,8 @@ func BenchmarkFitCompact(b *testing.B) {
 func BenchmarkFitDense(b *testing.B) {
 	d := cpSynthetic()
 	for name, est := range cpEstimators() {
-		c := nb.NewCountsFor(est, cpK, cpF)
-		if err := c.Add(d.X, d.y); err != nil {
+		c := nb.NewCounts(est, cpK, cpF)
+		if err := c.Add(d.X, d.y, nil); err != nil {
 			b.Fatal(err)
 		}
 		b.Run(name, func(b *testing.B) {
@@ -272,12 +279,12 @@ func BenchmarkFitDense(b *testing.B) {
 // the compact and the dense form of one Complement model.
 func BenchmarkCompactJointLogLikelihood(b *testing.B) {
 	d := cpSynthetic()
-	s, err := nb.NewSparseCounts(d.X, d.y, cpK, false, 0)
+	s, err := count(d.X, d.y, cpK, false, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
 	est := &nb.Complement{Norm: true} // P ≠ 0: the compact form's slowest path
-	lin, err := est.FitCompact(s)
+	lin, err := Fit(est, s)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -304,10 +311,10 @@ func ExampleRowFunc() {
 	// Rows computed on the fly: document i of each class has its own
 	// feature twice and feature 2 once, and no matrix is built.
 	y := []int{0, 1, 0}
-	var row nb.RowFunc = func(i int, idx []int32, val []float64) ([]int32, []float64) {
+	var row RowFunc = func(i int, idx []int32, val []float64) ([]int32, []float64) {
 		return append(idx, int32(y[i]), 2), append(val, 2, 1)
 	}
-	s, err := nb.NewSparseCountsFunc(3, y, 2, false, 0, row)
+	s, err := countRows(3, y, 2, false, 0, row)
 	if err != nil {
 		fmt.Println(err)
 	}

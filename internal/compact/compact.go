@@ -1,4 +1,4 @@
-package nb
+package compact
 
 import (
 	"fmt"
@@ -6,20 +6,22 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/nb"
 )
 
-// CompactLinear is a Linear stored in O(K + F + cells) memory instead of
-// K×F. Every text model gives a weight whose count is zero the form
+// Linear is the scoring form of a text model (a Dense) stored in
+// O(K + F + cells) memory instead of K×F. Every text model gives a weight
+// whose count is zero the form
 // P[c]·Base[i] + Q[c], so only the cells with a non-zero count need their
 // own weight, stored as the difference Delta from that form:
 //
-//	W[c,i] = P[c]·Base[i] + Q[c] (+ Delta at the cells of SparseCounts)
+//	W[c,i] = P[c]·Base[i] + Q[c] (+ Delta at the cells of Counts)
 //	jll[c] = Bias[c] + P[c]·Σ x_i·Base_i + Q[c]·Σ x_i + Σ_i x_i·Delta[c,i]
 //
 // Feature i's cells are Class[Ptr[i]:Ptr[i+1]] with Delta[Ptr[i]:Ptr[i+1]].
 // A nil Base counts as zeros (the models whose P is 0). Binary, Threshold
-// and columns ≥ Features are treated as in Linear.
-type CompactLinear struct {
+// and columns ≥ Features are treated as in Dense.
+type Linear struct {
 	K          int
 	Bias, P, Q []float64 // K each
 	Base       []float64 // Features, or nil
@@ -31,21 +33,15 @@ type CompactLinear struct {
 	Threshold  float64
 }
 
-// CompactEstimator is implemented by the models that can be fitted from
-// SparseCounts into a CompactLinear without any K×F allocation.
-type CompactEstimator interface {
-	FitCompact(s *SparseCounts) (*CompactLinear, error)
-}
-
 // NumClasses returns K.
-func (t *CompactLinear) NumClasses() int { return t.K }
+func (t *Linear) NumClasses() int { return t.K }
 
 // NumFeatures returns the number of features.
-func (t *CompactLinear) NumFeatures() int { return t.Features }
+func (t *Linear) NumFeatures() int { return t.Features }
 
 // consistent reports whether the field lengths agree: enough for
 // JointLogLikelihood, which checks the cells it reads.
-func (t *CompactLinear) consistent() bool {
+func (t *Linear) consistent() bool {
 	k, f := t.K, t.Features
 	return k > 0 && f >= 0 && len(t.Bias) == k && len(t.P) == k && len(t.Q) == k &&
 		(t.Base == nil || len(t.Base) == f) && len(t.Ptr) == f+1 && len(t.Class) == len(t.Delta)
@@ -53,9 +49,9 @@ func (t *CompactLinear) consistent() bool {
 
 // Validate reports whether t is well formed: consistent lengths, pointers
 // in order and every feature's classes strictly increasing below K. Call it
-// on a CompactLinear decoded from a file, or make its Scorer, which checks
+// on a Linear decoded from a file, or make its Scorer, which checks
 // the same as it lays the model out.
-func (t *CompactLinear) Validate() error {
+func (t *Linear) Validate() error {
 	if err := t.checkShape(); err != nil {
 		return err
 	}
@@ -64,17 +60,17 @@ func (t *CompactLinear) Validate() error {
 
 // checkShape is Validate short of the cells: field lengths and the
 // pointers' ends.
-func (t *CompactLinear) checkShape() error {
+func (t *Linear) checkShape() error {
 	if !t.consistent() || t.Ptr[0] != 0 || t.Ptr[t.Features] != len(t.Class) {
 		return fmt.Errorf("%w: compact linear of %d classes × %d features holds %d/%d/%d class terms, %d base weights, %d pointers, %d classes and %d cells",
-			ErrShape, t.K, t.Features, len(t.Bias), len(t.P), len(t.Q), len(t.Base), len(t.Ptr), len(t.Class), len(t.Delta))
+			nb.ErrShape, t.K, t.Features, len(t.Bias), len(t.P), len(t.Q), len(t.Base), len(t.Ptr), len(t.Class), len(t.Delta))
 	}
 	return nil
 }
 
 // JointLogLikelihood appends the K scores of one sparse row. A malformed t
 // or a row whose idx and val differ in length scores NaN.
-func (t *CompactLinear) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
+func (t *Linear) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
 	if !t.consistent() {
 		return nanRow(dst, len(t.Bias))
 	}
@@ -133,7 +129,7 @@ func binarized(x float64, binary bool, threshold float64) (float64, bool) {
 
 // addClassTerms adds each class's bias and its terms of Σ x_i·Base_i (sb)
 // and Σ x_i (sx) to the cells' sums in acc, completing the scores.
-func (t *CompactLinear) addClassTerms(acc []float64, sb, sx float64) {
+func (t *Linear) addClassTerms(acc []float64, sb, sx float64) {
 	for c := range acc {
 		acc[c] += t.Bias[c] + t.P[c]*sb + t.Q[c]*sx
 	}
@@ -142,9 +138,8 @@ func (t *CompactLinear) addClassTerms(acc []float64, sb, sx float64) {
 // touch loads the first cell and base weight of every feature of a row
 // and returns a mix of them. Its loads depend on nothing but idx and Ptr,
 // so the CPU fetches them all at once; the scoring loop, whose cell loop
-// waits on each feature's Ptr, then finds them in cache. Scoring the 20
-// Newsgroups test split on one core took 248 ms without it, 179 ms with it.
-func (t *CompactLinear) touch(idx []int32) uint64 {
+// waits on each feature's Ptr, then finds them in cache.
+func (t *Linear) touch(idx []int32) uint64 {
 	var mix uint64
 	for _, j := range idx {
 		if uint(j) >= uint(t.Features) {
@@ -166,9 +161,9 @@ func (t *CompactLinear) touch(idx []int32) uint64 {
 //go:noinline
 func keep(v uint64) {}
 
-// Dense expands t into the Linear it stands for (K×F weights: for tests
+// Dense expands t into the Dense it stands for (K×F weights: for tests
 // and small models), or returns nil if t is malformed.
-func (t *CompactLinear) Dense() *Linear {
+func (t *Linear) Dense() *Dense {
 	if t.Validate() != nil {
 		return nil
 	}
@@ -187,13 +182,13 @@ func (t *CompactLinear) Dense() *Linear {
 			row[t.Class[p]] += t.Delta[p]
 		}
 	}
-	return &Linear{K: k, W: w, Bias: slices.Clone(t.Bias), Binary: t.Binary, Threshold: t.Threshold}
+	return &Dense{K: k, W: w, Bias: slices.Clone(t.Bias), Binary: t.Binary, Threshold: t.Threshold}
 }
 
-// newCompact returns a CompactLinear with s's cells, the given bias and
-// zero P, Q and Delta.
-func newCompact(s *SparseCounts, bias []float64) *CompactLinear {
-	return &CompactLinear{
+// newCompact returns a Linear with s's cells, the given bias and zero P, Q
+// and Delta.
+func newCompact(s *Counts, bias []float64) *Linear {
+	return &Linear{
 		K:        s.Classes,
 		Bias:     bias,
 		P:        make([]float64, s.Classes),
@@ -205,33 +200,49 @@ func newCompact(s *SparseCounts, bias []float64) *CompactLinear {
 	}
 }
 
-// fitStartSparse is fitStart for SparseCounts.
-func fitStartSparse(alpha float64, s *SparseCounts, uniform bool, given []float64) (float64, []float64, error) {
-	alpha, err := resolveAlpha(alpha)
-	if err != nil {
-		return 0, nil, err
+// Fit fits est, a *nb.Multinomial, *nb.Complement or *nb.Bernoulli, from
+// sparse counts as its Fit would from their Dense, and returns its scoring
+// form without any K×F allocation. est is read, not modified.
+func Fit(est nb.Estimator, s *Counts) (*Linear, error) {
+	switch m := est.(type) {
+	case *nb.Multinomial:
+		return fitMultinomial(m, s)
+	case *nb.Complement:
+		return fitComplement(m, s)
+	case *nb.Bernoulli:
+		return fitBernoulli(m, s)
 	}
-	if err := s.check(); err != nil {
-		return 0, nil, err
-	}
-	if s.total() == 0 {
-		return 0, nil, ErrEmpty
-	}
-	prior, err := classLogPrior(s.header(), uniform, given)
-	return alpha, prior, err
+	return nil, fmt.Errorf("%w: no sparse fit for %T", nb.ErrConfig, est)
 }
 
-// FitCompact fits m from sparse counts like Fit, returning the scoring form
-// as a CompactLinear: a zero count gives log α − log S_c with
-// S_c = Σ_i N_ci + F·α, so P = 0, Q_c = log α − log S_c and
-// Delta = log(1 + N_ci/α). It sets ClassLogPrior, leaves FeatureLogProb nil
-// (the K×F table is what this avoids) and drops the table of an earlier
-// Fit, so m itself then scores only the prior: score with the result.
-func (m *Multinomial) FitCompact(s *SparseCounts) (*CompactLinear, error) {
-	alpha, prior, err := fitStartSparse(m.Alpha, s, m.UniformPrior, m.ClassPrior)
+// fitStart validates s and returns the smoothing parameter alpha resolves
+// to. It fits est, a fresh copy of the model's settings, on s's class
+// counts alone, with no features: that gives est the class log prior and
+// checks the class counts exactly as the dense model's Fit does.
+func fitStart(est nb.Estimator, alpha float64, s *Counts) (float64, error) {
+	alpha, err := resolveAlpha(alpha)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.check(); err != nil {
+		return 0, err
+	}
+	if err := est.Fit(s.header()); err != nil {
+		return 0, err
+	}
+	return alpha, nil
+}
+
+// fitMultinomial is Fit for a Multinomial: a zero count gives
+// log α − log S_c with S_c = Σ_i N_ci + F·α, so P = 0,
+// Q_c = log α − log S_c and Delta = log(1 + N_ci/α).
+func fitMultinomial(m *nb.Multinomial, s *Counts) (*Linear, error) {
+	h := &nb.Multinomial{Alpha: m.Alpha, UniformPrior: m.UniformPrior, ClassPrior: m.ClassPrior}
+	alpha, err := fitStart(h, m.Alpha, s)
 	if err != nil {
 		return nil, err
 	}
+	prior := h.ClassLogPrior
 	t := newCompact(s, slices.Clone(prior))
 	logAlpha, fa := math.Log(alpha), float64(s.Features)*alpha
 	for c, r := range s.classSums() {
@@ -242,23 +253,22 @@ func (m *Multinomial) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 			t.Delta[p] = math.Log1p(s.Count[p] / alpha)
 		}
 	})
-	m.FeatureLogProb, m.ClassLogPrior, m.tab = nil, prior, Linear{}
 	return t, nil
 }
 
-// FitCompact fits m from sparse counts like Fit, returning the scoring form
-// as a CompactLinear. With T_i = Σ_c N_ci and S′_c = Σ_i (T_i + α − N_ci),
+// fitComplement is Fit for a Complement. With T_i = Σ_c N_ci and S′_c = Σ_i (T_i + α − N_ci),
 // a zero count gives the weight log S′_c − log(T_i+α) (P = 1,
 // Base_i = −log(T_i+α), Q_c = log S′_c); with Norm the weights are
 // log((T_i+α−N_ci)/S′_c) / Z_c, where Z_c sums that logarithm over all F
 // features in closed form, so P_c = 1/Z_c, Base_i = log(T_i+α) and
-// Q_c = −log S′_c / Z_c. ClassLogPrior, FeatureLogProb and m's own scoring
-// are left as Multinomial.FitCompact leaves them.
-func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
-	alpha, prior, err := fitStartSparse(m.Alpha, s, m.UniformPrior, m.ClassPrior)
+// Q_c = −log S′_c / Z_c.
+func fitComplement(m *nb.Complement, s *Counts) (*Linear, error) {
+	h := &nb.Complement{Alpha: m.Alpha, Norm: m.Norm, UniformPrior: m.UniformPrior, ClassPrior: m.ClassPrior}
+	alpha, err := fitStart(h, m.Alpha, s)
 	if err != nil {
 		return nil, err
 	}
+	prior := h.ClassLogPrior
 	bias := make([]float64, s.Classes)
 	if len(bias) == 1 {
 		bias[0] = prior[0]
@@ -298,7 +308,7 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 			zextra[s.Class[p]] += d
 		}
 	}
-	m.compactWeights(t, s, alpha, sumBase, zextra)
+	compactWeights(m.Norm, t, s, alpha, sumBase, zextra)
 	if m.Norm {
 		parallel.Chunks(len(t.Delta), parallelChunk, 0, func(lo, hi int) {
 			for p := lo; p < hi; p++ {
@@ -306,15 +316,14 @@ func (m *Complement) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 			}
 		})
 	}
-	m.FeatureLogProb, m.ClassLogPrior, m.tab = nil, prior, Linear{}
 	return t, nil
 }
 
 // compactWeights sets P and Q of t from the per-class complement totals
-// S′_c = Σ_c′ R_c′ − R_c + F·α; with Norm it turns zextra into each class's
-// Z_c, by which Delta is to be divided (without, FitCompact has negated
+// S′_c = Σ_c′ R_c′ − R_c + F·α; with norm it turns zextra into each class's
+// Z_c, by which Delta is to be divided (without, fitComplement has negated
 // Base and Delta).
-func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, sumBase float64, zextra []float64) {
+func compactWeights(norm bool, t *Linear, s *Counts, alpha, sumBase float64, zextra []float64) {
 	sums := s.classSums()
 	var grand float64
 	for _, r := range sums {
@@ -323,7 +332,7 @@ func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, su
 	fa, fn := float64(s.Features)*alpha, float64(s.Features)
 	for c, r := range sums {
 		logS := math.Log(grand - r + fa)
-		if m.Norm {
+		if norm {
 			z := sumBase - fn*logS + zextra[c]
 			t.P[c], t.Q[c], zextra[c] = 1/z, -logS/z, z
 		} else {
@@ -332,21 +341,22 @@ func (m *Complement) compactWeights(t *CompactLinear, s *SparseCounts, alpha, su
 	}
 }
 
-// FitCompact fits m from sparse counts like Fit; s must be binarized like m
-// (see NewSparseCountsFor). With flp = log(N_ci+α) − log(n_c+2α), the
+// fitBernoulli is Fit for a Bernoulli; s must be binarized like m (see
+// Count). With flp = log(N_ci+α) − log(n_c+2α), the
 // weight is w = flp − log(1−exp(flp)) and the bias
 // prior + Σ_i log(1−exp(flp)), whose zero-count terms are summed in closed
-// form; so P = 0 and Q_c is the weight of a zero count. ClassLogPrior,
-// FeatureLogProb and m's own scoring are left as Multinomial.FitCompact
-// leaves them.
-func (m *Bernoulli) FitCompact(s *SparseCounts) (*CompactLinear, error) {
-	alpha, prior, err := fitStartSparse(m.Alpha, s, m.UniformPrior, m.ClassPrior)
+// form; so P = 0 and Q_c is the weight of a zero count.
+func fitBernoulli(m *nb.Bernoulli, s *Counts) (*Linear, error) {
+	h := &nb.Bernoulli{Alpha: m.Alpha, Binarize: m.Binarize, NoBinarize: m.NoBinarize,
+		UniformPrior: m.UniformPrior, ClassPrior: m.ClassPrior}
+	alpha, err := fitStart(h, m.Alpha, s) // checks the binarization too
 	if err != nil {
 		return nil, err
 	}
-	if err := m.checkSparseBinary(s); err != nil {
+	if err := checkBinaryCells(s); err != nil {
 		return nil, err
 	}
+	prior := h.ClassLogPrior
 	k := s.Classes
 	t := newCompact(s, slices.Clone(prior))
 	t.Binary, t.Threshold = !m.NoBinarize, m.Binarize
@@ -369,21 +379,18 @@ func (m *Bernoulli) FitCompact(s *SparseCounts) (*CompactLinear, error) {
 	for c := range k {
 		t.Bias[c] += float64(zeros[c]) * neg0[c]
 	}
-	m.FeatureLogProb, m.ClassLogPrior, m.tab = nil, prior, Linear{}
 	return t, nil
 }
 
-// checkSparseBinary is checkBinary for SparseCounts.
-func (m *Bernoulli) checkSparseBinary(s *SparseCounts) error {
-	if err := m.checkBinary(s.header()); err != nil {
-		return err
-	}
+// checkBinaryCells reports a cell that counts more than its class's
+// documents: input that is not 0/1, as nb.Bernoulli's Fit does.
+func checkBinaryCells(s *Counts) error {
 	for j := range s.Features {
 		for p := s.Ptr[j]; p < s.Ptr[j+1]; p++ {
 			c, nj := s.Class[p], s.Count[p]
 			if n := s.ClassCount[c]; nj > n*(1+1e-9) {
 				return fmt.Errorf("%w: feature %d of class %d counts %g in %g documents: input is not 0/1",
-					ErrConfig, j, c, nj, n)
+					nb.ErrConfig, j, c, nj, n)
 			}
 		}
 	}

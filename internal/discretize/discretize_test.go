@@ -1,4 +1,4 @@
-package nb_test
+package discretize_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/textnb/textnb/internal/discretize"
 	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/nb"
 )
@@ -20,7 +21,7 @@ func dnColumn(v ...float64) [][]float64 {
 	return X
 }
 
-func dnBins(d *nb.Discretizer, v ...float64) []int {
+func dnBins(d *discretize.Discretizer, v ...float64) []int {
 	var out []int
 	for _, x := range v {
 		out = d.Transform(out, []float64{x})
@@ -31,7 +32,7 @@ func dnBins(d *nb.Discretizer, v ...float64) []int {
 func TestDiscretizerQuantileEdges(t *testing.T) {
 	// numpy.percentile(1..10, [0, 25, 50, 75, 100]): virtual indexes 9q,
 	// so 0, 2.25, 4.5, 6.75, 9 → 1, 3.25, 5.5, 7.75, 10.
-	d := nb.Discretizer{Bins: 4}
+	d := discretize.Discretizer{Bins: 4}
 	if err := d.Fit(dnColumn(10, 9, 8, 7, 6, 5, 4, 3, 2, 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestDiscretizerQuantileEdges(t *testing.T) {
 func TestDiscretizerDropsDuplicateEdges(t *testing.T) {
 	// 8 values, 4 bins: virtual indexes 0, 1.75, 3.5, 5.25, 7 give edges
 	// 0, 0, 0, 0.25, 2; the repeated zeros go, leaving 2 bins.
-	d := nb.Discretizer{Bins: 4}
+	d := discretize.Discretizer{Bins: 4}
 	if err := d.Fit(dnColumn(0, 0, 0, 0, 0, 0, 1, 2)); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestDiscretizerDropsDuplicateEdges(t *testing.T) {
 }
 
 func TestDiscretizerUniformEdges(t *testing.T) {
-	d := nb.Discretizer{Bins: 5, Strategy: nb.Uniform}
+	d := discretize.Discretizer{Bins: 5, Strategy: discretize.Uniform}
 	X := [][]float64{{0, 7}, {10, 7}, {3, 7}}
 	if err := d.Fit(X); err != nil {
 		t.Fatal(err)
@@ -98,7 +99,7 @@ func TestDiscretizerUniformEdges(t *testing.T) {
 func TestDiscretizerGolden(t *testing.T) {
 	g := golden.Named(t, "gnb_iris")
 	c := golden.Named(t, "catnb_iris_alpha1.0")
-	var d nb.Discretizer
+	var d discretize.Discretizer
 	if err := d.Fit(g.XTrain); err != nil {
 		t.Fatal(err)
 	}
@@ -119,17 +120,17 @@ func TestDiscretizerGolden(t *testing.T) {
 
 func TestDiscretizerRejectsBadInput(t *testing.T) {
 	for _, c := range []struct {
-		d    nb.Discretizer
+		d    discretize.Discretizer
 		X    [][]float64
 		want error
 	}{
-		{nb.Discretizer{Bins: 1}, dnColumn(1, 2), nb.ErrConfig},
-		{nb.Discretizer{Bins: -3}, dnColumn(1, 2), nb.ErrConfig},
-		{nb.Discretizer{Bins: nb.MaxCategories + 1}, dnColumn(1, 2), nb.ErrConfig},
-		{nb.Discretizer{Strategy: 7}, dnColumn(1, 2), nb.ErrConfig},
-		{nb.Discretizer{}, dnColumn(1, math.NaN()), nb.ErrNotFinite},
-		{nb.Discretizer{}, nil, nb.ErrEmpty},
-		{nb.Discretizer{}, [][]float64{{1, 2}, {1}}, nb.ErrShape},
+		{discretize.Discretizer{Bins: 1}, dnColumn(1, 2), nb.ErrConfig},
+		{discretize.Discretizer{Bins: -3}, dnColumn(1, 2), nb.ErrConfig},
+		{discretize.Discretizer{Bins: nb.MaxCategories + 1}, dnColumn(1, 2), nb.ErrConfig},
+		{discretize.Discretizer{Strategy: 7}, dnColumn(1, 2), nb.ErrConfig},
+		{discretize.Discretizer{}, dnColumn(1, math.NaN()), nb.ErrNotFinite},
+		{discretize.Discretizer{}, nil, nb.ErrEmpty},
+		{discretize.Discretizer{}, [][]float64{{1, 2}, {1}}, nb.ErrShape},
 	} {
 		if err := c.d.Fit(c.X); !errors.Is(err, c.want) {
 			t.Errorf("%+v on %v: error %v, want %v", c.d, c.X, err, c.want)
@@ -142,7 +143,7 @@ func TestDiscretizerRejectsBadInput(t *testing.T) {
 
 func BenchmarkDiscretizerTransform(b *testing.B) {
 	c := golden.Named(b, "gnb_iris")
-	d := nb.Discretizer{Bins: 16}
+	d := discretize.Discretizer{Bins: 16}
 	if err := d.Fit(c.XTrain); err != nil {
 		b.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func ExampleDiscretizer() {
 	// Discretize two numeric columns, then classify the bins.
 	X := [][]float64{{1.0, 20}, {1.2, 22}, {0.8, 21}, {3.0, 10}, {3.3, 12}, {2.9, 11}}
 	y := []int{0, 0, 0, 1, 1, 1}
-	d := nb.Discretizer{Bins: 3}
+	d := discretize.Discretizer{Bins: 3}
 	if err := d.Fit(X); err != nil {
 		fmt.Println(err)
 		return
@@ -180,10 +181,22 @@ func ExampleDiscretizer() {
 }
 
 func ExampleBinStrategy() {
-	for _, s := range []nb.BinStrategy{nb.Quantile, nb.Uniform} {
+	for _, s := range []discretize.BinStrategy{discretize.Quantile, discretize.Uniform} {
 		fmt.Println(s)
 	}
 	// Output:
 	// quantile
 	// uniform
+}
+
+// dnInts converts golden float rows of category ids to ints.
+func dnInts(rows [][]float64) [][]int {
+	out := make([][]int, len(rows))
+	for r, row := range rows {
+		out[r] = make([]int, len(row))
+		for i, v := range row {
+			out[r][i] = int(v)
+		}
+	}
+	return out
 }

@@ -1,10 +1,14 @@
-package nb
+// Package discretize bins numeric columns into category ids for
+// nb.Categorical, as scikit-learn's KBinsDiscretizer(encode="ordinal").
+package discretize
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/textnb/textnb/nb"
 )
 
 // BinStrategy chooses how a Discretizer places its bin edges.
@@ -33,7 +37,7 @@ func (s BinStrategy) String() string {
 const DefaultBins = 5
 
 // Discretizer is scikit-learn's KBinsDiscretizer(encode="ordinal"): it maps
-// every numeric column to bin ids 0..NBins[i]-1, for Categorical.
+// every numeric column to bin ids 0..NBins[i]-1, for nb.Categorical.
 //
 // Like scikit-learn, quantile edges closer than 1e-8 to their predecessor
 // are removed, so a column can get fewer bins than asked for; NBins records
@@ -41,7 +45,7 @@ const DefaultBins = 5
 // (scikit-learn stores [−Inf, +Inf]; only the inner edges matter, and finite
 // edges stay JSON-encodable). All rows are used: there is no subsampling.
 type Discretizer struct {
-	// Bins is the number of bins per column, 2..MaxCategories; 0 means
+	// Bins is the number of bins per column, 2..nb.MaxCategories; 0 means
 	// DefaultBins.
 	Bins     int
 	Strategy BinStrategy
@@ -56,11 +60,11 @@ func (d *Discretizer) Fit(X [][]float64) error {
 	if bins == 0 {
 		bins = DefaultBins
 	}
-	if bins < 2 || bins > MaxCategories {
-		return fmt.Errorf("%w: %d bins, want 2..%d", ErrConfig, bins, MaxCategories)
+	if bins < 2 || bins > nb.MaxCategories {
+		return fmt.Errorf("%w: %d bins, want 2..%d", nb.ErrConfig, bins, nb.MaxCategories)
 	}
 	if d.Strategy != Quantile && d.Strategy != Uniform {
-		return fmt.Errorf("%w: unknown strategy %v", ErrConfig, d.Strategy)
+		return fmt.Errorf("%w: unknown strategy %v", nb.ErrConfig, d.Strategy)
 	}
 	f, err := checkDenseRows(X)
 	if err != nil {
@@ -161,4 +165,27 @@ func lerp(a, b, t float64) float64 {
 		return b - diff*(1-t)
 	}
 	return a + diff*t
+}
+
+// checkDenseRows reports whether X is a non-empty rectangular matrix of
+// finite values with at least one column, and returns its width.
+func checkDenseRows(X [][]float64) (int, error) {
+	if len(X) == 0 {
+		return 0, nb.ErrEmpty
+	}
+	f := len(X[0])
+	if f == 0 {
+		return 0, fmt.Errorf("%w: rows have no columns", nb.ErrShape)
+	}
+	for r, row := range X {
+		if len(row) != f {
+			return 0, fmt.Errorf("%w: row %d has %d columns, row 0 has %d", nb.ErrShape, r, len(row), f)
+		}
+		for j, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, fmt.Errorf("%w: row %d column %d has value %g", nb.ErrNotFinite, r, j, v)
+			}
+		}
+	}
+	return f, nil
 }

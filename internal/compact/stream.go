@@ -1,8 +1,10 @@
-package nb
+package compact
 
 import (
 	"errors"
 	"fmt"
+
+	"github.com/textnb/textnb/nb"
 )
 
 // A ScanFunc calls visit with rows 0, 1, 2, … of a matrix, in order (each
@@ -10,21 +12,21 @@ import (
 // returns visit's first error.
 type ScanFunc func(visit func(i int, idx []int32, val []float64) error) error
 
-// NewSparseCountsScan is NewSparseCountsFunc for the len(y) rows that scan
+// countScan is countRows for the len(y) rows that scan
 // reads in order, as from a file, without holding them: it scans them once
 // for each group of classes whose dense accumulators fit together in
 // accumulatorBudget (once, for most text models). Each sum adds its
-// class's rows in row order, so the counts equal NewSparseCountsFunc's bit
-// for bit. Bad rows are the errors of NewSparseCountsFunc; a scan that
-// gives rows out of order or too few is an ErrShape.
-func NewSparseCountsScan(features int, y []int, classes int, binary bool, threshold float64, scan ScanFunc) (*SparseCounts, error) {
-	s, err := emptySparseCounts(features, classes, binary, threshold)
+// class's rows in row order, so the counts equal countRows' bit for bit.
+// Bad rows are the errors of countRows; a scan that
+// gives rows out of order or too few is an nb.ErrShape.
+func countScan(features int, y []int, classes int, binary bool, threshold float64, scan ScanFunc) (*Counts, error) {
+	s, err := emptyCounts(features, classes, binary, threshold)
 	if err != nil {
 		return nil, err
 	}
 	for i, label := range y {
 		if label < 0 || label >= classes {
-			return nil, fmt.Errorf("%w: row %d has label %d, want 0..%d", ErrLabel, i, label, classes-1)
+			return nil, fmt.Errorf("%w: row %d has label %d, want 0..%d", nb.ErrLabel, i, label, classes-1)
 		}
 		s.ClassCount[label]++
 	}
@@ -41,7 +43,7 @@ func NewSparseCountsScan(features int, y []int, classes int, binary bool, thresh
 		next := 0
 		err := scanBatches(scan, func(i int, idx []int32, val []float64) error {
 			if i != next || i >= len(y) {
-				return fmt.Errorf("%w: scan gave row %d after %d of %d rows", ErrShape, i, next, len(y))
+				return fmt.Errorf("%w: scan gave row %d after %d of %d rows", nb.ErrShape, i, next, len(y))
 			}
 			next++
 			c := y[i]
@@ -55,7 +57,7 @@ func NewSparseCountsScan(features int, y []int, classes int, binary bool, thresh
 			return nil
 		})
 		if err == nil && next != len(y) {
-			err = fmt.Errorf("%w: scan gave %d rows, want %d", ErrShape, next, len(y))
+			err = fmt.Errorf("%w: scan gave %d rows, want %d", nb.ErrShape, next, len(y))
 		}
 		if err != nil {
 			return nil, err
@@ -98,11 +100,11 @@ func denseFeatureMajor(accs []classSum, features int) (ptr []int, class []uint16
 	return ptr, class, count
 }
 
-// NewSparseCountsForScan is NewSparseCountsScan for est, binarizing like
-// NewCountsFor would.
-func NewSparseCountsForScan(est Estimator, features int, y []int, classes int, scan ScanFunc) (*SparseCounts, error) {
-	c := NewCountsFor(est, 0, 0)
-	return NewSparseCountsScan(features, y, classes, c.Binary, c.Threshold, scan)
+// CountScan is CountRows for the len(y) rows that scan reads in order, as
+// from a file, without holding them (see countScan).
+func CountScan(est nb.Estimator, features int, y []int, classes int, scan ScanFunc) (*Counts, error) {
+	binary, threshold := binarization(est)
+	return countScan(features, y, classes, binary, threshold, scan)
 }
 
 // rowBatch is rows copied out of a scan: row k is idx[ptr[k]:ptr[k+1]].

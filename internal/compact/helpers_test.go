@@ -1,0 +1,158 @@
+package compact
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/textnb/textnb/internal/golden"
+	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/vectorize"
+)
+
+// txtGoldenCases returns the nine golden cases of the text models (mnb_*,
+// cnb_*, bnb_*), failing the test if any is missing.
+func txtGoldenCases(t testing.TB) []golden.Case {
+	t.Helper()
+	var out []golden.Case
+	for _, c := range golden.Load(t).Cases {
+		if strings.HasPrefix(c.Name, "mnb_") || strings.HasPrefix(c.Name, "cnb_") || strings.HasPrefix(c.Name, "bnb_") {
+			out = append(out, c)
+		}
+	}
+	if len(out) != 9 {
+		t.Fatalf("found %d text golden cases, want 9", len(out))
+	}
+	return out
+}
+
+// txtEstimator builds the model a golden case describes.
+func txtEstimator(t *testing.T, c golden.Case) nb.Estimator {
+	t.Helper()
+	alpha, _ := c.Params["alpha"].(float64)
+	switch c.Model {
+	case "MultinomialNB":
+		fitPrior, ok := c.Params["fit_prior"].(bool)
+		return &nb.Multinomial{Alpha: alpha, UniformPrior: ok && !fitPrior}
+	case "ComplementNB":
+		norm, _ := c.Params["norm"].(bool)
+		return &nb.Complement{Alpha: alpha, Norm: norm}
+	case "BernoulliNB":
+		thr, _ := c.Params["binarize"].(float64)
+		return &nb.Bernoulli{Alpha: alpha, Binarize: thr}
+	}
+	t.Fatalf("unknown model %s", c.Model)
+	return nil
+}
+
+func txtParams(est nb.Estimator) (flp, clp []float64) {
+	switch m := est.(type) {
+	case *nb.Multinomial:
+		return m.FeatureLogProb, m.ClassLogPrior
+	case *nb.Complement:
+		return m.FeatureLogProb, m.ClassLogPrior
+	case *nb.Bernoulli:
+		return m.FeatureLogProb, m.ClassLogPrior
+	}
+	return nil, nil
+}
+
+// txtDense is the scoring table of a fitted nb text model, built from its
+// fitted fields as its own scoring does.
+func txtDense(est nb.Estimator) *Dense {
+	flp, clp := txtParams(est)
+	k := len(clp)
+	f := len(flp) / k
+	d := &Dense{K: k, W: make([]float64, len(flp)), Bias: make([]float64, k)}
+	for c := range k {
+		for j := range f {
+			d.W[j*k+c] = flp[c*f+j]
+		}
+	}
+	switch m := est.(type) {
+	case *nb.Multinomial:
+		copy(d.Bias, clp)
+	case *nb.Complement:
+		if k == 1 {
+			d.Bias[0] = clp[0]
+		}
+	case *nb.Bernoulli:
+		d.Binary, d.Threshold = !m.NoBinarize, m.Binarize
+		for c := range k {
+			d.Bias[c] = clp[c]
+			for j := range f {
+				lp := flp[c*f+j]
+				neg := math.Log1p(-math.Exp(lp))
+				d.W[j*k+c] = lp - neg
+				d.Bias[c] += neg
+			}
+		}
+	}
+	return d
+}
+
+// txtFit counts X and y the way est needs and fits est.
+func txtFit(t testing.TB, est nb.Estimator, X *vectorize.CSR, y []int, classes int) *nb.Counts {
+	t.Helper()
+	c := nb.NewCounts(est, classes, X.Cols)
+	if err := c.Add(X, y, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := est.Fit(c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// txtSlice returns rows [lo, hi) of X as a new matrix.
+func txtSlice(X *vectorize.CSR, lo, hi int) *vectorize.CSR {
+	out := vectorize.NewCSR(X.Cols)
+	for i := lo; i < hi; i++ {
+		out.AppendRow(X.Row(i))
+	}
+	return out
+}
+
+func txtLabels(r *rand.Rand, n, k int) []int {
+	y := make([]int, n)
+	for i := range y {
+		y[i] = r.IntN(k)
+	}
+	return y
+}
+
+// txtAppendDense appends the non-zero entries of dense as a row of X.
+func txtAppendDense(X *vectorize.CSR, dense []float64) {
+	var idx []int32
+	var val []float64
+	for j, v := range dense {
+		if v != 0 {
+			idx, val = append(idx, int32(j)), append(val, v)
+		}
+	}
+	X.AppendRow(idx, val)
+}
+
+// jointCSR returns the rows×K joint log-likelihoods of X.
+func jointCSR(m nb.Model, X *vectorize.CSR) []float64 {
+	var out []float64
+	for i := range X.Rows {
+		idx, val := X.Row(i)
+		out = m.JointLogLikelihood(out, idx, val)
+	}
+	return out
+}
+
+// Term counts of five short documents over the vocabulary
+// [ball, goal, vote, party]: two sport (0), three politics (1).
+var (
+	exampleX = vectorize.FromDense([][]float64{
+		{2, 1, 0, 0},
+		{1, 2, 0, 1},
+		{0, 0, 2, 1},
+		{0, 1, 1, 2},
+		{0, 0, 3, 1},
+	})
+	exampleY = []int{0, 0, 1, 1, 1}
+)
