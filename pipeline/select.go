@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -114,9 +115,12 @@ func multiClasses(sets [][]int32, labels int) []*roaring.Bitmap {
 	return out
 }
 
-// selectFeatures returns src restricted to the terms selectTerms keeps.
+// selectFeatures returns src restricted to the terms selectTerms keeps,
+// breaking ties by the terms' bytes.
 func selectFeatures(src termSource, sel Selection, classes []*roaring.Bitmap, w weighting) (termSource, error) {
-	keep, err := selectTerms(src, sel, classes, w)
+	v := src.vocab()
+	byTerm := func(a, b int32) int { return strings.Compare(v.Term(int(a)), v.Term(int(b))) }
+	keep, err := selectTerms(src, sel, classes, w, byTerm)
 	if keep == nil || err != nil {
 		return src, err
 	}
@@ -127,8 +131,8 @@ func selectFeatures(src termSource, sel Selection, classes []*roaring.Bitmap, w 
 // their weight in classes (the documents of each class) in src's rows
 // weighted by w (fitted on src's terms; nil: counts), or by their
 // document frequencies there, counted from src's postings; nil if it
-// keeps every term.
-func selectTerms(src termSource, sel Selection, classes []*roaring.Bitmap, w weighting) ([]int32, error) {
+// keeps every term. tie orders terms of equal scores (nil: by id).
+func selectTerms(src termSource, sel Selection, classes []*roaring.Bitmap, w weighting, tie func(a, b int32) int) ([]int32, error) {
 	if err := sel.validate(); err != nil {
 		return nil, err
 	}
@@ -137,19 +141,17 @@ func selectTerms(src termSource, sel Selection, classes []*roaring.Bitmap, w wei
 	}
 	switch sel.Method {
 	case DocFreq:
-		scores := make([]float64, src.features)
-		for j, df := range src.df {
-			scores[j] = float64(df)
-		}
-		return vectorize.SelectTopK(scores, sel.K), nil
+		keep := topK(src.df, sel.K, tie)
+		slices.Sort(keep)
+		return keep, nil
 	case Chi2:
-		return roundRobin(weightTop(src, classes, sel.K, w), sel.K), nil
+		return roundRobin(weightTop(src, classes, sel.K, w, tie), sel.K), nil
 	}
 	post, err := presence(src)
 	if err != nil {
 		return nil, err
 	}
-	return roundRobin(perClassTop(post, classes, sel), sel.K), nil
+	return roundRobin(perClassTop(post, classes, sel, tie), sel.K), nil
 }
 
 // presence returns the postings of src's rows, binarized.
@@ -169,12 +171,12 @@ func presence(src termSource) (*vectorize.Postings, error) {
 }
 
 // perClassTop returns, for each class, up to sel.K terms in decreasing
-// order of their score against it (ties: the lower id first). A term's
+// order of their score against it (ties: by tie, nil: the lower id first). A term's
 // documents in each class are counted from its posting list and each
 // document's classes: exact, and faster than intersecting the term's
 // roaring bitmap with every class's, which took 2.4 times as long on
 // 20 Newsgroups and 14 times on Reuters' 90 labels (benchmarks/selectcost).
-func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Selection) [][]int32 {
+func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Selection, tie func(a, b int32) int) [][]int32 {
 	n, F, C := float64(post.Rows()), post.Cols(), len(classes)
 	of := docClasses(classes, post.Rows())
 	nc := make([]float64, C)
@@ -201,16 +203,16 @@ func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Select
 		}
 	})
 	top := make([][]int32, C)
-	parallel.For(C, 0, func(c int) { top[c] = topK(scores[c], sel.K) })
+	parallel.For(C, 0, func(c int) { top[c] = topK(scores[c], sel.K, tie) })
 	return top
 }
 
 // weightTop returns, for each class, up to k terms of src in decreasing
-// order of the χ² of their weight against it (ties: the lower id first):
+// order of the χ² of their weight against it (ties: by tie, nil: the lower id first):
 // the 2×2 table holds the term's weight in the class's documents and
 // outside them, and the other terms' weight in and out, src's rows
 // weighted by w (nil: counts).
-func weightTop(src termSource, classes []*roaring.Bitmap, k int, w weighting) [][]int32 {
+func weightTop(src termSource, classes []*roaring.Bitmap, k int, w weighting, tie func(a, b int32) int) [][]int32 {
 	F, C := src.features, len(classes)
 	of := docClasses(classes, src.rows)
 	in := make([]float64, F*C) // term j's weight in class c at j·C+c
@@ -248,15 +250,15 @@ func weightTop(src termSource, classes []*roaring.Bitmap, k int, w weighting) []
 		}
 	})
 	top := make([][]int32, C)
-	parallel.For(C, 0, func(c int) { top[c] = topK(scores[c], k) })
+	parallel.For(C, 0, func(c int) { top[c] = topK(scores[c], k, tie) })
 	return top
 }
 
-// topK returns the ids of the k largest scores, largest first (ties: the
-// lower id first). Only the ids at or above the k-th largest score are
+// topK returns the ids of the k largest scores, largest first (ties: in
+// tie's order, nil: the lower id first). Only the ids at or above the k-th largest score are
 // sorted by a comparison function: sorting them all cost more than
 // counting the tables.
-func topK(scores []float32, k int) []int32 {
+func topK[S cmp.Ordered](scores []S, k int, tie func(a, b int32) int) []int32 {
 	k = min(k, len(scores))
 	if k == 0 {
 		return nil
@@ -270,7 +272,10 @@ func topK(scores []float32, k int) []int32 {
 			ids = append(ids, int32(j))
 		}
 	}
-	slices.SortFunc(ids, func(a, b int32) int { return cmp.Or(cmp.Compare(scores[b], scores[a]), cmp.Compare(a, b)) })
+	if tie == nil {
+		tie = cmp.Compare[int32]
+	}
+	slices.SortFunc(ids, func(a, b int32) int { return cmp.Or(cmp.Compare(scores[b], scores[a]), tie(a, b)) })
 	return ids[:k]
 }
 
@@ -379,7 +384,10 @@ func (d *cvData) selectFold(f *foldData, keep []int32, df []int64) ([]int32, err
 	if err := m.fitWeightingDF(src.rows, func() []int64 { return keptDF }); err != nil {
 		return nil, err
 	}
-	sel, err := selectTerms(src, d.cfg.Select, classes, m.weight)
+	byTerm := func(a, b int32) int {
+		return strings.Compare(d.terms.Term(int(d.origin[keep[a]])), d.terms.Term(int(d.origin[keep[b]])))
+	}
+	sel, err := selectTerms(src, d.cfg.Select, classes, m.weight, byTerm)
 	if sel == nil || err != nil {
 		return keep, err
 	}
