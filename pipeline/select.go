@@ -171,9 +171,9 @@ func presence(src termSource) (*vectorize.Postings, error) {
 }
 
 // perClassTop returns, for each class, up to sel.K terms in decreasing
-// order of their score against it (ties: by tie, nil: the lower id first). A term's
-// documents in each class are counted from its posting list and each
-// document's classes: exact, and faster than intersecting the term's
+// order of their score against it (ties: in tie's order, nil: the lower id
+// first). A term's documents in each class are counted from its posting
+// list and each document's classes: exact, and faster than intersecting the term's
 // roaring bitmap with every class's, which took 2.4 times as long on
 // 20 Newsgroups and 14 times on Reuters' 90 labels (benchmarks/selectcost).
 func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Selection, tie func(a, b int32) int) [][]int32 {
@@ -208,10 +208,10 @@ func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Select
 }
 
 // weightTop returns, for each class, up to k terms of src in decreasing
-// order of the χ² of their weight against it (ties: by tie, nil: the lower id first):
-// the 2×2 table holds the term's weight in the class's documents and
-// outside them, and the other terms' weight in and out, src's rows
-// weighted by w (nil: counts).
+// order of the χ² of their weight against it (ties: in tie's order, nil:
+// the lower id first): the 2×2 table holds the term's weight in the
+// class's documents and outside them, and the other terms' weight in and
+// out, src's rows weighted by w (nil: counts).
 func weightTop(src termSource, classes []*roaring.Bitmap, k int, w weighting, tie func(a, b int32) int) [][]int32 {
 	F, C := src.features, len(classes)
 	of := docClasses(classes, src.rows)
@@ -255,9 +255,9 @@ func weightTop(src termSource, classes []*roaring.Bitmap, k int, w weighting, ti
 }
 
 // topK returns the ids of the k largest scores, largest first (ties: in
-// tie's order, nil: the lower id first). Only the ids at or above the k-th largest score are
-// sorted by a comparison function: sorting them all cost more than
-// counting the tables.
+// tie's order, nil: the lower id first). Only the ids at or above the
+// k-th largest score are sorted by a comparison function: sorting them all
+// cost more than counting the tables.
 func topK[S cmp.Ordered](scores []S, k int, tie func(a, b int32) int) []int32 {
 	k = min(k, len(scores))
 	if k == 0 {
