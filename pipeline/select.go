@@ -215,7 +215,7 @@ func perClassTop(post *vectorize.Postings, classes []*roaring.Bitmap, sel Select
 func weightTop(src termSource, classes []*roaring.Bitmap, k int, w weighting, tie func(a, b int32) int) [][]int32 {
 	F, C := src.features, len(classes)
 	of := docClasses(classes, src.rows)
-	in := make([]float64, F*C) // term j's weight in class c at j·C+c
+	in := make([]float64, C*F) // term j's weight in class c at c·F+j, then its score
 	all := make([]float64, F)  // term j's weight in every document
 	inClass := make([]float64, C)
 	var total float64
@@ -231,26 +231,22 @@ func weightTop(src termSource, classes []*roaring.Bitmap, k int, w weighting, ti
 			all[j] += v
 			total += v
 			for _, c := range of[i] {
-				in[int(j)*C+int(c)] += v
+				in[int(c)*F+int(j)] += v
 				inClass[c] += v
 			}
 		}
 	}
-	scores := make([][]float32, C)
-	for c := range scores {
-		scores[c] = make([]float32, F)
-	}
-	parallel.Chunks(F, 1024, 0, func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			for c := range C {
-				a := in[j*C+c]
-				b := max(0, all[j]-a)
-				scores[c][j] = float32(tableScore(Chi2, a, b, max(0, inClass[c]-a), max(0, total-inClass[c]-b)))
-			}
-		}
-	})
 	top := make([][]int32, C)
-	parallel.For(C, 0, func(c int) { top[c] = topK(scores[c], k, tie) })
+	parallel.For(C, 0, func(c int) {
+		scores := in[c*F : (c+1)*F]
+		for j, a := range scores {
+			b := max(0, all[j]-a)
+			// Rounded to float32: sums of the same weights added in another
+			// order differ in their last bits, and should tie.
+			scores[j] = float64(float32(tableScore(Chi2, a, b, max(0, inClass[c]-a), max(0, total-inClass[c]-b))))
+		}
+		top[c] = topK(scores, k, tie)
+	})
 	return top
 }
 
