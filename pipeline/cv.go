@@ -138,6 +138,9 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 		return nil, fmt.Errorf("%w: %d folds for %d documents, want 2 to %d", ErrConfig, k, len(t.y), len(t.y))
 	}
 	d := &cvData{cfg: t.cfg, names: t.names, y: t.y}
+	if d.cfg.Select.Method != NoSelect {
+		d.cfg.Vocab.MaxFeatures = 0 // K is the selection's, as in Finish
+	}
 	labels := make([]string, len(t.y))
 	for i, c := range t.y {
 		labels[i] = t.names[c]
@@ -380,6 +383,9 @@ func (d *cvData) fold(k int) (*foldData, error) {
 		return f, nil
 	}
 	keep, err := d.kept(f, df)
+	if err == nil && d.cfg.Select.Method != NoSelect {
+		keep, err = d.selectFold(f, keep, df)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("fold %d: %w", k+1, err)
 	}

@@ -229,7 +229,10 @@ func (mt *MultiTrainer) Finish() (*MultiModel, MultiSummary, error) {
 	}
 	src := prunedSource(p)
 	if cfg.Select.Method != NoSelect {
-		if src, err = selectFeatures(src, cfg.Select, multiClasses(mt.sets, len(mt.labels))); err != nil {
+		if err := m.fitWeightingDF(src.rows, func() []int64 { return src.df }); err != nil {
+			return nil, s, err
+		}
+		if src, err = selectFeatures(src, cfg.Select, multiClasses(mt.sets, len(mt.labels)), m.weight); err != nil {
 			return nil, s, err
 		}
 		s.Selected = src.features

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/RoaringBitmap/roaring/v2"
 
@@ -21,7 +22,7 @@ type SelectMethod uint8
 // term the vocabulary keeps.
 const (
 	NoSelect   SelectMethod = iota
-	Chi2                    // χ² of term presence against each class (Yang & Pedersen 1997)
+	Chi2                    // χ² of term weight against each class
 	MutualInfo              // mutual information of term presence and each class
 	DocFreq                 // document frequency
 )
@@ -42,10 +43,14 @@ func (s *SelectMethod) UnmarshalText(b []byte) error {
 
 // Selection keeps the K best terms by Method after the vocabulary is
 // pruned; the model then holds only them. Chi2 and MutualInfo score a
-// term against each class (each label of a multi-label model) from the
-// 2×2 table of documents with and without the term, in and out of the
-// class, and keep the union of every class's best terms, taken rank by
-// rank until K are kept; DocFreq keeps the K most frequent.
+// term against each class (each label of a multi-label model) from a 2×2
+// table, and keep the union of every class's best terms, taken rank by
+// rank until K are kept. Chi2's table is of weight: the term's and the
+// other terms' in the class's documents and outside them, the rows
+// weighted as the model weights them (normalized over every term),
+// which is scikit-learn's chi2 of the weighted rows against one class.
+// MutualInfo's is of documents with and without the term, in and out of
+// the class. DocFreq keeps the K most frequent terms.
 type Selection struct {
 	Method SelectMethod `json:"method"`
 	K      int          `json:"k"`
@@ -76,12 +81,30 @@ func (t *Trainer) fitSelected(m *Model, p *vocab.Pruned) (features int, err erro
 	if err != nil {
 		return 0, err
 	}
-	src, err := selectFeatures(prunedSource(p), t.cfg.Select, docs)
+	src := prunedSource(p)
+	if err := m.fitWeightingDF(src.rows, func() []int64 { return src.df }); err != nil {
+		return 0, err
+	}
+	src, err = selectFeatures(src, t.cfg.Select, docs, m.weight)
 	if err != nil {
 		return 0, err
 	}
 	m.vocab = src.vocab()
+	// The kept terms are weighted anew: rows normalized over them alone
+	// did better in cross-validation than rows normalized over every term.
 	return src.features, m.fitRows(src.features, func() []int64 { return src.df }, t.y, src.row)
+}
+
+// docClasses returns the classes of each of n documents.
+func docClasses(classes []*roaring.Bitmap, n int) [][]int32 {
+	of := make([][]int32, n)
+	for c, b := range classes {
+		for it := b.Iterator(); it.HasNext(); {
+			r := it.Next()
+			of[r] = append(of[r], int32(c))
+		}
+	}
+	return of
 }
 
 // multiClasses returns the documents of each label.
@@ -98,31 +121,43 @@ func multiClasses(sets [][]int32, labels int) []*roaring.Bitmap {
 	return out
 }
 
-// selectFeatures returns src restricted to the terms sel keeps, by their
-// document frequencies in classes (the documents of each class), counted
-// from src's postings.
-func selectFeatures(src termSource, sel Selection, classes []*roaring.Bitmap) (termSource, error) {
-	if err := sel.validate(); err != nil {
+// selectFeatures returns src restricted to the terms selectTerms keeps,
+// breaking ties by the terms' bytes.
+func selectFeatures(src termSource, sel Selection, classes []*roaring.Bitmap, w weighting) (termSource, error) {
+	v := src.vocab()
+	byTerm := func(a, b int32) int { return strings.Compare(v.Term(int(a)), v.Term(int(b))) }
+	keep, err := selectTerms(src, sel, classes, w, byTerm)
+	if keep == nil || err != nil {
 		return src, err
 	}
-	if sel.K >= src.features {
-		return src, nil
-	}
-	var keep []int32
-	if sel.Method == DocFreq {
-		scores := make([]float64, src.features)
-		for j, df := range src.df {
-			scores[j] = float64(df)
-		}
-		keep = postings.SelectTopK(scores, sel.K)
-	} else {
-		post, err := presence(src)
-		if err != nil {
-			return src, err
-		}
-		keep = roundRobin(perClassTop(post, classes, sel), sel.K)
-	}
 	return src.restrict(keep), nil
+}
+
+// selectTerms returns the terms of src, increasing, that sel keeps, by
+// their weight in classes (the documents of each class) in src's rows
+// weighted by w (fitted on src's terms; nil: counts), or by their
+// document frequencies there, counted from src's postings; nil if it
+// keeps every term. tie orders terms of equal scores (nil: by id).
+func selectTerms(src termSource, sel Selection, classes []*roaring.Bitmap, w weighting, tie func(a, b int32) int) ([]int32, error) {
+	if err := sel.validate(); err != nil {
+		return nil, err
+	}
+	if sel.K >= src.features {
+		return nil, nil
+	}
+	switch sel.Method {
+	case DocFreq:
+		keep := topK(src.df, sel.K, tie)
+		slices.Sort(keep)
+		return keep, nil
+	case Chi2:
+		return roundRobin(weightTop(src, classes, sel.K, w, tie), sel.K), nil
+	}
+	post, err := presence(src)
+	if err != nil {
+		return nil, err
+	}
+	return roundRobin(perClassTop(post, classes, sel, tie), sel.K), nil
 }
 
 // presence returns the postings of src's rows, binarized.
@@ -142,21 +177,17 @@ func presence(src termSource) (*postings.Postings, error) {
 }
 
 // perClassTop returns, for each class, up to sel.K terms in decreasing
-// order of their score against it (ties: the lower id first). A term's
-// documents in each class are counted from its posting list and each
-// document's classes: exact, and faster than intersecting the term's
+// order of their score against it (ties: in tie's order, nil: the lower id
+// first). A term's documents in each class are counted from its posting
+// list and each document's classes: exact, and faster than intersecting the term's
 // roaring bitmap with every class's, which took 2.4 times as long on
 // 20 Newsgroups and 14 times on Reuters' 90 labels (benchmarks/selectcost).
-func perClassTop(post *postings.Postings, classes []*roaring.Bitmap, sel Selection) [][]int32 {
+func perClassTop(post *postings.Postings, classes []*roaring.Bitmap, sel Selection, tie func(a, b int32) int) [][]int32 {
 	n, F, C := float64(post.Rows()), post.Cols(), len(classes)
-	of := make([][]int32, post.Rows()) // each document's classes
+	of := docClasses(classes, post.Rows())
 	nc := make([]float64, C)
 	for c, b := range classes {
 		nc[c] = float64(b.GetCardinality())
-		for it := b.Iterator(); it.HasNext(); {
-			r := it.Next()
-			of[r] = append(of[r], int32(c))
-		}
 	}
 	scores := make([][]float32, C)
 	for c := range scores {
@@ -178,15 +209,58 @@ func perClassTop(post *postings.Postings, classes []*roaring.Bitmap, sel Selecti
 		}
 	})
 	top := make([][]int32, C)
-	parallel.For(C, 0, func(c int) { top[c] = topK(scores[c], sel.K) })
+	parallel.For(C, 0, func(c int) { top[c] = topK(scores[c], sel.K, tie) })
 	return top
 }
 
-// topK returns the ids of the k largest scores, largest first (ties: the
-// lower id first). Only the ids at or above the k-th largest score are
-// sorted by a comparison function: sorting them all cost more than
-// counting the tables.
-func topK(scores []float32, k int) []int32 {
+// weightTop returns, for each class, up to k terms of src in decreasing
+// order of the χ² of their weight against it (ties: in tie's order, nil:
+// the lower id first): the 2×2 table holds the term's weight in the
+// class's documents and outside them, and the other terms' weight in and
+// out, src's rows weighted by w (nil: counts).
+func weightTop(src termSource, classes []*roaring.Bitmap, k int, w weighting, tie func(a, b int32) int) [][]int32 {
+	F, C := src.features, len(classes)
+	of := docClasses(classes, src.rows)
+	in := make([]float64, C*F) // term j's weight in class c at c·F+j, then its score
+	all := make([]float64, F)  // term j's weight in every document
+	inClass := make([]float64, C)
+	var total float64
+	var idx []int32
+	var val []float64
+	for i := range src.rows {
+		idx, val = src.row(i, idx[:0], val[:0])
+		if w != nil {
+			_ = w.TransformRow(idx, val) // the rows' columns are in range
+		}
+		for p, j := range idx {
+			v := val[p]
+			all[j] += v
+			total += v
+			for _, c := range of[i] {
+				in[int(c)*F+int(j)] += v
+				inClass[c] += v
+			}
+		}
+	}
+	top := make([][]int32, C)
+	parallel.For(C, 0, func(c int) {
+		scores := in[c*F : (c+1)*F]
+		for j, a := range scores {
+			b := max(0, all[j]-a)
+			// Rounded to float32: sums of the same weights added in another
+			// order differ in their last bits, and should tie.
+			scores[j] = float64(float32(tableScore(Chi2, a, b, max(0, inClass[c]-a), max(0, total-inClass[c]-b))))
+		}
+		top[c] = topK(scores, k, tie)
+	})
+	return top
+}
+
+// topK returns the ids of the k largest scores, largest first (ties: in
+// tie's order, nil: the lower id first). Only the ids at or above the
+// k-th largest score are sorted by a comparison function: sorting them all
+// cost more than counting the tables.
+func topK[S cmp.Ordered](scores []S, k int, tie func(a, b int32) int) []int32 {
 	k = min(k, len(scores))
 	if k == 0 {
 		return nil
@@ -200,7 +274,10 @@ func topK(scores []float32, k int) []int32 {
 			ids = append(ids, int32(j))
 		}
 	}
-	slices.SortFunc(ids, func(a, b int32) int { return cmp.Or(cmp.Compare(scores[b], scores[a]), cmp.Compare(a, b)) })
+	if tie == nil {
+		tie = cmp.Compare[int32]
+	}
+	slices.SortFunc(ids, func(a, b int32) int { return cmp.Or(cmp.Compare(scores[b], scores[a]), tie(a, b)) })
 	return ids[:k]
 }
 
@@ -279,4 +356,46 @@ func (src termSource) restrict(keep []int32) termSource {
 			return v
 		},
 	}
+}
+
+// selectFold returns the columns of keep (raw, increasing) that
+// d.cfg.Select keeps for fold f's training part, whose document
+// frequencies are df: as Trainer.Finish would select from the part's
+// pruned vocabulary.
+func (d *cvData) selectFold(f *foldData, keep []int32, df []int64) ([]int32, error) {
+	to, keptDF := renumber(d.cols, keep, df)
+	binary := d.cfg.Vocab.Binary
+	src := termSource{features: len(keep), rows: len(f.train), df: keptDF, row: func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		ri, rv := d.row(f.train[i])
+		for p, j := range ri {
+			if c := to[j]; c >= 0 {
+				v := rv[p]
+				if binary {
+					v = 1
+				}
+				idx, val = append(idx, c), append(val, v)
+			}
+		}
+		return idx, val
+	}}
+	classes, err := postings.ClassDocs(f.y, len(f.classes))
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{Config: d.cfg}
+	if err := m.fitWeightingDF(src.rows, func() []int64 { return keptDF }); err != nil {
+		return nil, err
+	}
+	byTerm := func(a, b int32) int {
+		return strings.Compare(d.terms.Term(int(d.origin[keep[a]])), d.terms.Term(int(d.origin[keep[b]])))
+	}
+	sel, err := selectTerms(src, d.cfg.Select, classes, m.weight, byTerm)
+	if sel == nil || err != nil {
+		return keep, err
+	}
+	out := make([]int32, len(sel))
+	for k, c := range sel {
+		out[k] = keep[c]
+	}
+	return out, nil
 }

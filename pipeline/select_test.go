@@ -53,7 +53,7 @@ func TestPerClassTopMatchesBruteForce(t *testing.T) {
 		t.Fatal(err)
 	}
 	classes := multiClasses(sets, 2)
-	top := perClassTop(post, classes, Selection{Method: Chi2, K: 4})
+	top := perClassTop(post, classes, Selection{Method: Chi2, K: 4}, nil)
 	for c := range 2 {
 		scores := make([]float64, 4)
 		for j := range 4 {
@@ -98,6 +98,50 @@ func TestSelectionModel(t *testing.T) {
 	} {
 		if _, err := NewTrainer(cfg); !errors.Is(err, ErrConfig) {
 			t.Errorf("%+v: %v, want ErrConfig", cfg.Select, err)
+		}
+	}
+}
+
+// The weight tables behind chi2's scores match a count over the rows.
+func TestWeightTopMatchesBruteForce(t *testing.T) {
+	rows := [][]float64{{1, 0, 2, 0}, {0, 1, 1, 0}, {1, 1, 0, 0}, {0, 0, 1, 3}, {1, 0, 0, 1}}
+	sets := [][]int32{{0}, {1}, {0, 1}, {}, {1}}
+	X := vectorize.FromDense(rows)
+	src := termSource{features: 4, rows: 5, df: []int64{3, 2, 3, 2}, row: func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		ri, rv := X.Row(i)
+		return append(idx, ri...), append(val, rv...)
+	}}
+	top := weightTop(src, multiClasses(sets, 2), 4, nil, nil)
+	var total float64
+	for _, r := range rows {
+		for _, v := range r {
+			total += v
+		}
+	}
+	for c := range 2 {
+		scores := make([]float64, 4)
+		var inClass float64
+		for i, r := range rows {
+			if slices.Contains(sets[i], int32(c)) {
+				for _, v := range r {
+					inClass += v
+				}
+			}
+		}
+		for j := range 4 {
+			var a, all float64
+			for i, r := range rows {
+				all += r[j]
+				if slices.Contains(sets[i], int32(c)) {
+					a += r[j]
+				}
+			}
+			scores[j] = float64(float32(tableScore(Chi2, a, all-a, inClass-a, total-inClass-(all-a))))
+		}
+		want := []int32{0, 1, 2, 3}
+		slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(scores[b], scores[a]) })
+		if !slices.Equal(top[c], want) {
+			t.Errorf("class %d: %v, want %v (scores %v)", c, top[c], want, scores)
 		}
 	}
 }

@@ -17,6 +17,7 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	text := newTextFlags(fs)
 	fields := corpusFlags(fs)
 	quiet := quietFlag(fs)
+	sel := multiFlags{sel: textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency), chosen on each fold's training part")}
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -30,6 +31,9 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	cfg, err := text.config(given)
 	if err != nil {
+		return err
+	}
+	if err := sel.selection(&cfg, *text.features); err != nil {
 		return err
 	}
 	tr, err := pipeline.NewTrainer(cfg)

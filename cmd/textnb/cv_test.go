@@ -38,6 +38,15 @@ func TestCV(t *testing.T) {
 	if r.NFolds != 4 || len(r.Folds) != 4 || test != r.Documents || !(r.Accuracy.Mean > 0.5) {
 		t.Errorf("%+v", r)
 	}
+	if err := json.Unmarshal([]byte(mustRun(t, "", "cv", newsTrain, "--folds", "4", "--json", "--select", "chi2", "--features", "200")), &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Folds {
+		if f.Features != 200 {
+			t.Errorf("--select chi2 --features 200: fold %+v", f)
+		}
+	}
+	mustFail(t, 2, []string{"--features"}, "cv", newsTrain, "--select", "chi2")
 	mustFail(t, 2, []string{"need one CORPUS"}, "cv")
 	mustFail(t, 1, []string{"folds"}, "cv", newsTrain, "--folds", "1")
 	mustFail(t, 2, []string{"weighting"}, "cv", newsTrain, "--weighting", "idf")
