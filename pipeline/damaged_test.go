@@ -167,11 +167,11 @@ func TestNonFiniteWeights(t *testing.T) {
 
 // Issue 21.7: merge matched classes by name and collapsed repeated ones.
 func TestMergeRefusesRepeatedClasses(t *testing.T) {
-	m, err := Decode(tinyText(t)["mnb-count"])
+	m, err := decode(tinyText(t)["mnb-count"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad, err := Decode(tinyText(t)["mnb-count"])
+	bad, err := decode(tinyText(t)["mnb-count"])
 	if err != nil {
 		t.Fatal(err)
 	}

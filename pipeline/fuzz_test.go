@@ -29,7 +29,7 @@ func FuzzDecode(f *testing.F) {
 			copy(data, magic)
 			rechecksum(data)
 		}
-		if _, err := Decode(data); err != nil {
+		if _, err := decode(data); err != nil {
 			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrKind) {
 				t.Fatalf("error %v is not a model file error", err)
 			}
@@ -109,7 +109,7 @@ func seedText(t testing.TB) [][]byte {
 		{Tokenize: unigrams, Vectorizer: Hash, HashFeatures: 8, Weighting: Rennie},
 	} {
 		data := editHeader(t, encode(t, trainDocs(t, cfg, docs)), dropZero)
-		if _, err := Decode(data); err != nil {
+		if _, err := decode(data); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, data)

@@ -79,8 +79,8 @@ func mergeable(m *Model) error {
 // configDifference names the first setting in which a and b differ, with
 // its value in each.
 func configDifference(a, b *Model) (setting string, va, vb any) {
-	if a.Lang() != b.Lang() {
-		return "language", a.Lang(), b.Lang()
+	if a.Config.Tokenize.Lang != b.Config.Tokenize.Lang {
+		return "language", a.Config.Tokenize.Lang, b.Config.Tokenize.Lang
 	}
 	if setting, va, vb = fieldDifference("", reflect.ValueOf(a.Config), reflect.ValueOf(b.Config)); setting != "" {
 		return setting, va, vb

@@ -198,8 +198,8 @@ func TestMultiModelFile(t *testing.T) {
 		t.Error("re-encoding a decoded model changes its bytes")
 	}
 	// A text-model reader refuses it: the kind says what it is.
-	if _, err := Decode(data); !errors.Is(err, ErrKind) {
-		t.Errorf("Decode: %v, want ErrKind", err)
+	if _, err := decode(data); !errors.Is(err, ErrKind) {
+		t.Errorf("decode: %v, want ErrKind", err)
 	}
 	path := filepath.Join(t.TempDir(), "m.model")
 	if err := modelfile.Save(path, mm); err != nil {

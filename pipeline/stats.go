@@ -395,7 +395,7 @@ func (p *Prepared) NewSummer() *Summer {
 
 // Row appends text's weighted row, as training weights it, to idx and val.
 // The slices are valid until the Summer's next call.
-func (s *Summer) Row(text string) ([]int32, []float64) { return s.pred.Row(text) }
+func (s *Summer) Row(text string) ([]int32, []float64) { return s.pred.row(text) }
 
 // Add weights one document and adds it to its class's sums. An empty
 // label (ErrEmptyLabel) or one that the first pass did not see is an
@@ -408,7 +408,7 @@ func (s *Summer) Add(label, text string) error {
 	if !ok {
 		return fmt.Errorf("%w: class %q was not counted in the first pass", ErrStats, label)
 	}
-	idx, val := s.pred.Row(text)
+	idx, val := s.pred.row(text)
 	s.pending.AppendRow(idx, val)
 	s.y = append(s.y, c)
 	if s.pending.NNZ() >= summerBatch {
