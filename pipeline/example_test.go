@@ -106,9 +106,16 @@ func ExampleMerge() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, _ := m.Counts()
-	fmt.Println(m.Classes, c.ClassCount)
-	// Output: [spam ham] [6 6]
+	info, err := m.Inspect(0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range info.Classes {
+		fmt.Println(c.Name, c.Documents)
+	}
+	// Output:
+	// spam 6
+	// ham 6
 }
 
 func ExampleConfig() {

@@ -225,7 +225,7 @@ func checkTextInfo(t *testing.T, name string, m *Model, info Info) {
 		info.Settings.Classifier != m.Config.Classifier.String() || len(info.Classes) != len(m.Classes) {
 		t.Fatalf("%s: info %+v", name, info)
 	}
-	counts, err := m.Counts()
+	counts, err := m.fittedCounts()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 	writePacked(cw, blob, ends)
 	writeLE(cw, idf)
 	writeLinear(cw, m.lin)
-	counts, err := m.Counts()
+	counts, err := m.fittedCounts()
 	if err != nil {
 		return cw.Written(), err
 	}
@@ -418,9 +418,9 @@ func (r *reader) counts(k, f int) *compact.Counts {
 	return c
 }
 
-// Counts returns the class and feature counts the model was fitted from,
+// fittedCounts returns the class and feature counts the model was fitted from,
 // decoding them from the model file on first use.
-func (m *Model) Counts() (*compact.Counts, error) {
+func (m *Model) fittedCounts() (*compact.Counts, error) {
 	m.countsOnce.Do(func() {
 		if m.counts != nil {
 			return

@@ -110,7 +110,7 @@ func fieldDifference(prefix string, a, b reflect.Value) (string, any, any) {
 
 // add returns out's counts plus m's, remapping m's classes and columns.
 func (out *Model) add(m *Model) (*compact.Counts, error) {
-	c, err := m.Counts()
+	c, err := m.fittedCounts()
 	if err != nil {
 		return nil, err
 	}

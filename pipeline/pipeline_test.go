@@ -120,11 +120,11 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 				t.Errorf("%+v %q: loaded model gives %v (%d), trained %v (%d)", cfg, text, pb, ib, pa, ia)
 			}
 		}
-		c1, err := m.Counts()
+		c1, err := m.fittedCounts()
 		if err != nil {
 			t.Fatal(err)
 		}
-		c2, err := got.Counts()
+		c2, err := got.fittedCounts()
 		if err != nil {
 			t.Fatal(err)
 		}
