@@ -30,7 +30,6 @@ var core = &textcore.Core[Config, *Model, *Trainer]{
 	},
 	NewModel:  newModel,
 	Row:       func(m *Model) func(string) ([]int32, []float64) { return m.NewPredictor().row },
-	Scores:    func(m *Model) func([]float64, string) []float64 { return m.NewPredictor().JointLogLikelihood },
 	Estimator: func(m *Model) nb.Estimator { return m.newEstimator() },
 	Fit:       fitCounts,
 }

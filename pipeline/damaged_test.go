@@ -124,7 +124,7 @@ func TestHostileLegacyHeaders(t *testing.T) {
 		}
 		edited := editHeader(t, data, tc.edit)
 		if tc.file == "multilabel-v2" {
-			if _, err := DecodeMulti(edited); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tc.detail) {
+			if err := MultiLabel.Decode(edited); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tc.detail) {
 				t.Errorf("%s: %v, want ErrDamaged naming %q", tc.name, err, tc.detail)
 			}
 			continue

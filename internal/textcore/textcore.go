@@ -49,9 +49,6 @@ type Core[C, M, T any] struct {
 	// computes it; the function is not safe for concurrent use, and its
 	// slices are valid until its next call.
 	Row func(m M) func(text string) ([]int32, []float64)
-	// Scores returns a function that appends a text's unnormalized log
-	// posterior per class under m; not safe for concurrent use.
-	Scores func(m M) func(dst []float64, text string) []float64
 	// Estimator returns the classifier that m's configuration names,
 	// unfitted.
 	Estimator func(m M) nb.Estimator
@@ -61,9 +58,10 @@ type Core[C, M, T any] struct {
 	// Queue adds a document to t without a label of its own: multi-label
 	// training keeps the labels and has t tokenize and count.
 	Queue func(t T, text string)
-	// Finished reports whether t has finished.
-	Finished func(t T) bool
-	// MultiRows finishes t's vocabulary for multi-label training, with
+	// Stop ends t's tokenizing and counting, which multi-label training
+	// does once, whatever becomes of it.
+	Stop func(t T)
+	// MultiRows finishes stopped t's vocabulary for multi-label training, with
 	// feature selection over the label sets, and returns a model whose
 	// classes are the labels, without a classifier, and the rows weighted.
 	MultiRows func(t T, labels []string, sets [][]int32) (M, MultiRows, error)
