@@ -15,8 +15,9 @@ import (
 
 // core is what package shard, multilabel and anymodel build on.
 var core = &textcore.Core[Config, *Model, *Trainer]{
-	Decode:   decode,
-	Validate: Config.validate,
+	Decode:     decode,
+	LangSample: langSample,
+	Validate:   Config.validate,
 	Resolve: func(cfg Config, lang tokenize.Lang) (Config, *tokenize.Analyzer) {
 		an := tokenize.New(cfg.tokenizeConfig(lang))
 		cfg.Tokenize = an.Config()
@@ -32,6 +33,13 @@ var core = &textcore.Core[Config, *Model, *Trainer]{
 	Row:       func(m *Model) func(string) ([]int32, []float64) { return m.NewPredictor().row },
 	Estimator: func(m *Model) nb.Estimator { return m.newEstimator() },
 	Fit:       fitCounts,
+
+	Queue:         func(t *Trainer, text string) { t.queue(0, text) },
+	Stop:          func(t *Trainer) { t.stop() },
+	MultiRows:     multiRows,
+	SetClassifier: setClassifier,
+	WriteMulti:    writeMulti,
+	DecodeMulti:   decodeMulti,
 }
 
 func init() { textcore.Register(core) }

@@ -18,20 +18,18 @@ import (
 
 // The parts of multi-label training (package multilabel) that share the
 // Trainer's tokenizing and counting, feature selection and the model file.
-func init() {
-	core.Queue = func(t *Trainer, text string) { t.queue(0, text) }
-	core.Stop = func(t *Trainer) { t.stop() }
-	core.MultiRows = multiRows
-	core.SetClassifier = func(m *Model, alpha float64, counts *compact.Counts, lin *compact.Linear) {
-		m.Config.Alpha = alpha
-		m.counts = counts
-		m.classCount = slices.Clone(counts.ClassCount)
-		m.setLin(lin, nil)
-	}
-	core.WriteMulti = func(m *Model, w io.Writer, extra []byte) (int64, error) {
-		return m.writeFile(w, modelfile.MultiLabelModel, func(h header) any { return extendHeader{h, extra} })
-	}
-	core.DecodeMulti = decodeMulti
+
+// setClassifier is textcore.Core.SetClassifier.
+func setClassifier(m *Model, alpha float64, counts *compact.Counts, lin *compact.Linear) {
+	m.Config.Alpha = alpha
+	m.counts = counts
+	m.classCount = slices.Clone(counts.ClassCount)
+	m.setLin(lin, nil)
+}
+
+// writeMulti is textcore.Core.WriteMulti.
+func writeMulti(m *Model, w io.Writer, extra []byte) (int64, error) {
+	return m.writeFile(w, modelfile.MultiLabelModel, func(h header) any { return extendHeader{h, extra} })
 }
 
 // multiRows is textcore.Core.MultiRows.

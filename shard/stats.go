@@ -171,7 +171,7 @@ func (c *DocFreqCounter) Add(label, text string) error {
 	}
 	if c.f == nil && c.err == nil {
 		c.pending = append(c.pending, labeled{label, text})
-		if c.sampled += len(text); c.sampled >= textcore.LangSample {
+		if c.sampled += len(text); c.sampled >= core.LangSample {
 			c.begin()
 		}
 		return nil

@@ -21,15 +21,14 @@ import (
 	"github.com/textnb/textnb/vectorize"
 )
 
-// LangSample is how much text Lang Auto reads before it decides.
-const LangSample = 64 << 10
-
 // Core is what pipeline lends: C is its Config, M its *Model and T its
 // *Trainer.
 type Core[C, M, T any] struct {
 	// Decode reads a text model from the bytes of a model file.
 	Decode func(data []byte) (M, error)
 
+	// LangSample is how much text Lang Auto reads before it decides.
+	LangSample int
 	// Validate refuses settings out of range, as NewTrainer does.
 	Validate func(C) error
 	// Resolve returns cfg for language lang with every default spelled
