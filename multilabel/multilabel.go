@@ -306,7 +306,7 @@ func (f *ovrFit) counts(in func(i int) bool) ovrCounts {
 		return append(idx, ri...), append(val, rv...)
 	})
 	if err != nil { // the rows are weighted counts, checked by the weighting
-		panic("pipeline: multi-label counts: " + err.Error())
+		panic("multilabel: counts: " + err.Error())
 	}
 	return c
 }
