@@ -21,9 +21,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/textfile"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/shard"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -94,7 +94,7 @@ func Train(s beam.Scope, cfg pipeline.Config, docs beam.PCollection, out string)
 	if cfg.Tokenize.Lang == tokenize.Auto {
 		return fmt.Errorf("nbbeam: set Config.Tokenize.Lang: bundles could decide auto differently")
 	}
-	if _, err := pipeline.NewDocFreqCounter(cfg); err != nil {
+	if _, err := shard.NewDocFreqCounter(cfg); err != nil {
 		return err
 	}
 	s = s.Scope("TrainTextNB")
@@ -109,12 +109,12 @@ func Train(s beam.Scope, cfg pipeline.Config, docs beam.PCollection, out string)
 // docFreqsFn counts the document frequencies of each bundle.
 type docFreqsFn struct {
 	Config pipeline.Config
-	c      *pipeline.DocFreqCounter
+	c      *shard.DocFreqCounter
 }
 
 func (f *docFreqsFn) StartBundle(_ func([]byte)) error {
 	var err error
-	f.c, err = pipeline.NewDocFreqCounter(f.Config)
+	f.c, err = shard.NewDocFreqCounter(f.Config)
 	return err
 }
 
@@ -151,14 +151,14 @@ func (f *mergeDocFreqsFn) AddInput(acc, in []byte) ([]byte, error) {
 }
 
 func (*mergeDocFreqsFn) MergeAccumulators(a, b []byte) ([]byte, error) {
-	return mergeEncoded(a, b, pipeline.ReadDocFreqs, pipeline.MergeDocFreqs)
+	return mergeEncoded(a, b, shard.ReadDocFreqs, shard.MergeDocFreqs)
 }
 
 func (*mergeDocFreqsFn) ExtractOutput(acc []byte) ([]byte, error) {
 	if len(acc) == 0 {
 		return nil, nil
 	}
-	d, err := pipeline.ReadDocFreqs(bytes.NewReader(acc))
+	d, err := shard.ReadDocFreqs(bytes.NewReader(acc))
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (*mergeDocFreqsFn) ExtractOutput(acc []byte) ([]byte, error) {
 }
 
 // sortClasses puts d's classes in name order.
-func sortClasses(d *pipeline.DocFreqs) {
+func sortClasses(d *shard.DocFreqs) {
 	docs := map[string]int64{}
 	for i, c := range d.Classes {
 		docs[c] = d.ClassDocs[i]
@@ -182,14 +182,14 @@ func sortClasses(d *pipeline.DocFreqs) {
 // frequencies and emits its class sums.
 type sumsFn struct {
 	df  []byte
-	p   *pipeline.Prepared
-	sum *pipeline.Summer
+	p   *shard.Prepared
+	sum *shard.Summer
 }
 
 // ProcessElement adds d to the bundle's sums, which go out in FinishBundle.
 func (f *sumsFn) ProcessElement(d Doc, df []byte, _ func([]byte)) error {
 	if f.p == nil || !bytes.Equal(f.df, df) {
-		dfs, err := pipeline.ReadDocFreqs(bytes.NewReader(df))
+		dfs, err := shard.ReadDocFreqs(bytes.NewReader(df))
 		if err != nil {
 			return err
 		}
@@ -213,7 +213,7 @@ func (f *sumsFn) FinishBundle(_ []byte, emit func([]byte)) error {
 	if err != nil {
 		return err
 	}
-	b, err := encode(pipeline.ClassSums{Counts: s})
+	b, err := encode(s)
 	if err != nil {
 		return err
 	}
@@ -229,10 +229,7 @@ func (*mergeSumsFn) CreateAccumulator() []byte { return nil }
 func (f *mergeSumsFn) AddInput(acc, in []byte) ([]byte, error) { return f.MergeAccumulators(acc, in) }
 
 func (*mergeSumsFn) MergeAccumulators(a, b []byte) ([]byte, error) {
-	return mergeEncoded(a, b, pipeline.ReadClassSums, func(sa, sb pipeline.ClassSums) (pipeline.ClassSums, error) {
-		s, err := compact.Merge(sa.Counts, sb.Counts)
-		return pipeline.ClassSums{Counts: s}, err
-	})
+	return mergeEncoded(a, b, shard.ReadClassSums, shard.MergeClassSums)
 }
 
 // mergeEncoded decodes the accumulators a and b with read, merges them and
@@ -267,7 +264,7 @@ type buildFn struct {
 }
 
 func (f *buildFn) ProcessElement(ctx context.Context, sums, df []byte) error {
-	dfs, err := pipeline.ReadDocFreqs(bytes.NewReader(df))
+	dfs, err := shard.ReadDocFreqs(bytes.NewReader(df))
 	if err != nil {
 		return err
 	}
@@ -275,11 +272,11 @@ func (f *buildFn) ProcessElement(ctx context.Context, sums, df []byte) error {
 	if err != nil {
 		return err
 	}
-	s, err := pipeline.ReadClassSums(bytes.NewReader(sums))
+	s, err := shard.ReadClassSums(bytes.NewReader(sums))
 	if err != nil {
 		return err
 	}
-	m, err := p.Build(s.Counts)
+	m, err := p.Build(s)
 	if err != nil {
 		return err
 	}

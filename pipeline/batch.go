@@ -10,9 +10,6 @@ type Prediction struct {
 	Proba  []float64
 }
 
-// Label returns the name of the predicted class.
-func (p Prediction) Label(m *Model) string { return m.Classes[p.Class] }
-
 type batchItem struct{ source, truth, text string }
 
 // Batch classifies documents on GOMAXPROCS goroutines and hands the results

@@ -103,7 +103,8 @@ type Config struct {
 	TFIDFOptions TFIDFOptions
 	Classifier   Classifier
 	// Alpha is the additive smoothing; 0 means DefaultAlpha, and for a
-	// MultiTrainer the α that cross-validation chooses from MultiAlphas.
+	// multilabel.Trainer the α that cross-validation chooses from
+	// multilabel.Alphas.
 	// Values below MinAlpha are raised to it: MinAlpha is the least
 	// smoothing there is.
 	Alpha float64

@@ -124,7 +124,7 @@ func TestHostileLegacyHeaders(t *testing.T) {
 		}
 		edited := editHeader(t, data, tc.edit)
 		if tc.file == "multilabel-v2" {
-			if _, err := DecodeMulti(edited); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tc.detail) {
+			if err := MultiLabel.Decode(edited); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tc.detail) {
 				t.Errorf("%s: %v, want ErrDamaged naming %q", tc.name, err, tc.detail)
 			}
 			continue
@@ -167,11 +167,11 @@ func TestNonFiniteWeights(t *testing.T) {
 
 // Issue 21.7: merge matched classes by name and collapsed repeated ones.
 func TestMergeRefusesRepeatedClasses(t *testing.T) {
-	m, err := Decode(tinyText(t)["mnb-count"])
+	m, err := decode(tinyText(t)["mnb-count"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad, err := Decode(tinyText(t)["mnb-count"])
+	bad, err := decode(tinyText(t)["mnb-count"])
 	if err != nil {
 		t.Fatal(err)
 	}

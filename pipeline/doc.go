@@ -13,8 +13,8 @@
 // settings, most indicative terms) as JSON-ready Info, which package table
 // fills for its models too.
 //
-// Settings: the zero value of every config (Config, MultiConfig, Semi,
-// TFIDFOptions, Selection) is the default, field by field: a
+// Settings: the zero value of every config (Config, Semi, TFIDFOptions,
+// Selection, and multilabel.Config) is the default, field by field: a
 // zero field means the default its comment names, and a trained Model's
 // Config records the tokenizer settings resolved. No field has a useful
 // zero of its own, so an explicit value is any non-zero one, and what a
@@ -25,7 +25,7 @@
 // refused with ErrConfig.
 //
 // Enumerations (Classifier, Weighting, Vectorizer, SemiMethod,
-// SelectMethod, MultiScore) read and write their names with
+// SelectMethod, multilabel.Score) read and write their names with
 // UnmarshalText and MarshalText, as flag.TextVar and encoding/json use
 // them.
 //
@@ -34,4 +34,9 @@
 // (vocabulary, IDF weights, counts and log-probability tables) and a
 // CRC-32C checksum over all of it. The errors of reading one (ErrFormat and
 // the errors it covers) are those of every kind of model file.
+//
+// Two packages build on this one: multilabel trains and applies models
+// that give a document any number of labels, over the same stages, and
+// shard trains a Model in parts (on several machines or in a distributed
+// engine) that equals one trained at once.
 package pipeline

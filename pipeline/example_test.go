@@ -1,10 +1,10 @@
 package pipeline_test
 
 import (
-	"bytes"
 	"fmt"
 	"log"
 	"math"
+	"os"
 
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
@@ -54,11 +54,18 @@ func ExampleTrainer() {
 
 func ExampleModel() {
 	m := trainSpam(pipeline.Config{})
-	var file bytes.Buffer // a file on disk: pipeline.Save and pipeline.Load
-	if _, err := m.WriteTo(&file); err != nil {
+	file, err := os.CreateTemp("", "*.model")
+	if err != nil {
 		log.Fatal(err)
 	}
-	loaded, err := pipeline.Decode(file.Bytes())
+	defer os.Remove(file.Name())
+	if _, err := m.WriteTo(file); err != nil {
+		log.Fatal(err)
+	}
+	if err := file.Close(); err != nil {
+		log.Fatal(err)
+	}
+	loaded, err := pipeline.Load(file.Name())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -79,8 +86,8 @@ func ExampleBatch() {
 	m := trainSpam(pipeline.Config{})
 	ev := metrics.NewEvaluator(m.Classes)
 	b := m.NewBatch(func(p pipeline.Prediction) {
-		fmt.Println(p.Source, p.Label(m))
-		ev.Add(p.Truth, p.Label(m))
+		fmt.Println(p.Source, m.Classes[p.Class])
+		ev.Add(p.Truth, m.Classes[p.Class])
 	})
 	b.Add("msg1", "spam", "WIN cash now")
 	b.Add("msg2", "ham", "lunch today?")
@@ -99,9 +106,16 @@ func ExampleMerge() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	c, _ := m.Counts()
-	fmt.Println(m.Classes, c.ClassCount)
-	// Output: [spam ham] [6 6]
+	info, err := m.Inspect(0)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, c := range info.Classes {
+		fmt.Println(c.Name, c.Documents)
+	}
+	// Output:
+	// spam 6
+	// ham 6
 }
 
 func ExampleConfig() {
@@ -126,7 +140,7 @@ func ExampleClassifier_UnmarshalText() {
 func ExamplePrediction() {
 	m := trainSpam(pipeline.Config{})
 	b := m.NewBatch(func(p pipeline.Prediction) {
-		fmt.Printf("%s %s %s %.2f\n", p.Source, p.Truth, p.Label(m), p.Proba[p.Class])
+		fmt.Printf("%s %s %s %.2f\n", p.Source, p.Truth, m.Classes[p.Class], p.Proba[p.Class])
 	})
 	b.Add("sms-1", "spam", "claim your cash prize")
 	b.Close()

@@ -25,7 +25,7 @@ func (m *Model) Terms() []string {
 //
 //	score[c] = bias + Σ_j x_j·weights[j]
 //
-// over the row of Predictor.Row, where x_j is the row's value (for Bernoulli
+// over the document's weighted feature row, where x_j is the row's value (for Bernoulli
 // NB, 1 if the value is above the binarizing threshold, else the feature is
 // left out). c must be in [0, len(Classes)).
 func (m *Model) ClassWeights(c int) (weights []float64, bias float64) {

@@ -76,7 +76,7 @@ func TestExplainSumsToMargin(t *testing.T) {
 	for _, tc := range explainCases {
 		t.Run(tc.name, func(t *testing.T) {
 			trained := trainOn(t, tc.cfg, tc.train)
-			loaded, err := Decode(encode(t, trained))
+			loaded, err := decode(encode(t, trained))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +137,7 @@ func checkExplanations(t *testing.T, name string, m *Model, texts []string) {
 			t.Fatalf("%s: %q: bias + contributions = %.15g, margin %.15g (off by %g)", name, text, sum, e.Margin, d)
 		}
 		// ClassWeights reproduce every class's score from the row.
-		idx, val := q.Row(text)
+		idx, val := q.row(text)
 		for c := range jll {
 			s := bias[c]
 			for k, j := range idx {
@@ -205,7 +205,7 @@ func TestClassWeightsMatchDenseTable(t *testing.T) {
 func TestInspectText(t *testing.T) {
 	for _, cfg := range []Config{{}, {Classifier: Multinomial, Weighting: RawCounts}, {Vectorizer: Hash, HashFeatures: 1 << 12}} {
 		trained, _ := train(t, cfg, newsTrain)
-		loaded, err := Decode(encode(t, trained))
+		loaded, err := decode(encode(t, trained))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func checkTextInfo(t *testing.T, name string, m *Model, info Info) {
 		info.Settings.Classifier != m.Config.Classifier.String() || len(info.Classes) != len(m.Classes) {
 		t.Fatalf("%s: info %+v", name, info)
 	}
-	counts, err := m.Counts()
+	counts, err := m.fittedCounts()
 	if err != nil {
 		t.Fatal(err)
 	}

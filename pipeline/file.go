@@ -41,7 +41,7 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) (int64, error) {
 	cw := modelfile.NewWriter(w, k)
 	le := binary.LittleEndian
-	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Lang(), Features: m.lin.NumFeatures(), ClassCount: m.classCount,
+	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Config.Tokenize.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount,
 		LabelField: m.LabelField, TextField: m.TextField}
 	var idf []float64
 	if p := m.idf(); p != nil {
@@ -63,7 +63,7 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 	writePacked(cw, blob, ends)
 	writeLE(cw, idf)
 	writeLinear(cw, m.lin)
-	counts, err := m.Counts()
+	counts, err := m.fittedCounts()
 	if err != nil {
 		return cw.Written(), err
 	}
@@ -72,10 +72,10 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 }
 
 // Load reads a text model file.
-func Load(path string) (*Model, error) { return modelfile.Load(path, Decode) }
+func Load(path string) (*Model, error) { return modelfile.Load(path, decode) }
 
-// Decode reads a text model from the bytes of a model file.
-func Decode(data []byte) (*Model, error) {
+// decode reads a text model from the bytes of a model file.
+func decode(data []byte) (*Model, error) {
 	payload, err := modelfile.OpenKind(data, modelfile.TextModel)
 	if err != nil {
 		return nil, err
@@ -418,9 +418,9 @@ func (r *reader) counts(k, f int) *compact.Counts {
 	return c
 }
 
-// Counts returns the class and feature counts the model was fitted from,
+// fittedCounts returns the class and feature counts the model was fitted from,
 // decoding them from the model file on first use.
-func (m *Model) Counts() (*compact.Counts, error) {
+func (m *Model) fittedCounts() (*compact.Counts, error) {
 	m.countsOnce.Do(func() {
 		if m.counts != nil {
 			return

@@ -2,10 +2,8 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
@@ -29,7 +27,7 @@ func FuzzDecode(f *testing.F) {
 			copy(data, magic)
 			rechecksum(data)
 		}
-		if _, err := Decode(data); err != nil {
+		if _, err := decode(data); err != nil {
 			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrKind) {
 				t.Fatalf("error %v is not a model file error", err)
 			}
@@ -39,55 +37,6 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal(bad)
 		}
 	})
-}
-
-// FuzzDecodeMulti is FuzzDecode for multi-label model files: whatever the
-// bytes after the header, decoding must return ErrDamaged (or ErrVersion)
-// or a model whose predictions are probabilities (see checkMultiModel).
-func FuzzDecodeMulti(f *testing.F) {
-	for _, data := range seedMulti(f) {
-		f.Add(data)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		data = bytes.Clone(data)
-		if len(data) >= headerSize+4 {
-			copy(data, magic)
-			binary.LittleEndian.PutUint32(data[len(magic)+4:], uint32(MultiLabelModel))
-			rechecksum(data)
-		}
-		if _, err := DecodeMulti(data); err != nil {
-			if !errors.Is(err, ErrDamaged) && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrNotModel) {
-				t.Fatalf("error %v is not ErrDamaged", err)
-			}
-			return
-		}
-		if _, bad := checkModelFile(data); bad != nil {
-			t.Fatal(bad)
-		}
-	})
-}
-
-// seedMulti returns multi-label model files of a few hundred bytes, one
-// per score.
-func seedMulti(t testing.TB) [][]byte {
-	t.Helper()
-	var docs []corpus.MultiDocument
-	for _, d := range []struct{ labels, text string }{
-		{"a", "red red apple"}, {"a b", "red sky"}, {"b", "blue sky"}, {"b", "blue sea sky"}, {"", "sea"},
-	} {
-		docs = append(docs, corpus.MultiDocument{Labels: strings.Fields(d.labels), Text: d.text})
-	}
-	unigrams := tokenize.Config{WordNGrams: tokenize.NGramRange{Min: 1, Max: 1}}
-	var out [][]byte
-	for _, mc := range []MultiConfig{{Folds: 2}, {Score: OddsScore, Folds: 2, AllowEmpty: true}} {
-		mm, _ := trainMulti(t, Config{Tokenize: unigrams}, mc, docs)
-		data := editHeader(t, encode(t, mm), dropZero)
-		if _, err := DecodeMulti(data); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, data)
-	}
-	return out
 }
 
 // seedText returns text model files of a few hundred bytes, one per kind of
@@ -109,7 +58,7 @@ func seedText(t testing.TB) [][]byte {
 		{Tokenize: unigrams, Vectorizer: Hash, HashFeatures: 8, Weighting: Rennie},
 	} {
 		data := editHeader(t, encode(t, trainDocs(t, cfg, docs)), dropZero)
-		if _, err := Decode(data); err != nil {
+		if _, err := decode(data); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, data)

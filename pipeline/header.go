@@ -200,15 +200,6 @@ func (c legacyConfig) fileConfig() fileConfig {
 	}
 }
 
-// legacyMultiConfig is MultiConfig as formats 1 and 2 wrote it.
-type legacyMultiConfig struct {
-	Score        uint8  `json:"score"`
-	Folds        int    `json:"folds"`
-	MinPositives int    `json:"min_positives"`
-	AllowEmpty   bool   `json:"allow_empty"`
-	Seed         uint64 `json:"seed"`
-}
-
 // decodeHeader reads the JSON header of a text model file of the given
 // format version.
 func decodeHeader(js []byte, version uint32) (header, error) {
@@ -224,28 +215,6 @@ func decodeHeader(js []byte, version uint32) (header, error) {
 	err := json.Unmarshal(js, &old)
 	old.header.Config = old.Config.fileConfig()
 	return old.header, err
-}
-
-// decodeMultiHeader reads the multi-label settings and thresholds from
-// the JSON header of a multi-label model file of the given format version.
-func decodeMultiHeader(js []byte, version uint32) (multiHeader, error) {
-	var h multiHeader
-	if version >= 3 {
-		err := json.Unmarshal(js, &h)
-		return h, err
-	}
-	var old struct {
-		Multi      legacyMultiConfig `json:"multi"`
-		Thresholds []float64         `json:"thresholds"`
-	}
-	if err := json.Unmarshal(js, &old); err != nil {
-		return h, err
-	}
-	m := old.Multi
-	h.Multi = MultiConfig{Score: MultiScore(m.Score), Folds: m.Folds, MinPositives: m.MinPositives,
-		AllowEmpty: m.AllowEmpty, Seed: m.Seed}
-	h.Thresholds = old.Thresholds
-	return h, nil
 }
 
 // checkEnums reports an enumeration out of range, which only a format 1 or

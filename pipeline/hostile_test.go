@@ -60,9 +60,24 @@ func tinyMulti(t testing.TB) map[string][]byte {
 		docs = append(docs, corpus.MultiDocument{Labels: labels, Text: d.Text})
 	}
 	docs = append(docs, corpus.MultiDocument{Text: "nothing to see here"})
-	complement, _ := trainMulti(t, Config{}, MultiConfig{Folds: 2}, docs)
-	odds, _ := trainMulti(t, Config{Classifier: Multinomial, Weighting: RawCounts}, MultiConfig{Score: OddsScore, Folds: 2, AllowEmpty: true}, docs)
-	return map[string][]byte{"multi-complement": encode(t, complement), "multi-odds": encode(t, odds)}
+	return MultiLabel.Files(t, docs)
+}
+
+// MultiLabel is what the tests of model files need of package multilabel,
+// which imports this package: multilabel_test.go, of package
+// pipeline_test, fills it in.
+var MultiLabel struct {
+	// Files returns the model files of models trained on docs, one per
+	// score, by name.
+	Files func(t testing.TB, docs []corpus.MultiDocument) map[string][]byte
+	// Decode decodes a multi-label model file.
+	Decode func(data []byte) error
+	// Check decodes a multi-label model file and reports what is wrong
+	// with the model: predictions must be probabilities, one per label,
+	// and Decide must return distinct labels, at least one unless the
+	// model allows none; the model must encode again to a file that
+	// decodes.
+	Check func(data []byte) (decodeErr, bad error)
 }
 
 // checkModelFile decodes data as a model file of any kind. It returns
@@ -95,23 +110,7 @@ func checkModelFile(data []byte) (decodeErr, bad error) {
 			}
 		}
 	case MultiLabelModel:
-		mm, err := DecodeMulti(data)
-		if err != nil {
-			return err, nil
-		}
-		if err := checkMultiModel(mm); err != nil {
-			return nil, err
-		}
-		// What decodes encodes again (unless its counts, decoded only
-		// now, are damaged) to a file that decodes.
-		var b bytes.Buffer
-		if _, err := mm.WriteTo(&b); err == nil {
-			if _, err := DecodeMulti(b.Bytes()); err != nil {
-				return nil, fmt.Errorf("encoded again: %v", err)
-			}
-		} else if !errors.Is(err, ErrDamaged) {
-			return nil, fmt.Errorf("WriteTo: %v", err)
-		}
+		return MultiLabel.Check(data)
 	default:
 		return fmt.Errorf("%w: kind %v", ErrKind, kind), nil
 	}
@@ -132,46 +131,6 @@ func checkTextModel(m *Model) error {
 	}
 	if pr := m.PosteriorPriors(); len(pr) != len(m.Classes) || slices.ContainsFunc(pr, notProbability) {
 		return fmt.Errorf("posterior priors %v", pr)
-	}
-	return nil
-}
-
-// checkMultiModel reports a multi-label model whose thresholds are not
-// probabilities, one per label, or whose predictions are not: every
-// label's probability must be finite and in [0, 1] (summing to 1 under
-// ComplementScore), and Decide must return distinct labels, at least one
-// unless the model allows none.
-func checkMultiModel(mm *MultiModel) error {
-	k := len(mm.Labels)
-	if len(mm.Thresholds) != k || slices.ContainsFunc(mm.Thresholds, notProbability) {
-		return fmt.Errorf("thresholds %v for %d labels", mm.Thresholds, k)
-	}
-	docs := []string{"", "the team won the game", "salt salt salt pepper chip"}
-	if mm.m.vocab != nil {
-		docs = append(docs, strings.Join(mm.m.vocab.Terms(), " "))
-	}
-	p := mm.NewPredictor()
-	for _, doc := range docs {
-		proba := p.Proba(nil, doc)
-		var sum float64
-		for _, v := range proba {
-			sum += v
-		}
-		if len(proba) != k || slices.ContainsFunc(proba, notProbability) ||
-			mm.Multi.Score == ComplementScore && math.Abs(sum-1) > 1e-6 {
-			return fmt.Errorf("%q: %d probabilities %v for %d labels, summing to %g", doc, len(proba), proba, k, sum)
-		}
-		got := p.Decide(nil, proba)
-		seen := make([]bool, k)
-		for _, l := range got {
-			if l < 0 || l >= k || seen[l] {
-				return fmt.Errorf("%q: decided %v of %d labels", doc, got, k)
-			}
-			seen[l] = true
-		}
-		if len(got) == 0 && !mm.Multi.AllowEmpty {
-			return fmt.Errorf("%q: no label decided, %v", doc, proba)
-		}
 	}
 	return nil
 }
@@ -499,7 +458,7 @@ func decodeOnly(data []byte) error {
 	}
 	switch kind {
 	case MultiLabelModel:
-		_, err = DecodeMulti(data)
+		err = MultiLabel.Decode(data)
 	default:
 		_, err = decodeModel(payload, fileVersion(data))
 	}

@@ -118,7 +118,7 @@ func (m *Model) Inspect(top int) (Info, error) {
 	if top <= 0 {
 		return info, nil
 	}
-	counts, err := m.Counts()
+	counts, err := m.fittedCounts()
 	if err != nil {
 		return info, err
 	}

@@ -26,40 +26,4 @@ func TestAddRefusesEmptyLabel(t *testing.T) {
 	if err := tr.Add("sport", "late"); !errors.Is(err, ErrFinished) {
 		t.Errorf("Trainer.Add after Finish: %v, want ErrFinished", err)
 	}
-
-	mt, err := NewMultiTrainer(Config{}, MultiConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := mt.Add([]string{"sport", ""}, "one label empty"); !errors.Is(err, ErrEmptyLabel) {
-		t.Errorf("MultiTrainer.Add: %v, want ErrEmptyLabel", err)
-	}
-	if err := mt.Add(nil, "no labels: a negative example"); err != nil {
-		t.Errorf("MultiTrainer.Add without labels: %v", err)
-	}
-	_, _, _ = mt.Finish() // stops its goroutines
-
-	c, err := NewDocFreqCounter(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Add("", "no label"); !errors.Is(err, ErrEmptyLabel) {
-		t.Errorf("DocFreqCounter.Add: %v, want ErrEmptyLabel", err)
-	}
-	for _, d := range tinyDocs {
-		if err := c.Add(d.Label, d.Text); err != nil {
-			t.Fatal(err)
-		}
-	}
-	d, err := c.DocFreqs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := d.Prepare()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.NewSummer().Add("", "no label"); !errors.Is(err, ErrEmptyLabel) {
-		t.Errorf("Summer.Add: %v, want ErrEmptyLabel", err)
-	}
 }

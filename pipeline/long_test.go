@@ -86,7 +86,7 @@ func TestLongDocumentsInPieces(t *testing.T) {
 			rows := func(m *Model) (idx [][]int32, val [][]float64) {
 				p := m.NewPredictor()
 				for _, s := range c.texts {
-					i, v := p.Row(s)
+					i, v := p.row(s)
 					idx, val = append(idx, slices.Clone(i)), append(val, slices.Clone(v))
 				}
 				return idx, val

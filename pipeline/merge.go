@@ -79,8 +79,8 @@ func mergeable(m *Model) error {
 // configDifference names the first setting in which a and b differ, with
 // its value in each.
 func configDifference(a, b *Model) (setting string, va, vb any) {
-	if a.Lang() != b.Lang() {
-		return "language", a.Lang(), b.Lang()
+	if a.Config.Tokenize.Lang != b.Config.Tokenize.Lang {
+		return "language", a.Config.Tokenize.Lang, b.Config.Tokenize.Lang
 	}
 	if setting, va, vb = fieldDifference("", reflect.ValueOf(a.Config), reflect.ValueOf(b.Config)); setting != "" {
 		return setting, va, vb
@@ -110,7 +110,7 @@ func fieldDifference(prefix string, a, b reflect.Value) (string, any, any) {
 
 // add returns out's counts plus m's, remapping m's classes and columns.
 func (out *Model) add(m *Model) (*compact.Counts, error) {
-	c, err := m.Counts()
+	c, err := m.fittedCounts()
 	if err != nil {
 		return nil, err
 	}

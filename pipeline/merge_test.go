@@ -58,8 +58,8 @@ func TestMergeEqualsUnion(t *testing.T) {
 		}
 		// The merge sorts its vocabulary; training keeps the order in
 		// which it first saw the terms: compare feature by feature.
-		cm, _ := merged.Counts()
-		cu, _ := union.Counts()
+		cm, _ := merged.fittedCounts()
+		cu, _ := union.fittedCounts()
 		fm, fu := featureOrder(merged), featureOrder(union)
 		same := len(fm) == len(fu) && slices.Equal(cm.ClassCount, cu.ClassCount)
 		for k := 0; same && k < len(fm); k++ {

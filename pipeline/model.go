@@ -42,10 +42,6 @@ type Model struct {
 	countsErr  error
 }
 
-// Lang returns the language the tokenizer was set up for (never Auto in a
-// trained model): Config.Tokenize records it.
-func (m *Model) Lang() tokenize.Lang { return m.Config.Tokenize.Lang }
-
 // NumFeatures returns the number of columns of the model.
 func (m *Model) NumFeatures() int { return m.lin.NumFeatures() }
 
@@ -124,10 +120,10 @@ func (m *Model) setLin(lin *compact.Linear, s *compact.Scorer) {
 	})
 }
 
-// TrainingPriors returns the class frequencies of the training data. The
+// trainingPriors returns the class frequencies of the training data. The
 // priors that the model's probabilities assume are PosteriorPriors: Complement
 // NB, like scikit-learn's, leaves the class prior out of its scores.
-func (m *Model) TrainingPriors() []float64 {
+func (m *Model) trainingPriors() []float64 {
 	p := append([]float64(nil), m.classCount...)
 	floats.Scale(1/floats.Sum(p), p)
 	return p
@@ -178,9 +174,9 @@ func (m *Model) NewPredictor() *Predictor {
 	return &Predictor{m: m, tok: m.an.NewWorker(), ngrams: ngramsOf(m.an)}
 }
 
-// Row appends text's weighted feature row to the Predictor's buffers and
+// row appends text's weighted feature row to the Predictor's buffers and
 // returns it; the slices are valid until the next call.
-func (p *Predictor) Row(text string) (idx []int32, val []float64) {
+func (p *Predictor) row(text string) (idx []int32, val []float64) {
 	m := p.m
 	if len(text) <= longText {
 		p.terms, p.extra = p.tok.Words(p.terms[:0], p.extra[:0], text)
@@ -213,7 +209,7 @@ func (p *Predictor) piece(idx []int32, val []float64, words []string, from int, 
 
 // JointLogLikelihood appends one unnormalized log posterior per class.
 func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
-	idx, val := p.Row(text)
+	idx, val := p.row(text)
 	return p.m.scorer().JointLogLikelihood(dst, idx, val)
 }
 

@@ -1,292 +1,126 @@
-package pipeline
+package pipeline_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
-	"io"
-	"math"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/vectorize"
+	"github.com/textnb/textnb/internal/textcore"
+	"github.com/textnb/textnb/multilabel"
+	"github.com/textnb/textnb/pipeline"
 )
 
-const multiJSONL = "../testdata/multilabel.jsonl"
+// core is pipeline's machinery, whose multi-label decoder gives the
+// text model of a multi-label model file, and so its terms.
+var core = textcore.Get[pipeline.Config, *pipeline.Model, *pipeline.Trainer]()
 
-func readMultiDocs(t testing.TB, path string) []corpus.MultiDocument {
-	t.Helper()
-	var docs []corpus.MultiDocument
-	if _, err := corpus.WalkMulti(path, corpus.Options{}, func(d corpus.MultiDocument) error {
-		docs = append(docs, d)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return docs
+// The model-file tests reach package multilabel through
+// pipeline.MultiLabel.
+func init() {
+	pipeline.MultiLabel.Files = multiFiles
+	pipeline.MultiLabel.Decode = func(data []byte) error { _, err := decodeMulti(data); return err }
+	pipeline.MultiLabel.Check = checkMultiFile
 }
 
-func trainMulti(t testing.TB, cfg Config, mc MultiConfig, docs []corpus.MultiDocument) (*MultiModel, MultiSummary) {
-	t.Helper()
-	tr, err := NewMultiTrainer(cfg, mc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range docs {
-		tr.Add(d.Labels, d.Text)
-	}
-	mm, s, err := tr.Finish()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mm, s
-}
-
-func evaluateMulti(mm *MultiModel, docs []corpus.MultiDocument) metrics.MultiEvaluation {
-	ev := metrics.NewMultiEvaluator(mm.Labels)
-	b := mm.NewBatch(func(p MultiPrediction) { ev.Add(p.Truth, p.Labels, p.Proba) })
-	for _, d := range docs {
-		b.Add(d.Source, d.Labels, d.Text)
-	}
-	b.Close()
-	return ev.Result()
-}
-
-func TestMultiTrainerLearnsLabelSets(t *testing.T) {
-	docs := readMultiDocs(t, multiJSONL)
-	for _, score := range []MultiScore{ComplementScore, OddsScore} {
-		mm, s := trainMulti(t, Config{}, MultiConfig{Score: score}, docs)
-		if s.Documents != 37 || s.Labels != 4 || s.Assignments != 48 || s.Unlabeled != 1 || s.Features != mm.NumFeatures() {
-			t.Errorf("%v: summary %+v", score, s)
-		}
-		if !slices.Contains(MultiAlphas, s.Alpha) || mm.Config.Alpha != s.Alpha {
-			t.Errorf("%v: alpha %g (model %g), want one of %v", score, s.Alpha, mm.Config.Alpha, MultiAlphas)
-		}
-		for l, th := range mm.Thresholds {
-			if !(th > 0 && th < 1) {
-				t.Errorf("%v: label %s threshold %g", score, mm.Labels[l], th)
-			}
-		}
-		r := evaluateMulti(mm, docs)
-		// Training documents: the model must fit them well, the pairs too.
-		if r.MicroF1 < 0.85 || r.N != 37 {
-			t.Errorf("%v: micro-F1 on the training documents %.3f (n %d)", score, r.MicroF1, r.N)
-		}
-		p := mm.NewPredictor()
-		for _, d := range docs {
-			proba := p.Proba(nil, d.Text)
-			if got := p.Decide(nil, proba); len(got) == 0 {
-				t.Errorf("%v: %q got no label", score, d.Text)
-			}
-		}
-	}
-}
-
-func TestDecide(t *testing.T) {
-	th := []float64{math.Log(0.5), math.Log(0.2), math.Log(0.1)}
-	pred := make([]bool, 3)
-	for _, c := range []struct {
-		p     []float64
-		empty bool
-		want  []bool
+func multiFiles(t testing.TB, docs []corpus.MultiDocument) map[string][]byte {
+	out := map[string][]byte{}
+	for name, c := range map[string]struct {
+		cfg pipeline.Config
+		mc  multilabel.Config
 	}{
-		{[]float64{0.6, 0.3, 0.1}, false, []bool{true, true, true}},
-		{[]float64{0.45, 0.15, 0.05}, true, []bool{false, false, false}},
-		// None reaches its threshold: the most probable is taken, not the
-		// nearest to its threshold (0.18/0.2).
-		{[]float64{0.45, 0.15, 0.05}, false, []bool{true, false, false}},
-		{[]float64{0.3, 0.18, 0.05}, false, []bool{true, false, false}},
+		"multi-complement": {pipeline.Config{}, multilabel.Config{Folds: 2}},
+		"multi-odds": {pipeline.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.RawCounts},
+			multilabel.Config{Score: multilabel.OddsScore, Folds: 2, AllowEmpty: true}},
 	} {
-		logp := make([]float64, 3)
-		for l, p := range c.p {
-			logp[l] = math.Log(p)
-		}
-		decide(pred, logp, th, c.empty)
-		if !slices.Equal(pred, c.want) {
-			t.Errorf("%v (empty %v): %v, want %v", c.p, c.empty, pred, c.want)
-		}
-	}
-}
-
-// The fitted weights equal the binary models' formulas computed directly.
-func TestOvRFitWeights(t *testing.T) {
-	X := vectorize.FromDense([][]float64{{2, 0, 1}, {0, 3, 1}, {1, 1, 0}, {0, 0, 2}})
-	sets := [][]int32{{0}, {1}, {0, 1}, {}}
-	const alpha = 0.5
-	for _, score := range []MultiScore{ComplementScore, OddsScore} {
-		f := newOvRFit(X, sets, 2, MultiConfig{Score: score})
-		lin, err := f.fit(f.all, alpha)
+		tr, err := multilabel.NewTrainer(c.cfg, c.mc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		W := lin.Dense()
-		for l := range 2 {
-			var pos, rest [3]float64
-			var in float64
-			for i, set := range sets {
-				idx, val := X.Row(i)
-				for k, j := range idx {
-					if slices.Contains(set, int32(l)) {
-						pos[j] += val[k]
-					} else {
-						rest[j] += val[k]
-					}
-				}
-				in += float64(boolInt(slices.Contains(set, int32(l))))
-			}
-			P, R := pos[0]+pos[1]+pos[2], rest[0]+rest[1]+rest[2]
-			for j := range 3 {
-				want := math.Log(R+3*alpha) - math.Log(rest[j]+alpha)
-				if score == OddsScore {
-					want += math.Log(pos[j]+alpha) - math.Log(P+3*alpha)
-				}
-				if got := W.W[j*2+l]; math.Abs(got-want) > 1e-12 {
-					t.Errorf("%v: weight of label %d, feature %d = %g, want %g", score, l, j, got, want)
-				}
-			}
-			wantBias := 0.0
-			if score == OddsScore {
-				wantBias = math.Log(in+0.5) - math.Log(4-in+0.5)
-			}
-			if math.Abs(W.Bias[l]-wantBias) > 1e-12 {
-				t.Errorf("%v: bias of label %d = %g, want %g", score, l, W.Bias[l], wantBias)
+		for _, d := range docs {
+			if err := tr.Add(d.Labels, d.Text); err != nil {
+				t.Fatal(err)
 			}
 		}
+		mm, _, err := tr.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if _, err := mm.WriteTo(&b); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = b.Bytes()
 	}
+	return out
 }
 
-func TestBestCut(t *testing.T) {
-	v := []scored{{0.1, false}, {0.9, true}, {0.5, true}, {0.7, false}, {0.3, true}}
-	// Keeping the top 1: F1 2/4; top 2: 2/5; top 3: 4/6; top 4: 6/7; all: 6/8.
-	cut, f1 := bestCut(v, 3)
-	if cut != 0.2 || math.Abs(f1-6.0/7) > 1e-15 {
-		t.Errorf("cut %g with F1 %g, want 0.2 and 6/7", cut, f1)
-	}
-	v = []scored{{0.9, true}, {0.5, false}, {0.5, true}, {0.1, false}}
-	// Tied scores are kept or dropped together: top 1 gives 2/3, top 3 gives 4/5.
-	if cut, f1 = bestCut(v, 2); cut != 0.3 || math.Abs(f1-0.8) > 1e-15 {
-		t.Errorf("ties: cut %g with F1 %g, want 0.3 and 0.8", cut, f1)
-	}
-}
-
-func TestMultiModelFile(t *testing.T) {
-	docs := readMultiDocs(t, multiJSONL)
-	mm, _ := trainMulti(t, Config{}, MultiConfig{}, docs)
-	data := encode(t, mm)
-	if k, _, err := openContainer(data); err != nil || k != MultiLabelModel {
-		t.Fatalf("kind %v, %v", k, err)
-	}
-	back, err := DecodeMulti(data)
+// decodeMulti decodes a multi-label model file through a file, as
+// multilabel.Load reads one.
+func decodeMulti(data []byte) (*multilabel.Model, error) {
+	dir, err := os.MkdirTemp("", "multi")
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	if !slices.Equal(back.Labels, mm.Labels) || !slices.Equal(back.Thresholds, mm.Thresholds) || back.Multi != mm.Multi || back.Config.Alpha != mm.Config.Alpha {
-		t.Errorf("decoded %v %v %+v, trained %v %v %+v", back.Labels, back.Thresholds, back.Multi, mm.Labels, mm.Thresholds, mm.Multi)
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "m.model")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return nil, err
 	}
-	p, q := mm.NewPredictor(), back.NewPredictor()
-	for _, d := range docs {
-		a, b := p.Proba(nil, d.Text), q.Proba(nil, d.Text)
-		if !slices.Equal(a, b) || !slices.Equal(p.Decide(nil, a), q.Decide(nil, b)) {
-			t.Errorf("%q: %v after decoding, %v before", d.Text, b, a)
-		}
-	}
-	if !bytes.Equal(encode(t, back), data) {
-		t.Error("re-encoding a decoded model changes its bytes")
-	}
-	// A text-model reader refuses it: the kind says what it is.
-	if _, err := Decode(data); !errors.Is(err, ErrKind) {
-		t.Errorf("Decode: %v, want ErrKind", err)
-	}
-	path := filepath.Join(t.TempDir(), "m.model")
-	if err := modelfile.Save(path, mm); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := LoadMulti(path); err != nil {
-		t.Error(err)
-	}
-	if _, err := LoadMulti("../testdata/models/news-v1.model"); !errors.Is(err, ErrKind) {
-		t.Errorf("LoadMulti of a text model: %v, want ErrKind", err)
-	}
-	// A header that training does not write is a damaged file.
-	for name, edit := range map[string]func(h map[string]any){
-		"fewer thresholds":   func(h map[string]any) { h["thresholds"] = h["thresholds"].([]any)[1:] },
-		"more thresholds":    func(h map[string]any) { h["thresholds"] = append(h["thresholds"].([]any), json.Number("0.5")) },
-		"no thresholds":      func(h map[string]any) { delete(h, "thresholds") },
-		"negative threshold": func(h map[string]any) { h["thresholds"].([]any)[0] = json.Number("-0.1") },
-		"threshold above 1":  func(h map[string]any) { h["thresholds"].([]any)[0] = json.Number("1.5") },
-		"infinite threshold": func(h map[string]any) { h["thresholds"].([]any)[0] = json.Number("1e999") },
-		"string threshold":   func(h map[string]any) { h["thresholds"].([]any)[0] = "NaN" },
-		"unknown score":      func(h map[string]any) { h["multi"].(map[string]any)["score"] = json.Number("2") },
-		"negative score":     func(h map[string]any) { h["multi"].(map[string]any)["score"] = json.Number("-1") },
-		"one fold":           func(h map[string]any) { h["multi"].(map[string]any)["folds"] = json.Number("1") },
-		"negative positives": func(h map[string]any) { h["multi"].(map[string]any)["min_positives"] = json.Number("-3") },
-		"multi a string":     func(h map[string]any) { h["multi"] = "odds" },
-		"score by name":      func(h map[string]any) { h["multi"].(map[string]any)["score"] = "cubic" },
-		"bnb":                func(h map[string]any) { h["config"].(map[string]any)["classifier"] = "bnb" },
-		"semi-supervised": func(h map[string]any) {
-			h["config"].(map[string]any)["semi"].(map[string]any)["method"] = "nsnb"
-		},
-	} {
-		_, err := DecodeMulti(editHeader(t, data, edit))
-		if !errors.Is(err, ErrDamaged) || !errors.Is(err, ErrFormat) {
-			t.Errorf("%s: %v, want ErrDamaged", name, err)
-		}
-	}
-	// What would not load is not written.
-	for _, th := range []float64{-0.1, 1.5, math.NaN(), math.Inf(1)} {
-		bad := *mm
-		bad.Thresholds = slices.Clone(mm.Thresholds)
-		bad.Thresholds[0] = th
-		if _, err := bad.WriteTo(io.Discard); !errors.Is(err, ErrConfig) {
-			t.Errorf("WriteTo with threshold %g: %v, want ErrConfig", th, err)
-		}
-	}
-	bad := *mm
-	bad.Thresholds = mm.Thresholds[1:]
-	if _, err := bad.WriteTo(io.Discard); !errors.Is(err, ErrConfig) {
-		t.Errorf("WriteTo with %d thresholds for %d labels: %v, want ErrConfig", len(bad.Thresholds), len(mm.Labels), err)
-	}
+	return multilabel.Load(path)
 }
 
-func TestMultiTrainerRejects(t *testing.T) {
-	for _, c := range []struct {
-		cfg Config
-		mc  MultiConfig
-	}{
-		{Config{Vectorizer: Hash}, MultiConfig{}},
-		{Config{Classifier: Bernoulli}, MultiConfig{}},
-		{Config{}, MultiConfig{Folds: 1}},
-		{Config{}, MultiConfig{Score: 9}},
-		{Config{Select: Selection{Method: Chi2}}, MultiConfig{}},
-	} {
-		if _, err := NewMultiTrainer(c.cfg, c.mc); !errors.Is(err, ErrConfig) {
-			t.Errorf("%+v %+v: %v, want ErrConfig", c.cfg, c.mc, err)
+func checkMultiFile(data []byte) (decodeErr, bad error) {
+	mm, err := decodeMulti(data)
+	if err != nil {
+		return err, nil
+	}
+	k := len(mm.Labels)
+	notProbability := func(v float64) bool { return !(v >= 0 && v <= 1) }
+	if len(mm.Thresholds) != k || slices.ContainsFunc(mm.Thresholds, notProbability) {
+		return nil, fmt.Errorf("thresholds %v for %d labels", mm.Thresholds, k)
+	}
+	docs := []string{"", "the team won the game", "salt salt salt pepper chip"}
+	if m, _, _, err := core.DecodeMulti(data); err == nil && m.Terms() != nil {
+		docs = append(docs, strings.Join(m.Terms(), " "))
+	}
+	p := mm.NewPredictor()
+	for _, doc := range docs {
+		proba := p.Proba(nil, doc)
+		var sum float64
+		for _, v := range proba {
+			sum += v
+		}
+		if len(proba) != k || slices.ContainsFunc(proba, notProbability) ||
+			mm.Multi.Score == multilabel.ComplementScore && (sum < 1-1e-6 || sum > 1+1e-6) {
+			return nil, fmt.Errorf("%q: %d probabilities %v for %d labels, summing to %g", doc, len(proba), proba, k, sum)
+		}
+		got := p.Decide(nil, proba)
+		seen := make([]bool, k)
+		for _, l := range got {
+			if l < 0 || l >= k || seen[l] {
+				return nil, fmt.Errorf("%q: decided %v of %d labels", doc, got, k)
+			}
+			seen[l] = true
+		}
+		if len(got) == 0 && !mm.Multi.AllowEmpty {
+			return nil, fmt.Errorf("%q: no label decided, %v", doc, proba)
 		}
 	}
-	tr, _ := NewMultiTrainer(Config{}, MultiConfig{})
-	tr.Add([]string{"a"}, "one")
-	tr.Add([]string{"a"}, "two")
-	if _, _, err := tr.Finish(); !errors.Is(err, ErrOneClass) {
-		t.Errorf("one label: %v", err)
+	// What decodes encodes again (unless its counts, decoded only now, are
+	// damaged) to a file that decodes.
+	var b bytes.Buffer
+	if _, err := mm.WriteTo(&b); err == nil {
+		if _, err := decodeMulti(b.Bytes()); err != nil {
+			return nil, fmt.Errorf("encoded again: %v", err)
+		}
+	} else if !errors.Is(err, pipeline.ErrDamaged) {
+		return nil, fmt.Errorf("WriteTo: %v", err)
 	}
-	if _, _, err := tr.Finish(); !errors.Is(err, ErrFinished) {
-		t.Errorf("second Finish: %v", err)
-	}
-	tr, _ = NewMultiTrainer(Config{}, MultiConfig{})
-	if _, _, err := tr.Finish(); !errors.Is(err, ErrNoDocuments) {
-		t.Errorf("no documents: %v", err)
-	}
-}
-
-func TestMultiTrainingIsDeterministic(t *testing.T) {
-	docs := readMultiDocs(t, multiJSONL)
-	a, _ := trainMulti(t, Config{}, MultiConfig{}, docs)
-	b, _ := trainMulti(t, Config{}, MultiConfig{}, docs)
-	if !bytes.Equal(encode(t, a), encode(t, b)) {
-		t.Error("two trainings differ")
-	}
+	return nil, nil
 }

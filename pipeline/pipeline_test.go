@@ -59,7 +59,7 @@ func trainVia(t testing.TB, cfg Config, path string, viaMatrix bool) (*Model, Su
 func evaluate(t testing.TB, m *Model, path string) metrics.Evaluation {
 	t.Helper()
 	ev := metrics.NewEvaluator(m.Classes)
-	b := m.NewBatch(func(p Prediction) { ev.Add(p.Truth, p.Label(m)) })
+	b := m.NewBatch(func(p Prediction) { ev.Add(p.Truth, m.Classes[p.Class]) })
 	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		b.Add(d.Source, d.Label, d.Text)
 		return nil
@@ -120,11 +120,11 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 				t.Errorf("%+v %q: loaded model gives %v (%d), trained %v (%d)", cfg, text, pb, ib, pa, ia)
 			}
 		}
-		c1, err := m.Counts()
+		c1, err := m.fittedCounts()
 		if err != nil {
 			t.Fatal(err)
 		}
-		c2, err := got.Counts()
+		c2, err := got.fittedCounts()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestModelFileBytesDoNotDependOnByteOrder(t *testing.T) {
 	if !bytes.Equal(native, portable) {
 		t.Fatal("the converting path writes other bytes")
 	}
-	got, err := Decode(portable)
+	got, err := decode(portable)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,13 +163,13 @@ func TestModelFileBytesDoNotDependOnByteOrder(t *testing.T) {
 // after training or while loading, as the classifier itself scores.
 func TestPredictorScoresAsTheClassifier(t *testing.T) {
 	trained, _ := train(t, Config{}, newsTrain)
-	loaded, err := Decode(encode(t, trained))
+	loaded, err := decode(encode(t, trained))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, m := range map[string]*Model{"trained": trained, "loaded": loaded} {
 		p := m.NewPredictor()
-		idx, val := p.Row("The striker scored twice")
+		idx, val := p.row("The striker scored twice")
 		want := m.lin.JointLogLikelihood(nil, idx, val)
 		if got := p.JointLogLikelihood(nil, "The striker scored twice"); !slices.Equal(got, want) {
 			t.Fatalf("%s: the Predictor scores %v, the classifier %v", name, got, want)
@@ -271,7 +271,7 @@ func TestLoadRejectsBadFiles(t *testing.T) {
 	version[len(magic)] = 99
 	version0 := withVersion(good, 0)
 	repeated := encodeRepeatingTerm(t, m)
-	if _, err := Decode(repeated); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "term 1") {
+	if _, err := decode(repeated); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "term 1") {
 		t.Errorf("a repeated term: error %v, want ErrFormat naming term 1", err)
 	}
 	for _, tc := range []struct {
@@ -366,8 +366,8 @@ func TestTrainerRejects(t *testing.T) {
 func TestLoadChecksWeighting(t *testing.T) {
 	m, _ := train(t, Config{Weighting: RawCounts}, newsTrain)
 	m.Config.Weighting = TFIDF
-	if _, err := Decode(encode(t, m)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "IDF") {
-		t.Errorf("Decode: %v, want ErrFormat about the IDF", err)
+	if _, err := decode(encode(t, m)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "IDF") {
+		t.Errorf("decode: %v, want ErrFormat about the IDF", err)
 	}
 }
 

@@ -13,5 +13,5 @@ func (m *Model) PosteriorPriors() []float64 {
 		}
 		return p
 	}
-	return m.TrainingPriors()
+	return m.trainingPriors()
 }

@@ -81,7 +81,7 @@ func TestSelectionModel(t *testing.T) {
 	if s.Features != 500 || m.NumFeatures() != 500 || m.vocab.Len() != 500 {
 		t.Errorf("%d features, model %d, vocabulary %d", s.Features, m.NumFeatures(), m.vocab.Len())
 	}
-	back, err := Decode(encode(t, m))
+	back, err := decode(encode(t, m))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,8 +163,12 @@ func TestTableFileRoundTrip(t *testing.T) {
 }
 
 func TestTableFileErrors(t *testing.T) {
-	if _, err := pipeline.Decode(encode(t, trainTable(t, Config{}))); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), "table model") {
-		t.Errorf("pipeline.Decode of a table model: %v, want ErrKind naming the table model", err)
+	path := filepath.Join(t.TempDir(), "table.model")
+	if err := os.WriteFile(path, encode(t, trainTable(t, Config{})), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.Load(path); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), "table model") {
+		t.Errorf("pipeline.Load of a table model: %v, want ErrKind naming the table model", err)
 	}
 	if _, err := Decode(encode(t, trainText(t))); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), "text model") {
 		t.Errorf("Decode of a text model: %v, want ErrKind naming the text model", err)

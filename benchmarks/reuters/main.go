@@ -23,27 +23,28 @@ import (
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/metrics"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
 
 type config struct {
 	name string
-	set  func(*pipeline.Config, *pipeline.MultiConfig)
+	set  func(*pipeline.Config, *multilabel.Config)
 }
 
 var configs = []config{
-	{"default", func(*pipeline.Config, *pipeline.MultiConfig) {}},
-	{"odds", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.Score = pipeline.OddsScore }},
-	{"unigrams", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
+	{"default", func(*pipeline.Config, *multilabel.Config) {}},
+	{"odds", func(_ *pipeline.Config, m *multilabel.Config) { m.Score = multilabel.OddsScore }},
+	{"unigrams", func(c *pipeline.Config, _ *multilabel.Config) {
 		c.Tokenize.WordNGrams = tokenize.NGramRange{Min: 1, Max: 1}
 	}},
-	{"counts", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.RawCounts }},
-	{"rennie", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Weighting = pipeline.Rennie }},
-	{"alpha0.3", func(c *pipeline.Config, _ *pipeline.MultiConfig) { c.Alpha = 0.3 }},
-	{"folds10", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.Folds = 10 }},
-	{"allow-empty", func(_ *pipeline.Config, m *pipeline.MultiConfig) { m.AllowEmpty = true }},
-	{"chi2-10k", func(c *pipeline.Config, _ *pipeline.MultiConfig) {
+	{"counts", func(c *pipeline.Config, _ *multilabel.Config) { c.Weighting = pipeline.RawCounts }},
+	{"rennie", func(c *pipeline.Config, _ *multilabel.Config) { c.Weighting = pipeline.Rennie }},
+	{"alpha0.3", func(c *pipeline.Config, _ *multilabel.Config) { c.Alpha = 0.3 }},
+	{"folds10", func(_ *pipeline.Config, m *multilabel.Config) { m.Folds = 10 }},
+	{"allow-empty", func(_ *pipeline.Config, m *multilabel.Config) { m.AllowEmpty = true }},
+	{"chi2-10k", func(c *pipeline.Config, _ *multilabel.Config) {
 		c.Select = pipeline.Selection{Method: pipeline.Chi2, K: 10000}
 	}},
 }
@@ -87,7 +88,7 @@ func main() {
 			continue
 		}
 		var cfg pipeline.Config
-		var mc pipeline.MultiConfig
+		var mc multilabel.Config
 		c.set(&cfg, &mc)
 		var tp, fp, fn int
 		macro := 0.0
@@ -161,8 +162,8 @@ func assign(n, k int, seed uint64) []int {
 	return fold
 }
 
-func fit(cfg pipeline.Config, mc pipeline.MultiConfig, docs []doc) (*pipeline.MultiModel, error) {
-	tr, err := pipeline.NewMultiTrainer(cfg, mc)
+func fit(cfg pipeline.Config, mc multilabel.Config, docs []doc) (*multilabel.Model, error) {
+	tr, err := multilabel.NewTrainer(cfg, mc)
 	if err != nil {
 		return nil, err
 	}
@@ -175,9 +176,9 @@ func fit(cfg pipeline.Config, mc pipeline.MultiConfig, docs []doc) (*pipeline.Mu
 	return mm, err
 }
 
-func evaluate(mm *pipeline.MultiModel, docs []doc) metrics.MultiEvaluation {
+func evaluate(mm *multilabel.Model, docs []doc) metrics.MultiEvaluation {
 	ev := metrics.NewMultiEvaluator(mm.Labels)
-	b := mm.NewBatch(func(p pipeline.MultiPrediction) { ev.Add(p.Truth, p.Labels, p.Proba) })
+	b := mm.NewBatch(func(p multilabel.Prediction) { ev.Add(p.Truth, p.Labels, p.Proba) })
 	for i, d := range docs {
 		b.Add(fmt.Sprint(i), d.labels, d.text)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/metrics"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -19,7 +20,7 @@ import (
 type multiFlags struct {
 	multi, allowEmpty *bool
 	labelSep          *string
-	score             *pipeline.MultiScore
+	score             *multilabel.Score
 	folds             *int
 	sel               *pipeline.SelectMethod
 }
@@ -36,7 +37,7 @@ func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
 			"or a file copied into several class folders): one binary model per label, thresholds by cross-validation"),
 		allowEmpty: fs.Bool("allow-empty", false, "multi-label: a document may get no label (default: a document no threshold admits gets its most probable label)"),
 		labelSep:   labelSepFlag(fs),
-		score:      textFlag(fs, "multi-score", pipeline.ComplementScore, "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
+		score:      textFlag(fs, "multi-score", multilabel.ComplementScore, "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
 		folds:      folds,
 		sel:        textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
 	}
@@ -79,11 +80,11 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	if !set(fs, "alpha") {
 		cfg.Alpha = 0 // chosen by cross-validation
 	}
-	mc := pipeline.MultiConfig{AllowEmpty: *f.allowEmpty, Score: *f.score}
+	mc := multilabel.Config{AllowEmpty: *f.allowEmpty, Score: *f.score}
 	if mc.Folds, err = foldsOr(*f.folds, defaultMultiFolds); err != nil {
 		return true, err
 	}
-	tr, err := pipeline.NewMultiTrainer(cfg, mc)
+	tr, err := multilabel.NewTrainer(cfg, mc)
 	if err != nil {
 		return true, usageErr(err)
 	}
@@ -155,13 +156,13 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 	if byThreshold && !(threshold >= 0 && threshold <= 1) {
 		return fmt.Errorf("%w: --threshold %g: want a probability", errUsage, threshold)
 	}
-	mm, err := pipeline.LoadMulti(path)
+	mm, err := multilabel.Load(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	b := mm.NewBatch(func(p pipeline.MultiPrediction) {
+	b := mm.NewBatch(func(p multilabel.Prediction) {
 		labels := p.Labels
 		switch {
 		case byTop:
@@ -212,7 +213,7 @@ type jsonMulti struct {
 	Proba  map[string]float64 `json:"proba"`
 }
 
-func printMulti(w io.Writer, mm *pipeline.MultiModel, p pipeline.MultiPrediction, labels []int, asJSON bool) {
+func printMulti(w io.Writer, mm *multilabel.Model, p multilabel.Prediction, labels []int, asJSON bool) {
 	if asJSON {
 		j := jsonMulti{Source: p.Source, Labels: []jsonClass{}, Proba: map[string]float64{}}
 		for _, l := range labels {
@@ -234,7 +235,7 @@ func printMulti(w io.Writer, mm *pipeline.MultiModel, p pipeline.MultiPrediction
 
 // addMultiInput queues one command-line input as predict reads them
 // (readDocs): "-" and line files a document per row, a folder one per file.
-func addMultiInput(b *pipeline.MultiBatch, path string, o rowOptions) error {
+func addMultiInput(b *multilabel.Batch, path string, o rowOptions) error {
 	return readDocs(path, o, func(r row) error {
 		b.Add(r.source, nil, r.text)
 		return nil
@@ -253,13 +254,13 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 			return err
 		}
 	}
-	mm, err := pipeline.LoadMulti(path)
+	mm, err := multilabel.Load(path)
 	if err != nil {
 		return err
 	}
 	ev := metrics.NewMultiEvaluator(mm.Labels)
 	worst := &worstDocs{k: cmp.Or(nErrors, reportErrors)}
-	b := mm.NewBatch(func(p pipeline.MultiPrediction) {
+	b := mm.NewBatch(func(p multilabel.Prediction) {
 		ev.Add(p.Truth, p.Labels, p.Proba)
 		if report != "" {
 			worst.add(mm.Labels, p)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/multilabel"
 )
 
 const (
@@ -78,7 +78,7 @@ func TestTrainMultiLabelFlags(t *testing.T) {
 	if !strings.Contains(out, "trained multi-label odds on 36 documents") || !strings.Contains(out, "alpha 0.5;") || !strings.Contains(out, "40 features") {
 		t.Errorf("train output %q", out)
 	}
-	mm, err := pipeline.LoadMulti(model)
+	mm, err := multilabel.Load(model)
 	if err != nil {
 		t.Fatal(err)
 	}

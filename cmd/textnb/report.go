@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/multilabel"
 )
 
 // reportHTML is eval --report's page: one file with its style and charts
@@ -384,7 +384,7 @@ type worstDocs struct {
 	docs        []multiError
 }
 
-func (w *worstDocs) add(labels []string, p pipeline.MultiPrediction) {
+func (w *worstDocs) add(labels []string, p multilabel.Prediction) {
 	w.n++
 	truth := slices.Compact(slices.Sorted(slices.Values(p.Truth)))
 	e := multiError{Source: p.Source, n: w.n}

@@ -6,14 +6,14 @@ import (
 	"os"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/shard"
 )
 
 // writeDocFreqs is train --stats-only: the first pass of training in parts.
 func writeDocFreqs(cfg pipeline.Config, path string, fields fieldFlags, out string, stdout io.Writer) error {
-	c, err := pipeline.NewDocFreqCounter(cfg)
+	c, err := shard.NewDocFreqCounter(cfg)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -30,7 +30,7 @@ func writeDocFreqs(cfg pipeline.Config, path string, fields fieldFlags, out stri
 	if err := modelfile.Save(out, d); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "counted %d documents, %d classes, %d terms\nwrote %s\n", d.Docs(), len(d.Classes), len(d.Terms.Terms), out)
+	fmt.Fprintf(stdout, "counted %d documents, %d classes, %d terms\nwrote %s\n", d.Docs(), len(d.Classes), d.NumTerms(), out)
 	return nil
 }
 
@@ -59,13 +59,13 @@ Training in parts, on any number of machines (see docs/scale.md):
 	return fmt.Errorf("%w: want merge, sum or build", errUsage)
 }
 
-func readDocFreqs(path string) (*pipeline.DocFreqs, error) {
+func readDocFreqs(path string) (*shard.DocFreqs, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	d, err := pipeline.ReadDocFreqs(f)
+	d, err := shard.ReadDocFreqs(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -82,7 +82,7 @@ func runStatsMerge(args []string, stdout, stderr io.Writer) error {
 	if *out == "" || len(pos) < 1 {
 		return fmt.Errorf("%w: need -o OUT and at least one file of document frequencies", errUsage)
 	}
-	var all *pipeline.DocFreqs
+	var all *shard.DocFreqs
 	for _, p := range pos {
 		d, err := readDocFreqs(p)
 		if err != nil {
@@ -90,14 +90,14 @@ func runStatsMerge(args []string, stdout, stderr io.Writer) error {
 		}
 		if all == nil {
 			all = d
-		} else if all, err = pipeline.MergeDocFreqs(all, d); err != nil {
+		} else if all, err = shard.MergeDocFreqs(all, d); err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 	}
 	if err := modelfile.Save(*out, all); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "merged %d parts: %d documents, %d classes, %d terms\nwrote %s\n", len(pos), all.Docs(), len(all.Classes), len(all.Terms.Terms), *out)
+	fmt.Fprintf(stdout, "merged %d parts: %d documents, %d classes, %d terms\nwrote %s\n", len(pos), all.Docs(), len(all.Classes), all.NumTerms(), *out)
 	return nil
 }
 
@@ -134,7 +134,7 @@ func runStatsSum(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := modelfile.Save(*out, pipeline.ClassSums{Counts: sums}); err != nil {
+	if err := modelfile.Save(*out, sums); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "summed %d documents over %d features\nwrote %s\n", n, p.NumFeatures(), *out)
@@ -159,20 +159,20 @@ func runStatsBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
-	var total *compact.Counts
+	var total *shard.ClassSums
 	for _, path := range pos[1:] {
 		f, err := os.Open(path)
 		if err != nil {
 			return err
 		}
-		s, err := pipeline.ReadClassSums(f)
+		s, err := shard.ReadClassSums(f)
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 		if total == nil {
-			total = s.Counts
-		} else if total, err = compact.Merge(total, s.Counts); err != nil {
+			total = s
+		} else if total, err = shard.MergeClassSums(total, s); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}

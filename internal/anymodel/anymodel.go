@@ -4,9 +4,12 @@ import (
 	"fmt"
 
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/textcore"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
 )
+
+var core = textcore.Get[pipeline.Config, *pipeline.Model, *pipeline.Trainer]()
 
 // Open reads a model file of either kind, once: it returns the text model
 // or the table model the file holds, and nil for the other.
@@ -21,7 +24,7 @@ func Open(path string) (*pipeline.Model, *table.Table, error) {
 		switch {
 		case err != nil:
 		case kind == modelfile.TextModel:
-			e.m, err = pipeline.Decode(data)
+			e.m, err = core.Decode(data)
 		case kind == modelfile.TableModel:
 			e.t, err = table.Decode(data)
 		default:

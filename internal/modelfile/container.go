@@ -33,7 +33,7 @@ type Kind uint32
 const (
 	TextModel       Kind = 1 // a pipeline.Model: text pipeline and naive Bayes classifier
 	TableModel      Kind = 2 // a table.Table: Gaussian or Categorical NB on numeric columns
-	MultiLabelModel Kind = 3 // a pipeline.MultiModel; builds before it report ErrKind
+	MultiLabelModel Kind = 3 // a multilabel.Model; builds before it report ErrKind
 )
 
 func (k Kind) String() string {

@@ -103,7 +103,7 @@ func (m *model) warm() error {
 		return nil
 	}
 	text := "warm up"
-	if m.text.Lang() == tokenize.Chinese {
+	if m.text.Config.Tokenize.Lang == tokenize.Chinese {
 		if err := zh.Default().Load(); err != nil {
 			return err
 		}

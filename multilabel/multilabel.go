@@ -1,57 +1,76 @@
-package pipeline
+package multilabel
 
 import (
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
+	"strings"
 	"time"
 
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/parallel"
-	"github.com/textnb/textnb/internal/vocab"
+	"github.com/textnb/textnb/internal/textcore"
+	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
 
-// MultiScore names how a multi-label model scores each label.
-type MultiScore uint8
+// core is pipeline's machinery that multi-label training shares with
+// pipeline.Trainer.
+var core = textcore.Get[pipeline.Config, *pipeline.Model, *pipeline.Trainer]()
+
+// Score names how a multi-label model scores each label.
+type Score uint8
 
 // The multi-label scores. Both come from one binary naive Bayes model per
 // label against the rest, over shared features.
 const (
 	// ComplementScore, the default, scores label l by the complement
-	// ("rest") half of its binary model, as Complement NB does, and
+	// ("rest") half of its binary model, as pipeline.Complement NB does, and
 	// normalizes the scores over the labels (a softmax): labels compete
 	// for a document, which is what per-label thresholds need (it scores
 	// better than OddsScore: docs/multilabel.md).
-	ComplementScore MultiScore = iota
+	ComplementScore Score = iota
 	// OddsScore scores label l by its binary model's log-odds, each label
 	// on its own (a sigmoid).
 	OddsScore
 )
 
-var multiScoreNames = [...]string{"complement", "odds"}
+var scoreNames = [...]string{"complement", "odds"}
 
-func (s MultiScore) String() string { return enumString(multiScoreNames[:], int(s)) }
+func (s Score) String() string {
+	if int(s) >= len(scoreNames) {
+		return fmt.Sprintf("unknown(%d)", s)
+	}
+	return scoreNames[s]
+}
 
 // MarshalText writes the score's name: "complement" or "odds".
-func (s MultiScore) MarshalText() ([]byte, error) {
-	return enumMarshal("multi-label score", multiScoreNames[:], int(s))
+func (s Score) MarshalText() ([]byte, error) {
+	if int(s) >= len(scoreNames) {
+		return nil, fmt.Errorf("%w: multi-label score %d", pipeline.ErrConfig, s)
+	}
+	return []byte(scoreNames[s]), nil
 }
 
 // UnmarshalText reads a name MarshalText writes, in any letter case.
-func (s *MultiScore) UnmarshalText(b []byte) error {
-	return enumUnmarshal(s, "multi-label score", multiScoreNames[:], b)
+func (s *Score) UnmarshalText(b []byte) error {
+	for i, n := range scoreNames {
+		if strings.EqualFold(string(b), n) {
+			*s = Score(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: multi-label score %q is not one of %s", pipeline.ErrConfig, b, strings.Join(scoreNames[:], ", "))
 }
 
-// MultiConfig configures multi-label training; the zero value is the
+// Config configures multi-label training; the zero value is the
 // default. The shared stages (tokenizer, vocabulary, weighting) and Alpha
-// come from Config; a zero Config.Alpha means that α is chosen from
-// MultiAlphas by cross-validation.
-type MultiConfig struct {
-	Score MultiScore `json:"score"`
+// come from pipeline.Config; a zero pipeline.Config.Alpha means that α is chosen from
+// Alphas by cross-validation.
+type Config struct {
+	Score Score `json:"score"`
 	// Folds is the number of cross-validation folds that thresholds (and
 	// α) are learned from; 0 means 5.
 	Folds int `json:"folds"`
@@ -67,17 +86,17 @@ type MultiConfig struct {
 	Seed uint64 `json:"seed"`
 }
 
-// MultiAlphas are the α that multi-label training chooses from.
-var MultiAlphas = []float64{0.1, 0.3, 1}
+// Alphas are the α that multi-label training chooses from.
+var Alphas = []float64{0.1, 0.3, 1}
 
-func (c MultiConfig) folds() int {
+func (c Config) folds() int {
 	if c.Folds <= 0 {
 		return 5
 	}
 	return c.Folds
 }
 
-func (c MultiConfig) minPositives() int {
+func (c Config) minPositives() int {
 	if c.MinPositives <= 0 {
 		return 3
 	}
@@ -88,22 +107,22 @@ func (c MultiConfig) minPositives() int {
 // not trusted (Yang's SCut.FBR).
 const minF1 = 0.3
 
-// MultiModel is a trained multi-label pipeline: one binary naive Bayes
+// Model is a trained multi-label pipeline: one binary naive Bayes
 // model per label against the rest, over one tokenizer, vocabulary and
 // weighting, and a decision threshold per label. It is safe for
-// concurrent use; each goroutine should use its own MultiPredictor.
-type MultiModel struct {
-	Config Config
-	Multi  MultiConfig
+// concurrent use; each goroutine should use its own Predictor.
+type Model struct {
+	Config pipeline.Config
+	Multi  Config
 	Labels []string
 	// Thresholds are the per-label probabilities from which a label is
 	// predicted.
 	Thresholds []float64
-	m          *Model // Classes are the labels; its scores are the labels' jll
+	m          *pipeline.Model // Classes are the labels; its scores are the labels' jll
 }
 
-// MultiSummary describes a finished multi-label training run.
-type MultiSummary struct {
+// Summary describes a finished multi-label training run.
+type Summary struct {
 	Documents, Empty, Labels, Features, MinDF int
 	// Unlabeled counts documents without any label (negative for every
 	// label).
@@ -122,39 +141,40 @@ type MultiSummary struct {
 	Elapsed  time.Duration
 }
 
-// MultiTrainer builds a MultiModel from documents given one at a time,
-// tokenizing and counting as a Trainer does.
-type MultiTrainer struct {
-	t      *Trainer
-	mc     MultiConfig
-	ids    map[string]int
-	labels []string
-	sets   [][]int32 // per document, its labels' ids
+// Trainer builds a Model from documents given one at a time,
+// tokenizing and counting as a pipeline.Trainer does.
+type Trainer struct {
+	t        *pipeline.Trainer // tokenizes and counts
+	mc       Config
+	ids      map[string]int
+	labels   []string
+	sets     [][]int32 // per document, its labels' ids
+	finished bool
 }
 
-// NewMultiTrainer returns a MultiTrainer. Only the vocabulary vectorizer
-// and the Complement and Multinomial classifiers (which give the same
+// NewTrainer returns a Trainer. Only the vocabulary vectorizer
+// and the pipeline.Complement and pipeline.Multinomial classifiers (which give the same
 // binary models) are supported.
-func NewMultiTrainer(cfg Config, mc MultiConfig) (*MultiTrainer, error) {
+func NewTrainer(cfg pipeline.Config, mc Config) (*Trainer, error) {
 	if err := checkMulti(cfg, mc); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrConfig, err)
+		return nil, fmt.Errorf("%w: %v", pipeline.ErrConfig, err)
 	}
-	t, err := NewTrainer(cfg)
+	t, err := pipeline.NewTrainer(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &MultiTrainer{t: t, mc: mc, ids: map[string]int{}}, nil
+	return &Trainer{t: t, mc: mc, ids: map[string]int{}}, nil
 }
 
 // checkMulti reports settings that multi-label training does not support;
 // a model file holding them is damaged.
-func checkMulti(cfg Config, mc MultiConfig) error {
+func checkMulti(cfg pipeline.Config, mc Config) error {
 	switch {
-	case cfg.Vectorizer != Vocab:
+	case cfg.Vectorizer != pipeline.Vocab:
 		return errors.New("multi-label training needs the vocab vectorizer")
-	case cfg.Classifier == Bernoulli:
+	case cfg.Classifier == pipeline.Bernoulli:
 		return errors.New("multi-label training supports cnb and mnb, not bnb")
-	case cfg.Semi.Method != NoSemi:
+	case cfg.Semi.Method != pipeline.NoSemi:
 		return errors.New("multi-label training is not semi-supervised")
 	case mc.Score > OddsScore, mc.Folds == 1, mc.Folds < 0, mc.MinPositives < 0:
 		return fmt.Errorf("multi-label score %d, %d folds, min positives %d", mc.Score, mc.Folds, mc.MinPositives)
@@ -164,14 +184,14 @@ func checkMulti(cfg Config, mc MultiConfig) error {
 
 // Add queues a document with its labels; repeated labels count once, and a
 // document without labels is a negative example for every label. It
-// refuses an empty label (ErrEmptyLabel) and a MultiTrainer that has
-// finished (ErrFinished).
-func (mt *MultiTrainer) Add(labels []string, text string) error {
+// refuses an empty label (pipeline.ErrEmptyLabel) and a Trainer that has
+// finished (pipeline.ErrFinished).
+func (mt *Trainer) Add(labels []string, text string) error {
 	switch {
 	case slices.Contains(labels, ""):
-		return ErrEmptyLabel
-	case mt.t.finished:
-		return ErrFinished
+		return pipeline.ErrEmptyLabel
+	case mt.finished:
+		return pipeline.ErrFinished
 	}
 	set := make([]int32, 0, len(labels))
 	for _, l := range labels {
@@ -187,65 +207,36 @@ func (mt *MultiTrainer) Add(labels []string, text string) error {
 	}
 	slices.Sort(set)
 	mt.sets = append(mt.sets, set)
-	mt.t.queue(0, text)
+	core.Queue(mt.t, text)
 	return nil
 }
 
-// Finish trains the model on everything added. A MultiTrainer finishes
+// Finish trains the model on everything added. A Trainer finishes
 // once.
-func (mt *MultiTrainer) Finish() (*MultiModel, MultiSummary, error) {
-	t := mt.t
-	if !t.stop() {
-		return nil, MultiSummary{}, ErrFinished
+func (mt *Trainer) Finish() (*Model, Summary, error) {
+	if mt.finished {
+		return nil, Summary{}, pipeline.ErrFinished
 	}
+	mt.finished = true
+	core.Stop(mt.t)
 	switch {
 	case len(mt.sets) == 0:
-		return nil, MultiSummary{}, ErrNoDocuments
+		return nil, Summary{}, pipeline.ErrNoDocuments
 	case len(mt.labels) < 2:
-		return nil, MultiSummary{}, fmt.Errorf("%w: %d labels in all; multi-label training needs two", ErrOneClass, len(mt.labels))
+		return nil, Summary{}, fmt.Errorf("%w: %d labels in all; multi-label training needs two", pipeline.ErrOneClass, len(mt.labels))
 	case len(mt.labels) > compact.MaxClasses:
-		return nil, MultiSummary{}, fmt.Errorf("%w: %d labels, at most %d", ErrConfig, len(mt.labels), compact.MaxClasses)
+		return nil, Summary{}, fmt.Errorf("%w: %d labels, at most %d", pipeline.ErrConfig, len(mt.labels), compact.MaxClasses)
 	}
-	cfg := t.cfg
-	m := &Model{Config: cfg, Classes: mt.labels, an: tokenize.New(cfg.Tokenize)}
-	t.an = nil
-	var s MultiSummary
-	merged, err := vocab.Merge(t.vocab)
+	var s Summary
+	m, r, err := core.MultiRows(mt.t, mt.labels, mt.sets)
 	if err != nil {
 		return nil, s, err
 	}
-	t.vocab = nil
-	vc := cfg.Vocab
-	if cfg.Select.Method != NoSelect {
-		vc.MaxFeatures = 0 // K is the selection's
-	}
-	if vc.MinDF == 0 {
-		vc.MinDF = merged.MinDFFor(cfg.maxTableSize()/len(mt.labels), vc.MaxFeatures)
-	}
-	m.Config.Vocab.MinDF, s.MinDF = vc.MinDF, vc.MinDF
-	p, err := merged.PruneConsume(vocab.Config(vc))
-	if err != nil {
-		return nil, s, err
-	}
-	src := prunedSource(p)
-	if cfg.Select.Method != NoSelect {
-		if err := m.fitWeightingDF(src.rows, func() []int64 { return src.df }); err != nil {
-			return nil, s, err
-		}
-		if src, err = selectFeatures(src, cfg.Select, multiClasses(mt.sets, len(mt.labels)), m.weight); err != nil {
-			return nil, s, err
-		}
-		s.Selected = src.features
-	}
-	m.vocab = src.vocab()
-	X, err := m.weightRows(src)
-	if err != nil {
-		return nil, s, err
-	}
-	f := newOvRFit(X, mt.sets, len(mt.labels), mt.mc)
-	alphas := MultiAlphas
-	if cfg.Alpha != 0 {
-		alphas = []float64{cfg.Alpha}
+	s.MinDF, s.Selected = r.MinDF, r.Selected
+	f := newOvRFit(r.X, mt.sets, len(mt.labels), mt.mc)
+	alphas := Alphas
+	if m.Config.Alpha != 0 {
+		alphas = []float64{m.Config.Alpha}
 	}
 	th, alpha, err := f.thresholds(alphas)
 	if err != nil {
@@ -255,86 +246,19 @@ func (mt *MultiTrainer) Finish() (*MultiModel, MultiSummary, error) {
 	if err != nil {
 		return nil, s, err
 	}
-	m.Config.Alpha = alpha
-	m.counts = f.all.pos
-	m.classCount = slices.Clone(f.all.pos.ClassCount)
-	m.setLin(lin, nil)
-	mm := &MultiModel{Config: m.Config, Multi: mt.mc, Labels: mt.labels, Thresholds: th.probs, m: m}
-	s.Documents, s.Labels, s.Features, s.Alpha = len(mt.sets), len(mt.labels), X.Cols, alpha
-	s.Empty, s.Lang = t.empty, cfg.Tokenize.Lang
+	core.SetClassifier(m, alpha, f.all.pos, lin)
+	mm := &Model{Config: m.Config, Multi: mt.mc, Labels: mt.labels, Thresholds: th.probs, m: m}
+	s.Documents, s.Labels, s.Features, s.Alpha = len(mt.sets), len(mt.labels), r.X.Cols, alpha
+	s.Empty, s.Lang = r.Empty, m.Config.Tokenize.Lang
 	s.CVMicroF1, s.FallbackLabels = th.microF1, th.fallbacks
 	for _, set := range mt.sets {
 		s.Assignments += len(set)
-		s.Unlabeled += boolInt(len(set) == 0)
-	}
-	s.Elapsed = time.Since(t.start)
-	return mm, s, nil
-}
-
-// stop ends t's tokenizing and counting, once: it reports false if t had
-// finished already.
-func (t *Trainer) stop() bool {
-	if t.finished {
-		return false
-	}
-	t.finished = true
-	if t.run == nil {
-		t.begin()
-	}
-	t.run.Close()
-	t.coders, t.batches = nil, nil
-	return true
-}
-
-// termSource is what a fit reads of the vectorizer: the kept terms, their
-// document frequencies and every document's row over them.
-type termSource struct {
-	features int
-	rows     int
-	df       []int64
-	row      compact.RowFunc
-	vocab    func() *vocab.Vocabulary
-}
-
-func prunedSource(p *vocab.Pruned) termSource {
-	return termSource{features: p.Len(), rows: p.Rows(), df: p.DF(), row: p.Row, vocab: p.Provisional}
-}
-
-// weightRows fits m's weighting on src's document frequencies and returns
-// src's weighted rows, each sorted by column.
-func (m *Model) weightRows(src termSource) (*vectorize.CSR, error) {
-	if err := m.fitWeightingDF(src.rows, func() []int64 { return src.df }); err != nil {
-		return nil, err
-	}
-	X := vectorize.NewCSR(src.features)
-	var idx []int32
-	var val []float64
-	for i := range src.rows {
-		idx, val = src.row(i, idx[:0], val[:0])
-		sortRow(idx, val)
-		if m.weight != nil {
-			_ = m.weight.TransformRow(idx, val) // ids are the source's own
+		if len(set) == 0 {
+			s.Unlabeled++
 		}
-		X.AppendRow(idx, val)
 	}
-	return X, nil
-}
-
-// sortRow sorts a row's entries by column.
-func sortRow(idx []int32, val []float64) {
-	sort.Sort(rowSorter{idx, val})
-}
-
-type rowSorter struct {
-	idx []int32
-	val []float64
-}
-
-func (r rowSorter) Len() int           { return len(r.idx) }
-func (r rowSorter) Less(a, b int) bool { return r.idx[a] < r.idx[b] }
-func (r rowSorter) Swap(a, b int) {
-	r.idx[a], r.idx[b] = r.idx[b], r.idx[a]
-	r.val[a], r.val[b] = r.val[b], r.val[a]
+	s.Elapsed = time.Since(r.Start)
+	return mm, s, nil
 }
 
 // ovrFit fits one-vs-rest models on weighted rows X with label sets.
@@ -342,7 +266,7 @@ type ovrFit struct {
 	X      *vectorize.CSR
 	sets   [][]int32
 	labels int
-	mc     MultiConfig
+	mc     Config
 	all    ovrCounts
 }
 
@@ -353,7 +277,7 @@ type ovrCounts struct {
 	docs int
 }
 
-func newOvRFit(X *vectorize.CSR, sets [][]int32, labels int, mc MultiConfig) *ovrFit {
+func newOvRFit(X *vectorize.CSR, sets [][]int32, labels int, mc Config) *ovrFit {
 	f := &ovrFit{X: X, sets: sets, labels: labels, mc: mc}
 	f.all = f.counts(func(int) bool { return true })
 	return f
@@ -382,7 +306,7 @@ func (f *ovrFit) counts(in func(i int) bool) ovrCounts {
 		return append(idx, ri...), append(val, rv...)
 	})
 	if err != nil { // the rows are weighted counts, checked by the weighting
-		panic("pipeline: multi-label counts: " + err.Error())
+		panic("multilabel: counts: " + err.Error())
 	}
 	return c
 }
@@ -435,7 +359,7 @@ func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
 
 // logScores turns the labels' jll into log-probabilities in place: a
 // softmax over the labels (ComplementScore) or a sigmoid each (OddsScore).
-func logScores(score MultiScore, jll []float64) {
+func logScores(score Score, jll []float64) {
 	if score == OddsScore {
 		for l, v := range jll {
 			jll[l] = -softplus(-v)

@@ -1,88 +1,76 @@
-package pipeline
+package shard
 
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/textcore"
 	"github.com/textnb/textnb/internal/vocab"
+	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
 
-// Training in parts, exactly: the weightings need corpus-wide document
-// frequencies (IDF, pruning) before any row can be weighted, and an
-// L2-normalized row's weights depend on every IDF in it, so class sums of
-// weighted rows cannot be computed before the document frequencies of the
-// whole corpus are known. Training in parts therefore takes two passes over
-// the parts, each of which any number of workers may do:
-//
-//  1. DocFreqCounter counts each part's DocFreqs; MergeDocFreqs combines
-//     them (associative, in any grouping; class order follows part order).
-//  2. Prepare fixes the vocabulary, its pruning and the weighting from the
-//     merged DocFreqs; a Summer per part weights its rows with them and sums
-//     them per class; compact.Merge combines those sums; Build makes
-//     the model.
-//
-// The model equals one trained on the parts in order, except that its
-// vocabulary ids follow term order and that class sums are added in another
-// order (a relative difference of about 1e-15 in the weights). Every
-// Config that a Trainer accepts without unlabeled documents trains in
-// parts; Lang Auto must be the same language in every part.
+// core is pipeline's machinery that training in parts shares with Trainer.
+var core = textcore.Get[pipeline.Config, *pipeline.Model, *pipeline.Trainer]()
 
 // ErrStats: statistics of parts cannot be combined.
-var ErrStats = errors.New("pipeline: statistics of parts")
+var ErrStats = errors.New("shard: statistics of parts")
 
 // DocFreqs are the statistics of the first pass over a part of a corpus.
 type DocFreqs struct {
-	Config    Config   // Tokenize resolved, as a model records it
-	Classes   []string // in order of first appearance
-	ClassDocs []int64  // labeled documents per class
-	Empty     int64    // documents without terms
-	// Terms are the vocabulary's terms with their document frequencies;
-	// with the hashing vectorizer, Terms.DF is per column and Terms.Terms
+	Config    pipeline.Config // Tokenize resolved, as a model records it
+	Classes   []string        // in order of first appearance
+	ClassDocs []int64         // labeled documents per class
+	Empty     int64           // documents without terms
+	// terms are the vocabulary's terms with their document frequencies;
+	// with the hashing vectorizer, terms.DF is per column and terms.Terms
 	// is empty.
-	Terms vocab.TermStats
+	terms vocab.TermStats
 }
 
 // Docs returns the number of documents counted.
-func (d *DocFreqs) Docs() int64 { return d.Terms.Docs }
+func (d *DocFreqs) Docs() int64 { return d.terms.Docs }
+
+// NumTerms returns the number of distinct terms counted; 0 with the
+// hashing vectorizer, which keeps none.
+func (d *DocFreqs) NumTerms() int { return len(d.terms.Terms) }
 
 // A Featurizer turns documents into the terms that a Trainer with the same
 // Config counts: its tokenizer, with every default resolved as the model
 // records it, and its word n-grams joined by spaces. It is not safe for
 // concurrent use; make one per goroutine.
 type Featurizer struct {
-	cfg          Config
+	cfg          pipeline.Config
 	tok          *tokenize.Worker
 	r            ngrams.Range
 	words, extra []string
 }
 
 // NewFeaturizer returns a Featurizer for cfg, whose language must be set:
-// ResolveLang decides Lang Auto from a sample of the corpus, as a Trainer
-// does from its first 64 KiB.
-func NewFeaturizer(cfg Config) (*Featurizer, error) {
-	if err := cfg.validate(); err != nil {
+// every part must tokenize alike, and Lang Auto could decide differently
+// from one part to the next.
+func NewFeaturizer(cfg pipeline.Config) (*Featurizer, error) {
+	if err := core.Validate(cfg); err != nil {
 		return nil, err
 	}
 	if cfg.Tokenize.Lang == tokenize.Auto {
-		return nil, fmt.Errorf("%w: a Featurizer needs a language, not auto (see ResolveLang)", ErrConfig)
+		return nil, fmt.Errorf("%w: a Featurizer needs a language, not auto", pipeline.ErrConfig)
 	}
-	an := tokenize.New(cfg.tokenizeConfig(cfg.Tokenize.Lang))
-	cfg.Tokenize = an.Config()
-	cfg.Alpha = cfg.alpha()
-	return &Featurizer{cfg: cfg, tok: an.NewWorker(), r: ngramsOf(an)}, nil
+	cfg, an := core.Resolve(cfg, cfg.Tokenize.Lang)
+	r := an.Config().WordNGrams
+	return &Featurizer{cfg: cfg, tok: an.NewWorker(), r: ngrams.Range{Min: r.Min, Max: r.Max}}, nil
 }
 
-// ResolveLang returns cfg with Lang Auto replaced by the language of
+// resolveLang returns cfg with Lang Auto replaced by the language of
 // sample, as a Trainer decides it from the first 64 KiB of its documents.
-func ResolveLang(cfg Config, sample string) Config {
+func resolveLang(cfg pipeline.Config, sample string) pipeline.Config {
 	if cfg.Tokenize.Lang == tokenize.Auto {
 		var d tokenize.LangDetector
 		d.Add(sample)
@@ -93,7 +81,7 @@ func ResolveLang(cfg Config, sample string) Config {
 
 // Config returns the Featurizer's configuration with every default spelled
 // out, as a model trained with it records it.
-func (f *Featurizer) Config() Config { return f.cfg }
+func (f *Featurizer) Config() pipeline.Config { return f.cfg }
 
 // Terms appends the terms of text to dst, an occurrence each: the word
 // n-grams (words joined by single spaces), then the extra terms (Han
@@ -109,7 +97,7 @@ func (f *Featurizer) Terms(dst []string, text string) []string {
 	return append(dst, f.extra...)
 }
 
-// Row appends the counts of text's terms to idx and val, as the hashing
+// hashRow appends the counts of text's terms to idx and val, as the hashing
 // vectorizer of f's Config gives them: only for Vectorizer Hash.
 func (f *Featurizer) hashRow(h featurehash.Hashing, idx []int32, val []float64, hashes []uint32, text string) ([]int32, []float64, []uint32) {
 	f.words, f.extra = f.tok.Words(f.words[:0], f.extra[:0], text)
@@ -119,7 +107,7 @@ func (f *Featurizer) hashRow(h featurehash.Hashing, idx []int32, val []float64, 
 // A DocFreqCounter counts the DocFreqs of a part of a corpus. It is not
 // safe for concurrent use.
 type DocFreqCounter struct {
-	cfg     Config
+	cfg     pipeline.Config
 	f       *Featurizer
 	pending []labeled // documents held until Lang Auto has decided
 	sampled int
@@ -137,12 +125,12 @@ type labeled struct{ label, text string }
 
 // NewDocFreqCounter returns a counter for cfg. Semi-supervised training
 // cannot be done in parts: its rounds need every row.
-func NewDocFreqCounter(cfg Config) (*DocFreqCounter, error) {
-	if err := cfg.validate(); err != nil {
+func NewDocFreqCounter(cfg pipeline.Config) (*DocFreqCounter, error) {
+	if err := core.Validate(cfg); err != nil {
 		return nil, err
 	}
-	if cfg.Semi.Method != NoSemi {
-		return nil, fmt.Errorf("%w: semi-supervised training (%v) cannot be done in parts: each round rescores every document", ErrConfig, cfg.Semi.Method)
+	if cfg.Semi.Method != pipeline.NoSemi {
+		return nil, fmt.Errorf("%w: semi-supervised training (%v) cannot be done in parts: each round rescores every document", pipeline.ErrConfig, cfg.Semi.Method)
 	}
 	c := &DocFreqCounter{cfg: cfg, classes: map[string]int{}}
 	if cfg.Tokenize.Lang != tokenize.Auto {
@@ -156,14 +144,14 @@ func (c *DocFreqCounter) begin() {
 	for _, d := range c.pending {
 		sample.WriteString(d.text)
 	}
-	c.f, c.err = NewFeaturizer(ResolveLang(c.cfg, sample.String()))
+	c.f, c.err = NewFeaturizer(resolveLang(c.cfg, sample.String()))
 	if c.err != nil {
 		return
 	}
 	c.d.Config = c.f.Config()
-	if c.cfg.Vectorizer == Hash {
-		c.hash = featurehash.Hashing{Features: c.cfg.hashFeatures()}
-		c.d.Terms.DF = make([]int64, c.hash.Cols())
+	if c.cfg.Vectorizer == pipeline.Hash {
+		c.hash = featurehash.Hashing{Features: core.HashFeatures(c.cfg)}
+		c.d.terms.DF = make([]int64, c.hash.Cols())
 	} else {
 		c.vocab = vocab.NewBuilder()
 		c.vocab.DiscardRows()
@@ -179,11 +167,11 @@ func (c *DocFreqCounter) begin() {
 // (ErrEmptyLabel).
 func (c *DocFreqCounter) Add(label, text string) error {
 	if label == "" {
-		return ErrEmptyLabel
+		return pipeline.ErrEmptyLabel
 	}
 	if c.f == nil && c.err == nil {
 		c.pending = append(c.pending, labeled{label, text})
-		if c.sampled += len(text); c.sampled >= langSample {
+		if c.sampled += len(text); c.sampled >= core.LangSample {
 			c.begin()
 		}
 		return nil
@@ -203,7 +191,7 @@ func (c *DocFreqCounter) add(label, text string) {
 		c.d.Classes, c.d.ClassDocs = append(c.d.Classes, label), append(c.d.ClassDocs, 0)
 	}
 	c.d.ClassDocs[id]++
-	c.d.Terms.Docs++
+	c.d.terms.Docs++
 	if c.vocab != nil {
 		f := c.f
 		f.words, f.extra = f.tok.Words(f.words[:0], f.extra[:0], text)
@@ -215,7 +203,7 @@ func (c *DocFreqCounter) add(label, text string) {
 	}
 	c.idx, c.val, c.hashes = c.f.hashRow(c.hash, c.idx[:0], c.val[:0], c.hashes, text)
 	for _, j := range c.idx {
-		c.d.Terms.DF[j]++
+		c.d.terms.DF[j]++
 	}
 	if len(c.idx) == 0 {
 		c.d.Empty++
@@ -233,27 +221,27 @@ func (c *DocFreqCounter) DocFreqs() (*DocFreqs, error) {
 	d := c.d
 	d.Classes, d.ClassDocs = slices.Clone(d.Classes), slices.Clone(d.ClassDocs)
 	if c.vocab == nil {
-		d.Terms.DF = slices.Clone(d.Terms.DF)
-		d.Terms.TF = make([]int64, len(d.Terms.DF)) // not needed: hashing does not prune
+		d.terms.DF = slices.Clone(d.terms.DF)
+		d.terms.TF = make([]int64, len(d.terms.DF)) // not needed: hashing does not prune
 		return &d, nil
 	}
 	merged, err := vocab.Merge(c.vocab)
 	if err != nil {
 		return nil, err
 	}
-	d.Terms = *merged.TermStats()
+	d.terms = *merged.TermStats()
 	return &d, nil
 }
 
 // MergeDocFreqs returns the statistics of a's documents followed by b's.
 // Their configurations, language included, must be equal.
 func MergeDocFreqs(a, b *DocFreqs) (*DocFreqs, error) {
-	if setting, va, vb := fieldDifference("", reflect.ValueOf(a.Config), reflect.ValueOf(b.Config)); setting != "" {
+	if setting, va, vb := core.Difference(a.Config, b.Config); setting != "" {
 		return nil, fmt.Errorf("%w: the parts differ in %s (%v, %v)", ErrStats, setting, va, vb)
 	}
-	hash := a.Config.Vectorizer == Hash
-	if hash && len(a.Terms.DF) != len(b.Terms.DF) {
-		return nil, fmt.Errorf("%w: %d and %d hashing columns", ErrStats, len(a.Terms.DF), len(b.Terms.DF))
+	hash := a.Config.Vectorizer == pipeline.Hash
+	if hash && len(a.terms.DF) != len(b.terms.DF) {
+		return nil, fmt.Errorf("%w: %d and %d hashing columns", ErrStats, len(a.terms.DF), len(b.terms.DF))
 	}
 	out := &DocFreqs{Config: a.Config, Classes: slices.Clone(a.Classes), ClassDocs: slices.Clone(a.ClassDocs), Empty: a.Empty + b.Empty}
 	for k, name := range b.Classes {
@@ -265,23 +253,23 @@ func MergeDocFreqs(a, b *DocFreqs) (*DocFreqs, error) {
 		out.ClassDocs[i] += b.ClassDocs[k]
 	}
 	if hash {
-		out.Terms = vocab.TermStats{Docs: a.Terms.Docs + b.Terms.Docs, DF: slices.Clone(a.Terms.DF), TF: slices.Clone(a.Terms.TF)}
-		for j, d := range b.Terms.DF {
-			out.Terms.DF[j] += d
-			out.Terms.TF[j] += b.Terms.TF[j]
+		out.terms = vocab.TermStats{Docs: a.terms.Docs + b.terms.Docs, DF: slices.Clone(a.terms.DF), TF: slices.Clone(a.terms.TF)}
+		for j, d := range b.terms.DF {
+			out.terms.DF[j] += d
+			out.terms.TF[j] += b.terms.TF[j]
 		}
 		return out, nil
 	}
-	out.Terms = *vocab.MergeTermStats(&a.Terms, &b.Terms)
+	out.terms = *vocab.MergeTermStats(&a.terms, &b.terms)
 	return out, nil
 }
 
 // validate reports statistics that no DocFreqCounter wrote.
 func (d *DocFreqs) validate() error {
-	if err := d.Config.validate(); err != nil {
+	if err := core.Validate(d.Config); err != nil {
 		return err
 	}
-	if err := checkClassNames(d.Classes); err != nil { // as Load requires of the model
+	if err := modelfile.CheckClassNames(d.Classes); err != nil { // as Load requires of the model
 		return fmt.Errorf("%w: %v", ErrStats, err)
 	}
 	switch {
@@ -291,10 +279,10 @@ func (d *DocFreqs) validate() error {
 		return fmt.Errorf("%w: %d classes with %d document counts", ErrStats, len(d.Classes), len(d.ClassDocs))
 	case classDocs(d.ClassDocs) != d.Docs():
 		return fmt.Errorf("%w: the classes hold %d documents, the document frequencies %d", ErrStats, classDocs(d.ClassDocs), d.Docs())
-	case d.Config.Vectorizer == Hash && len(d.Terms.DF) != d.Config.hashFeatures():
-		return fmt.Errorf("%w: %d hashing columns, want %d", ErrStats, len(d.Terms.DF), d.Config.hashFeatures())
-	case d.Config.Vectorizer == Vocab:
-		return d.Terms.Validate()
+	case d.Config.Vectorizer == pipeline.Hash && len(d.terms.DF) != core.HashFeatures(d.Config):
+		return fmt.Errorf("%w: %d hashing columns, want %d", ErrStats, len(d.terms.DF), core.HashFeatures(d.Config))
+	case d.Config.Vectorizer == pipeline.Vocab:
+		return d.terms.Validate()
 	}
 	return nil
 }
@@ -316,9 +304,10 @@ func classDocs(n []int64) int64 {
 // hashing columns), the fitted weighting and the classes, all fixed by the
 // DocFreqs of the whole corpus. It is safe for concurrent use.
 type Prepared struct {
-	m     *Model // without a classifier yet
-	index map[string]int
-	n     int64
+	m        *pipeline.Model // without a classifier yet
+	index    map[string]int
+	n        int64
+	features int
 }
 
 // Prepare fixes the vocabulary and the weighting from the statistics of the
@@ -329,31 +318,37 @@ func (d *DocFreqs) Prepare() (*Prepared, error) {
 	}
 	switch {
 	case d.Docs() == 0:
-		return nil, ErrNoDocuments
+		return nil, pipeline.ErrNoDocuments
 	case len(d.Classes) < 2:
-		return nil, fmt.Errorf("%w: every document is labeled %q", ErrOneClass, d.Classes[0])
+		return nil, fmt.Errorf("%w: every document is labeled %q", pipeline.ErrOneClass, d.Classes[0])
 	}
-	m := &Model{Config: d.Config, Classes: slices.Clone(d.Classes), an: tokenize.New(d.Config.Tokenize)}
-	m.Config.Alpha = d.Config.alpha()
-	var df []int64
-	if d.Config.Vectorizer == Hash {
-		m.hash = featurehash.Hashing{Features: d.Config.hashFeatures()}
-		df = d.Terms.DF
+	cfg := d.Config
+	var (
+		v        *vocab.Vocabulary
+		h        featurehash.Hashing
+		df       []int64
+		features int
+	)
+	if cfg.Vectorizer == pipeline.Hash {
+		h = featurehash.Hashing{Features: core.HashFeatures(cfg)}
+		df, features = d.terms.DF, h.Cols()
 	} else {
-		vc := d.Config.Vocab
+		vc := cfg.Vocab
 		if vc.MinDF == 0 {
-			vc.MinDF = d.Terms.MinDFFor(d.Config.maxTableSize()/len(d.Classes), vc.MaxFeatures)
+			vc.MinDF = d.terms.MinDFFor(core.MaxTableSize(cfg)/len(d.Classes), vc.MaxFeatures)
 		}
-		m.Config.Vocab.MinDF = vc.MinDF
+		cfg.Vocab.MinDF = vc.MinDF
 		var err error
-		if m.vocab, df, err = d.Terms.Select(vocab.Config(vc)); err != nil {
+		if v, df, err = d.terms.Select(vocab.Config(vc)); err != nil {
 			return nil, err
 		}
+		features = v.Len()
 	}
-	if err := m.fitWeightingDF(int(d.Docs()), func() []int64 { return df }); err != nil {
+	m, err := core.NewModel(cfg, d.Classes, v, h, int(d.Docs()), df)
+	if err != nil {
 		return nil, err
 	}
-	p := &Prepared{m: m, index: map[string]int{}, n: d.Docs()}
+	p := &Prepared{m: m, index: map[string]int{}, n: d.Docs(), features: features}
 	for i, c := range m.Classes {
 		p.index[c] = i
 	}
@@ -361,25 +356,20 @@ func (d *DocFreqs) Prepare() (*Prepared, error) {
 }
 
 // Config returns the configuration the model will record.
-func (p *Prepared) Config() Config { return p.m.Config }
+func (p *Prepared) Config() pipeline.Config { return p.m.Config }
 
 // Classes returns the classes, in the order of the model.
 func (p *Prepared) Classes() []string { return slices.Clone(p.m.Classes) }
 
 // NumFeatures returns the number of columns.
-func (p *Prepared) NumFeatures() int {
-	if p.m.vocab != nil {
-		return p.m.vocab.Len()
-	}
-	return p.m.hash.Cols()
-}
+func (p *Prepared) NumFeatures() int { return p.features }
 
 // A Summer weights a part's documents as training does and sums them per
 // class. It is not safe for concurrent use; use one per worker and merge
 // their Sums.
 type Summer struct {
 	p       *Prepared
-	pred    *Predictor
+	row     func(text string) ([]int32, []float64)
 	y       []int
 	pending *vectorize.CSR
 	sums    *compact.Counts
@@ -390,25 +380,21 @@ const summerBatch = 1 << 20
 
 // NewSummer returns an empty Summer.
 func (p *Prepared) NewSummer() *Summer {
-	return &Summer{p: p, pred: p.m.NewPredictor(), pending: vectorize.NewCSR(p.NumFeatures())}
+	return &Summer{p: p, row: core.Row(p.m), pending: vectorize.NewCSR(p.NumFeatures())}
 }
 
-// Row appends text's weighted row, as training weights it, to idx and val.
-// The slices are valid until the Summer's next call.
-func (s *Summer) Row(text string) ([]int32, []float64) { return s.pred.Row(text) }
-
 // Add weights one document and adds it to its class's sums. An empty
-// label (ErrEmptyLabel) or one that the first pass did not see is an
-// error.
+// label (pipeline.ErrEmptyLabel) or one that the first pass did not see is
+// an error.
 func (s *Summer) Add(label, text string) error {
 	if label == "" {
-		return ErrEmptyLabel
+		return pipeline.ErrEmptyLabel
 	}
 	c, ok := s.p.index[label]
 	if !ok {
 		return fmt.Errorf("%w: class %q was not counted in the first pass", ErrStats, label)
 	}
-	idx, val := s.pred.Row(text)
+	idx, val := s.row(text)
 	s.pending.AppendRow(idx, val)
 	s.y = append(s.y, c)
 	if s.pending.NNZ() >= summerBatch {
@@ -420,7 +406,7 @@ func (s *Summer) Add(label, text string) error {
 // fold adds the pending rows to the sums.
 func (s *Summer) fold() error {
 	m := s.p.m
-	c, err := compact.CountRows(m.newEstimator(), s.pending.Cols, s.y, len(m.Classes),
+	c, err := compact.CountRows(core.Estimator(m), s.pending.Cols, s.y, len(m.Classes),
 		func(i int, idx []int32, val []float64) ([]int32, []float64) {
 			ri, rv := s.pending.Row(i)
 			return append(idx, ri...), append(val, rv...)
@@ -438,37 +424,29 @@ func (s *Summer) fold() error {
 }
 
 // Sums returns the class sums of the documents added, with their class
-// counts: statistics that compact.Merge combines across parts.
-func (s *Summer) Sums() (*compact.Counts, error) {
+// counts.
+func (s *Summer) Sums() (*ClassSums, error) {
 	if err := s.fold(); err != nil {
 		return nil, err
 	}
-	return s.sums, nil
+	return &ClassSums{c: s.sums}, nil
 }
 
 // Build makes the model from the merged class sums of every part.
-func (p *Prepared) Build(sums *compact.Counts) (*Model, error) {
-	m := &Model{Config: p.m.Config, Classes: slices.Clone(p.m.Classes), an: p.m.an, vocab: p.m.vocab, hash: p.m.hash, weight: p.m.weight}
+func (p *Prepared) Build(sums *ClassSums) (*pipeline.Model, error) {
 	switch {
-	case sums == nil:
+	case sums == nil || sums.c == nil:
 		return nil, fmt.Errorf("%w: no class sums", ErrStats)
-	case sums.Classes != len(m.Classes) || sums.Features != p.NumFeatures():
+	case sums.c.Classes != len(p.m.Classes) || sums.c.Features != p.NumFeatures():
 		return nil, fmt.Errorf("%w: sums of %d classes × %d features, want %d × %d",
-			ErrStats, sums.Classes, sums.Features, len(m.Classes), p.NumFeatures())
+			ErrStats, sums.c.Classes, sums.c.Features, len(p.m.Classes), p.NumFeatures())
 	}
 	var docs float64
-	for _, c := range sums.ClassCount {
+	for _, c := range sums.c.ClassCount {
 		docs += c
 	}
 	if docs != float64(p.n) {
 		return nil, fmt.Errorf("%w: the sums hold %g documents, the document frequencies %d", ErrStats, docs, p.n)
 	}
-	m.counts = sums
-	if err := m.refit(); err != nil {
-		return nil, err
-	}
-	if err := m.finite(); err != nil {
-		return nil, err
-	}
-	return m, nil
+	return core.Fit(p.m, sums.c)
 }

@@ -1,4 +1,4 @@
-package pipeline
+package multilabel
 
 import (
 	"cmp"
@@ -198,4 +198,11 @@ func ratio(a, b int) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
