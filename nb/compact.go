@@ -32,7 +32,9 @@ type CompactLinear struct {
 }
 
 // CompactEstimator is implemented by the models that can be fitted from
-// SparseCounts into a CompactLinear without any K×F allocation.
+// SparseCounts into a CompactLinear without any K×F allocation. The
+// CompactLinear shares the counts' Ptr and Class: change neither while
+// both are in use.
 type CompactEstimator interface {
 	FitCompact(s *SparseCounts) (*CompactLinear, error)
 }
@@ -191,15 +193,16 @@ func (t *CompactLinear) Dense() *Linear {
 }
 
 // newCompact returns a CompactLinear with s's cells, the given bias and
-// zero P, Q and Delta.
+// zero P, Q and Delta. It shares s's Ptr and Class, which neither changes:
+// a copy would take a third of a large model's memory again.
 func newCompact(s *SparseCounts, bias []float64) *CompactLinear {
 	return &CompactLinear{
 		K:        s.Classes,
 		Bias:     bias,
 		P:        make([]float64, s.Classes),
 		Q:        make([]float64, s.Classes),
-		Ptr:      slices.Clone(s.Ptr),
-		Class:    slices.Clone(s.Class),
+		Ptr:      s.Ptr,
+		Class:    s.Class,
 		Delta:    make([]float64, len(s.Count)),
 		Features: s.Features,
 	}
