@@ -260,8 +260,12 @@ func writeLE[T uint16 | float64](b *modelfile.Writer, v []T) {
 // compact.Linear: pointers, class ids, values.
 func writeSparse(b *modelfile.Writer, ptr []int, class []uint16, val []float64) {
 	le := binary.LittleEndian
-	buf := make([]byte, 0, 4*len(ptr))
+	buf := make([]byte, 0, 8<<10) // a model's worth would add to the peak of training
 	for _, p := range ptr {
+		if len(buf) == cap(buf) {
+			b.Put(buf)
+			buf = buf[:0]
+		}
 		buf = le.AppendUint32(buf, uint32(p))
 	}
 	b.Put(buf)

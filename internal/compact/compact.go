@@ -186,15 +186,16 @@ func (t *Linear) Dense() *Dense {
 }
 
 // newCompact returns a Linear with s's cells, the given bias and zero P, Q
-// and Delta.
+// and Delta. It shares s's Ptr and Class, which neither changes: a copy
+// would take a third of a large model's memory again.
 func newCompact(s *Counts, bias []float64) *Linear {
 	return &Linear{
 		K:        s.Classes,
 		Bias:     bias,
 		P:        make([]float64, s.Classes),
 		Q:        make([]float64, s.Classes),
-		Ptr:      slices.Clone(s.Ptr),
-		Class:    slices.Clone(s.Class),
+		Ptr:      s.Ptr,
+		Class:    s.Class,
 		Delta:    make([]float64, len(s.Count)),
 		Features: s.Features,
 	}
@@ -202,7 +203,8 @@ func newCompact(s *Counts, bias []float64) *Linear {
 
 // Fit fits est, a *nb.Multinomial, *nb.Complement or *nb.Bernoulli, from
 // sparse counts as its Fit would from their Dense, and returns its scoring
-// form without any K×F allocation. est is read, not modified.
+// form without any K×F allocation. est is read, not modified. The Linear
+// shares s's Ptr and Class: change neither while both are in use.
 func Fit(est nb.Estimator, s *Counts) (*Linear, error) {
 	switch m := est.(type) {
 	case *nb.Multinomial:

@@ -77,7 +77,11 @@ func countScan(features int, y []int, classes int, binary bool, threshold float6
 
 // denseFeatureMajor lays the non-zero sums of every class out by feature,
 // without the per-class cells that featureMajor takes, which would hold
-// up to 16 bytes a cell on top of the accumulators and the result.
+// up to 16 bytes a cell on top of the accumulators and the result. It
+// goes through the features a block at a time and releases the
+// accumulators' pages of each block once its cells are written (their
+// values read as zero afterwards), so that the result's memory takes the
+// place of the accumulators' instead of adding to it.
 func denseFeatureMajor(accs []classSum, features int) (ptr []int, class []uint16, count []float64) {
 	ptr = make([]int, features+1)
 	n := 0
@@ -89,16 +93,26 @@ func denseFeatureMajor(accs []classSum, features int) (ptr []int, class []uint16
 	}
 	class, count = make([]uint16, n), make([]float64, n)
 	k := 0
-	for j := range features {
-		for c := range accs {
-			if v := accs[c].sum[j]; v != 0 {
-				class[k], count[k] = uint16(c), v
-				k++
+	for lo := 0; lo < features; lo += releaseBlock {
+		hi := min(features, lo+releaseBlock)
+		for j := lo; j < hi; j++ {
+			for c := range accs {
+				if v := accs[c].sum[j]; v != 0 {
+					class[k], count[k] = uint16(c), v
+					k++
+				}
 			}
+		}
+		for c := range accs {
+			releasePages(accs[c].sum[lo:hi])
 		}
 	}
 	return ptr, class, count
 }
+
+// releaseBlock is the features whose accumulators denseFeatureMajor
+// releases at a time: 256 KiB a class.
+const releaseBlock = 1 << 15
 
 // CountScan is CountRows for the len(y) rows that scan reads in order, as
 // from a file, without holding them (see countScan).

@@ -2,6 +2,8 @@ package compact
 
 import (
 	"errors"
+	"math/rand/v2"
+
 	"github.com/textnb/textnb/nb"
 	"reflect"
 	"testing"
@@ -50,5 +52,45 @@ func TestSparseCountsScanEqualsFunc(t *testing.T) {
 	failing := func(func(int, []int32, []float64) error) error { return stop }
 	if _, err := countScan(X.Cols, y, 3, false, 0, failing); err != stop {
 		t.Errorf("failing scan: got %v, want its error", err)
+	}
+}
+
+// TestSparseCountsScanWide covers features over several of the blocks whose
+// accumulator pages are released as the counts are laid out.
+func TestSparseCountsScanWide(t *testing.T) {
+	features, classes := 3*releaseBlock+17, 4
+	rng := rand.New(rand.NewPCG(1, 2))
+	var idx [][]int32
+	var val [][]float64
+	var y []int
+	for i := range 200 {
+		var ri []int32
+		var rv []float64
+		for _, j := range rng.Perm(features)[:300] {
+			ri, rv = append(ri, int32(j)), append(rv, float64(1+rng.IntN(3)))
+		}
+		idx, val, y = append(idx, ri), append(val, rv), append(y, i%classes)
+	}
+	scan := func(visit func(int, []int32, []float64) error) error {
+		for i := range idx {
+			if err := visit(i, idx[i], val[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	row := func(i int, ri []int32, rv []float64) ([]int32, []float64) {
+		return append(ri, idx[i]...), append(rv, val[i]...)
+	}
+	want, err := countRows(features, y, classes, false, 0, row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := countScan(features, y, classes, false, 0, scan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("scan counts differ from countRows's: %d cells, want %d", len(got.Count), len(want.Count))
 	}
 }
