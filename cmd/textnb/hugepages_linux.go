@@ -23,11 +23,12 @@ import (
 // GODEBUG=disablethp=1 turns this off, as it does the runtime's own use of
 // huge pages.
 //
-// The reserve is made of pieces of hugePiece bytes, with the collector off:
-// the runtime clears a new object that reuses pages it used before, and
-// where pages freed by a collection lie at the top of the heap, a single
-// 1 GiB object would begin there and be cleared whole, all of it resident.
-// Only the pieces that land in such pages are cleared.
+// The reserve is made of hugePiece-byte slices, with the collector off so
+// that the collection that frees them is the only one. The runtime clears a
+// new object that reuses pages it has used before: where a collection freed
+// pages at the top of the heap, a reserve in one piece would begin there
+// and be cleared whole, all of it resident; in pieces, only those that land
+// there are.
 func adviseHugePages() (lo, hi uintptr) {
 	size, page := hugeReserveSize()
 	if size == 0 {
