@@ -1,6 +1,7 @@
 // Command startup measures textnb as a command, start-up included: "textnb
-// help", an eval of the SMS Spam Collection and a 20 Newsgroups training,
-// as whole processes, with medians of wall and CPU time and of peak memory.
+// help", an eval of the SMS Spam Collection, a 20 Newsgroups training, an
+// eval with its model and a prediction of one line, as whole processes,
+// with medians of wall and CPU time and of peak memory.
 // With -base it alternates this build with another binary run for run, and
 // for each it counts the runs whose peak memory passed twice its median.
 //
@@ -38,7 +39,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	train, _, err := bench.Unpack20News(tmp)
+	train, test, err := bench.Unpack20News(tmp)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -46,6 +47,11 @@ func main() {
 	if _, err := bench.Run(nil, bin, "train", sms, "-o", smsModel, "--quiet"); err != nil {
 		log.Fatal(err)
 	}
+	line := filepath.Join(tmp, "line.txt")
+	if err := os.WriteFile(line, []byte("the space shuttle launch was delayed by the weather\n"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	newsModel := filepath.Join(tmp, "20ng.model")
 	builds := []string{bin}
 	if *base != "" {
 		builds = append(builds, *base)
@@ -58,7 +64,9 @@ func main() {
 	}{
 		{"help", *runs, []string{"help"}},
 		{"eval SMS", *runs, []string{"eval", "-m", smsModel, sms}},
-		{"train 20 Newsgroups", *trainRuns, []string{"train", train, "-o", filepath.Join(tmp, "20ng.model")}},
+		{"train 20 Newsgroups", *trainRuns, []string{"train", train, "-o", newsModel}},
+		{"eval 20 Newsgroups", *trainRuns, []string{"eval", "-m", newsModel, test}},
+		{"predict one line, 20 Newsgroups model", *runs, []string{"predict", "-m", newsModel, line}},
 	} {
 		walls, cpus, peaks := make([][]float64, len(builds)), make([][]float64, len(builds)), make([][]float64, len(builds))
 		for range c.runs {
