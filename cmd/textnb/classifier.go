@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 
 	"github.com/textnb/textnb/corpus"
@@ -40,6 +41,9 @@ type inputs struct {
 // openClassifier loads the model file at path, reading it once. The
 // classifier reads its inputs as in says when it feeds them.
 func openClassifier(path string, in *inputs) (classifier, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Size() >= largeModel {
+		reserveHugePages()
+	}
 	m, t, err := anymodel.Open(path)
 	switch {
 	case err != nil:

@@ -12,7 +12,7 @@ import (
 // (1 + percent/100), but no more than ceiling above the live data, until
 // stop is called.
 func tuneGC(percent int, floor, ceiling uint64) (stop func()) {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
 	var stopped atomic.Bool
 	var set func()
 	set = func() {
@@ -20,7 +20,14 @@ func tuneGC(percent int, floor, ceiling uint64) (stop func()) {
 			return
 		}
 		metrics.Read(sample)
-		debug.SetGCPercent(gcPercentFor(sample[0].Value.Uint64(), percent, floor, ceiling))
+		live := sample[0].Value.Uint64()
+		if live == 0 {
+			// No collection has measured the live heap yet: the heap in use
+			// bounds it. Taken as 0, percent would start a collection within
+			// a megabyte or two.
+			live = sample[1].Value.Uint64()
+		}
+		debug.SetGCPercent(gcPercentFor(live, percent, floor, ceiling))
 		sentinel := new([16]byte) // big enough not to share a tiny block
 		runtime.SetFinalizer(sentinel, func(*[16]byte) { set() })
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,24 +17,55 @@ import (
 // most random reads. It returns the range it advised, if any.
 //
 // The runtime maps heap arenas only as the heap grows, so advice given at
-// start would miss them. Instead a large slice that is never written
-// reserves address space for the heap (and a little of the runtime's
-// metadata), takes the advice and is freed: the heap grows into that range
-// first. GODEBUG=disablethp=1 turns this off, as it does the runtime's own
-// use of huge pages.
+// start would miss them. Instead slices that are never written reserve
+// address space for the heap (and a little of the runtime's metadata), take
+// the advice and are freed: the heap grows into that range first.
+// GODEBUG=disablethp=1 turns this off, as it does the runtime's own use of
+// huge pages.
+//
+// The reserve is made of hugePiece-byte slices, with the collector off so
+// that the collection that frees them is the only one. The runtime clears a
+// new object that reuses pages it has used before: where a collection freed
+// pages at the top of the heap, a reserve in one piece would begin there
+// and be cleared whole, all of it resident; in pieces, only those that land
+// there are.
 func adviseHugePages() (lo, hi uintptr) {
 	size, page := hugeReserveSize()
 	if size == 0 {
 		return 0, 0
 	}
-	b := make([]byte, size)
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	lo, hi = hugeRange(base, uintptr(size), page)
-	if lo == hi || syscall.Madvise(b[lo-base:hi-base], syscall.MADV_HUGEPAGE) != nil {
+	percent := debug.SetGCPercent(-1) // waits for a collection under way
+	defer debug.SetGCPercent(percent)
+	pieces := make([][]byte, 0, size/hugePiece)
+	for range cap(pieces) {
+		pieces = append(pieces, make([]byte, hugePiece))
+	}
+	base, end := ^uintptr(0), uintptr(0)
+	for _, b := range pieces {
+		p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		base, end = min(base, p), max(end, p+hugePiece)
+	}
+	lo, hi = hugeRange(base, end-base, page)
+	if lo == hi || madvise(lo, hi-lo, syscall.MADV_HUGEPAGE) != nil {
 		lo, hi = 0, 0
 	}
+	pieces = nil
 	runtime.GC() // frees the reserve now, so that the heap grows into it
 	return lo, hi
+}
+
+// hugePiece is the size of the reserve's pieces: large enough that the
+// reserve takes few allocations, small enough that clearing one costs
+// little.
+const hugePiece = 8 << 20
+
+// madvise is syscall.Madvise for a range given by address.
+func madvise(p, n uintptr, advice int) error {
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, p, n, uintptr(advice))
+	if errno != 0 {
+		return errno
+	}
+	return nil
 }
 
 // hugeReserveSize returns the bytes of address space to reserve and the

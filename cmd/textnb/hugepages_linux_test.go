@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -99,4 +101,46 @@ func vmFlags(p uintptr) (string, error) {
 		return "", err
 	}
 	return "", fmt.Errorf("no mapping holds %#x", p)
+}
+
+// TestHugeReserveNotCleared checks that the reserve stays out of memory
+// when pages a collection freed lie at the top of the heap: the runtime
+// clears a new object that begins in such pages, and a reserve made in one
+// piece would then be resident whole. It runs in a process of its own, as
+// textnb makes the reserve once, first.
+func TestHugeReserveNotCleared(t *testing.T) {
+	if size, _ := hugeReserveSize(); size == 0 {
+		t.Skip("transparent huge pages are not in madvise mode here, or the reserve would not fit")
+	}
+	if os.Getenv("TEXTNB_TEST_RESERVE") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHugeReserveNotCleared$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "TEXTNB_TEST_RESERVE=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return
+	}
+	top := make([]byte, 16<<20) // beyond any hole, so at the top of the heap
+	top[0] = 1
+	top = nil
+	runtime.GC()
+	before := residentBytes(t)
+	adviseHugePages()
+	if grew := residentBytes(t) - before; grew > 64<<20 {
+		t.Errorf("making the reserve added %d MiB resident, want the reserve left untouched", grew>>20)
+	}
+}
+
+// residentBytes returns the process's resident memory.
+func residentBytes(t *testing.T) int64 {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var size, resident int64
+	if _, err := fmt.Sscan(string(data), &size, &resident); err != nil {
+		t.Fatal(err)
+	}
+	return resident * int64(os.Getpagesize())
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/textnb/textnb/metrics"
@@ -24,22 +25,33 @@ import (
 //go:embed report.html
 var reportHTML string
 
-var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"barWidth": func(w, maxW float64) int {
-		if maxW <= 0 {
-			return 0
-		}
-		return max(1, int(math.Round(120*math.Abs(w)/maxW)))
-	},
-}).Parse(reportHTML))
+// The report templates are parsed when a report is first written, not at
+// every start of the command.
+var (
+	reportTemplate      = sync.OnceValue(parseReport)
+	multiReportTemplate = sync.OnceValue(func() *template.Template {
+		return template.Must(parseReport().New("multireport").Parse(multiReportHTML))
+	})
+)
+
+// parseReport parses report.html, whose style and bar chart the
+// multi-label report uses too.
+func parseReport() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"barWidth": func(w, maxW float64) int {
+			if maxW <= 0 {
+				return 0
+			}
+			return max(1, int(math.Round(120*math.Abs(w)/maxW)))
+		},
+	}).Parse(reportHTML))
+}
 
 // multiReportHTML is the report of a multi-label model; it uses
 // report.html's style and bar chart.
 //
 //go:embed multireport.html
 var multiReportHTML string
-
-var multiReportTemplate = template.Must(template.Must(reportTemplate.Clone()).New("multireport").Parse(multiReportHTML))
 
 // Limits of the report's charts: beyond them a chart would be unreadable
 // (and, for the matrix, grow with the square of the labels).
@@ -75,7 +87,7 @@ func checkReportPath(path string, inputs ...string) error {
 
 // writeReport writes the HTML report of rep to path.
 func writeReport(path, model, corpusPath string, rep evalReport, seen bool) error {
-	return writePage(path, reportTemplate, newReportData(model, corpusPath, rep, seen))
+	return writePage(path, reportTemplate(), newReportData(model, corpusPath, rep, seen))
 }
 
 // writePage executes t into path through a temporary file in the same
@@ -435,5 +447,5 @@ func writeMultiReport(path, model, corpusPath string, r metrics.MultiEvaluation,
 		rows = append(rows, barRow{Name: l, P: s.Precision, R: s.Recall, F: s.F1, Support: s.Support})
 	}
 	d.Bars = barsOf(rows, len(order), true)
-	return writePage(path, multiReportTemplate, d)
+	return writePage(path, multiReportTemplate(), d)
 }
