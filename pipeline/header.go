@@ -176,6 +176,11 @@ type legacyConfig struct {
 // for header.check to refuse.
 func (c legacyConfig) fileConfig() fileConfig {
 	t, v, o, s := c.Tokenize, c.Vocab, c.TFIDFOptions, c.Semi
+	if t.WordNGrams == (struct{ Min, Max int }{}) {
+		// Builds of format 1 and 2 read a zero range as words alone;
+		// tokenize's zero now means its DefaultWordNGrams.
+		t.WordNGrams.Min, t.WordNGrams.Max = 1, 1
+	}
 	return fileConfig{
 		Tokenize: fileTokenize{
 			MinLen: t.MinLen, HanMinLen: t.HanMinLen, KeepCase: t.KeepCase, Stopwords: t.Stopwords,

@@ -2,9 +2,9 @@ package pipeline
 
 import "github.com/textnb/textnb/tokenize"
 
-// DefaultWordNGrams is the word n-gram range when Config leaves it zero:
-// bigrams carry negation ("not good") and score better (docs/design.md).
-var DefaultWordNGrams = tokenize.NGramRange{Min: 1, Max: 2}
+// DefaultWordNGrams is the word n-gram range when Config leaves it zero,
+// as in package tokenize.
+var DefaultWordNGrams = tokenize.DefaultWordNGrams
 
 // DefaultHanChars is the Han character n-gram range added to segmented
 // words for Chinese: it makes up for segmentation errors and unknown words

@@ -36,18 +36,18 @@ func benchParallel(b *testing.B, a *Analyzer, text string) {
 var englishDoc = strings.Repeat(englishProse, 4)
 
 func BenchmarkEnglish(b *testing.B) {
-	b.Run("stem", func(b *testing.B) { benchTerms(b, newWithSegmenter(Config{Stem: true}, nil), englishDoc) })
-	b.Run("nostem", func(b *testing.B) { benchTerms(b, newWithSegmenter(Config{}, nil), englishDoc) })
+	b.Run("stem", func(b *testing.B) { benchTerms(b, testAnalyzer(Config{Stem: true}, nil), englishDoc) })
+	b.Run("nostem", func(b *testing.B) { benchTerms(b, testAnalyzer(Config{}, nil), englishDoc) })
 	b.Run("stem+stopwords", func(b *testing.B) {
-		benchTerms(b, newWithSegmenter(Config{Stem: true, Stopwords: EnglishStopwords}, nil), englishDoc)
+		benchTerms(b, testAnalyzer(Config{Stem: true, Stopwords: EnglishStopwords}, nil), englishDoc)
 	})
 	b.Run("bigrams", func(b *testing.B) {
-		benchTerms(b, newWithSegmenter(Config{WordNGrams: NGramRange{1, 2}}, nil), englishDoc)
+		benchTerms(b, testAnalyzer(Config{WordNGrams: NGramRange{1, 2}}, nil), englishDoc)
 	})
-	b.Run("parallel", func(b *testing.B) { benchParallel(b, newWithSegmenter(Config{}, nil), englishDoc) })
+	b.Run("parallel", func(b *testing.B) { benchParallel(b, testAnalyzer(Config{}, nil), englishDoc) })
 	// One curly apostrophe near the start, as typeset English has them.
 	b.Run("curly", func(b *testing.B) {
-		benchTerms(b, newWithSegmenter(Config{}, nil), englishDoc[:40]+" don’t "+englishDoc[40:])
+		benchTerms(b, testAnalyzer(Config{}, nil), englishDoc[:40]+" don’t "+englishDoc[40:])
 	})
 }
 
@@ -59,12 +59,12 @@ func BenchmarkMixed(b *testing.B) { benchHan(b, mixedProse) }
 // words and word bigrams.
 func benchHan(b *testing.B, text string) {
 	b.Run("chars", func(b *testing.B) {
-		benchTerms(b, newWithSegmenter(Config{NoHanWords: true, HanChars: NGramRange{1, 2}}, nil), text)
+		benchTerms(b, testAnalyzer(Config{NoHanWords: true, HanChars: NGramRange{1, 2}}, nil), text)
 	})
 	b.Run("segment", func(b *testing.B) {
 		if err := zh.Default().Load(); err != nil {
 			b.Skip(err)
 		}
-		benchTerms(b, New(Config{WordNGrams: NGramRange{1, 2}}), text)
+		benchTerms(b, testNew(Config{WordNGrams: NGramRange{1, 2}}), text)
 	})
 }

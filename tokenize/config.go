@@ -32,7 +32,8 @@ type Config struct {
 	// joins them into one term ("e-mail", "don't", "jo@example.com", "3.14"):
 	// 1.5 points more accuracy on 20 Newsgroups.
 	SplitCompounds bool
-	// WordNGrams is the range of word n-gram lengths; zero means {1, 1}.
+	// WordNGrams is the range of word n-gram lengths; zero means
+	// DefaultWordNGrams.
 	WordNGrams NGramRange
 	// HanChars is the range of character n-gram lengths taken from each Han
 	// run; zero means none.
@@ -52,6 +53,11 @@ type NGramRange struct {
 	Min, Max int
 }
 
+// DefaultWordNGrams is the word n-gram range of a zero Config, here and in
+// every package above: bigrams carry negation ("not good") and score
+// better (docs/design.md). Words alone are NGramRange{Min: 1, Max: 1}.
+var DefaultWordNGrams = NGramRange{Min: 1, Max: 2}
+
 // maxNGram bounds n-gram lengths: longer ones are never useful features
 // and their count grows with the product of range and document length.
 const maxNGram = 16
@@ -66,7 +72,7 @@ func (c Config) withDefaults() Config {
 		c.HanMinLen = 1
 	}
 	if c.WordNGrams == (NGramRange{}) {
-		c.WordNGrams = NGramRange{Min: 1, Max: 1}
+		c.WordNGrams = DefaultWordNGrams
 	}
 	return c
 }

@@ -43,7 +43,7 @@ func TestCutKeepsWords(t *testing.T) {
 		{HanChars: NGramRange{1, 2}, NoHanWords: true},
 		{NoHanWords: true, MinLen: 1},
 	} {
-		a := newWithSegmenter(cfg, &pairSegmenter{})
+		a := testAnalyzer(cfg, &pairSegmenter{})
 		w := a.NewWorker()
 		for _, text := range texts {
 			wantWords, wantExtra := a.Words(nil, nil, text)

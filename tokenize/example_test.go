@@ -8,19 +8,20 @@ import (
 )
 
 func ExampleAnalyzer() {
-	a := tokenize.New(tokenize.Config{Stem: true})
+	words := tokenize.NGramRange{Min: 1, Max: 1} // the default adds word bigrams
+	a := tokenize.New(tokenize.Config{Stem: true, WordNGrams: words})
 	fmt.Println(a.Terms(nil, "The runners were RUNNING; don't stop!"))
 	// Output: [the runner were run don't stop]
 }
 
 func ExampleConfig() {
-	cfg := tokenize.Config{Stopwords: tokenize.EnglishStopwords, WordNGrams: tokenize.NGramRange{Min: 1, Max: 2}}
+	cfg := tokenize.Config{Stopwords: tokenize.EnglishStopwords} // word 1–2-grams by default
 	a := tokenize.New(cfg)
 	fmt.Println(a.Terms(nil, "This movie was not good at all"))
 	fmt.Printf("%+v\n", tokenize.New(tokenize.Config{}).Config()) // defaults spelled out
 	// Output:
 	// [movie good movie good]
-	// {MinLen:2 HanMinLen:1 KeepCase:false Stopwords:none Stem:false SplitCompounds:false WordNGrams:[1,1] HanChars:[0,0] NoHanWords:false Lang:auto}
+	// {MinLen:2 HanMinLen:1 KeepCase:false Stopwords:none Stem:false SplitCompounds:false WordNGrams:[1,2] HanChars:[0,0] NoHanWords:false Lang:auto}
 }
 
 func ExampleNGramRange() {
@@ -59,7 +60,7 @@ func ExampleLangDetector() {
 }
 
 func ExampleAnalyzer_Words() {
-	a := tokenize.New(tokenize.Config{WordNGrams: tokenize.NGramRange{Min: 1, Max: 2}})
+	a := tokenize.New(tokenize.Config{}) // word 1–2-grams
 	words, extra := a.Words(nil, nil, "Naive Bayes, naive!")
 	fmt.Println(words, len(extra))
 	fmt.Println(a.Terms(nil, "Naive Bayes, naive!"))
@@ -69,7 +70,7 @@ func ExampleAnalyzer_Words() {
 }
 
 func ExampleWorker() {
-	a := tokenize.New(tokenize.Config{Stem: true})
+	a := tokenize.New(tokenize.Config{Stem: true, WordNGrams: tokenize.NGramRange{Min: 1, Max: 1}})
 	docs := []string{"Runners running", "The runner ran", "RUNNING late"}
 	var wg sync.WaitGroup
 	terms := make([][]string, len(docs))

@@ -44,7 +44,7 @@ func FuzzAnalyzer(f *testing.F) {
 		}
 		v, ok := fuzzAnalyzers.Load(cfg)
 		if !ok {
-			v, _ = fuzzAnalyzers.LoadOrStore(cfg, New(cfg))
+			v, _ = fuzzAnalyzers.LoadOrStore(cfg, testNew(cfg))
 		}
 		a := v.(*Analyzer)
 		terms := a.Terms(nil, text)

@@ -105,7 +105,7 @@ func TestASCIIFastPath(t *testing.T) {
 		{Stem: true}, {Stem: true, KeepCase: true}}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, cfg := range configs {
-		a := newWithSegmenter(cfg, nil)
+		a := testAnalyzer(cfg, nil)
 		for range 3000 {
 			var b strings.Builder
 			n, ascii, sparse := 40, 0, false // pieces, bytes before the first non-ASCII one, non-ASCII rare

@@ -25,7 +25,7 @@ import (
 var loadedByEnglish bool
 
 func TestMain(m *testing.M) {
-	a := New(Config{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}, Stopwords: EnglishStopwords | ChineseStopwords})
+	a := testNew(Config{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}, Stopwords: EnglishStopwords | ChineseStopwords})
 	a.Terms(nil, englishProse)
 	a.Terms(nil, "ＡＢＣ１２３ café Привет カタカナ 한국어 😀")
 	loadedByEnglish = zh.Default().Loaded()
@@ -140,7 +140,7 @@ func TestTerms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := newWithSegmenter(tt.cfg, nil).Terms(nil, tt.text)
+			got := testAnalyzer(tt.cfg, nil).Terms(nil, tt.text)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("Terms(%q) = %q, want %q", tt.text, got, tt.want)
 			}
@@ -164,7 +164,7 @@ func TestTermsSegmenter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			seg := &pairSegmenter{}
-			got := newWithSegmenter(tt.cfg, seg).Terms(nil, tt.text)
+			got := testAnalyzer(tt.cfg, seg).Terms(nil, tt.text)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("Terms(%q) = %q, want %q", tt.text, got, tt.want)
 			}
@@ -174,7 +174,7 @@ func TestTermsSegmenter(t *testing.T) {
 		})
 	}
 	seg := &pairSegmenter{}
-	got := newWithSegmenter(Config{NoHanWords: true}, seg).Terms(nil, "中文")
+	got := testAnalyzer(Config{NoHanWords: true}, seg).Terms(nil, "中文")
 	if seg.Calls() != 0 || !slices.Equal(got, []string{"中文"}) {
 		t.Errorf("NoHanWords: %q with %d Cut calls", got, seg.Calls())
 	}
@@ -184,7 +184,7 @@ func TestTermsSegmenter(t *testing.T) {
 // reaches the segmenter, whose dictionary is slow to load.
 func TestEnglishSkipsSegmenter(t *testing.T) {
 	seg := &pairSegmenter{}
-	a := newWithSegmenter(Config{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}}, seg)
+	a := testAnalyzer(Config{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}}, seg)
 	for _, text := range []string{englishProse, "ＡＢＣ１２３ café Привет カタカナ 한국어"} {
 		a.Terms(nil, text)
 	}
@@ -194,7 +194,7 @@ func TestEnglishSkipsSegmenter(t *testing.T) {
 }
 
 func TestTermsAppends(t *testing.T) {
-	a := newWithSegmenter(Config{WordNGrams: NGramRange{2, 2}}, nil)
+	a := testAnalyzer(Config{WordNGrams: NGramRange{2, 2}}, nil)
 	got := a.Terms([]string{"keep"}, "aa bb cc")
 	want := []string{"keep", "aa bb", "bb cc"}
 	if !slices.Equal(got, want) {
@@ -203,7 +203,7 @@ func TestTermsAppends(t *testing.T) {
 }
 
 func TestTermsRepeatable(t *testing.T) {
-	a := newWithSegmenter(Config{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}}, &pairSegmenter{})
+	a := testAnalyzer(Config{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}}, &pairSegmenter{})
 	first := a.Terms(nil, mixedProse)
 	if len(first) == 0 {
 		t.Fatal("no terms")
@@ -251,7 +251,7 @@ func TestTokens(t *testing.T) {
 }
 
 func TestFilter(t *testing.T) {
-	a := newWithSegmenter(Config{MinLen: 3, Stopwords: EnglishStopwords, Stem: true, KeepCase: true}, nil)
+	a := testAnalyzer(Config{MinLen: 3, Stopwords: EnglishStopwords, Stem: true, KeepCase: true}, nil)
 	tests := []struct {
 		in   string
 		s    script
@@ -293,7 +293,7 @@ func TestEnglishStopwords(t *testing.T) {
 
 func TestConfigDefaults(t *testing.T) {
 	got := Config{}.withDefaults()
-	want := Config{MinLen: 2, HanMinLen: 1, WordNGrams: NGramRange{1, 1}}
+	want := Config{MinLen: 2, HanMinLen: 1, WordNGrams: DefaultWordNGrams}
 	if got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)
 	}
@@ -319,12 +319,12 @@ func TestConfigValidate(t *testing.T) {
 			t.Errorf("Validate(%+v) = %v, want ErrConfig", c, err)
 		}
 		// New clamps instead of failing.
-		newWithSegmenter(c, nil).Terms(nil, "aa bb cc 中文")
+		testAnalyzer(c, nil).Terms(nil, "aa bb cc 中文")
 	}
 	if err := (Config{WordNGrams: NGramRange{1, 3}, HanChars: NGramRange{2, 2}, Stopwords: EnglishStopwords | ChineseStopwords, Lang: Chinese}).Validate(); err != nil {
 		t.Errorf("valid config: %v", err)
 	}
-	a := newWithSegmenter(Config{WordNGrams: NGramRange{3, 1}, HanChars: NGramRange{-1, 100}}, nil)
+	a := testAnalyzer(Config{WordNGrams: NGramRange{3, 1}, HanChars: NGramRange{-1, 100}}, nil)
 	if c := a.Config(); c.WordNGrams != (NGramRange{3, 3}) || c.HanChars != (NGramRange{1, maxNGram}) {
 		t.Errorf("clamped to %v %v", c.WordNGrams, c.HanChars)
 	}
@@ -399,7 +399,7 @@ func TestDetectLang(t *testing.T) {
 
 func TestCacheBounded(t *testing.T) {
 	const bound = 1 << 12 // the Analyzer's is cacheEntries; a small one tests the same code
-	a := newWithSegmenter(Config{Stem: true}, nil)
+	a := testAnalyzer(Config{Stem: true}, nil)
 	a.cache = newTermCache(bound)
 	w := a.NewWorker()
 	var b strings.Builder
@@ -428,7 +428,7 @@ func TestCacheBounded(t *testing.T) {
 // worker's maxPooledSeen), then starts over, and gives the same terms
 // throughout.
 func TestWorkerMemoryBounded(t *testing.T) {
-	a := newWithSegmenter(Config{Stem: true}, nil)
+	a := testAnalyzer(Config{Stem: true}, nil)
 	word := func(i int) string { return fmt.Sprintf("Runs%dRunning", i) } // lowercased in scratch space
 	term := func(i int) string { return fmt.Sprintf("runs%drun", i) }
 	if w := a.NewWorker(); w.st.seen.limit != maxSeen {
@@ -467,16 +467,16 @@ func TestWorkerMatchesAnalyzer(t *testing.T) {
 		"generously caresses ponies happiness", "The quick brown fox, the QUICK dog.", "用Go处理自然语言 and Ünïcödé text", ""}
 	for _, cfg := range []Config{{Stem: true}, {Stem: true, Stopwords: EnglishStopwords, WordNGrams: NGramRange{1, 2}},
 		{Stem: true, KeepCase: true}, {WordNGrams: NGramRange{1, 3}, HanChars: NGramRange{1, 2}}} {
-		a := newWithSegmenter(cfg, &pairSegmenter{})
+		a := testAnalyzer(cfg, &pairSegmenter{})
 		w := a.NewWorker()
 		for round := range 3 {
 			for _, text := range texts {
-				want := newWithSegmenter(cfg, &pairSegmenter{}).Terms(nil, text)
+				want := testAnalyzer(cfg, &pairSegmenter{}).Terms(nil, text)
 				if got := w.Terms(nil, text); !slices.Equal(got, want) {
 					t.Errorf("%+v round %d %q: worker %q, want %q", cfg, round, text, got, want)
 				}
 				words, extra := w.Words(nil, nil, text)
-				wantWords, wantExtra := newWithSegmenter(cfg, &pairSegmenter{}).Words(nil, nil, text)
+				wantWords, wantExtra := testAnalyzer(cfg, &pairSegmenter{}).Words(nil, nil, text)
 				if !slices.Equal(words, wantWords) || !slices.Equal(extra, wantExtra) {
 					t.Errorf("%+v round %d %q: worker's words %q %q, analyzer's %q %q", cfg, round, text, words, extra, wantWords, wantExtra)
 				}
@@ -490,11 +490,11 @@ func TestConcurrent(t *testing.T) {
 	for _, stem := range []bool{false, true} {
 		cfg := Config{Stopwords: EnglishStopwords, WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{1, 2}, Stem: stem}
 		t.Run(fmt.Sprint("pairs, stem ", stem), func(t *testing.T) {
-			checkConcurrent(t, newWithSegmenter(cfg, &pairSegmenter{}), newWithSegmenter(cfg, &pairSegmenter{}), docs)
+			checkConcurrent(t, testAnalyzer(cfg, &pairSegmenter{}), testAnalyzer(cfg, &pairSegmenter{}), docs)
 		})
 		t.Run(fmt.Sprint("dictionary, stem ", stem), func(t *testing.T) {
 			needDictionary(t)
-			checkConcurrent(t, New(cfg), New(cfg), docs)
+			checkConcurrent(t, testNew(cfg), testNew(cfg), docs)
 		})
 	}
 }
@@ -543,7 +543,7 @@ func TestNoAllocs(t *testing.T) {
 		cfg  Config
 		want float64
 	}{{Config{}, 1}, {Config{Stem: true}, 0}, {Config{Stopwords: EnglishStopwords}, 1}, {Config{Stem: true, Stopwords: EnglishStopwords}, 0}} {
-		a := newWithSegmenter(tc.cfg, nil)
+		a := testAnalyzer(tc.cfg, nil)
 		buf := a.Terms(nil, englishProse)
 		allocs := testing.AllocsPerRun(20, func() { buf = a.Terms(buf[:0], englishProse) })
 		if allocs > tc.want {
@@ -578,13 +578,13 @@ func TestChinese(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := New(tt.cfg).Terms(nil, tt.text); !slices.Equal(got, tt.want) {
+			if got := testNew(tt.cfg).Terms(nil, tt.text); !slices.Equal(got, tt.want) {
 				t.Errorf("Terms(%q) = %q, want %q", tt.text, got, tt.want)
 			}
 		})
 	}
 	// Chinese stop words apply to character n-grams too.
-	got := New(Config{NoHanWords: true, HanChars: NGramRange{1, 1}, Stopwords: ChineseStopwords}).Terms(nil, text)
+	got := testNew(Config{NoHanWords: true, HanChars: NGramRange{1, 1}, Stopwords: ChineseStopwords}).Terms(nil, text)
 	var want []string
 	for _, r := range text {
 		if !zh.IsStopword(string(r)) {
@@ -616,12 +616,12 @@ func longHanLine() string {
 func TestLongHanLine(t *testing.T) {
 	line := longHanLine()
 	runes := utf8.RuneCountInString(line)
-	terms := New(Config{NoHanWords: true, HanChars: NGramRange{1, 2}}).Terms(nil, line)
+	terms := testNew(Config{NoHanWords: true, HanChars: NGramRange{1, 2}}).Terms(nil, line)
 	if len(terms) != 2*runes-1 {
 		t.Errorf("%d character n-grams for %d runes", len(terms), runes)
 	}
 	needDictionary(t)
-	terms = New(Config{}).Terms(terms[:0], line)
+	terms = testNew(Config{}).Terms(terms[:0], line)
 	if len(terms) < runes/4 || len(terms) > runes {
 		t.Errorf("%d words for %d runes", len(terms), runes)
 	}
@@ -640,7 +640,7 @@ func BenchmarkLongHanLine(b *testing.B) {
 			if bc.name == "words" {
 				needDictionary(b)
 			}
-			an := New(bc.cfg)
+			an := testNew(bc.cfg)
 			b.SetBytes(int64(len(line)))
 			var terms []string
 			for b.Loop() {
@@ -694,7 +694,7 @@ func TestWordsMakeTerms(t *testing.T) {
 		{WordNGrams: NGramRange{1, 2}, HanChars: NGramRange{2, 3}}, {Stem: true, Stopwords: EnglishStopwords,
 			WordNGrams: NGramRange{1, 3}}, {HanChars: NGramRange{1, 2}, NoHanWords: true}}
 	for _, cfg := range configs {
-		a := newWithSegmenter(cfg, &pairSegmenter{})
+		a := testAnalyzer(cfg, &pairSegmenter{})
 		r := a.Config().WordNGrams
 		for _, text := range texts {
 			words, extra := a.Words(nil, nil, text)
@@ -721,7 +721,7 @@ func TestLowercasedStretchesShareAllocations(t *testing.T) {
 	}
 	text := strings.Repeat("The committee said on Monday that it did not expect the Senate of the State to act "+
 		"before the end of next week. Smith didn’t say. ", 20)
-	a := New(Config{})
+	a := testNew(Config{})
 	words, extra := a.Words(nil, nil, text)
 	if n := testing.AllocsPerRun(20, func() { words, extra = a.Words(words[:0], extra[:0], text) }); n > 2 {
 		t.Errorf("%.0f allocations for a document of 20 stretches, want at most 2", n)
@@ -736,7 +736,7 @@ func TestLowercasesOnlyTheASCIIPrefix(t *testing.T) {
 		t.Skip("the race detector makes sync.Pool drop items")
 	}
 	doc := "X " + strings.Repeat("中文文本。", 10000) // 150 KB after two ASCII bytes
-	a := newWithSegmenter(Config{}, nil)
+	a := testAnalyzer(Config{}, nil)
 	buf := a.Terms(nil, doc)
 	if len(buf) != 10000 || buf[0] != "中文文本" {
 		t.Fatalf("%d terms, the first %q", len(buf), buf[:min(1, len(buf))])
@@ -785,4 +785,20 @@ func TestOwnStemMatchesSnowball(t *testing.T) {
 			t.Errorf("%q skips the stemmer", w)
 		}
 	}
+}
+
+// testNew and testAnalyzer are New and newWithSegmenter with word unigrams
+// when cfg leaves WordNGrams zero: most tests here check words, not the
+// default n-gram range (TestConfigDefaults checks that).
+func testNew(cfg Config) *Analyzer { return New(unigrams(cfg)) }
+
+func testAnalyzer(cfg Config, seg segmenter) *Analyzer {
+	return newWithSegmenter(unigrams(cfg), seg)
+}
+
+func unigrams(cfg Config) Config {
+	if cfg.WordNGrams == (NGramRange{}) {
+		cfg.WordNGrams = NGramRange{Min: 1, Max: 1}
+	}
+	return cfg
 }
