@@ -25,7 +25,7 @@ const MaxCategories = 1 << 20
 // n_categories_ reflects only the last batch, but its probabilities use the
 // same widths. Class priors are not smoothed, as everywhere in this package.
 type Categorical struct {
-	// Alpha is the additive smoothing; 0: DefaultAlpha.
+	// Alpha is the additive smoothing; 0: DefaultCategoricalAlpha.
 	Alpha float64
 	// MinCategories optionally gives a minimum number of categories per
 	// feature (for example the bin counts of a discretizer), so that
@@ -337,7 +337,9 @@ func (m *Categorical) checkMinCategories(f int) error {
 	return nil
 }
 
-func (m *Categorical) alpha() (float64, error) { return resolveAlpha(m.Alpha) }
+func (m *Categorical) alpha() (float64, error) {
+	return resolveAlpha(m.Alpha, DefaultCategoricalAlpha)
+}
 
 // checkCategoryRows reports whether X is a non-empty rectangular matrix of
 // valid category ids and returns, per feature, the largest id + 1.

@@ -26,7 +26,8 @@
 //
 // The zero value of every setting means its default:
 //
-//	Multinomial, Complement, Bernoulli, Categorical  Alpha        DefaultAlpha (1)
+//	Multinomial, Complement, Bernoulli               Alpha        DefaultAlpha (0.3; scikit-learn's is 1)
+//	Categorical                                      Alpha        DefaultCategoricalAlpha (1)
 //	Bernoulli                                        Binarize     0: a value > 0 is present
 //	Gaussian                                         VarSmoothing DefaultVarSmoothing (1e-9)
 //	SelfTraining                                     K 0.2, Threshold 0.9, Rounds 10

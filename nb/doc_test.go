@@ -95,7 +95,7 @@ func ExampleModel() {
 	lp := nb.LogProbaCSR(m, query, 1)
 	fmt.Printf("%d classes, predictions %v, P(politics|row 0) = %.3f\n",
 		m.NumClasses(), nb.PredictCSR(m, query, 1), math.Exp(lp[1]))
-	// Output: 2 classes, predictions [1 0], P(politics|row 0) = 0.934
+	// Output: 2 classes, predictions [1 0], P(politics|row 0) = 0.979
 }
 
 func ExampleEstimator() {
@@ -179,7 +179,7 @@ func ExampleSelfTraining() {
 
 func ExampleSelfTraining_sNB() {
 	for _, snb := range []bool{false, true} {
-		res, err := nb.SelfTraining{SNB: snb, Threshold: 0.95}.Fit(&nb.Multinomial{}, exampleX, exampleY, exampleUnlabeled, 2)
+		res, err := nb.SelfTraining{SNB: snb, Threshold: 0.95}.Fit(&nb.Multinomial{Alpha: 1}, exampleX, exampleY, exampleUnlabeled, 2)
 		fmt.Println(snb, res.Added, err)
 	}
 	// Output:

@@ -338,20 +338,26 @@ func nanRow(dst []float64, k int) []float64 {
 	return dst
 }
 
-// DefaultAlpha is the additive smoothing of a text or categorical model
-// whose Alpha is 0, scikit-learn's default.
-const DefaultAlpha = 1.0
+// DefaultAlpha is the additive smoothing of a Multinomial, Complement or
+// Bernoulli model whose Alpha is 0: textnb's default for text at every
+// layer (pipeline and the root package use it too), chosen on text corpora
+// (docs/design.md). scikit-learn's default is 1; set it explicitly to match.
+const DefaultAlpha = 0.3
+
+// DefaultCategoricalAlpha is the additive smoothing of a Categorical model
+// whose Alpha is 0, scikit-learn's default, as in package table.
+const DefaultCategoricalAlpha = 1.0
 
 // MinAlpha is the least smoothing applied: a positive Alpha below it is
 // raised to it (scikit-learn's force_alpha=False clipping). Set Alpha to
 // MinAlpha to ask for as little smoothing as there is.
 const MinAlpha = 1e-10
 
-// resolveAlpha applies the zero-value default and the MinAlpha clip.
-func resolveAlpha(a float64) (float64, error) {
+// resolveAlpha applies the zero-value default def and the MinAlpha clip.
+func resolveAlpha(a, def float64) (float64, error) {
 	switch {
 	case a == 0:
-		return DefaultAlpha, nil
+		return def, nil
 	case a < 0 || math.IsNaN(a) || math.IsInf(a, 0):
 		return 0, fmt.Errorf("%w: alpha %g, want a finite value ≥ 0", ErrConfig, a)
 	}
@@ -393,7 +399,7 @@ func checkCounts(c *Counts) error {
 // fitStart validates a fit's inputs and returns the smoothing parameter and
 // the class log prior: the steps every discrete model's Fit shares.
 func fitStart(alpha float64, c *Counts, uniform bool, given []float64) (float64, []float64, error) {
-	alpha, err := resolveAlpha(alpha)
+	alpha, err := resolveAlpha(alpha, DefaultAlpha)
 	if err != nil {
 		return 0, nil, err
 	}

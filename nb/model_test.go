@@ -102,7 +102,7 @@ func TestComplementWorkedExample(t *testing.T) {
 	if err := counts.Add(X, []int{0, 0, 0, 0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
-	var m Complement
+	m := Complement{Alpha: 1} // scikit-learn's default, which the worked example uses
 	if err := m.Fit(counts); err != nil {
 		t.Fatal(err)
 	}
@@ -319,14 +319,14 @@ func TestAlphaDefaultsAndClip(t *testing.T) {
 	if err := counts.Add(vectorize.FromDense([][]float64{{3, 0}, {0, 1}}), []int{0, 1}, nil); err != nil {
 		t.Fatal(err)
 	}
-	var zero, one, tiny, clip, least Multinomial
-	one.Alpha, tiny.Alpha, clip.Alpha, least.Alpha = 1, 1e-300, 1e-10, MinAlpha
-	for _, m := range []*Multinomial{&zero, &one, &tiny, &clip, &least} {
+	var zero, def, tiny, clip, least Multinomial
+	def.Alpha, tiny.Alpha, clip.Alpha, least.Alpha = DefaultAlpha, 1e-300, 1e-10, MinAlpha
+	for _, m := range []*Multinomial{&zero, &def, &tiny, &clip, &least} {
 		if err := m.Fit(counts); err != nil {
 			t.Fatal(err)
 		}
 	}
-	golden.Close(t, "alpha 0 = 1", zero.FeatureLogProb, one.FeatureLogProb, 0)
+	golden.Close(t, "alpha 0 = DefaultAlpha", zero.FeatureLogProb, def.FeatureLogProb, 0)
 	golden.Close(t, "alpha clipped to 1e-10", tiny.FeatureLogProb, clip.FeatureLogProb, 0)
 	golden.Close(t, "MinAlpha", least.FeatureLogProb, clip.FeatureLogProb, 0)
 	if math.IsInf(tiny.FeatureLogProb[1], 0) {

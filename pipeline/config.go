@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -185,13 +186,13 @@ func (o TFIDFOptions) transformer(idf []float64) *vectorize.TFIDF {
 // Defaults, chosen on 20 Newsgroups and checked on SMS spam and ChnSentiCorp
 // (see README).
 const (
-	DefaultAlpha        = 0.3
+	DefaultAlpha        = nb.DefaultAlpha // the same at every layer
 	DefaultMaxTableSize = 8 << 20
 )
 
 // MinAlpha is the smallest smoothing applied, scikit-learn's: with none, a
 // term unseen in a class would make the class impossible.
-const MinAlpha = 1e-10
+const MinAlpha = nb.MinAlpha
 
 func (c Config) alpha() float64 {
 	if c.Alpha == 0 {

@@ -65,7 +65,8 @@ type Config struct {
 	// Bins is the number of quantile bins per continuous column of a
 	// Categorical model; 0 means discretize.DefaultBins (5).
 	Bins int
-	// Alpha is Categorical's additive smoothing; 0 means 1.
+	// Alpha is Categorical's additive smoothing; 0 means
+	// nb.DefaultCategoricalAlpha (1).
 	Alpha float64
 	// VarSmoothing is Gaussian's variance floor; 0 means
 	// nb.DefaultVarSmoothing.
@@ -390,7 +391,7 @@ func (m *Table) Inspect() pipeline.Info {
 		info.Settings.VarSmoothing = cmp.Or(m.Gaussian.VarSmoothing, nb.DefaultVarSmoothing)
 		count = m.Gaussian.ClassCount
 	case m.Categorical != nil:
-		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, 1)
+		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, nb.DefaultCategoricalAlpha)
 		info.Settings.Bins = cmp.Or(m.Discretizer.Bins, discretize.DefaultBins)
 		count = m.Categorical.ClassCount
 	}

@@ -133,8 +133,8 @@ func ExampleLinear() {
 	// The weight of an unseen (class, feature) pair is Q[c]: log α − log S_c.
 	fmt.Printf("%d cells, Q = %.3f\n", len(lin.Delta), lin.Q)
 	// Output:
-	// class 0, P = [0.908 0.092]
-	// 6 cells, Q = [-2.398 -2.708]
+	// class 0, P = [0.976 0.024]
+	// 6 cells, Q = [-3.308 -3.705]
 }
 
 func ExampleFit() {
