@@ -183,7 +183,7 @@ func (o TFIDFOptions) transformer(idf []float64) *vectorize.TFIDF {
 }
 
 // Defaults, chosen on 20 Newsgroups and checked on SMS spam and ChnSentiCorp
-// (see README).
+// (docs/design.md).
 const (
 	DefaultAlpha        = 0.3
 	DefaultMaxTableSize = 8 << 20
