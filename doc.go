@@ -22,9 +22,11 @@
 //
 // The packages below textnb are its parts, for those who need more control
 // or speed: pipeline (training a text model, its file, destination-first
-// scoring with reusable buffers), table (table models), corpus (reading
-// corpora), tokenize, vectorize and nb (the classifiers on sparse rows).
-// Model.Pipeline and Table.Pipeline return the underlying models.
+// scoring with reusable buffers), multilabel (several labels per document),
+// shard (training in parts, for distributed engines), table (table models),
+// metrics (accuracy, F1, confusion), corpus (reading corpora), tokenize,
+// vectorize and nb (the classifiers on sparse rows). Model.Pipeline and
+// Table.Pipeline return the underlying models.
 //
-// Serving models over HTTP is the job of Handler (handler.go).
+// Handler serves models over HTTP, as textnb serve does.
 package textnb

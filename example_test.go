@@ -51,7 +51,7 @@ func ExampleTrain() {
 func ExampleTrain_emptyLabel() {
 	_, err := textnb.Train([]textnb.Document{{Label: "ham", Text: "hi"}, {Text: "no label"}}, textnb.Config{})
 	fmt.Println(errors.Is(err, textnb.ErrEmptyLabel), err)
-	// Output: true document 2: pipeline: empty label
+	// Output: true document 2: empty label
 }
 
 func ExampleModel_Predict() {

@@ -114,6 +114,13 @@ func TestTrainErrors(t *testing.T) {
 	if _, err := TrainFrom(ReadCorpus(bad), Config{}); err == nil || !strings.Contains(err.Error(), "bad.tsv:402") {
 		t.Errorf("bad line 402: %v", err)
 	}
+	empty := filepath.Join(dir, "empty.tsv")
+	if err := os.WriteFile(empty, []byte("label\ttext\na\tone\n\ttwo\nb\tthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := TrainFrom(ReadCorpus(empty), Config{}); !errors.Is(err, ErrEmptyLabel) || !strings.Contains(err.Error(), "empty.tsv:3") {
+		t.Errorf("empty label read from a file: %v, want ErrEmptyLabel naming empty.tsv:3", err)
+	}
 	// The aborted trainers have stopped their goroutines.
 	deadline, ok := t.Deadline()
 	for runtime.NumGoroutine() > before && (!ok || time.Until(deadline) > time.Second) {

@@ -1,6 +1,6 @@
 // Package nbbeam trains textnb models with Apache Beam: on Prism in
 // process, or on Flink, Spark or Dataflow (see docs/beam.md). It runs the
-// two passes of training in parts (package pipeline, docs/scale.md): the
+// two passes of training in parts (package shard, docs/scale.md): the
 // document frequencies of every bundle, combined; then, with their merge
 // as a side input, each bundle's weighted class sums, combined; then the
 // model, written to one file through any Beam filesystem.

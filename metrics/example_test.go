@@ -33,3 +33,15 @@ func ExampleClassScores() {
 	fmt.Printf("%+v\n", s)
 	// Output: {Precision:1 Recall:0.5 F1:0.6666666666666666 Support:2}
 }
+
+func ExampleMultiEvaluator() {
+	labels := []string{"sport", "finance", "tech"}
+	ev := metrics.NewMultiEvaluator(labels)
+	// The true labels, the predicted ones (indices into labels) and every
+	// label's probability, one document at a time.
+	ev.Add([]string{"sport", "finance"}, []int{0, 1}, []float64{0.6, 0.3, 0.1})
+	ev.Add([]string{"tech"}, []int{1}, []float64{0.2, 0.5, 0.3})
+	r := ev.Result()
+	fmt.Printf("micro-F1 %.3f, subset accuracy %.1f, Hamming loss %.3f\n", r.MicroF1, r.SubsetAccuracy, r.HammingLoss)
+	// Output: micro-F1 0.667, subset accuracy 0.5, Hamming loss 0.333
+}

@@ -14,4 +14,8 @@
 // A Model is written as a model file of its own kind (Model.WriteTo,
 // Load), which pipeline.Load refuses with pipeline.ErrKind; reading one
 // returns the errors of pipeline's model files.
+//
+// Errors wrap pipeline's sentinels (ErrConfig, ErrEmptyLabel, ErrFinished,
+// ErrNoDocuments, ErrOneClass, ErrFormat and those it covers): test them
+// with errors.Is.
 package multilabel

@@ -184,7 +184,7 @@ func (o TFIDFOptions) transformer(idf []float64) *vectorize.TFIDF {
 }
 
 // Defaults, chosen on 20 Newsgroups and checked on SMS spam and ChnSentiCorp
-// (see README).
+// (docs/design.md).
 const (
 	DefaultAlpha        = nb.DefaultAlpha // the same at every layer
 	DefaultMaxTableSize = 8 << 20

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 
+	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
 )
 
@@ -14,8 +15,10 @@ var (
 	ErrNoDocuments = errors.New("pipeline: no training documents")
 	// ErrFinished: a Trainer was used after Finish.
 	ErrFinished = errors.New("pipeline: trainer already finished")
-	// ErrEmptyLabel: a training document's label is the empty string.
-	ErrEmptyLabel = errors.New("pipeline: empty label")
+	// ErrEmptyLabel: a training document's label is the empty string. It
+	// is corpus.ErrEmptyLabel, so that one test catches it whichever stage
+	// finds it: the corpus reader or a Trainer.
+	ErrEmptyLabel = corpus.ErrEmptyLabel
 	// ErrOneClass: training saw a single class; a classifier needs two.
 	ErrOneClass = errors.New("pipeline: only one class")
 	// ErrFormat: a model file is not one textnb wrote, or is damaged.

@@ -21,7 +21,7 @@ var ErrMerge = fmt.Errorf("%w: models cannot be merged", ErrConfig)
 // of first appearance.
 //
 // Only models whose counts do not depend on corpus-wide statistics merge:
-// raw counts (Weighting Counts, or Bernoulli), no pruning by document
+// raw counts (Weighting RawCounts, or Bernoulli), no pruning by document
 // frequency (min_df 1, no max_df or max_features).
 func Merge(models ...*Model) (*Model, error) {
 	if len(models) == 0 {

@@ -179,9 +179,8 @@ func presence(src termSource) (*postings.Postings, error) {
 // perClassTop returns, for each class, up to sel.K terms in decreasing
 // order of their score against it (ties: in tie's order, nil: the lower id
 // first). A term's documents in each class are counted from its posting
-// list and each document's classes: exact, and faster than intersecting the term's
-// roaring bitmap with every class's, which took 2.4 times as long on
-// 20 Newsgroups and 14 times on Reuters' 90 labels (benchmarks/selectcost).
+// list and each document's classes: exact, and faster than intersecting
+// the term's roaring bitmap with every class's (docs/performance.md).
 func perClassTop(post *postings.Postings, classes []*roaring.Bitmap, sel Selection, tie func(a, b int32) int) [][]int32 {
 	n, F, C := float64(post.Rows()), post.Cols(), len(classes)
 	of := docClasses(classes, post.Rows())

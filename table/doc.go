@@ -2,7 +2,7 @@
 // Gaussian (every column normal within a class) or Categorical (category
 // ids, or quantile bins of continuous columns).
 //
-// Train fits a Table on a corpus.Table; Proba scores a row given in the
+// Train fits a Table on a Data table (Read); Proba scores a row given in the
 // order of Table.Features (Columns maps a header onto that order), writing
 // into a slice the caller may reuse. A Table is written with WriteTo and
 // read with Load or Decode, in the model file format of package pipeline

@@ -63,7 +63,7 @@ const maxDirect = 1024
 type Config struct {
 	Kind Kind
 	// Bins is the number of quantile bins per continuous column of a
-	// Categorical model; 0 means discretize.DefaultBins (5).
+	// Categorical model; 0 means 5.
 	Bins int
 	// Alpha is Categorical's additive smoothing; 0 means
 	// nb.DefaultCategoricalAlpha (1).
@@ -83,17 +83,45 @@ type Config struct {
 // of its ids scores as an unseen category; a value outside a binned
 // column's training range falls into its first or last bin.
 type Table struct {
-	Kind        Kind                    `json:"kind"`
-	Features    []string                `json:"features"` // column names, in model order
-	Classes     []string                `json:"classes"`
-	Gaussian    *nb.Gaussian            `json:"gaussian,omitempty"`
-	Categorical *nb.Categorical         `json:"categorical,omitempty"`
-	Discretizer *discretize.Discretizer `json:"discretizer,omitempty"`
+	Kind        Kind            `json:"kind"`
+	Features    []string        `json:"features"` // column names, in model order
+	Classes     []string        `json:"classes"`
+	Gaussian    *nb.Gaussian    `json:"gaussian,omitempty"`
+	Categorical *nb.Categorical `json:"categorical,omitempty"`
 	// Direct marks the Categorical columns used as category ids unbinned.
 	Direct []bool `json:"direct,omitempty"`
 	// LabelField names the training table's label column when it was not
 	// "label", so that eval reads the same; older builds ignore it.
 	LabelField string `json:"label_field,omitempty"`
+
+	bins *discretize.Discretizer // Categorical's bin edges of every column
+}
+
+// tableFile is a Table as its model file holds it, the bin edges included.
+type tableFile struct {
+	Kind        Kind                    `json:"kind"`
+	Features    []string                `json:"features"`
+	Classes     []string                `json:"classes"`
+	Gaussian    *nb.Gaussian            `json:"gaussian,omitempty"`
+	Categorical *nb.Categorical         `json:"categorical,omitempty"`
+	Discretizer *discretize.Discretizer `json:"discretizer,omitempty"`
+	Direct      []bool                  `json:"direct,omitempty"`
+	LabelField  string                  `json:"label_field,omitempty"`
+}
+
+// MarshalJSON writes m as its model file holds it.
+func (m Table) MarshalJSON() ([]byte, error) {
+	return json.Marshal(tableFile{m.Kind, m.Features, m.Classes, m.Gaussian, m.Categorical, m.bins, m.Direct, m.LabelField})
+}
+
+// UnmarshalJSON reads m as MarshalJSON writes it.
+func (m *Table) UnmarshalJSON(b []byte) error {
+	var f tableFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*m = Table{f.Kind, f.Features, f.Classes, f.Gaussian, f.Categorical, f.Direct, f.LabelField, f.Discretizer}
+	return nil
 }
 
 // Train fits a table model on every row of t. Classes are numbered in
@@ -137,15 +165,15 @@ func Train(t Data, cfg Config) (*Table, error) {
 }
 
 func (m *Table) fitCategorical(X [][]float64, y []int, cfg Config) error {
-	m.Discretizer = &discretize.Discretizer{Bins: cfg.Bins}
-	if err := m.Discretizer.Fit(X); err != nil {
+	m.bins = &discretize.Discretizer{Bins: cfg.Bins}
+	if err := m.bins.Fit(X); err != nil {
 		return err
 	}
-	m.Direct = directColumns(X, m.Discretizer.Bins)
+	m.Direct = directColumns(X, m.bins.Bins)
 	minCat := make([]int, len(m.Features))
 	for j, direct := range m.Direct {
 		if !direct {
-			minCat[j] = m.Discretizer.NBins[j]
+			minCat[j] = m.bins.NBins[j]
 		}
 	}
 	ids := make([][]int, len(X))
@@ -191,7 +219,7 @@ func directColumns(X [][]float64, bins int) []bool {
 // column's value that is not a known id maps to the unseen category.
 func (m *Table) categories(dst []int, x []float64) []int {
 	n := len(dst)
-	dst = m.Discretizer.Transform(dst, x)
+	dst = m.bins.Transform(dst, x)
 	for j, direct := range m.Direct {
 		if !direct {
 			continue
@@ -303,13 +331,13 @@ func (m *Table) prepare() error {
 	switch m.Kind {
 	case Gaussian:
 		g := m.Gaussian
-		if g == nil || m.Categorical != nil || m.Discretizer != nil || m.Direct != nil ||
+		if g == nil || m.Categorical != nil || m.bins != nil || m.Direct != nil ||
 			len(g.ClassCount) != k || len(g.Theta)/f != k || len(g.Theta)%f != 0 {
 			return fmt.Errorf("the Gaussian model does not fit %d classes × %d features", k, f)
 		}
 		return g.Prepare()
 	case Categorical:
-		c, d := m.Categorical, m.Discretizer
+		c, d := m.Categorical, m.bins
 		if c == nil || d == nil || m.Gaussian != nil || len(c.ClassCount) != k || len(c.ClassLogPrior) != k ||
 			len(c.NCategories) != f || len(d.Edges) != f || len(d.NBins) != f || len(m.Direct) != f {
 			return fmt.Errorf("the Categorical model does not fit %d classes × %d features", k, f)
@@ -392,7 +420,7 @@ func (m *Table) Inspect() pipeline.Info {
 		count = m.Gaussian.ClassCount
 	case m.Categorical != nil:
 		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, nb.DefaultCategoricalAlpha)
-		info.Settings.Bins = cmp.Or(m.Discretizer.Bins, discretize.DefaultBins)
+		info.Settings.Bins = cmp.Or(m.bins.Bins, discretize.DefaultBins)
 		count = m.Categorical.ClassCount
 	}
 	priors := m.TrainingPriors()
@@ -433,7 +461,7 @@ func (m *Table) bestCategory(info *pipeline.ColumnInfo, k, j int) {
 	}
 	info.Category, info.Prob = ptr(best), ptr(math.Exp(lp[best]))
 	if !m.Direct[j] {
-		if e := m.Discretizer.Edges[j]; best+1 < len(e) {
+		if e := m.bins.Edges[j]; best+1 < len(e) {
 			info.Low, info.High = ptr(e[best]), ptr(e[best+1])
 		}
 	}

@@ -1,5 +1,5 @@
-// Command selectcost measures what the roaring posting bitmaps of package
-// vectorize cost and save when feature selection counts each term's
+// Command selectcost measures what the roaring posting bitmaps of
+// internal/postings cost and save when feature selection counts each term's
 // documents per class (the cells of its χ² and mutual information tables):
 // on 20 Newsgroups' training split (20 classes) and on the Reuters-21578
 // training stories (90 labels, several per story), for word 1–2-grams with

@@ -137,7 +137,7 @@ func TestCLICategoricalBins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Categorical.Alpha != 0.5 || m.Discretizer.Bins != 3 || m.Discretizer.NBins[0] != 3 {
-		t.Fatalf("alpha %g, bins %d (%v); want 0.5 and 3", m.Categorical.Alpha, m.Discretizer.Bins, m.Discretizer.NBins)
+	if bins := m.Inspect().Settings.Bins; m.Categorical.Alpha != 0.5 || bins != 3 || m.Categorical.MinCategories[0] != 3 {
+		t.Fatalf("alpha %g, bins %d (%v); want 0.5 and 3", m.Categorical.Alpha, bins, m.Categorical.MinCategories)
 	}
 }
