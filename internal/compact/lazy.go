@@ -67,13 +67,6 @@ func (l *LazyLinear) Linear() *Linear {
 	return &t
 }
 
-// newShape is newCompact without Delta.
-func newShape(s *Counts, bias []float64) *Linear {
-	t := newCompact(s, nil)
-	t.Bias, t.Delta = bias, nil
-	return t
-}
-
 // lazyBlock is how many cells the passes of FitLazy that need every
 // weight compute at a time.
 const lazyBlock = 1 << 16
