@@ -29,7 +29,7 @@ func (m *Model) Terms() []string {
 // NB, 1 if the value is above the binarizing threshold, else the feature is
 // left out). c must be in [0, len(Classes)).
 func (m *Model) ClassWeights(c int) (weights []float64, bias float64) {
-	t := m.lin
+	t := m.linear()
 	weights = make([]float64, t.Features)
 	for j := range weights {
 		weights[j] = weightOf(t, c, j)
@@ -96,7 +96,7 @@ func (p *Predictor) Explain(text string) Explanation {
 			ru = c
 		}
 	}
-	t := m.lin
+	t := m.linear()
 	e := Explanation{
 		Class: top, RunnerUp: ru, Label: m.Classes[top], RunnerUpLabel: m.Classes[ru],
 		Margin: p.jll[top] - p.jll[ru], Bias: t.Bias[top] - t.Bias[ru],

@@ -62,7 +62,7 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 	cw.Put(js)
 	writePacked(cw, blob, ends)
 	writeLE(cw, idf)
-	writeLinear(cw, m.lin)
+	writeLinear(cw, m.lin, m.lazy)
 	counts, err := m.fittedCounts()
 	if err != nil {
 		return cw.Written(), err
@@ -273,10 +273,16 @@ func writeSparse(b *modelfile.Writer, ptr []int, class []uint16, val []float64) 
 	writeLE(b, val)
 }
 
-// writeLinear stores a compact.Linear; Base may be empty.
-func writeLinear(b *modelfile.Writer, l *compact.Linear) {
+// writeLinear stores a compact.Linear; Base may be empty. If lazy is not
+// nil, l is its shape, and its cell weights are computed and written a
+// block at a time.
+func writeLinear(b *modelfile.Writer, l *compact.Linear, lazy *compact.LazyLinear) {
 	le := binary.LittleEndian
-	b.Put(le.AppendUint32(nil, uint32(len(l.Delta))))
+	cells := len(l.Delta)
+	if lazy != nil {
+		cells = lazy.Cells()
+	}
+	b.Put(le.AppendUint32(nil, uint32(cells)))
 	b.Put(le.AppendUint32(nil, uint32(len(l.Base))))
 	b.Put(le.AppendUint32(nil, uint32(boolInt(l.Binary))))
 	b.Put(le.AppendUint64(nil, math.Float64bits(l.Threshold)))
@@ -284,7 +290,17 @@ func writeLinear(b *modelfile.Writer, l *compact.Linear) {
 	writeLE(b, l.P)
 	writeLE(b, l.Q)
 	writeLE(b, l.Base)
-	writeSparse(b, l.Ptr, l.Class, l.Delta)
+	if lazy == nil {
+		writeSparse(b, l.Ptr, l.Class, l.Delta)
+		return
+	}
+	writeSparse(b, l.Ptr, l.Class, nil)
+	d := make([]float64, min(cells, lazyBlock))
+	for lo := 0; lo < cells; lo += len(d) {
+		d = d[:min(len(d), cells-lo)]
+		lazy.Deltas(d, lo)
+		writeLE(b, d)
+	}
 }
 
 // writeCounts stores the sparse class-feature counts.

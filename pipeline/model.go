@@ -29,7 +29,12 @@ type Model struct {
 	vocab  *vocab.Vocabulary // nil with the hashing vectorizer
 	hash   featurehash.Hashing
 	weight weighting       // nil: none
-	lin    *compact.Linear // the classifier's scoring form
+	lin    *compact.Linear // the classifier's scoring form; without Delta if lazy is set
+	// lazy computes lin's cell weights from counts when a trained model's
+	// are too many to hold as well (see refitLazy); full returns lin with
+	// them, computed on first use.
+	lazy *compact.LazyLinear
+	full func() *compact.Linear
 	// scorer returns lin's scorer: made when a model is loaded, which
 	// checks lin, or on first use after training.
 	scorer func() *compact.Scorer
@@ -106,7 +111,7 @@ func (m *Model) refit() error {
 // setLin makes lin the classifier's scoring form. Its scorer is s if given
 // (a loaded model's, made as lin was checked), else made on first use.
 func (m *Model) setLin(lin *compact.Linear, s *compact.Scorer) {
-	m.lin = lin
+	m.lin, m.lazy, m.full = lin, nil, nil
 	if s != nil {
 		m.scorer = func() *compact.Scorer { return s }
 		return
@@ -118,6 +123,45 @@ func (m *Model) setLin(lin *compact.Linear, s *compact.Scorer) {
 		}
 		return s
 	})
+}
+
+// lazyCells is the number of cells from which a trained model computes
+// its cell weights on demand (see refitLazy): 32 MiB of them.
+var lazyCells = 1 << 22
+
+// refitLazy is refit, but a model of lazyCells cells or more leaves its
+// cell weights to be computed from m.counts on demand: saving writes them
+// a block at a time, and prediction computes them all on first use. A
+// large model then does not hold them while it is saved, which for the
+// hashing vectorizer's would be as much again as its counts.
+func (m *Model) refitLazy() error {
+	if len(m.counts.Count) < lazyCells {
+		return m.refit()
+	}
+	m.classCount = append([]float64(nil), m.counts.ClassCount...)
+	l, err := compact.FitLazy(m.newEstimator(), m.counts)
+	if err != nil {
+		return err
+	}
+	m.setLin(l.Shape(), nil)
+	m.lazy, m.full = l, sync.OnceValue(l.Linear)
+	m.scorer = sync.OnceValue(func() *compact.Scorer {
+		s, err := m.full().Scorer()
+		if err != nil { // training fits lin from counts it has checked
+			panic("pipeline: trained classifier is malformed: " + err.Error())
+		}
+		return s
+	})
+	return nil
+}
+
+// linear returns the classifier's scoring form with its cell weights,
+// computing them if they are lazy.
+func (m *Model) linear() *compact.Linear {
+	if m.full != nil {
+		return m.full()
+	}
+	return m.lin
 }
 
 // trainingPriors returns the class frequencies of the training data. The

@@ -130,5 +130,5 @@ func (m *Model) fitScan(features int, df func() []int64, y []int, scan compact.S
 	// first, so that it reuses their memory instead of growing the heap.
 	runtime.GC()
 	m.counts = counts
-	return m.refit()
+	return m.refitLazy()
 }

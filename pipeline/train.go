@@ -502,7 +502,7 @@ func (m *Model) fitCounts(features int, y []int, row compact.RowFunc) error {
 		return err
 	}
 	m.counts = counts
-	return m.refit()
+	return m.refitLazy()
 }
 
 // fit weights X in place and fits the classifier, reporting what
@@ -534,8 +534,22 @@ func (m *Model) fit(X *vectorize.CSR, y []int) (SemiReport, error) {
 // Load refuses them.
 func (m *Model) finite() error {
 	l := m.lin
-	return finiteWeights(m.Config.alpha(), l.Bias, l.P, l.Q, l.Base, l.Delta)
+	if err := finiteWeights(m.Config.alpha(), l.Bias, l.P, l.Q, l.Base, l.Delta); err != nil || m.lazy == nil {
+		return err
+	}
+	d := make([]float64, min(m.lazy.Cells(), lazyBlock))
+	for lo := 0; lo < m.lazy.Cells(); lo += len(d) {
+		d = d[:min(len(d), m.lazy.Cells()-lo)]
+		m.lazy.Deltas(d, lo)
+		if err := finiteWeights(m.Config.alpha(), d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
+
+// lazyBlock is how many lazy cell weights are computed at a time.
+const lazyBlock = 1 << 16
 
 func finiteWeights(alpha float64, weights ...[]float64) error {
 	for _, w := range weights {

@@ -189,6 +189,13 @@ func (t *Linear) Dense() *Dense {
 // and Delta. It shares s's Ptr and Class, which neither changes: a copy
 // would take a third of a large model's memory again.
 func newCompact(s *Counts, bias []float64) *Linear {
+	t := newShape(s, bias)
+	t.Delta = make([]float64, len(s.Count))
+	return t
+}
+
+// newShape is newCompact without Delta.
+func newShape(s *Counts, bias []float64) *Linear {
 	return &Linear{
 		K:        s.Classes,
 		Bias:     bias,
@@ -196,7 +203,6 @@ func newCompact(s *Counts, bias []float64) *Linear {
 		Q:        make([]float64, s.Classes),
 		Ptr:      s.Ptr,
 		Class:    s.Class,
-		Delta:    make([]float64, len(s.Count)),
 		Features: s.Features,
 	}
 }
