@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/textnb/textnb/internal/tally"
 )
 
 // ClassScores are one class's precision, recall, F1 and support.
@@ -124,7 +126,7 @@ func (e *Evaluator) Result() Evaluation {
 		if i >= e.classes {
 			r.UnknownDocs += support
 		}
-		s := ClassScores{Support: support, Precision: ratio(tp, predicted), Recall: ratio(tp, support)}
+		s := ClassScores{Support: support, Precision: tally.Ratio(tp, predicted), Recall: tally.Ratio(tp, support)}
 		if s.Precision+s.Recall > 0 {
 			s.F1 = 2 * s.Precision * s.Recall / (s.Precision + s.Recall)
 		}
@@ -134,7 +136,7 @@ func (e *Evaluator) Result() Evaluation {
 			used++
 		}
 	}
-	r.Accuracy = ratio(correct, e.n)
+	r.Accuracy = tally.Ratio(correct, e.n)
 	if used > 0 {
 		r.MacroF1 /= float64(used)
 	}
@@ -157,11 +159,4 @@ func (e *Evaluator) Result() Evaluation {
 		}
 	}
 	return r
-}
-
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
 }

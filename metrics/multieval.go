@@ -3,6 +3,8 @@ package metrics
 import (
 	"cmp"
 	"slices"
+
+	"github.com/textnb/textnb/internal/tally"
 )
 
 // LabelScores are one label's scores in a multi-label evaluation.
@@ -48,7 +50,7 @@ type MultiEvaluator struct {
 	labels []string
 	index  map[string]int
 	model  int // the model's labels, the first
-	conf   []confusion
+	conf   []tally.Confusion
 	proba  []float64 // n × model
 	truth  [][]int
 	exact  int
@@ -70,7 +72,7 @@ func (e *MultiEvaluator) label(s string) int {
 	}
 	e.index[s] = len(e.labels)
 	e.labels = append(e.labels, s)
-	e.conf = append(e.conf, confusion{tn: e.n})
+	e.conf = append(e.conf, tally.Confusion{TN: e.n})
 	return len(e.labels) - 1
 }
 
@@ -90,7 +92,7 @@ func (e *MultiEvaluator) Add(truth []string, predicted []int, proba []float64) {
 		e.exact++
 	}
 	for l := range e.conf {
-		e.conf[l].add(slices.Contains(p, l), slices.Contains(t, l))
+		e.conf[l].Add(slices.Contains(p, l), slices.Contains(t, l))
 	}
 	e.proba = append(e.proba, proba[:e.model]...)
 	e.truth = append(e.truth, t)
@@ -101,16 +103,16 @@ func (e *MultiEvaluator) Add(truth []string, predicted []int, proba []float64) {
 // support or predictions, as Evaluation's macro-F1 does.
 func (e *MultiEvaluator) Result() MultiEvaluation {
 	r := MultiEvaluation{N: e.n, Labels: slices.Clone(e.labels), PerLabel: map[string]LabelScores{}}
-	var all confusion
+	var all tally.Confusion
 	used, withSupport := 0, 0
 	var beTP, beN int
 	for l, c := range e.conf {
-		all.tp, all.fp, all.fn, all.tn = all.tp+c.tp, all.fp+c.fp, all.fn+c.fn, all.tn+c.tn
-		s := LabelScores{Precision: ratio(c.tp, c.tp+c.fp), Recall: ratio(c.tp, c.tp+c.fn), F1: c.f1(),
-			Support: c.tp + c.fn, Predicted: c.tp + c.fp}
+		all.TP, all.FP, all.FN, all.TN = all.TP+c.TP, all.FP+c.FP, all.FN+c.FN, all.TN+c.TN
+		s := LabelScores{Precision: tally.Ratio(c.TP, c.TP+c.FP), Recall: tally.Ratio(c.TP, c.TP+c.FN), F1: c.F1(),
+			Support: c.TP + c.FN, Predicted: c.TP + c.FP}
 		if s.Support > 0 {
 			tp := e.breakevenTP(l, s.Support)
-			s.Breakeven = ratio(tp, s.Support)
+			s.Breakeven = tally.Ratio(tp, s.Support)
 			beTP, beN = beTP+tp, beN+s.Support
 			r.MacroBreakeven += s.Breakeven
 			withSupport++
@@ -131,10 +133,10 @@ func (e *MultiEvaluator) Result() MultiEvaluation {
 	if withSupport > 0 {
 		r.MacroBreakeven /= float64(withSupport)
 	}
-	r.MicroPrecision, r.MicroRecall, r.MicroF1 = ratio(all.tp, all.tp+all.fp), ratio(all.tp, all.tp+all.fn), all.f1()
-	r.MicroBreakeven = ratio(beTP, beN)
-	r.SubsetAccuracy = ratio(e.exact, e.n)
-	r.HammingLoss = ratio(all.fp+all.fn, e.n*len(e.labels))
+	r.MicroPrecision, r.MicroRecall, r.MicroF1 = tally.Ratio(all.TP, all.TP+all.FP), tally.Ratio(all.TP, all.TP+all.FN), all.F1()
+	r.MicroBreakeven = tally.Ratio(beTP, beN)
+	r.SubsetAccuracy = tally.Ratio(e.exact, e.n)
+	r.HammingLoss = tally.Ratio(all.FP+all.FN, e.n*len(e.labels))
 	return r
 }
 
@@ -152,32 +154,7 @@ func (e *MultiEvaluator) breakevenTP(l, k int) int {
 	slices.SortStableFunc(docs, func(a, b int) int { return cmp.Compare(e.proba[b*e.model+l], e.proba[a*e.model+l]) })
 	tp := 0
 	for _, i := range docs[:k] {
-		tp += boolInt(slices.Contains(e.truth[i], l))
+		tp += tally.BoolInt(slices.Contains(e.truth[i], l))
 	}
 	return tp
-}
-
-// confusion counts binary decisions.
-type confusion struct{ tp, fp, fn, tn int }
-
-func (c *confusion) add(predicted, truth bool) {
-	switch {
-	case predicted && truth:
-		c.tp++
-	case predicted:
-		c.fp++
-	case truth:
-		c.fn++
-	default:
-		c.tn++
-	}
-}
-
-func (c confusion) f1() float64 { return ratio(2*c.tp, 2*c.tp+c.fp+c.fn) }
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/vectorize"
@@ -137,7 +138,7 @@ func TestOvRFitWeights(t *testing.T) {
 						rest[j] += val[k]
 					}
 				}
-				in += float64(boolInt(slices.Contains(set, int32(l))))
+				in += float64(tally.BoolInt(slices.Contains(set, int32(l))))
 			}
 			P, R := pos[0]+pos[1]+pos[2], rest[0]+rest[1]+rest[2]
 			for j := range 3 {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/tally"
 )
 
 // thresholdSet is what cross-validation learned.
@@ -106,17 +107,17 @@ func (f *ovrFit) cut(scores []float64) thresholdSet {
 		}
 	})
 	for _, o := range own {
-		th.fallbacks += boolInt(!o)
+		th.fallbacks += tally.BoolInt(!o)
 	}
-	var c confusion
+	var c tally.Confusion
 	pred := make([]bool, L)
 	for i := range n {
 		decide(pred, scores[i*L:(i+1)*L], th.probs, f.mc.AllowEmpty)
 		for l, p := range pred {
-			c.add(p, isPos[i*L+l])
+			c.Add(p, isPos[i*L+l])
 		}
 	}
-	th.microF1 = c.f1()
+	th.microF1 = c.F1()
 	return th
 }
 
@@ -130,7 +131,7 @@ func bestCut(v []scored, positives int) (float64, float64) {
 	}
 	bestF1, cut, tp := -1.0, v[0].s+1, 0
 	for k, e := range v {
-		tp += boolInt(e.pos)
+		tp += tally.BoolInt(e.pos)
 		if k+1 < len(v) && v[k+1].s == e.s {
 			continue // a cut falls between distinct scores
 		}
@@ -167,42 +168,10 @@ func decide(pred []bool, logp, thresholds []float64, empty bool) {
 	}
 }
 
-// confusion counts binary decisions.
-type confusion struct{ tp, fp, fn, tn int }
-
-func (c *confusion) add(predicted, truth bool) {
-	switch {
-	case predicted && truth:
-		c.tp++
-	case predicted:
-		c.fp++
-	case truth:
-		c.fn++
-	default:
-		c.tn++
-	}
-}
-
-func (c confusion) f1() float64 { return ratio(2*c.tp, 2*c.tp+c.fp+c.fn) }
-
 func sumInts(v []int) int {
 	s := 0
 	for _, x := range v {
 		s += x
 	}
 	return s
-}
-
-func ratio(a, b int) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

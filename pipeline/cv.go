@@ -11,6 +11,7 @@ import (
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
@@ -249,7 +250,7 @@ func (d *cvData) foldClasses(k int) int {
 	}
 	n := 0
 	for _, v := range left {
-		n += boolInt(v > 0)
+		n += tally.BoolInt(v > 0)
 	}
 	return n
 }

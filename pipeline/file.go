@@ -11,6 +11,7 @@ import (
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/featurehash"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -124,7 +125,7 @@ func decodeModel(payload []byte, version uint32) (out *Model, err error) {
 			}
 		}
 	}
-	idf := r.floats(boolInt(h.IDF) * h.Features)
+	idf := r.floats(tally.BoolInt(h.IDF) * h.Features)
 	for i, w := range idf {
 		if !(w >= 0 && w <= compact.MaxWeight) {
 			r.err = fmt.Errorf("IDF weight %d is %g", i, w)
@@ -210,13 +211,6 @@ func (m *Model) restore(idf []float64) error {
 	return nil
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // littleEndian reports whether this machine stores numbers as model files
 // do.
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
@@ -284,7 +278,7 @@ func writeLinear(b *modelfile.Writer, l *compact.Linear, lazy *compact.LazyLinea
 	}
 	b.Put(le.AppendUint32(nil, uint32(cells)))
 	b.Put(le.AppendUint32(nil, uint32(len(l.Base))))
-	b.Put(le.AppendUint32(nil, uint32(boolInt(l.Binary))))
+	b.Put(le.AppendUint32(nil, uint32(tally.BoolInt(l.Binary))))
 	b.Put(le.AppendUint64(nil, math.Float64bits(l.Threshold)))
 	writeLE(b, l.Bias)
 	writeLE(b, l.P)

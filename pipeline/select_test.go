@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -60,10 +61,10 @@ func TestPerClassTopMatchesBruteForce(t *testing.T) {
 			var a, df, nc float64
 			for i, r := range rows {
 				in := slices.Contains(sets[i], int32(c))
-				nc += float64(boolInt(in))
+				nc += float64(tally.BoolInt(in))
 				if r[j] > 0 {
 					df++
-					a += float64(boolInt(in))
+					a += float64(tally.BoolInt(in))
 				}
 			}
 			scores[j] = tableScore(Chi2, a, df-a, nc-a, 5-df-nc+a)

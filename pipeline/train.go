@@ -12,6 +12,7 @@ import (
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -295,7 +296,7 @@ func (t *Trainer) hashRows(texts []string) *tokenized {
 	for _, s := range texts {
 		n := len(idx)
 		idx, val = c.hash(t.hash, idx, val, s, r) // appends the row
-		empty += boolInt(len(idx) == n)           // every term has a column
+		empty += tally.BoolInt(len(idx) == n)     // every term has a column
 		rows.Rows++
 		rows.Indptr = append(rows.Indptr, len(idx))
 	}
@@ -313,7 +314,7 @@ func (t *Trainer) count(b *tokenized) {
 		return
 	}
 	for i := range b.coded {
-		t.empty += boolInt(b.coded[i].Len() == 0)
+		t.empty += tally.BoolInt(b.coded[i].Len() == 0)
 		t.vocab.AddCoded(&b.coded[i])
 		b.coded[i].Release()
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/multilabel"
 )
@@ -403,12 +404,12 @@ func (w *worstDocs) add(labels []string, p multilabel.Prediction) {
 	for _, l := range p.Labels {
 		ok := slices.Contains(truth, labels[l])
 		e.Predicted = append(e.Predicted, errLabel{Name: labels[l], OK: ok, P: p.Proba[l]})
-		e.Count += boolInt(!ok)
+		e.Count += tally.BoolInt(!ok)
 	}
 	for _, t := range truth {
 		ok := slices.ContainsFunc(e.Predicted, func(l errLabel) bool { return l.Name == t })
 		e.Truth = append(e.Truth, errLabel{Name: t, OK: ok})
-		e.Count += boolInt(!ok)
+		e.Count += tally.BoolInt(!ok)
 	}
 	if e.Count == 0 {
 		return
@@ -422,13 +423,6 @@ func (w *worstDocs) add(labels []string, p multilabel.Prediction) {
 	})
 	w.docs = slices.Insert(w.docs, i, e)
 	w.docs = w.docs[:min(len(w.docs), w.k)]
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // writeMultiReport writes the HTML report of a multi-label evaluation;

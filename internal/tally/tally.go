@@ -1,0 +1,40 @@
+// Package tally holds small counting helpers shared by metrics, the
+// multi-label threshold search, pipeline and the command.
+package tally
+
+// Confusion counts binary decisions.
+type Confusion struct{ TP, FP, FN, TN int }
+
+// Add counts one decision.
+func (c *Confusion) Add(predicted, truth bool) {
+	switch {
+	case predicted && truth:
+		c.TP++
+	case predicted:
+		c.FP++
+	case truth:
+		c.FN++
+	default:
+		c.TN++
+	}
+}
+
+// F1 is the harmonic mean of precision and recall, 0 when nothing is
+// predicted or true.
+func (c Confusion) F1() float64 { return Ratio(2*c.TP, 2*c.TP+c.FP+c.FN) }
+
+// Ratio is a/b, or 0 when b is 0.
+func Ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// BoolInt is 1 for true and 0 for false.
+func BoolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
