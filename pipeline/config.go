@@ -2,8 +2,8 @@ package pipeline
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/textnb/textnb/internal/enum"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -22,7 +22,7 @@ const (
 
 var classifierNames = [...]string{"cnb", "mnb", "bnb"}
 
-func (c Classifier) String() string { return enumString(classifierNames[:], int(c)) }
+func (c Classifier) String() string { return enum.String(classifierNames[:], int(c)) }
 
 // MarshalText writes the classifier's name: "cnb", "mnb" or "bnb".
 func (c Classifier) MarshalText() ([]byte, error) {
@@ -47,7 +47,7 @@ const (
 
 var weightingNames = [...]string{"tfidf", "counts", "rennie"}
 
-func (w Weighting) String() string { return enumString(weightingNames[:], int(w)) }
+func (w Weighting) String() string { return enum.String(weightingNames[:], int(w)) }
 
 // MarshalText writes the weighting's name: "tfidf", "counts" or "rennie".
 func (w Weighting) MarshalText() ([]byte, error) {
@@ -71,7 +71,7 @@ const (
 
 var vectorizerNames = [...]string{"vocab", "hash"}
 
-func (v Vectorizer) String() string { return enumString(vectorizerNames[:], int(v)) }
+func (v Vectorizer) String() string { return enum.String(vectorizerNames[:], int(v)) }
 
 // MarshalText writes the vectorizer's name: "vocab" or "hash".
 func (v Vectorizer) MarshalText() ([]byte, error) {
@@ -142,7 +142,7 @@ const (
 
 var semiNames = [...]string{"none", "nsnb", "snb", "em"}
 
-func (s SemiMethod) String() string { return enumString(semiNames[:], int(s)) }
+func (s SemiMethod) String() string { return enum.String(semiNames[:], int(s)) }
 
 // MarshalText writes the method's name: "none", "nsnb", "snb" or "em".
 func (s SemiMethod) MarshalText() ([]byte, error) {
@@ -215,13 +215,6 @@ func (c Config) hashFeatures() int {
 	return c.HashFeatures
 }
 
-func enumString(names []string, i int) string {
-	if i < 0 || i >= len(names) {
-		return fmt.Sprintf("unknown(%d)", i)
-	}
-	return names[i]
-}
-
 // enumMarshal names the value i of an enumeration, refusing one out of
 // range so that no file records a value no build can read.
 func enumMarshal(what string, names []string, i int) ([]byte, error) {
@@ -234,18 +227,9 @@ func enumMarshal(what string, names []string, i int) ([]byte, error) {
 // enumUnmarshal sets *e to the value that names b, in any letter case; it
 // leaves *e alone if no value does.
 func enumUnmarshal[E ~uint8](e *E, what string, names []string, b []byte) error {
-	i, err := enumParse(what, names, string(b))
+	i, err := enum.Parse(ErrConfig, what, names, string(b))
 	if err == nil {
 		*e = E(i)
 	}
 	return err
-}
-
-func enumParse(what string, names []string, s string) (int, error) {
-	for i, n := range names {
-		if strings.EqualFold(s, n) {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("%w: %s %q is not one of %s", ErrConfig, what, s, strings.Join(names, ", "))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 
+	"github.com/textnb/textnb/internal/enum"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/postings"
 	"github.com/textnb/textnb/internal/sparse"
@@ -29,7 +30,7 @@ const (
 
 var selectNames = [...]string{"none", "chi2", "mi", "df"}
 
-func (s SelectMethod) String() string { return enumString(selectNames[:], int(s)) }
+func (s SelectMethod) String() string { return enum.String(selectNames[:], int(s)) }
 
 // MarshalText writes the method's name: "none", "chi2", "mi" or "df".
 func (s SelectMethod) MarshalText() ([]byte, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/internal/vocab"
+	"github.com/textnb/textnb/internal/weights"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -535,14 +536,14 @@ func (m *Model) fit(X *vectorize.CSR, y []int) (SemiReport, error) {
 // Load refuses them.
 func (m *Model) finite() error {
 	l := m.lin
-	if err := finiteWeights(m.Config.alpha(), l.Bias, l.P, l.Q, l.Base, l.Delta); err != nil || m.lazy == nil {
+	if err := weights.Finite(ErrConfig, m.Config.alpha(), l.Bias, l.P, l.Q, l.Base, l.Delta); err != nil || m.lazy == nil {
 		return err
 	}
 	d := make([]float64, min(m.lazy.Cells(), lazyBlock))
 	for lo := 0; lo < m.lazy.Cells(); lo += len(d) {
 		d = d[:min(len(d), m.lazy.Cells()-lo)]
 		m.lazy.Deltas(d, lo)
-		if err := finiteWeights(m.Config.alpha(), d); err != nil {
+		if err := weights.Finite(ErrConfig, m.Config.alpha(), d); err != nil {
 			return err
 		}
 	}
@@ -551,14 +552,3 @@ func (m *Model) finite() error {
 
 // lazyBlock is how many lazy cell weights are computed at a time.
 const lazyBlock = 1 << 16
-
-func finiteWeights(alpha float64, weights ...[]float64) error {
-	for _, w := range weights {
-		for _, v := range w {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: alpha %g makes weights of %g; use a smaller alpha", ErrConfig, alpha, v)
-			}
-		}
-	}
-	return nil
-}

@@ -8,10 +8,11 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/textnb/textnb/internal/discretize"
+	"github.com/textnb/textnb/internal/enum"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/weights"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -36,7 +37,7 @@ const (
 
 var kindNames = [...]string{"gaussian", "categorical"}
 
-func (k Kind) String() string { return enumString(int(k)) }
+func (k Kind) String() string { return enum.String(kindNames[:], int(k)) }
 
 // MarshalText writes the kind's name, so model files stay readable.
 func (k Kind) MarshalText() ([]byte, error) {
@@ -49,7 +50,7 @@ func (k Kind) MarshalText() ([]byte, error) {
 // UnmarshalText reads a kind's name, "gaussian" or "categorical", in any
 // case; what names neither is ErrConfig.
 func (k *Kind) UnmarshalText(b []byte) error {
-	i, err := enumParse(string(b))
+	i, err := enum.Parse(pipeline.ErrConfig, "table model", kindNames[:], string(b))
 	*k = Kind(i)
 	return err
 }
@@ -187,7 +188,7 @@ func (m *Table) fitCategorical(X [][]float64, y []int, cfg Config) error {
 	if err := m.Categorical.Fit(ids, y, len(m.Classes)); err != nil {
 		return err
 	}
-	return finiteWeights(m.Categorical.Alpha, m.Categorical.FeatureLogProb...)
+	return weights.Finite(pipeline.ErrConfig, m.Categorical.Alpha, m.Categorical.FeatureLogProb...)
 }
 
 // directColumns reports which columns hold few small non-negative integers.
@@ -388,24 +389,9 @@ func (m *Table) Columns(dst []int, header []string) ([]int, error) {
 		if len(missing) > 1 {
 			s = "s"
 		}
-		return dst, fmt.Errorf("%w: no column%s %s, which the model needs", ErrColumns, s, joinList(missing))
+		return dst, fmt.Errorf("%w: no column%s %s, which the model needs", ErrColumns, s, enum.Join(missing))
 	}
 	return dst, nil
-}
-
-// joinList joins a, b and c as "a, b and c".
-func joinList(s []string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	out := s[0]
-	for _, v := range s[1 : len(s)-1] {
-		out += ", " + v
-	}
-	return out + " and " + s[len(s)-1]
 }
 
 // Inspect describes m: its settings, and each class's training rows, prior
@@ -468,31 +454,3 @@ func (m *Table) bestCategory(info *pipeline.ColumnInfo, k, j int) {
 }
 
 func ptr[T any](v T) *T { return &v }
-
-// finiteWeights reports weights that overflowed because alpha is huge.
-func finiteWeights(alpha float64, weights ...[]float64) error {
-	for _, w := range weights {
-		for _, v := range w {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: alpha %g makes weights of %g; use a smaller alpha", pipeline.ErrConfig, alpha, v)
-			}
-		}
-	}
-	return nil
-}
-
-func enumString(i int) string {
-	if i < 0 || i >= len(kindNames) {
-		return fmt.Sprintf("unknown(%d)", i)
-	}
-	return kindNames[i]
-}
-
-func enumParse(s string) (int, error) {
-	for i, n := range kindNames {
-		if strings.EqualFold(s, n) {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("%w: table model %q is not one of %s", pipeline.ErrConfig, s, strings.Join(kindNames[:], ", "))
-}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/textnb/textnb/internal/enum"
 )
 
 // ErrPriors: a list of class priors is malformed or does not fit the model.
@@ -48,7 +50,7 @@ func Parse(s string, classes []string) ([]float64, error) {
 		}
 	}
 	if missing != nil {
-		return nil, fmt.Errorf("%w: no prior for class %s; give one for every class of the model", ErrPriors, joinList(missing))
+		return nil, fmt.Errorf("%w: no prior for class %s; give one for every class of the model", ErrPriors, enum.Join(missing))
 	}
 	if math.Abs(sum-1) > SumTolerance {
 		return nil, fmt.Errorf("%w: the priors sum to %g, want 1 (±%g)", ErrPriors, sum, SumTolerance)
@@ -83,19 +85,4 @@ func priorItem(item string, index map[string]int, classes []string) (int, float6
 		return 0, 0, fmt.Errorf("%w: %q: with prior 0 class %q could never be predicted; give a small positive prior", ErrPriors, item, name)
 	}
 	return c, v, nil
-}
-
-// joinList joins a, b and c as "a, b and c".
-func joinList(s []string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	out := s[0]
-	for _, v := range s[1 : len(s)-1] {
-		out += ", " + v
-	}
-	return out + " and " + s[len(s)-1]
 }
