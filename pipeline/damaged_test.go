@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
 )
 
@@ -21,42 +21,10 @@ func editHeader(t testing.TB, data []byte, edit func(h map[string]any)) []byte {
 	t.Helper()
 	le := binary.LittleEndian
 	n := int(le.Uint32(data[headerSize:]))
-	js := editJSON(t, data[headerSize+4:headerSize+4+n], edit)
+	js := hostile.EditJSON(t, data[headerSize+4:headerSize+4+n], edit)
 	out := append(bytes.Clone(data[:headerSize]), le.AppendUint32(nil, uint32(len(js)))...)
 	out = append(append(out, js...), data[headerSize+4+n:]...)
-	return rechecksum(out)
-}
-
-// editJSON returns the JSON object js edited by edit; numbers reach edit
-// as json.Number, exactly as written.
-func editJSON(t testing.TB, js []byte, edit func(m map[string]any)) []byte {
-	t.Helper()
-	var m map[string]any
-	d := json.NewDecoder(bytes.NewReader(js))
-	d.UseNumber()
-	if err := d.Decode(&m); err != nil {
-		t.Fatal(err)
-	}
-	edit(m)
-	out, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// wantDamaged asserts that decoding data fails with ErrDamaged, and with
-// the file named and the detail given when loaded from a file.
-func wantDamaged(t *testing.T, name string, data []byte, detail string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "hostile.model")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Load(path)
-	if !errors.Is(err, ErrDamaged) || errors.Is(err, ErrNotModel) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), detail) {
-		t.Errorf("%s: Load: %v; want ErrDamaged naming the file and %q", name, err, detail)
-	}
+	return hostile.Rechecksum(out)
 }
 
 func TestHostileTextHeaders(t *testing.T) {
@@ -89,7 +57,7 @@ func TestHostileTextHeaders(t *testing.T) {
 		{"classifier by number", "cnb", func(h map[string]any) { h["config"].(map[string]any)["classifier"] = 1 }, "classifier"},
 		{"unknown norm", "cnb", func(h map[string]any) { config(h, "tfidf")["norm"] = "l3" }, "norm"},
 	} {
-		wantDamaged(t, tc.name, editHeader(t, models[tc.model], tc.edit), tc.detail)
+		hostile.WantDamaged(t, tc.name, loadOnly, editHeader(t, models[tc.model], tc.edit), tc.detail)
 	}
 }
 
@@ -129,7 +97,7 @@ func TestHostileLegacyHeaders(t *testing.T) {
 			}
 			continue
 		}
-		wantDamaged(t, tc.name, edited, tc.detail)
+		hostile.WantDamaged(t, tc.name, loadOnly, edited, tc.detail)
 	}
 }
 
@@ -161,7 +129,7 @@ func TestNonFiniteWeights(t *testing.T) {
 	} {
 		d := bytes.Clone(data)
 		binary.LittleEndian.PutUint64(d[at(tc.what).off:], math.Float64bits(tc.v))
-		wantDamaged(t, tc.what, rechecksum(d), tc.detail)
+		hostile.WantDamaged(t, tc.what, loadOnly, hostile.Rechecksum(d), tc.detail)
 	}
 }
 
@@ -270,4 +238,10 @@ func TestLoadNotRegular(t *testing.T) {
 			}
 		}
 	}
+}
+
+// loadOnly loads a text model file.
+func loadOnly(path string) error {
+	_, err := Load(path)
+	return err
 }

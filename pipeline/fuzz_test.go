@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -25,7 +26,7 @@ func FuzzDecode(f *testing.F) {
 		data = bytes.Clone(data) // the engine's bytes are not ours to change
 		if len(data) >= headerSize+4 {
 			copy(data, magic)
-			rechecksum(data)
+			hostile.Rechecksum(data)
 		}
 		if _, err := decode(data); err != nil {
 			if !errors.Is(err, ErrFormat) && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrKind) {

@@ -9,12 +9,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/hostile"
 )
 
 // tinyDocs is a corpus small enough for model files of a few kilobytes,
@@ -125,127 +125,22 @@ func checkTextModel(m *Model) error {
 	p := m.NewPredictor()
 	for _, doc := range docs {
 		proba, best := p.Proba(nil, doc)
-		if err := checkProbabilities(proba, best, len(m.Classes)); err != nil {
+		if err := hostile.CheckProbabilities(proba, best, len(m.Classes)); err != nil {
 			return fmt.Errorf("%q: %v", doc, err)
 		}
 	}
-	if pr := m.PosteriorPriors(); len(pr) != len(m.Classes) || slices.ContainsFunc(pr, notProbability) {
+	if pr := m.PosteriorPriors(); len(pr) != len(m.Classes) || slices.ContainsFunc(pr, hostile.NotProbability) {
 		return fmt.Errorf("posterior priors %v", pr)
 	}
 	return nil
 }
 
-func notProbability(v float64) bool { return !(v >= 0 && v <= 1) }
-
-// checkProbabilities reports whether p holds k finite probabilities summing
-// to 1 (within the rounding of scores up to nb's hugeScore), with best a
-// class.
-func checkProbabilities(p []float64, best, k int) error {
-	var sum float64
-	for _, v := range p {
-		if notProbability(v) {
-			return fmt.Errorf("probabilities %v", p)
-		}
-		sum += v
-	}
-	if len(p) != k || math.Abs(sum-1) > 1e-6 || best < 0 || best >= k {
-		return fmt.Errorf("%d probabilities %v for %d classes, summing to %g, best %d", len(p), p, k, sum, best)
-	}
-	return nil
-}
-
-// A variant is a hostile edit of a model file.
-type variant struct {
-	name string
-	data []byte
-}
-
-// hostileValues are what the generator sets a JSON value to.
-var hostileValues = []any{
-	nil, true, false, 0, 1, -1, 2, 65535, 65536, 1 << 20, 1<<31 - 1, 1 << 32, 4611686018427387903, 9223372036854775807,
-	-4611686018427387903, 0.5, 1e300, -1e300, 5e-324, "", "NaN", "Inf", "-Inf", "x", "gaussian", "categorical",
-	"tfidf", "hash", []any{}, []any{0}, []any{""}, map[string]any{},
-	// the names of the header's enumerations
+// hostileValues are what the generator sets a JSON value to: the common
+// ones and the names of the header's enumerations.
+var hostileValues = append(slices.Clip(hostile.Values),
 	"cnb", "mnb", "bnb", "counts", "rennie", "vocab", "l2", "l1", "none", "nsnb", "em", "chi2", "mi", "df", "odds", "complement",
 	"auto", "en", "zh", "en,zh",
-}
-
-// jsonVariants returns the edits of a JSON document: every value (at any
-// depth) set to each of hostileValues, every object member removed, every
-// array shortened, lengthened and given a repeat of its first element.
-// rebuild makes a model file of an edited document.
-func jsonVariants(doc []byte, rebuild func([]byte) []byte) []variant {
-	var root any
-	if err := json.Unmarshal(doc, &root); err != nil {
-		panic(err)
-	}
-	var out []variant
-	emit := func(name string, edited any) {
-		js, err := json.Marshal(edited)
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, variant{name, rebuild(js)})
-	}
-	// walk visits every value; set replaces the value at the path being
-	// visited in a fresh copy of root and emits it.
-	var walk func(path string, v any, set func(any) any)
-	walk = func(path string, v any, set func(any) any) {
-		for _, h := range hostileValues {
-			emit(fmt.Sprintf("%s=%v", path, h), set(h))
-		}
-		switch v := v.(type) {
-		case map[string]any:
-			for _, k := range sortedKeys(v) {
-				emit(path+"."+k+" removed", set(without(v, k)))
-				walk(path+"."+k, v[k], func(x any) any {
-					c := cloneMap(v)
-					c[k] = x
-					return set(c)
-				})
-			}
-		case []any:
-			if len(v) > 0 {
-				emit(path+" shortened", set(slices.Clone(v[:len(v)-1])))
-				emit(path+" repeats its first", set(append(slices.Clone(v), v[0])))
-				emit(path+" first twice", set(append([]any{v[0]}, v[1:]...)))
-			}
-			emit(path+" lengthened", set(append(slices.Clone(v), 0)))
-			for i := range v {
-				walk(fmt.Sprintf("%s[%d]", path, i), v[i], func(x any) any {
-					c := slices.Clone(v)
-					c[i] = x
-					return set(c)
-				})
-			}
-		}
-	}
-	walk("$", root, func(x any) any { return x })
-	return out
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-func cloneMap(m map[string]any) map[string]any {
-	c := make(map[string]any, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
-}
-
-func without(m map[string]any, k string) map[string]any {
-	c := cloneMap(m)
-	delete(c, k)
-	return c
-}
+)
 
 // A word is a number of a text model file's binary sections.
 type word struct {
@@ -311,8 +206,8 @@ func textWords(t testing.TB, data []byte) []word {
 // its size: 0, 1, −1 (all bits), the largest signed value and 2^62 as
 // integers; NaN, ±Inf, ±MaxFloat64, 1e300 and the smallest subnormal as
 // floats.
-func wordVariants(words []word, data []byte) []variant {
-	var out []variant
+func wordVariants(words []word, data []byte) []hostile.Variant {
+	var out []hostile.Variant
 	for _, w := range words {
 		vals := []uint64{0, 1, math.MaxUint64, 1<<(8*w.size-1) - 1}
 		if w.size == 8 {
@@ -328,7 +223,7 @@ func wordVariants(words []word, data []byte) []variant {
 			var b [8]byte
 			binary.LittleEndian.PutUint64(b[:], v)
 			copy(d[w.off:w.off+w.size], b[:w.size])
-			out = append(out, variant{fmt.Sprintf("%s=%#x", w.what, v), rechecksum(d)})
+			out = append(out, hostile.Variant{Name: fmt.Sprintf("%s=%#x", w.what, v), Data: hostile.Rechecksum(d)})
 		}
 	}
 	return out
@@ -337,27 +232,27 @@ func wordVariants(words []word, data []byte) []variant {
 // textVariants returns the hostile edits of a text model file: its JSON
 // header edited (sections kept), its words edited, and the file cut at
 // every word.
-func textVariants(t testing.TB, data []byte) []variant {
+func textVariants(t testing.TB, data []byte) []hostile.Variant {
 	out := headerVariants(data)
 	words := textWords(t, data)
 	out = append(out, wordVariants(words, data)...)
 	for _, w := range words {
 		cut := append(bytes.Clone(data[:w.off]), 0, 0, 0, 0)
-		out = append(out, variant{"cut at " + w.what, rechecksum(cut)})
+		out = append(out, hostile.Variant{Name: "cut at " + w.what, Data: hostile.Rechecksum(cut)})
 	}
 	return out
 }
 
 // headerVariants returns the hostile edits of a text model file's JSON
 // header.
-func headerVariants(data []byte) []variant {
+func headerVariants(data []byte) []hostile.Variant {
 	le := binary.LittleEndian
 	jsLen := int(le.Uint32(data[headerSize:]))
 	js, rest := data[headerSize+4:headerSize+4+jsLen], data[headerSize+4+jsLen:]
-	return jsonVariants(js, func(edited []byte) []byte {
+	return hostile.JSONVariants(js, hostileValues, func(edited []byte) []byte {
 		d := append(slices.Clip(data[:headerSize]), le.AppendUint32(nil, uint32(len(edited)))...)
 		d = append(append(d, edited...), rest...)
-		return rechecksum(d)
+		return hostile.Rechecksum(d)
 	})
 }
 
@@ -369,15 +264,15 @@ func headerVariants(data []byte) []variant {
 // probabilities, without panicking and without allocating more than a
 // small multiple of the file's size.
 func TestHostileModels(t *testing.T) {
-	var all []variant
+	var all []hostile.Variant
 	for name, data := range tinyText(t) {
 		for _, v := range textVariants(t, data) {
-			all = append(all, variant{name + ": " + v.name, v.data})
+			all = append(all, hostile.Variant{Name: name + ": " + v.Name, Data: v.Data})
 		}
 	}
 	for name, data := range tinyMulti(t) {
 		for _, v := range textVariants(t, data) {
-			all = append(all, variant{name + ": " + v.name, v.data})
+			all = append(all, hostile.Variant{Name: name + ": " + v.Name, Data: v.Data})
 		}
 	}
 	// The headers of formats 1 and 2, read apart (legacyConfig).
@@ -387,67 +282,13 @@ func TestHostileModels(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, v := range headerVariants(data) {
-			all = append(all, variant{name + ": " + v.name, v.data})
+			all = append(all, hostile.Variant{Name: name + ": " + v.Name, Data: v.Data})
 		}
 	}
-	// With -short or the race detector (ten times slower, and this test is
-	// sequential), every seventh edit: each kind of edit still comes up.
-	if testing.Short() || raceEnabled {
-		for i := range (len(all) + 6) / 7 {
-			all[i] = all[7*i]
-		}
-		all = all[:(len(all)+6)/7]
-	}
-	var refused, accepted, failed int
-	var ms runtime.MemStats
-	var maxAlloc uint64
-	var maxRatio float64
-	for _, v := range all {
-		runtime.ReadMemStats(&ms)
-		before := ms.TotalAlloc
-		err := catch(func() error { return decodeOnly(v.data) })
-		runtime.ReadMemStats(&ms)
-		// Decoding a genuine tiny model allocates tens of kilobytes,
-		// whatever its size; the bound is that plus a multiple of the
-		// file's size.
-		alloc := ms.TotalAlloc - before
-		if alloc > 256<<10+64*uint64(len(v.data)) {
-			t.Errorf("%s: decoding %d bytes allocated %d", v.name, len(v.data), alloc)
-		}
-		maxRatio = max(maxRatio, float64(alloc)/float64(len(v.data)))
-		maxAlloc = max(maxAlloc, alloc)
-		if err == nil {
-			var bad error
-			if err = catch(func() error { _, bad = checkModelFile(v.data); return nil }); err == nil {
-				err = bad
-			}
-			if err == nil {
-				accepted++
-				continue
-			}
-		} else if errors.Is(err, ErrDamaged) {
-			refused++
-			continue
-		}
-		if failed++; failed <= 20 {
-			t.Errorf("%s: %v", v.name, err)
-		}
-	}
-	t.Logf("%d hostile model files: %d refused as damaged, %d decoded and predicted finite probabilities, %d failed; decoding allocated at most %.1f times a file's size, %d bytes",
-		len(all), refused, accepted, failed, maxRatio, maxAlloc)
-	if refused == 0 || accepted == 0 {
-		t.Errorf("%d refused, %d accepted: the generator should make both", refused, accepted)
-	}
-}
-
-// catch returns f's error, or its panic as an error.
-func catch(f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return f()
+	hostile.Check(t, all, testing.Short() || raceEnabled, decodeOnly, func(data []byte) error {
+		_, bad := checkModelFile(data)
+		return bad
+	})
 }
 
 // decodeOnly decodes a model file of any kind.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/textcore"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
@@ -81,8 +82,7 @@ func checkMultiFile(data []byte) (decodeErr, bad error) {
 		return err, nil
 	}
 	k := len(mm.Labels)
-	notProbability := func(v float64) bool { return !(v >= 0 && v <= 1) }
-	if len(mm.Thresholds) != k || slices.ContainsFunc(mm.Thresholds, notProbability) {
+	if len(mm.Thresholds) != k || slices.ContainsFunc(mm.Thresholds, hostile.NotProbability) {
 		return nil, fmt.Errorf("thresholds %v for %d labels", mm.Thresholds, k)
 	}
 	docs := []string{"", "the team won the game", "salt salt salt pepper chip"}
@@ -96,7 +96,7 @@ func checkMultiFile(data []byte) (decodeErr, bad error) {
 		for _, v := range proba {
 			sum += v
 		}
-		if len(proba) != k || slices.ContainsFunc(proba, notProbability) ||
+		if len(proba) != k || slices.ContainsFunc(proba, hostile.NotProbability) ||
 			mm.Multi.Score == multilabel.ComplementScore && (sum < 1-1e-6 || sum > 1+1e-6) {
 			return nil, fmt.Errorf("%q: %d probabilities %v for %d labels, summing to %g", doc, len(proba), proba, k, sum)
 		}

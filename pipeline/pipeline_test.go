@@ -16,6 +16,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/vocab"
@@ -203,15 +204,7 @@ func TestTrainingIsDeterministic(t *testing.T) {
 func withVersion(data []byte, v uint32) []byte {
 	out := bytes.Clone(data)
 	binary.LittleEndian.PutUint32(out[len(magic):], v)
-	return rechecksum(out)
-}
-
-// rechecksum sets the checksum at the end of a model file's data to match
-// the rest, and returns data.
-func rechecksum(data []byte) []byte {
-	body := data[:len(data)-4]
-	binary.LittleEndian.PutUint32(data[len(data)-4:], modelfile.Checksum(body))
-	return data
+	return hostile.Rechecksum(out)
 }
 
 // encodeRepeatingTerm returns the model file of m with its vocabulary's

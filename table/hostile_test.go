@@ -2,18 +2,15 @@ package table
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -40,141 +37,22 @@ func checkTableModel(m *Table) error {
 		if err != nil {
 			return fmt.Errorf("Proba(%v): %v", x, err)
 		}
-		if err := checkProbabilities(proba, best, len(m.Classes)); err != nil {
+		if err := hostile.CheckProbabilities(proba, best, len(m.Classes)); err != nil {
 			return fmt.Errorf("%v: %v", x, err)
 		}
 	}
-	if pr := m.TrainingPriors(); len(pr) != len(m.Classes) || slices.ContainsFunc(pr, notProbability) {
+	if pr := m.TrainingPriors(); len(pr) != len(m.Classes) || slices.ContainsFunc(pr, hostile.NotProbability) {
 		return fmt.Errorf("training priors %v", pr)
 	}
 	return nil
 }
 
-func notProbability(v float64) bool { return !(v >= 0 && v <= 1) }
-
-// checkProbabilities reports whether p holds k finite probabilities summing
-// to 1 (within the rounding of scores up to nb's hugeScore), with best a
-// class.
-func checkProbabilities(p []float64, best, k int) error {
-	var sum float64
-	for _, v := range p {
-		if notProbability(v) {
-			return fmt.Errorf("probabilities %v", p)
-		}
-		sum += v
-	}
-	if len(p) != k || math.Abs(sum-1) > 1e-6 || best < 0 || best >= k {
-		return fmt.Errorf("%d probabilities %v for %d classes, summing to %g, best %d", len(p), p, k, sum, best)
-	}
-	return nil
-}
-
-// A variant is a hostile edit of a model file.
-type variant struct {
-	name string
-	data []byte
-}
-
-// hostileValues are what the generator sets a JSON value to.
-var hostileValues = []any{
-	nil, true, false, 0, 1, -1, 2, 65535, 65536, 1 << 20, 1<<31 - 1, 1 << 32, 4611686018427387903, 9223372036854775807,
-	-4611686018427387903, 0.5, 1e300, -1e300, 5e-324, "", "NaN", "Inf", "-Inf", "x", "gaussian", "categorical",
-	"tfidf", "hash", []any{}, []any{0}, []any{""}, map[string]any{},
-}
-
-// jsonVariants returns the edits of a JSON document: every value (at any
-// depth) set to each of hostileValues, every object member removed, every
-// array shortened, lengthened and given a repeat of its first element.
-// rebuild makes a model file of an edited document.
-func jsonVariants(doc []byte, rebuild func([]byte) []byte) []variant {
-	var root any
-	if err := json.Unmarshal(doc, &root); err != nil {
-		panic(err)
-	}
-	var out []variant
-	emit := func(name string, edited any) {
-		js, err := json.Marshal(edited)
-		if err != nil {
-			panic(err)
-		}
-		out = append(out, variant{name, rebuild(js)})
-	}
-	// walk visits every value; set replaces the value at the path being
-	// visited in a fresh copy of root and emits it.
-	var walk func(path string, v any, set func(any) any)
-	walk = func(path string, v any, set func(any) any) {
-		for _, h := range hostileValues {
-			emit(fmt.Sprintf("%s=%v", path, h), set(h))
-		}
-		switch v := v.(type) {
-		case map[string]any:
-			for _, k := range sortedKeys(v) {
-				emit(path+"."+k+" removed", set(without(v, k)))
-				walk(path+"."+k, v[k], func(x any) any {
-					c := cloneMap(v)
-					c[k] = x
-					return set(c)
-				})
-			}
-		case []any:
-			if len(v) > 0 {
-				emit(path+" shortened", set(slices.Clone(v[:len(v)-1])))
-				emit(path+" repeats its first", set(append(slices.Clone(v), v[0])))
-				emit(path+" first twice", set(append([]any{v[0]}, v[1:]...)))
-			}
-			emit(path+" lengthened", set(append(slices.Clone(v), 0)))
-			for i := range v {
-				walk(fmt.Sprintf("%s[%d]", path, i), v[i], func(x any) any {
-					c := slices.Clone(v)
-					c[i] = x
-					return set(c)
-				})
-			}
-		}
-	}
-	walk("$", root, func(x any) any { return x })
-	return out
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-func cloneMap(m map[string]any) map[string]any {
-	c := make(map[string]any, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
-}
-
-func without(m map[string]any, k string) map[string]any {
-	c := cloneMap(m)
-	delete(c, k)
-	return c
-}
-
 // tableVariants returns the hostile edits of a table model file's JSON.
-func tableVariants(data []byte) []variant {
-	return jsonVariants(data[modelfile.HeaderSize:len(data)-4], func(edited []byte) []byte {
+func tableVariants(data []byte) []hostile.Variant {
+	return hostile.JSONVariants(data[modelfile.HeaderSize:len(data)-4], hostile.Values, func(edited []byte) []byte {
 		d := append(slices.Clip(data[:modelfile.HeaderSize]), edited...)
-		return rechecksum(append(d, 0, 0, 0, 0))
+		return hostile.Rechecksum(append(d, 0, 0, 0, 0))
 	})
-}
-
-// catch returns f's error, or its panic as an error.
-func catch(f func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return f()
 }
 
 // TestHostileModels decodes CRC-valid hostile edits of small table model
@@ -185,60 +63,13 @@ func catch(f func() error) (err error) {
 // probabilities, without panicking and without allocating more than a
 // small multiple of the file's size.
 func TestHostileModels(t *testing.T) {
-	var all []variant
+	var all []hostile.Variant
 	for name, data := range tinyTable(t) {
 		for _, v := range tableVariants(data) {
-			all = append(all, variant{name + ": " + v.name, v.data})
+			all = append(all, hostile.Variant{Name: name + ": " + v.Name, Data: v.Data})
 		}
 	}
-	// With -short or the race detector (ten times slower, and this test is
-	// sequential), every seventh edit: each kind of edit still comes up.
-	if testing.Short() || raceEnabled {
-		for i := range (len(all) + 6) / 7 {
-			all[i] = all[7*i]
-		}
-		all = all[:(len(all)+6)/7]
-	}
-	var refused, accepted, failed int
-	var ms runtime.MemStats
-	var maxAlloc uint64
-	var maxRatio float64
-	for _, v := range all {
-		runtime.ReadMemStats(&ms)
-		before := ms.TotalAlloc
-		err := catch(func() error { return func() error { _, err := Decode(v.data); return err }() })
-		runtime.ReadMemStats(&ms)
-		// Decoding a genuine tiny model allocates tens of kilobytes,
-		// whatever its size; the bound is that plus a multiple of the
-		// file's size.
-		alloc := ms.TotalAlloc - before
-		if alloc > 256<<10+64*uint64(len(v.data)) {
-			t.Errorf("%s: decoding %d bytes allocated %d", v.name, len(v.data), alloc)
-		}
-		maxRatio = max(maxRatio, float64(alloc)/float64(len(v.data)))
-		maxAlloc = max(maxAlloc, alloc)
-		if err == nil {
-			var bad error
-			if err = catch(func() error { bad = checkModelFile(v.data); return nil }); err == nil {
-				err = bad
-			}
-			if err == nil {
-				accepted++
-				continue
-			}
-		} else if errors.Is(err, modelfile.ErrDamaged) {
-			refused++
-			continue
-		}
-		if failed++; failed <= 20 {
-			t.Errorf("%s: %v", v.name, err)
-		}
-	}
-	t.Logf("%d hostile model files: %d refused as damaged, %d decoded and predicted finite probabilities, %d failed; decoding allocated at most %.1f times a file's size, %d bytes",
-		len(all), refused, accepted, failed, maxRatio, maxAlloc)
-	if refused == 0 || accepted == 0 {
-		t.Errorf("%d refused, %d accepted: the generator should make both", refused, accepted)
-	}
+	hostile.Check(t, all, testing.Short() || raceEnabled, func(data []byte) error { _, err := Decode(data); return err }, checkModelFile)
 }
 
 // checkModelFile decodes a table model file and reports what is wrong
@@ -257,40 +88,8 @@ func checkModelFile(data []byte) error {
 // edit, checksum recomputed.
 func editTable(t testing.TB, data []byte, edit func(m map[string]any)) []byte {
 	t.Helper()
-	out := append(bytes.Clone(data[:modelfile.HeaderSize]), editJSON(t, data[modelfile.HeaderSize:len(data)-4], edit)...)
-	return rechecksum(append(out, 0, 0, 0, 0))
-}
-
-// editJSON returns the JSON object js edited by edit; numbers reach edit
-// as json.Number, exactly as written.
-func editJSON(t testing.TB, js []byte, edit func(m map[string]any)) []byte {
-	t.Helper()
-	var m map[string]any
-	d := json.NewDecoder(bytes.NewReader(js))
-	d.UseNumber()
-	if err := d.Decode(&m); err != nil {
-		t.Fatal(err)
-	}
-	edit(m)
-	out, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// wantDamaged asserts that decoding data fails with modelfile.ErrDamaged, and with
-// the file named and the detail given when loaded from a file.
-func wantDamaged(t *testing.T, name string, data []byte, detail string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "hostile.model")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Load(path)
-	if !errors.Is(err, modelfile.ErrDamaged) || errors.Is(err, modelfile.ErrNotModel) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), detail) {
-		t.Errorf("%s: Load: %v; want modelfile.ErrDamaged naming the file and %q", name, err, detail)
-	}
+	out := append(bytes.Clone(data[:modelfile.HeaderSize]), hostile.EditJSON(t, data[modelfile.HeaderSize:len(data)-4], edit)...)
+	return hostile.Rechecksum(append(out, 0, 0, 0, 0))
 }
 
 func TestHostileTables(t *testing.T) {
@@ -363,7 +162,7 @@ func TestHostileTables(t *testing.T) {
 			m["categorical"] = c["categorical"]
 		}, "Gaussian"},
 	} {
-		wantDamaged(t, tc.name, editTable(t, tables[tc.model], tc.edit), tc.detail)
+		hostile.WantDamaged(t, tc.name, func(path string) error { _, err := Load(path); return err }, editTable(t, tables[tc.model], tc.edit), tc.detail)
 	}
 }
 
@@ -451,10 +250,4 @@ func TestFieldNamesRoundTrip(t *testing.T) {
 	if got, err := Load(path); err != nil || got.LabelField != "species" {
 		t.Errorf("loaded table label field %q (%v)", got.LabelField, err)
 	}
-}
-
-// rechecksum recomputes the checksum at the end of a model file.
-func rechecksum(data []byte) []byte {
-	binary.LittleEndian.PutUint32(data[len(data)-4:], modelfile.Checksum(data[:len(data)-4]))
-	return data
 }
