@@ -77,8 +77,12 @@ type fileSemi struct {
 	RawPosteriors bool       `json:"raw_posteriors"`
 }
 
+// fileVocab, fileTFIDF and fileSemi have the fields of their Config
+// counterparts in the same order, so they convert, and a field added to one
+// side alone breaks the build; fileTokenize's ranges are types of their
+// own, so it is copied field by field.
 func newFileConfig(c Config) fileConfig {
-	t, v, o, s := c.Tokenize, c.Vocab, c.TFIDFOptions, c.Semi
+	t := c.Tokenize
 	return fileConfig{
 		Tokenize: fileTokenize{
 			MinLen: t.MinLen, HanMinLen: t.HanMinLen, KeepCase: t.KeepCase, Stopwords: t.Stopwords,
@@ -87,24 +91,23 @@ func newFileConfig(c Config) fileConfig {
 			NoHanWords: t.NoHanWords, Lang: t.Lang,
 		},
 		Vectorizer:   c.Vectorizer,
-		Vocab:        fileVocab{MinDF: v.MinDF, MaxDF: v.MaxDF, MaxFeatures: v.MaxFeatures, Binary: v.Binary},
+		Vocab:        fileVocab(c.Vocab),
 		HashFeatures: c.HashFeatures,
 		Weighting:    c.Weighting,
-		TFIDF:        fileTFIDF{LinearTF: o.LinearTF, NoSmooth: o.NoSmooth, Norm: o.Norm},
+		TFIDF:        fileTFIDF(c.TFIDFOptions),
 		Classifier:   c.Classifier,
 		Alpha:        c.Alpha,
 		Norm:         c.Norm,
 		UniformPrior: c.UniformPrior,
 		MaxTableSize: c.MaxTableSize,
-		Semi: fileSemi{Method: s.Method, K: s.K, Threshold: s.Threshold, Rounds: s.Rounds,
-			Lambda: s.Lambda, RawPosteriors: s.RawPosteriors},
-		NoHanChars: c.NoHanChars,
-		Select:     c.Select,
+		Semi:         fileSemi(c.Semi),
+		NoHanChars:   c.NoHanChars,
+		Select:       c.Select,
 	}
 }
 
 func (f fileConfig) config() Config {
-	t, v, o, s := f.Tokenize, f.Vocab, f.TFIDF, f.Semi
+	t := f.Tokenize
 	return Config{
 		Tokenize: tokenize.Config{
 			MinLen: t.MinLen, HanMinLen: t.HanMinLen, KeepCase: t.KeepCase, Stopwords: t.Stopwords,
@@ -113,19 +116,18 @@ func (f fileConfig) config() Config {
 			NoHanWords: t.NoHanWords, Lang: t.Lang,
 		},
 		Vectorizer:   f.Vectorizer,
-		Vocab:        vectorize.VocabConfig{MinDF: v.MinDF, MaxDF: v.MaxDF, MaxFeatures: v.MaxFeatures, Binary: v.Binary},
+		Vocab:        vectorize.VocabConfig(f.Vocab),
 		HashFeatures: f.HashFeatures,
 		Weighting:    f.Weighting,
-		TFIDFOptions: TFIDFOptions{LinearTF: o.LinearTF, NoSmooth: o.NoSmooth, Norm: o.Norm},
+		TFIDFOptions: TFIDFOptions(f.TFIDF),
 		Classifier:   f.Classifier,
 		Alpha:        f.Alpha,
 		Norm:         f.Norm,
 		UniformPrior: f.UniformPrior,
 		MaxTableSize: f.MaxTableSize,
-		Semi: Semi{Method: s.Method, K: s.K, Threshold: s.Threshold, Rounds: s.Rounds,
-			Lambda: s.Lambda, RawPosteriors: s.RawPosteriors},
-		NoHanChars: f.NoHanChars,
-		Select:     f.Select,
+		Semi:         Semi(f.Semi),
+		NoHanChars:   f.NoHanChars,
+		Select:       f.Select,
 	}
 }
 
