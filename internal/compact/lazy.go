@@ -18,7 +18,7 @@ import (
 // A LazyLinear reads its Counts' Ptr, Class and Count: change none of them
 // while it is in use.
 type LazyLinear struct {
-	t     *Linear                     // Delta nil
+	t     *Linear                     // Delta nil, but for fit with whole
 	delta func(dst []float64, lo int) // sets dst to Delta[lo:lo+len(dst)]
 	cells int
 }
