@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/textnb/textnb/internal/finite"
 )
 
 // MaxCategories bounds the number of categories of one Categorical feature
@@ -198,7 +200,7 @@ func (m *Categorical) Prepare() error {
 		return err
 	}
 	m.buildTable(k, alpha)
-	if i := beyond(m.table, math.MaxFloat64); i >= 0 {
+	if i := finite.Beyond(m.table, math.MaxFloat64); i >= 0 {
 		err := fmt.Errorf("%w: a log probability of %g", ErrNotFinite, m.table[i])
 		m.table, m.off = nil, nil
 		return err

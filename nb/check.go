@@ -3,31 +3,13 @@ package nb
 import (
 	"fmt"
 	"math"
-)
 
-// beyond returns the index of the first value of v that is NaN or whose
-// magnitude exceeds limit, or -1. Shifted left, a float's bits order its
-// magnitudes as integers, NaN above +Inf: the scan is one branch-free max.
-func beyond(v []float64, limit float64) int {
-	lim := math.Float64bits(limit) << 1
-	var top uint64
-	for _, x := range v {
-		top = max(top, math.Float64bits(x)<<1)
-	}
-	if top <= lim {
-		return -1
-	}
-	for i, x := range v {
-		if math.Float64bits(x)<<1 > lim {
-			return i
-		}
-	}
-	return -1
-}
+	"github.com/textnb/textnb/internal/finite"
+)
 
 // checkFinite reports the first value of v that is NaN or infinite.
 func checkFinite(what string, v []float64) error {
-	if i := beyond(v, math.MaxFloat64); i >= 0 {
+	if i := finite.Beyond(v, math.MaxFloat64); i >= 0 {
 		return fmt.Errorf("%w: %s %d is %g", ErrNotFinite, what, i, v[i])
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/textnb/textnb/internal/finite"
 )
 
 // DefaultVarSmoothing is Gaussian's VarSmoothing when the field is 0,
@@ -204,7 +206,7 @@ func (g *Gaussian) Prepare() error {
 			prec[c*f+j] = 1 / g.scoredVar(v)
 		}
 	}
-	if i := beyond(prec, math.MaxFloat64); i >= 0 {
+	if i := finite.Beyond(prec, math.MaxFloat64); i >= 0 {
 		return fmt.Errorf("%w: variance %g is too small to score with", ErrNotFinite, g.Var[i])
 	}
 	g.bias, g.prec = bias, prec
