@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/finite"
 )
 
@@ -249,7 +250,7 @@ func (m *Categorical) JointLogLikelihoodInt(dst []float64, x []int) []float64 {
 	k := len(m.ClassLogPrior)
 	f := len(m.NCategories)
 	if len(x) != f {
-		return nanRow(dst, k)
+		return dense.NaNRow(dst, k)
 	}
 	if len(m.off) != f+1 || len(m.table) != m.off[f] || len(m.ClassCount) != k {
 		return m.jllSlow(dst, x)
@@ -259,7 +260,7 @@ func (m *Categorical) JointLogLikelihoodInt(dst []float64, x []int) []float64 {
 	out := dst[n:]
 	for i, v := range x {
 		if v < 0 {
-			return nanRow(dst[:n], k)
+			return dense.NaNRow(dst[:n], k)
 		}
 		v = min(v, m.NCategories[i])
 		w := m.table[m.off[i]+v*k : m.off[i]+v*k+k]
@@ -278,7 +279,7 @@ func (m *Categorical) jllSlow(dst []float64, x []int) []float64 {
 	k := len(m.ClassLogPrior)
 	alpha, err := m.alpha()
 	if _, _, serr := m.shape(); err != nil || serr != nil {
-		return nanRow(dst, k)
+		return dense.NaNRow(dst, k)
 	}
 	for c, p := range m.ClassLogPrior {
 		var s float64

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -119,7 +120,7 @@ func (c *Counts) addRow(idx []int32, val []float64, k int, w float64) {
 	c.ClassCount[k] += w
 	fc := c.FeatureCount[k*c.Features : (k+1)*c.Features]
 	for p, j := range idx {
-		v, ok := binarized(val[p], c.Binary, c.Threshold)
+		v, ok := dense.Binarized(val[p], c.Binary, c.Threshold)
 		if !ok {
 			continue
 		}

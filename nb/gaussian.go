@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/finite"
 )
 
@@ -254,7 +255,7 @@ func (g *Gaussian) scoredVar(v float64) float64 {
 func (g *Gaussian) JointLogLikelihoodDense(dst []float64, x []float64) []float64 {
 	k, f, err := g.shape()
 	if err != nil || len(x) != f {
-		return nanRow(dst, len(g.ClassCount))
+		return dense.NaNRow(dst, len(g.ClassCount))
 	}
 	prepared := len(g.bias) == k && len(g.prec) == k*f
 	for c := range k {

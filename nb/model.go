@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/vectorize"
 	"gonum.org/v1/gonum/floats"
@@ -267,18 +268,8 @@ const hugeScore = 1 << 32
 // from the loops that nb runs in parallel.
 const parallelChunk = 128
 
-// linear is the scoring form every text model reduces to:
-// jll = Bias + Σ_j x_j·W[j·K : j·K+K]. Interleaving the classes per feature
-// makes scoring one sparse pass that reads K contiguous weights per term.
-// With Binary set, x_j counts as 0 when it is at most Threshold and 1
-// otherwise, NaN included (Bernoulli NB; see binarized).
-type linear struct {
-	K         int
-	W         []float64 // features×K
-	Bias      []float64 // K
-	Binary    bool
-	Threshold float64
-}
+// linear is the K×F scoring table of the text models.
+type linear = dense.Table
 
 // newTable transposes a K×F row-major matrix into a linear.
 func newTable(kf []float64, bias []float64) (linear, error) {
@@ -297,45 +288,6 @@ func newTable(kf []float64, bias []float64) (linear, error) {
 		}
 	}
 	return linear{K: k, W: w, Bias: append([]float64(nil), bias...)}, nil
-}
-
-// fits reports whether t was built for a model with k classes and n weights.
-func (t *linear) fits(k, n int) bool { return t.K == k && k > 0 && len(t.W) == n }
-
-// score appends the row's scores (NaNs if idx and val differ in length);
-// with binary set, a value counts as 0 when it is at most thr and 1
-// otherwise (binarized).
-func (t *linear) score(dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
-	if len(val) != len(idx) {
-		return nanRow(dst, t.K)
-	}
-	n := len(dst)
-	dst = append(dst, t.Bias...)
-	out := dst[n:]
-	k, f := t.K, len(t.W)/t.K
-	for p, j := range idx {
-		if uint(j) >= uint(f) {
-			continue
-		}
-		v, ok := binarized(val[p], binary, thr)
-		if !ok {
-			continue
-		}
-		w := t.W[int(j)*k : int(j)*k+k]
-		w = w[:len(out)] // lets the compiler drop bounds checks
-		for c, wc := range w {
-			out[c] += v * wc
-		}
-	}
-	return dst
-}
-
-// nanRow appends k NaNs: the score of a model whose fields are inconsistent.
-func nanRow(dst []float64, k int) []float64 {
-	for range k {
-		dst = append(dst, math.NaN())
-	}
-	return dst
 }
 
 // DefaultAlpha is the additive smoothing of a Multinomial, Complement or
@@ -362,16 +314,6 @@ func resolveAlpha(a, def float64) (float64, error) {
 		return 0, fmt.Errorf("%w: alpha %g, want a finite value ≥ 0", ErrConfig, a)
 	}
 	return max(a, MinAlpha), nil
-}
-
-// binarized returns what a row's value x adds to counts or scores: x
-// itself, or with binary nothing (false) if x is at most threshold and 1
-// if not (NaN too). Every model that binarizes goes through it.
-func binarized(x float64, binary bool, threshold float64) (float64, bool) {
-	if !binary {
-		return x, true
-	}
-	return 1, !(x <= threshold)
 }
 
 // checkCounts validates counts before a fit.
@@ -446,12 +388,12 @@ type tableBuilder interface{ buildTable() (linear, error) }
 // classes and n feature weights; otherwise (fields set without Prepare) it
 // builds a temporary table: slow but correct.
 func scoreWith(b tableBuilder, t *linear, k, n int, dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
-	if t.fits(k, n) {
-		return t.score(dst, idx, val, binary, thr)
+	if t.Fits(k, n) {
+		return t.Score(dst, idx, val, binary, thr)
 	}
 	tmp, err := b.buildTable()
 	if err != nil {
-		return nanRow(dst, k)
+		return dense.NaNRow(dst, k)
 	}
-	return tmp.score(dst, idx, val, binary, thr)
+	return tmp.Score(dst, idx, val, binary, thr)
 }

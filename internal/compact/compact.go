@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/nb"
 )
@@ -72,11 +73,11 @@ func (t *Linear) checkShape() error {
 // or a row whose idx and val differ in length scores NaN.
 func (t *Linear) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
 	if !t.consistent() {
-		return nanRow(dst, len(t.Bias))
+		return dense.NaNRow(dst, len(t.Bias))
 	}
 	k, n := t.K, len(dst)
 	if len(idx) != len(val) {
-		return nanRow(dst, k)
+		return dense.NaNRow(dst, k)
 	}
 	dst, acc := startScores(dst, k)
 	keep(t.touch(idx))
@@ -85,7 +86,7 @@ func (t *Linear) JointLogLikelihood(dst []float64, idx []int32, val []float64) [
 		if uint(j) >= uint(t.Features) {
 			continue
 		}
-		x, ok := binarized(val[p], t.Binary, t.Threshold)
+		x, ok := dense.Binarized(val[p], t.Binary, t.Threshold)
 		if !ok {
 			continue
 		}
@@ -95,12 +96,12 @@ func (t *Linear) JointLogLikelihood(dst []float64, idx []int32, val []float64) [
 		}
 		lo, hi := t.Ptr[j], t.Ptr[j+1]
 		if lo < 0 || lo > hi || hi > len(t.Class) {
-			return nanRow(dst[:n], k)
+			return dense.NaNRow(dst[:n], k)
 		}
 		delta := t.Delta[lo:hi]
 		for q, c := range t.Class[lo:hi] {
 			if int(c) >= k {
-				return nanRow(dst[:n], k)
+				return dense.NaNRow(dst[:n], k)
 			}
 			acc[c] += x * delta[q]
 		}
@@ -115,16 +116,6 @@ func startScores(dst []float64, k int) (all, scores []float64) {
 	dst = slices.Grow(dst, k)[:n+k]
 	clear(dst[n:])
 	return dst, dst[n:]
-}
-
-// binarized returns what a row's value x adds to counts or scores: x
-// itself, or with binary nothing (false) if x is at most threshold and 1
-// if not (NaN too). Every model that binarizes goes through it.
-func binarized(x float64, binary bool, threshold float64) (float64, bool) {
-	if !binary {
-		return x, true
-	}
-	return 1, !(x <= threshold)
 }
 
 // addClassTerms adds each class's bias and its terms of Σ x_i·Base_i (sb)

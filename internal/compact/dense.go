@@ -5,69 +5,15 @@ import (
 	"math"
 	"sync/atomic"
 
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
 )
 
-// Dense is the scoring form every text model reduces to:
-// jll = Bias + Σ_j x_j·W[j·K : j·K+K], classes interleaved per feature.
-// With Binary set, x_j counts as 0 when it is at most Threshold and 1
-// otherwise, NaN included. It is the reference a Linear expands to.
-type Dense struct {
-	K         int
-	W         []float64 // features×K
-	Bias      []float64 // K
-	Binary    bool
-	Threshold float64
-}
-
-// NumClasses returns K.
-func (t *Dense) NumClasses() int { return t.K }
-
-// NumFeatures returns the number of feature rows of W.
-func (t *Dense) NumFeatures() int {
-	if t.K == 0 {
-		return 0
-	}
-	return len(t.W) / t.K
-}
-
-// JointLogLikelihood appends the K scores of one sparse row; a malformed t
-// or a row whose idx and val differ in length scores NaN.
-func (t *Dense) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
-	if t.K == 0 || len(t.Bias) != t.K || len(t.W)%t.K != 0 {
-		return nanRow(dst, len(t.Bias))
-	}
-	if len(val) != len(idx) {
-		return nanRow(dst, t.K)
-	}
-	n := len(dst)
-	dst = append(dst, t.Bias...)
-	out := dst[n:]
-	k, f := t.K, len(t.W)/t.K
-	for p, j := range idx {
-		if uint(j) >= uint(f) {
-			continue
-		}
-		v, ok := binarized(val[p], t.Binary, t.Threshold)
-		if !ok {
-			continue
-		}
-		for c, wc := range t.W[int(j)*k : int(j)*k+k] {
-			out[c] += v * wc
-		}
-	}
-	return dst
-}
-
-// nanRow appends k NaNs: the score of a model whose fields are inconsistent.
-func nanRow(dst []float64, k int) []float64 {
-	for range k {
-		dst = append(dst, math.NaN())
-	}
-	return dst
-}
+// Dense is the K×F table that every text model reduces to and that a
+// Linear expands to: the reference for tests and small models.
+type Dense = dense.Table
 
 // resolveAlpha applies nb's zero-value default and its MinAlpha clip.
 func resolveAlpha(a float64) (float64, error) {

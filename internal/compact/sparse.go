@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
@@ -220,7 +221,7 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 func (a *classSum) add(idx []int32, val []float64, binary bool, threshold float64) {
 	if a.dense {
 		for p, j := range idx {
-			if v, ok := binarized(val[p], binary, threshold); ok && v != 0 {
+			if v, ok := dense.Binarized(val[p], binary, threshold); ok && v != 0 {
 				a.sum[j] += v
 			}
 		}
@@ -229,7 +230,7 @@ func (a *classSum) add(idx []int32, val []float64, binary bool, threshold float6
 	n := len(a.touched)
 	a.touched = slices.Grow(a.touched, len(idx))[:n+len(idx)]
 	for p, j := range idx {
-		v, ok := binarized(val[p], binary, threshold)
+		v, ok := dense.Binarized(val[p], binary, threshold)
 		if !ok || v == 0 {
 			continue // an absent value: it leaves the sum as it is
 		}
