@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 
+	"github.com/textnb/textnb/internal/check"
 	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/finite"
 )
@@ -341,7 +342,7 @@ func (m *Categorical) checkMinCategories(f int) error {
 }
 
 func (m *Categorical) alpha() (float64, error) {
-	return resolveAlpha(m.Alpha, DefaultCategoricalAlpha)
+	return check.Alpha(m.Alpha, DefaultCategoricalAlpha, MinAlpha)
 }
 
 // checkCategoryRows reports whether X is a non-empty rectangular matrix of

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/textnb/textnb/internal/check"
 	"github.com/textnb/textnb/internal/finite"
 )
 
@@ -20,7 +21,7 @@ func checkFinite(what string, v []float64) error {
 // and variances that are not finite, negative variances, and variances so
 // small that their inverse overflows.
 func (g *Gaussian) checkValues() error {
-	if err := checkWeights("class count", g.ClassCount); err != nil {
+	if err := check.Weights("class count", g.ClassCount); err != nil {
 		return err
 	}
 	if err := checkPriors(g.ClassPrior, len(g.ClassCount)); err != nil {
@@ -32,11 +33,11 @@ func (g *Gaussian) checkValues() error {
 	if err := checkFinite("mean", g.Theta); err != nil {
 		return err
 	}
-	if err := checkWeights("variance", g.Var); err != nil {
+	if err := check.Weights("variance", g.Var); err != nil {
 		return err
 	}
-	if !goodValue(g.Epsilon) {
-		return checkWeight("epsilon", 0, g.Epsilon)
+	if !check.Good(g.Epsilon) {
+		return check.Weight("epsilon", 0, g.Epsilon)
 	}
 	return nil
 }
@@ -45,7 +46,7 @@ func (g *Gaussian) checkValues() error {
 // negative or not finite, log probabilities that are not finite, class
 // priors that do not sum to 1.
 func (m *Categorical) checkValues() error {
-	if err := checkWeights("class count", m.ClassCount); err != nil {
+	if err := check.Weights("class count", m.ClassCount); err != nil {
 		return err
 	}
 	if err := checkFinite("class log prior", m.ClassLogPrior); err != nil {
@@ -59,7 +60,7 @@ func (m *Categorical) checkValues() error {
 		return fmt.Errorf("class log priors: %w", err)
 	}
 	for i, cnt := range m.CategoryCount {
-		if err := checkWeights(fmt.Sprintf("feature %d category count", i), cnt); err != nil {
+		if err := check.Weights(fmt.Sprintf("feature %d category count", i), cnt); err != nil {
 			return err
 		}
 		if err := checkFinite(fmt.Sprintf("feature %d log probability", i), m.FeatureLogProb[i]); err != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/textnb/textnb/internal/check"
 	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/vectorize"
@@ -14,11 +15,11 @@ import (
 
 // Sentinel errors; the returned errors wrap them with the details.
 var (
-	ErrNegative     = errors.New("nb: negative value")
-	ErrNotFinite    = errors.New("nb: NaN or infinite value")
-	ErrShape        = errors.New("nb: dimension mismatch")
+	ErrNegative     = check.ErrNegative  // "nb: negative value"
+	ErrNotFinite    = check.ErrNotFinite // "nb: NaN or infinite value"
+	ErrShape        = check.ErrShape     // "nb: dimension mismatch"
 	ErrLabel        = errors.New("nb: label out of range")
-	ErrConfig       = errors.New("nb: invalid configuration")
+	ErrConfig       = check.ErrConfig // "nb: invalid configuration"
 	ErrEmpty        = errors.New("nb: no training documents")
 	ErrNotFitted    = errors.New("nb: model not fitted")
 	ErrNotConverged = errors.New("nb: did not converge")
@@ -80,7 +81,7 @@ func Argmax(jll []float64) int {
 // checkCSR reports whether X is a well-formed matrix of non-negative,
 // finite values with at most features columns (features < 0: any).
 func checkCSR(X *vectorize.CSR, features int) error {
-	if err := checkShape(X, features); err != nil {
+	if err := check.Shape(X, features); err != nil {
 		return err
 	}
 	for i := 0; i < X.Rows; i++ {
@@ -92,68 +93,11 @@ func checkCSR(X *vectorize.CSR, features int) error {
 	return nil
 }
 
-// checkShape is checkCSR without the values.
-func checkShape(X *vectorize.CSR, features int) error {
-	if X == nil {
-		return fmt.Errorf("%w: nil matrix", ErrShape)
-	}
-	if err := X.Validate(); err != nil {
-		return fmt.Errorf("%w: %w", ErrShape, err)
-	}
-	if features >= 0 && X.Cols > features {
-		return fmt.Errorf("%w: matrix has %d columns, model has %d features", ErrShape, X.Cols, features)
-	}
-	return nil
-}
-
-// goodValue reports whether v is finite and not negative: one comparison
-// pair, false for NaN, for the per-value checks.
-func goodValue(v float64) bool { return v >= 0 && v <= math.MaxFloat64 }
-
-// badValue returns the sentinel v violates (negative, or NaN/±Inf), or nil.
-func badValue(v float64) error {
-	switch {
-	case goodValue(v):
-		return nil
-	case v < 0:
-		return ErrNegative
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return ErrNotFinite
-	}
-	return nil
-}
-
-func checkValue(row int, col int32, v float64) error {
-	if err := badValue(v); err != nil {
-		return fmt.Errorf("%w: row %d column %d has value %g", err, row, col, v)
-	}
-	return nil
-}
-
-func checkWeight(what string, i int, w float64) error {
-	if err := badValue(w); err != nil {
-		return fmt.Errorf("%w: %s %d is %g", err, what, i, w)
-	}
-	return nil
-}
-
-// checkWeights checks every value of w with checkWeight, reporting the
-// first bad one. A serial scan of goodValue outruns any split of it across
-// cores: it is a few comparisons per value.
-func checkWeights(what string, w []float64) error {
-	for i, v := range w {
-		if !goodValue(v) {
-			return checkWeight(what, i, v)
-		}
-	}
-	return nil
-}
-
 // checkValues reports a negative or non-finite value in row i.
 func checkValues(i int, idx []int32, val []float64) error {
 	for p, v := range val {
-		if !goodValue(v) {
-			return checkValue(i, idx[p], v)
+		if !check.Good(v) {
+			return check.Value(i, idx[p], v)
 		}
 	}
 	return nil
@@ -305,17 +249,6 @@ const DefaultCategoricalAlpha = 1.0
 // MinAlpha to ask for as little smoothing as there is.
 const MinAlpha = 1e-10
 
-// resolveAlpha applies the zero-value default def and the MinAlpha clip.
-func resolveAlpha(a, def float64) (float64, error) {
-	switch {
-	case a == 0:
-		return def, nil
-	case a < 0 || math.IsNaN(a) || math.IsInf(a, 0):
-		return 0, fmt.Errorf("%w: alpha %g, want a finite value ≥ 0", ErrConfig, a)
-	}
-	return max(a, MinAlpha), nil
-}
-
 // checkCounts validates counts before a fit.
 func checkCounts(c *Counts) error {
 	if c == nil {
@@ -326,10 +259,10 @@ func checkCounts(c *Counts) error {
 		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
 			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
 	}
-	if err := checkWeights("class count", c.ClassCount); err != nil {
+	if err := check.Weights("class count", c.ClassCount); err != nil {
 		return err
 	}
-	if err := checkWeights("feature count", c.FeatureCount); err != nil {
+	if err := check.Weights("feature count", c.FeatureCount); err != nil {
 		return err
 	}
 	if c.total() == 0 {
@@ -341,7 +274,7 @@ func checkCounts(c *Counts) error {
 // fitStart validates a fit's inputs and returns the smoothing parameter and
 // the class log prior: the steps every discrete model's Fit shares.
 func fitStart(alpha float64, c *Counts, uniform bool, given []float64) (float64, []float64, error) {
-	alpha, err := resolveAlpha(alpha, DefaultAlpha)
+	alpha, err := check.Alpha(alpha, DefaultAlpha, MinAlpha)
 	if err != nil {
 		return 0, nil, err
 	}

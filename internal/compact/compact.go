@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/textnb/textnb/internal/check"
 	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/nb"
@@ -235,7 +236,7 @@ func fit(est nb.Estimator, s *Counts, whole bool) (*LazyLinear, error) {
 // counts alone, with no features: that gives est the class log prior and
 // checks the class counts exactly as the dense model's Fit does.
 func fitStart(est nb.Estimator, alpha float64, s *Counts) (float64, error) {
-	alpha, err := resolveAlpha(alpha)
+	alpha, err := check.Alpha(alpha, nb.DefaultAlpha, nb.MinAlpha)
 	if err != nil {
 		return 0, err
 	}
