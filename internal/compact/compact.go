@@ -301,9 +301,14 @@ func fitComplement(m *nb.Complement, s *Counts, whole bool) (*LazyLinear, error)
 	if whole {
 		raw = make([]float64, len(s.Count))
 	}
+	logAlpha := math.Log(alpha) // log(T+α) of a feature without cells
 	parallel.Chunks(s.Features, parallelChunk, 0, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			first, end := s.Ptr[j], s.Ptr[j+1]
+			if first == end {
+				t.Base[j] = sign * logAlpha
+				continue
+			}
 			var dst []float64
 			if raw != nil {
 				dst = raw[first:end]
