@@ -5,6 +5,10 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/textnb/textnb/internal/check"
+	"github.com/textnb/textnb/internal/dense"
+	"github.com/textnb/textnb/internal/finite"
 )
 
 // MaxCategories bounds the number of categories of one Categorical feature
@@ -198,7 +202,7 @@ func (m *Categorical) Prepare() error {
 		return err
 	}
 	m.buildTable(k, alpha)
-	if i := beyond(m.table, math.MaxFloat64); i >= 0 {
+	if i := finite.Beyond(m.table, math.MaxFloat64); i >= 0 {
 		err := fmt.Errorf("%w: a log probability of %g", ErrNotFinite, m.table[i])
 		m.table, m.off = nil, nil
 		return err
@@ -247,7 +251,7 @@ func (m *Categorical) JointLogLikelihoodInt(dst []float64, x []int) []float64 {
 	k := len(m.ClassLogPrior)
 	f := len(m.NCategories)
 	if len(x) != f {
-		return nanRow(dst, k)
+		return dense.NaNRow(dst, k)
 	}
 	if len(m.off) != f+1 || len(m.table) != m.off[f] || len(m.ClassCount) != k {
 		return m.jllSlow(dst, x)
@@ -257,7 +261,7 @@ func (m *Categorical) JointLogLikelihoodInt(dst []float64, x []int) []float64 {
 	out := dst[n:]
 	for i, v := range x {
 		if v < 0 {
-			return nanRow(dst[:n], k)
+			return dense.NaNRow(dst[:n], k)
 		}
 		v = min(v, m.NCategories[i])
 		w := m.table[m.off[i]+v*k : m.off[i]+v*k+k]
@@ -276,7 +280,7 @@ func (m *Categorical) jllSlow(dst []float64, x []int) []float64 {
 	k := len(m.ClassLogPrior)
 	alpha, err := m.alpha()
 	if _, _, serr := m.shape(); err != nil || serr != nil {
-		return nanRow(dst, k)
+		return dense.NaNRow(dst, k)
 	}
 	for c, p := range m.ClassLogPrior {
 		var s float64
@@ -338,7 +342,7 @@ func (m *Categorical) checkMinCategories(f int) error {
 }
 
 func (m *Categorical) alpha() (float64, error) {
-	return resolveAlpha(m.Alpha, DefaultCategoricalAlpha)
+	return check.Alpha(m.Alpha, DefaultCategoricalAlpha, MinAlpha)
 }
 
 // checkCategoryRows reports whether X is a non-empty rectangular matrix of

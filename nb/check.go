@@ -3,31 +3,14 @@ package nb
 import (
 	"fmt"
 	"math"
-)
 
-// beyond returns the index of the first value of v that is NaN or whose
-// magnitude exceeds limit, or -1. Shifted left, a float's bits order its
-// magnitudes as integers, NaN above +Inf: the scan is one branch-free max.
-func beyond(v []float64, limit float64) int {
-	lim := math.Float64bits(limit) << 1
-	var top uint64
-	for _, x := range v {
-		top = max(top, math.Float64bits(x)<<1)
-	}
-	if top <= lim {
-		return -1
-	}
-	for i, x := range v {
-		if math.Float64bits(x)<<1 > lim {
-			return i
-		}
-	}
-	return -1
-}
+	"github.com/textnb/textnb/internal/check"
+	"github.com/textnb/textnb/internal/finite"
+)
 
 // checkFinite reports the first value of v that is NaN or infinite.
 func checkFinite(what string, v []float64) error {
-	if i := beyond(v, math.MaxFloat64); i >= 0 {
+	if i := finite.Beyond(v, math.MaxFloat64); i >= 0 {
 		return fmt.Errorf("%w: %s %d is %g", ErrNotFinite, what, i, v[i])
 	}
 	return nil
@@ -38,7 +21,7 @@ func checkFinite(what string, v []float64) error {
 // and variances that are not finite, negative variances, and variances so
 // small that their inverse overflows.
 func (g *Gaussian) checkValues() error {
-	if err := checkWeights("class count", g.ClassCount); err != nil {
+	if err := check.Weights("class count", g.ClassCount); err != nil {
 		return err
 	}
 	if err := checkPriors(g.ClassPrior, len(g.ClassCount)); err != nil {
@@ -50,11 +33,11 @@ func (g *Gaussian) checkValues() error {
 	if err := checkFinite("mean", g.Theta); err != nil {
 		return err
 	}
-	if err := checkWeights("variance", g.Var); err != nil {
+	if err := check.Weights("variance", g.Var); err != nil {
 		return err
 	}
-	if !goodValue(g.Epsilon) {
-		return checkWeight("epsilon", 0, g.Epsilon)
+	if !check.Good(g.Epsilon) {
+		return check.Weight("epsilon", 0, g.Epsilon)
 	}
 	return nil
 }
@@ -63,7 +46,7 @@ func (g *Gaussian) checkValues() error {
 // negative or not finite, log probabilities that are not finite, class
 // priors that do not sum to 1.
 func (m *Categorical) checkValues() error {
-	if err := checkWeights("class count", m.ClassCount); err != nil {
+	if err := check.Weights("class count", m.ClassCount); err != nil {
 		return err
 	}
 	if err := checkFinite("class log prior", m.ClassLogPrior); err != nil {
@@ -77,7 +60,7 @@ func (m *Categorical) checkValues() error {
 		return fmt.Errorf("class log priors: %w", err)
 	}
 	for i, cnt := range m.CategoryCount {
-		if err := checkWeights(fmt.Sprintf("feature %d category count", i), cnt); err != nil {
+		if err := check.Weights(fmt.Sprintf("feature %d category count", i), cnt); err != nil {
 			return err
 		}
 		if err := checkFinite(fmt.Sprintf("feature %d log probability", i), m.FeatureLogProb[i]); err != nil {

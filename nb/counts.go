@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/textnb/textnb/internal/check"
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -54,7 +56,7 @@ func (c *Counts) Add(X *vectorize.CSR, y []int, w []float64) error {
 			return fmt.Errorf("%w: row %d has label %d, want 0..%d", ErrLabel, i, label, c.Classes-1)
 		}
 		if w != nil {
-			if err := checkWeight("weight", i, w[i]); err != nil {
+			if err := check.Weight("weight", i, w[i]); err != nil {
 				return err
 			}
 		}
@@ -77,10 +79,10 @@ func (c *Counts) addSoftChecked(X *vectorize.CSR, resp []float64, scale float64)
 	if err := c.check(X, len(resp), c.Classes); err != nil {
 		return err
 	}
-	if err := badValue(scale); err != nil {
+	if err := check.Bad(scale); err != nil {
 		return fmt.Errorf("%w: scale %g", err, scale)
 	}
-	if err := checkWeights("responsibility", resp); err != nil {
+	if err := check.Weights("responsibility", resp); err != nil {
 		return err
 	}
 	c.addSoft(X, resp, scale)
@@ -119,7 +121,7 @@ func (c *Counts) addRow(idx []int32, val []float64, k int, w float64) {
 	c.ClassCount[k] += w
 	fc := c.FeatureCount[k*c.Features : (k+1)*c.Features]
 	for p, j := range idx {
-		v, ok := binarized(val[p], c.Binary, c.Threshold)
+		v, ok := dense.Binarized(val[p], c.Binary, c.Threshold)
 		if !ok {
 			continue
 		}

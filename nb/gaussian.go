@@ -6,6 +6,9 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/textnb/textnb/internal/dense"
+	"github.com/textnb/textnb/internal/finite"
 )
 
 // DefaultVarSmoothing is Gaussian's VarSmoothing when the field is 0,
@@ -204,7 +207,7 @@ func (g *Gaussian) Prepare() error {
 			prec[c*f+j] = 1 / g.scoredVar(v)
 		}
 	}
-	if i := beyond(prec, math.MaxFloat64); i >= 0 {
+	if i := finite.Beyond(prec, math.MaxFloat64); i >= 0 {
 		return fmt.Errorf("%w: variance %g is too small to score with", ErrNotFinite, g.Var[i])
 	}
 	g.bias, g.prec = bias, prec
@@ -252,7 +255,7 @@ func (g *Gaussian) scoredVar(v float64) float64 {
 func (g *Gaussian) JointLogLikelihoodDense(dst []float64, x []float64) []float64 {
 	k, f, err := g.shape()
 	if err != nil || len(x) != f {
-		return nanRow(dst, len(g.ClassCount))
+		return dense.NaNRow(dst, len(g.ClassCount))
 	}
 	prepared := len(g.bias) == k && len(g.prec) == k*f
 	for c := range k {

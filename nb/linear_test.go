@@ -31,7 +31,7 @@ func TestLinearScoresLikeModel(t *testing.T) {
 		for i := 0; i < query.Rows; i++ {
 			idx, val := query.Row(i)
 			want := est.JointLogLikelihood(nil, idx, val)
-			got := lin.score(nil, idx, val, lin.Binary, lin.Threshold)
+			got := lin.Score(nil, idx, val, lin.Binary, lin.Threshold)
 			for k := range want {
 				if math.Abs(got[k]-want[k]) > 1e-12 {
 					t.Errorf("%T row %d class %d: linear %v, model %v", est, i, k, got[k], want[k])
@@ -57,7 +57,7 @@ func tableOf(est Estimator) *linear {
 func TestLinearScores(t *testing.T) {
 	// Two classes, three features: jll = Bias + Σ x_j·W[j·K:(j+1)·K].
 	lin := &linear{K: 2, W: []float64{-1, -2, -3, -1, -2, -2}, Bias: []float64{-0.5, -0.9}}
-	jll := lin.score(nil, []int32{0, 1}, []float64{2, 1}, false, 0)
+	jll := lin.Score(nil, []int32{0, 1}, []float64{2, 1}, false, 0)
 	if got := fmt.Sprintf("%.1f %d", jll, Argmax(jll)); got != "[-5.5 -5.9] 0" {
 		t.Fatalf("scores %s, want [-5.5 -5.9] 0", got)
 	}

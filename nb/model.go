@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/textnb/textnb/internal/check"
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/vectorize"
 	"gonum.org/v1/gonum/floats"
@@ -13,11 +15,11 @@ import (
 
 // Sentinel errors; the returned errors wrap them with the details.
 var (
-	ErrNegative     = errors.New("nb: negative value")
-	ErrNotFinite    = errors.New("nb: NaN or infinite value")
-	ErrShape        = errors.New("nb: dimension mismatch")
+	ErrNegative     = check.ErrNegative  // "nb: negative value"
+	ErrNotFinite    = check.ErrNotFinite // "nb: NaN or infinite value"
+	ErrShape        = check.ErrShape     // "nb: dimension mismatch"
 	ErrLabel        = errors.New("nb: label out of range")
-	ErrConfig       = errors.New("nb: invalid configuration")
+	ErrConfig       = check.ErrConfig // "nb: invalid configuration"
 	ErrEmpty        = errors.New("nb: no training documents")
 	ErrNotFitted    = errors.New("nb: model not fitted")
 	ErrNotConverged = errors.New("nb: did not converge")
@@ -79,7 +81,7 @@ func Argmax(jll []float64) int {
 // checkCSR reports whether X is a well-formed matrix of non-negative,
 // finite values with at most features columns (features < 0: any).
 func checkCSR(X *vectorize.CSR, features int) error {
-	if err := checkShape(X, features); err != nil {
+	if err := check.Shape(X, features); err != nil {
 		return err
 	}
 	for i := 0; i < X.Rows; i++ {
@@ -91,68 +93,11 @@ func checkCSR(X *vectorize.CSR, features int) error {
 	return nil
 }
 
-// checkShape is checkCSR without the values.
-func checkShape(X *vectorize.CSR, features int) error {
-	if X == nil {
-		return fmt.Errorf("%w: nil matrix", ErrShape)
-	}
-	if err := X.Validate(); err != nil {
-		return fmt.Errorf("%w: %w", ErrShape, err)
-	}
-	if features >= 0 && X.Cols > features {
-		return fmt.Errorf("%w: matrix has %d columns, model has %d features", ErrShape, X.Cols, features)
-	}
-	return nil
-}
-
-// goodValue reports whether v is finite and not negative: one comparison
-// pair, false for NaN, for the per-value checks.
-func goodValue(v float64) bool { return v >= 0 && v <= math.MaxFloat64 }
-
-// badValue returns the sentinel v violates (negative, or NaN/±Inf), or nil.
-func badValue(v float64) error {
-	switch {
-	case goodValue(v):
-		return nil
-	case v < 0:
-		return ErrNegative
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return ErrNotFinite
-	}
-	return nil
-}
-
-func checkValue(row int, col int32, v float64) error {
-	if err := badValue(v); err != nil {
-		return fmt.Errorf("%w: row %d column %d has value %g", err, row, col, v)
-	}
-	return nil
-}
-
-func checkWeight(what string, i int, w float64) error {
-	if err := badValue(w); err != nil {
-		return fmt.Errorf("%w: %s %d is %g", err, what, i, w)
-	}
-	return nil
-}
-
-// checkWeights checks every value of w with checkWeight, reporting the
-// first bad one. A serial scan of goodValue outruns any split of it across
-// cores: it is a few comparisons per value.
-func checkWeights(what string, w []float64) error {
-	for i, v := range w {
-		if !goodValue(v) {
-			return checkWeight(what, i, v)
-		}
-	}
-	return nil
-}
-
 // checkValues reports a negative or non-finite value in row i.
 func checkValues(i int, idx []int32, val []float64) error {
 	for p, v := range val {
-		if !goodValue(v) {
-			return checkValue(i, idx[p], v)
+		if !check.Good(v) {
+			return check.Value(i, idx[p], v)
 		}
 	}
 	return nil
@@ -267,18 +212,8 @@ const hugeScore = 1 << 32
 // from the loops that nb runs in parallel.
 const parallelChunk = 128
 
-// linear is the scoring form every text model reduces to:
-// jll = Bias + Σ_j x_j·W[j·K : j·K+K]. Interleaving the classes per feature
-// makes scoring one sparse pass that reads K contiguous weights per term.
-// With Binary set, x_j counts as 0 when it is at most Threshold and 1
-// otherwise, NaN included (Bernoulli NB; see binarized).
-type linear struct {
-	K         int
-	W         []float64 // features×K
-	Bias      []float64 // K
-	Binary    bool
-	Threshold float64
-}
+// linear is the K×F scoring table of the text models.
+type linear = dense.Table
 
 // newTable transposes a K×F row-major matrix into a linear.
 func newTable(kf []float64, bias []float64) (linear, error) {
@@ -299,45 +234,6 @@ func newTable(kf []float64, bias []float64) (linear, error) {
 	return linear{K: k, W: w, Bias: append([]float64(nil), bias...)}, nil
 }
 
-// fits reports whether t was built for a model with k classes and n weights.
-func (t *linear) fits(k, n int) bool { return t.K == k && k > 0 && len(t.W) == n }
-
-// score appends the row's scores (NaNs if idx and val differ in length);
-// with binary set, a value counts as 0 when it is at most thr and 1
-// otherwise (binarized).
-func (t *linear) score(dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
-	if len(val) != len(idx) {
-		return nanRow(dst, t.K)
-	}
-	n := len(dst)
-	dst = append(dst, t.Bias...)
-	out := dst[n:]
-	k, f := t.K, len(t.W)/t.K
-	for p, j := range idx {
-		if uint(j) >= uint(f) {
-			continue
-		}
-		v, ok := binarized(val[p], binary, thr)
-		if !ok {
-			continue
-		}
-		w := t.W[int(j)*k : int(j)*k+k]
-		w = w[:len(out)] // lets the compiler drop bounds checks
-		for c, wc := range w {
-			out[c] += v * wc
-		}
-	}
-	return dst
-}
-
-// nanRow appends k NaNs: the score of a model whose fields are inconsistent.
-func nanRow(dst []float64, k int) []float64 {
-	for range k {
-		dst = append(dst, math.NaN())
-	}
-	return dst
-}
-
 // DefaultAlpha is the additive smoothing of a Multinomial, Complement or
 // Bernoulli model whose Alpha is 0: textnb's default for text at every
 // layer (pipeline and the root package use it too), chosen on text corpora
@@ -353,27 +249,6 @@ const DefaultCategoricalAlpha = 1.0
 // MinAlpha to ask for as little smoothing as there is.
 const MinAlpha = 1e-10
 
-// resolveAlpha applies the zero-value default def and the MinAlpha clip.
-func resolveAlpha(a, def float64) (float64, error) {
-	switch {
-	case a == 0:
-		return def, nil
-	case a < 0 || math.IsNaN(a) || math.IsInf(a, 0):
-		return 0, fmt.Errorf("%w: alpha %g, want a finite value ≥ 0", ErrConfig, a)
-	}
-	return max(a, MinAlpha), nil
-}
-
-// binarized returns what a row's value x adds to counts or scores: x
-// itself, or with binary nothing (false) if x is at most threshold and 1
-// if not (NaN too). Every model that binarizes goes through it.
-func binarized(x float64, binary bool, threshold float64) (float64, bool) {
-	if !binary {
-		return x, true
-	}
-	return 1, !(x <= threshold)
-}
-
 // checkCounts validates counts before a fit.
 func checkCounts(c *Counts) error {
 	if c == nil {
@@ -384,10 +259,10 @@ func checkCounts(c *Counts) error {
 		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
 			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
 	}
-	if err := checkWeights("class count", c.ClassCount); err != nil {
+	if err := check.Weights("class count", c.ClassCount); err != nil {
 		return err
 	}
-	if err := checkWeights("feature count", c.FeatureCount); err != nil {
+	if err := check.Weights("feature count", c.FeatureCount); err != nil {
 		return err
 	}
 	if c.total() == 0 {
@@ -399,7 +274,7 @@ func checkCounts(c *Counts) error {
 // fitStart validates a fit's inputs and returns the smoothing parameter and
 // the class log prior: the steps every discrete model's Fit shares.
 func fitStart(alpha float64, c *Counts, uniform bool, given []float64) (float64, []float64, error) {
-	alpha, err := resolveAlpha(alpha, DefaultAlpha)
+	alpha, err := check.Alpha(alpha, DefaultAlpha, MinAlpha)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -446,12 +321,12 @@ type tableBuilder interface{ buildTable() (linear, error) }
 // classes and n feature weights; otherwise (fields set without Prepare) it
 // builds a temporary table: slow but correct.
 func scoreWith(b tableBuilder, t *linear, k, n int, dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
-	if t.fits(k, n) {
-		return t.score(dst, idx, val, binary, thr)
+	if t.Fits(k, n) {
+		return t.Score(dst, idx, val, binary, thr)
 	}
 	tmp, err := b.buildTable()
 	if err != nil {
-		return nanRow(dst, k)
+		return dense.NaNRow(dst, k)
 	}
-	return tmp.score(dst, idx, val, binary, thr)
+	return tmp.Score(dst, idx, val, binary, thr)
 }

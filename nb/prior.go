@@ -3,6 +3,8 @@ package nb
 import (
 	"fmt"
 	"math"
+
+	"github.com/textnb/textnb/internal/check"
 )
 
 // priorEps smooths zero training priors, which the prior-shift formula
@@ -136,7 +138,7 @@ func checkProba(proba []float64, k int) error {
 	for i := 0; i < len(proba); i += k {
 		var sum float64
 		for c, v := range proba[i : i+k] {
-			if err := checkValue(i/k, int32(c), v); err != nil {
+			if err := check.Value(i/k, int32(c), v); err != nil {
 				return err
 			}
 			sum += v

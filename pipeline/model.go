@@ -98,15 +98,7 @@ func (m *Model) idf() *[]float64 {
 }
 
 // refit recomputes the classifier's tables from m.counts.
-func (m *Model) refit() error {
-	m.classCount = append([]float64(nil), m.counts.ClassCount...)
-	lin, err := compact.Fit(m.newEstimator(), m.counts)
-	if err != nil {
-		return err
-	}
-	m.setLin(lin, nil)
-	return nil
-}
+func (m *Model) refit() error { return m.refitLin(false) }
 
 // setLin makes lin the classifier's scoring form. Its scorer is s if given
 // (a loaded model's, made as lin was checked), else made on first use.
@@ -117,7 +109,7 @@ func (m *Model) setLin(lin *compact.Linear, s *compact.Scorer) {
 		return
 	}
 	m.scorer = sync.OnceValue(func() *compact.Scorer {
-		s, err := lin.Scorer()
+		s, err := m.linear().Scorer()
 		if err != nil { // training fits lin from counts it has checked
 			panic("pipeline: trained classifier is malformed: " + err.Error())
 		}
@@ -134,24 +126,25 @@ var lazyCells = 1 << 22
 // a block at a time, and prediction computes them all on first use. A
 // large model then does not hold them while it is saved, which for the
 // hashing vectorizer's would be as much again as its counts.
-func (m *Model) refitLazy() error {
-	if len(m.counts.Count) < lazyCells {
-		return m.refit()
-	}
+func (m *Model) refitLazy() error { return m.refitLin(len(m.counts.Count) >= lazyCells) }
+
+// refitLin is refit, with the cell weights left lazy if lazy is set.
+func (m *Model) refitLin(lazy bool) error {
 	m.classCount = append([]float64(nil), m.counts.ClassCount...)
+	if !lazy {
+		lin, err := compact.Fit(m.newEstimator(), m.counts)
+		if err != nil {
+			return err
+		}
+		m.setLin(lin, nil)
+		return nil
+	}
 	l, err := compact.FitLazy(m.newEstimator(), m.counts)
 	if err != nil {
 		return err
 	}
 	m.setLin(l.Shape(), nil)
 	m.lazy, m.full = l, sync.OnceValue(l.Linear)
-	m.scorer = sync.OnceValue(func() *compact.Scorer {
-		s, err := m.full().Scorer()
-		if err != nil { // training fits lin from counts it has checked
-			panic("pipeline: trained classifier is malformed: " + err.Error())
-		}
-		return s
-	})
 	return nil
 }
 

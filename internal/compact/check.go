@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/textnb/textnb/internal/finite"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -25,31 +26,11 @@ func (t *Linear) CheckWeights() error {
 		name string
 		v    []float64
 	}{{"bias", t.Bias}, {"P", t.P}, {"Q", t.Q}, {"base weight", t.Base}, {"cell weight", t.Delta}} {
-		if i := beyond(w.v, MaxWeight); i >= 0 {
+		if i := finite.Beyond(w.v, MaxWeight); i >= 0 {
 			return fmt.Errorf("%w: %s %d is %g, beyond ±%g", nb.ErrNotFinite, w.name, i, w.v[i], MaxWeight)
 		}
 	}
 	return nil
-}
-
-// beyond returns the index of the first value of v that is NaN or whose
-// magnitude exceeds limit, or -1. Shifted left, a float's bits order its
-// magnitudes as integers, NaN above +Inf: the scan is one branch-free max.
-func beyond(v []float64, limit float64) int {
-	lim := math.Float64bits(limit) << 1
-	var top uint64
-	for _, x := range v {
-		top = max(top, math.Float64bits(x)<<1)
-	}
-	if top <= lim {
-		return -1
-	}
-	for i, x := range v {
-		if math.Float64bits(x)<<1 > lim {
-			return i
-		}
-	}
-	return -1
 }
 
 // Validate reports whether s is well formed: consistent lengths, every

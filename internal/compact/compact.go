@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/textnb/textnb/internal/check"
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/nb"
 )
@@ -72,11 +74,11 @@ func (t *Linear) checkShape() error {
 // or a row whose idx and val differ in length scores NaN.
 func (t *Linear) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
 	if !t.consistent() {
-		return nanRow(dst, len(t.Bias))
+		return dense.NaNRow(dst, len(t.Bias))
 	}
 	k, n := t.K, len(dst)
 	if len(idx) != len(val) {
-		return nanRow(dst, k)
+		return dense.NaNRow(dst, k)
 	}
 	dst, acc := startScores(dst, k)
 	keep(t.touch(idx))
@@ -85,7 +87,7 @@ func (t *Linear) JointLogLikelihood(dst []float64, idx []int32, val []float64) [
 		if uint(j) >= uint(t.Features) {
 			continue
 		}
-		x, ok := binarized(val[p], t.Binary, t.Threshold)
+		x, ok := dense.Binarized(val[p], t.Binary, t.Threshold)
 		if !ok {
 			continue
 		}
@@ -95,12 +97,12 @@ func (t *Linear) JointLogLikelihood(dst []float64, idx []int32, val []float64) [
 		}
 		lo, hi := t.Ptr[j], t.Ptr[j+1]
 		if lo < 0 || lo > hi || hi > len(t.Class) {
-			return nanRow(dst[:n], k)
+			return dense.NaNRow(dst[:n], k)
 		}
 		delta := t.Delta[lo:hi]
 		for q, c := range t.Class[lo:hi] {
 			if int(c) >= k {
-				return nanRow(dst[:n], k)
+				return dense.NaNRow(dst[:n], k)
 			}
 			acc[c] += x * delta[q]
 		}
@@ -115,16 +117,6 @@ func startScores(dst []float64, k int) (all, scores []float64) {
 	dst = slices.Grow(dst, k)[:n+k]
 	clear(dst[n:])
 	return dst, dst[n:]
-}
-
-// binarized returns what a row's value x adds to counts or scores: x
-// itself, or with binary nothing (false) if x is at most threshold and 1
-// if not (NaN too). Every model that binarizes goes through it.
-func binarized(x float64, binary bool, threshold float64) (float64, bool) {
-	if !binary {
-		return x, true
-	}
-	return 1, !(x <= threshold)
 }
 
 // addClassTerms adds each class's bias and its terms of Σ x_i·Base_i (sb)
@@ -185,16 +177,9 @@ func (t *Linear) Dense() *Dense {
 	return &Dense{K: k, W: w, Bias: slices.Clone(t.Bias), Binary: t.Binary, Threshold: t.Threshold}
 }
 
-// newCompact returns a Linear with s's cells, the given bias and zero P, Q
-// and Delta. It shares s's Ptr and Class, which neither changes: a copy
+// newShape returns a Linear with s's cells, the given bias, zero P and Q
+// and no Delta. It shares s's Ptr and Class, which neither changes: a copy
 // would take a third of a large model's memory again.
-func newCompact(s *Counts, bias []float64) *Linear {
-	t := newShape(s, bias)
-	t.Delta = make([]float64, len(s.Count))
-	return t
-}
-
-// newShape is newCompact without Delta.
 func newShape(s *Counts, bias []float64) *Linear {
 	return &Linear{
 		K:        s.Classes,
@@ -212,15 +197,38 @@ func newShape(s *Counts, bias []float64) *Linear {
 // form without any K×F allocation. est is read, not modified. The Linear
 // shares s's Ptr and Class: change neither while both are in use.
 func Fit(est nb.Estimator, s *Counts) (*Linear, error) {
+	l, err := fit(est, s, true)
+	if err != nil {
+		return nil, err
+	}
+	return l.t, nil
+}
+
+// fit is Fit and FitLazy: it returns the fitted shape with the function
+// that computes its cell weights, and with whole also the weights, in
+// l.t.Delta. A fit that computes every weight anyway, to sum them, keeps
+// them then instead of computing them again.
+func fit(est nb.Estimator, s *Counts, whole bool) (*LazyLinear, error) {
+	var l *LazyLinear
+	var err error
 	switch m := est.(type) {
 	case *nb.Multinomial:
-		return fitMultinomial(m, s)
+		l, err = fitMultinomial(m, s)
 	case *nb.Complement:
-		return fitComplement(m, s)
+		l, err = fitComplement(m, s, whole)
 	case *nb.Bernoulli:
-		return fitBernoulli(m, s)
+		l, err = fitBernoulli(m, s, whole)
+	default:
+		return nil, fmt.Errorf("%w: no sparse fit for %T", nb.ErrConfig, est)
 	}
-	return nil, fmt.Errorf("%w: no sparse fit for %T", nb.ErrConfig, est)
+	if err != nil {
+		return nil, err
+	}
+	if whole && l.t.Delta == nil {
+		l.t.Delta = make([]float64, l.cells)
+		l.Deltas(l.t.Delta, 0)
+	}
+	return l, nil
 }
 
 // fitStart validates s and returns the smoothing parameter alpha resolves
@@ -228,7 +236,7 @@ func Fit(est nb.Estimator, s *Counts) (*Linear, error) {
 // counts alone, with no features: that gives est the class log prior and
 // checks the class counts exactly as the dense model's Fit does.
 func fitStart(est nb.Estimator, alpha float64, s *Counts) (float64, error) {
-	alpha, err := resolveAlpha(alpha)
+	alpha, err := check.Alpha(alpha, nb.DefaultAlpha, nb.MinAlpha)
 	if err != nil {
 		return 0, err
 	}
@@ -244,24 +252,23 @@ func fitStart(est nb.Estimator, alpha float64, s *Counts) (float64, error) {
 // fitMultinomial is Fit for a Multinomial: a zero count gives
 // log α − log S_c with S_c = Σ_i N_ci + F·α, so P = 0,
 // Q_c = log α − log S_c and Delta = log(1 + N_ci/α).
-func fitMultinomial(m *nb.Multinomial, s *Counts) (*Linear, error) {
+func fitMultinomial(m *nb.Multinomial, s *Counts) (*LazyLinear, error) {
 	h := &nb.Multinomial{Alpha: m.Alpha, UniformPrior: m.UniformPrior, ClassPrior: m.ClassPrior}
 	alpha, err := fitStart(h, m.Alpha, s)
 	if err != nil {
 		return nil, err
 	}
-	prior := h.ClassLogPrior
-	t := newCompact(s, slices.Clone(prior))
+	t := newShape(s, slices.Clone(h.ClassLogPrior))
 	logAlpha, fa := math.Log(alpha), float64(s.Features)*alpha
 	for c, r := range s.classSums() {
 		t.Q[c] = logAlpha - math.Log(r+fa)
 	}
-	parallel.Chunks(len(s.Count), parallelChunk, 0, func(lo, hi int) {
-		for p := lo; p < hi; p++ {
-			t.Delta[p] = math.Log1p(s.Count[p] / alpha)
+	count := s.Count
+	return &LazyLinear{t: t, cells: len(count), delta: func(dst []float64, lo int) {
+		for q, n := range count[lo : lo+len(dst)] {
+			dst[q] = math.Log1p(n / alpha)
 		}
-	})
-	return t, nil
+	}}, nil
 }
 
 // fitComplement is Fit for a Complement. With T_i = Σ_c N_ci and S′_c = Σ_i (T_i + α − N_ci),
@@ -270,61 +277,101 @@ func fitMultinomial(m *nb.Multinomial, s *Counts) (*Linear, error) {
 // log((T_i+α−N_ci)/S′_c) / Z_c, where Z_c sums that logarithm over all F
 // features in closed form, so P_c = 1/Z_c, Base_i = log(T_i+α) and
 // Q_c = −log S′_c / Z_c.
-func fitComplement(m *nb.Complement, s *Counts) (*Linear, error) {
+func fitComplement(m *nb.Complement, s *Counts, whole bool) (*LazyLinear, error) {
 	h := &nb.Complement{Alpha: m.Alpha, Norm: m.Norm, UniformPrior: m.UniformPrior, ClassPrior: m.ClassPrior}
 	alpha, err := fitStart(h, m.Alpha, s)
 	if err != nil {
 		return nil, err
 	}
-	prior := h.ClassLogPrior
 	bias := make([]float64, s.Classes)
 	if len(bias) == 1 {
-		bias[0] = prior[0]
+		bias[0] = h.ClassLogPrior[0]
 	}
-	t := newCompact(s, bias)
+	t := newShape(s, bias)
 	t.Base = make([]float64, s.Features)
-	// Base holds log(T_i+α) and Delta d = log(T_i+α−N_ci) − log(T_i+α),
-	// feature by feature on every core, negated at once without Norm (the
-	// weights); with Norm, sumBase sums Base and zextra sums d per class for
-	// Z_c, in one fixed order, and Delta is divided by Z_c below.
+	// Base holds log(T_i+α) and the cells d = log(T_i+α−N_ci) − log(T_i+α),
+	// negated at once without Norm (the weights); with Norm, sumBase sums
+	// Base and zextra sums d per class for Z_c, in one fixed order, and the
+	// weights are d / Z_c. With whole the feature pass computes d too.
 	sign := 1.0
 	if !m.Norm {
 		sign = -1
 	}
+	var raw []float64
+	if whole {
+		raw = make([]float64, len(s.Count))
+	}
+	logAlpha := math.Log(alpha) // log(T+α) of a feature without cells
 	parallel.Chunks(s.Features, parallelChunk, 0, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
-			first := s.Ptr[j]
-			counts := s.Count[first:s.Ptr[j+1]]
-			var all float64
-			for _, n := range counts {
-				all += n
+			first, end := s.Ptr[j], s.Ptr[j+1]
+			if first == end {
+				t.Base[j] = sign * logAlpha
+				continue
 			}
-			lt := math.Log(all + alpha)
-			t.Base[j] = sign * lt
-			for q, n := range counts {
-				t.Delta[first+q] = sign * (math.Log(all+alpha-n) - lt) // as scikit-learn: (T+α)−N
+			var dst []float64
+			if raw != nil {
+				dst = raw[first:end]
 			}
+			t.Base[j] = sign * complementFeature(dst, s.Count[first:end], 0, alpha, sign)
 		}
 	})
+	rawAt := complementDeltas(s, alpha, sign)
 	zextra := make([]float64, s.Classes)
 	var sumBase float64
 	if m.Norm {
 		for _, lt := range t.Base {
 			sumBase += lt
 		}
-		for p, d := range t.Delta {
-			zextra[s.Class[p]] += d
+		sum := func(lo int, d []float64) {
+			for q, v := range d {
+				zextra[s.Class[lo+q]] += v
+			}
+		}
+		if raw != nil {
+			sum(0, raw)
+		} else {
+			eachDelta(len(s.Count), rawAt, sum)
 		}
 	}
 	compactWeights(m.Norm, t, s, alpha, sumBase, zextra)
+	l := &LazyLinear{t: t, cells: len(s.Count), delta: rawAt}
 	if m.Norm {
-		parallel.Chunks(len(t.Delta), parallelChunk, 0, func(lo, hi int) {
-			for p := lo; p < hi; p++ {
-				t.Delta[p] /= zextra[t.Class[p]]
-			}
-		})
+		l.delta = func(dst []float64, lo int) {
+			rawAt(dst, lo)
+			divideByZ(dst, s.Class[lo:], zextra)
+		}
+		if raw != nil {
+			parallel.Chunks(len(raw), parallelChunk, 0, func(lo, hi int) {
+				divideByZ(raw[lo:hi], s.Class[lo:], zextra)
+			})
+		}
 	}
-	return t, nil
+	t.Delta = raw
+	return l, nil
+}
+
+// complementFeature returns log(T+α) of the feature whose cells count
+// counts, with T summed in order, and sets dst to the cells' d =
+// sign·(log(T+α−N) − log(T+α)) from cell from on.
+func complementFeature(dst, counts []float64, from int, alpha, sign float64) float64 {
+	var all float64
+	for _, n := range counts {
+		all += n
+	}
+	ta := all + alpha
+	lt := math.Log(ta)
+	for q, n := range counts[from : from+len(dst)] {
+		dst[q] = sign * (math.Log(ta-n) - lt) // as scikit-learn: (T+α)−N
+	}
+	return lt
+}
+
+// divideByZ divides each cell weight by the Z of its class.
+func divideByZ(d []float64, class []uint16, z []float64) {
+	for q := range d {
+		d[q] /= z[class[q]]
+	}
 }
 
 // compactWeights sets P and Q of t from the per-class complement totals
@@ -353,8 +400,9 @@ func compactWeights(norm bool, t *Linear, s *Counts, alpha, sumBase float64, zex
 // Count). With flp = log(N_ci+α) − log(n_c+2α), the
 // weight is w = flp − log(1−exp(flp)) and the bias
 // prior + Σ_i log(1−exp(flp)), whose zero-count terms are summed in closed
-// form; so P = 0 and Q_c is the weight of a zero count.
-func fitBernoulli(m *nb.Bernoulli, s *Counts) (*Linear, error) {
+// form; so P = 0 and Q_c is the weight of a zero count. The bias needs
+// every cell's term, so with whole the weights are kept from that pass.
+func fitBernoulli(m *nb.Bernoulli, s *Counts, whole bool) (*LazyLinear, error) {
 	h := &nb.Bernoulli{Alpha: m.Alpha, Binarize: m.Binarize, NoBinarize: m.NoBinarize,
 		UniformPrior: m.UniformPrior, ClassPrior: m.ClassPrior}
 	alpha, err := fitStart(h, m.Alpha, s) // checks the binarization too
@@ -364,9 +412,8 @@ func fitBernoulli(m *nb.Bernoulli, s *Counts) (*Linear, error) {
 	if err := checkBinaryCells(s); err != nil {
 		return nil, err
 	}
-	prior := h.ClassLogPrior
 	k := s.Classes
-	t := newCompact(s, slices.Clone(prior))
+	t := newShape(s, slices.Clone(h.ClassLogPrior))
 	t.Binary, t.Threshold = !m.NoBinarize, m.Binarize
 	logTotal, neg0 := make([]float64, k), make([]float64, k)
 	zeros := make([]int, k) // features with a zero count, per class
@@ -377,17 +424,32 @@ func fitBernoulli(m *nb.Bernoulli, s *Counts) (*Linear, error) {
 		neg0[c] = math.Log1p(-math.Exp(lp))
 		t.Q[c], zeros[c] = lp-neg0[c], s.Features
 	}
-	for p, c := range s.Class {
+	// cell returns cell p's weight and its term of the bias.
+	cell := func(p int) (w, neg float64) {
+		c := s.Class[p]
 		lp := math.Log(s.Count[p]+alpha) - logTotal[c]
-		neg := math.Log1p(-math.Exp(lp))
-		t.Delta[p] = lp - neg - t.Q[c]
+		neg = math.Log1p(-math.Exp(lp))
+		return lp - neg - t.Q[c], neg
+	}
+	if whole {
+		t.Delta = make([]float64, len(s.Count))
+	}
+	for p, c := range s.Class {
+		w, neg := cell(p)
+		if whole {
+			t.Delta[p] = w
+		}
 		t.Bias[c] += neg
 		zeros[c]--
 	}
 	for c := range k {
 		t.Bias[c] += float64(zeros[c]) * neg0[c]
 	}
-	return t, nil
+	return &LazyLinear{t: t, cells: len(s.Count), delta: func(dst []float64, lo int) {
+		for q := range dst {
+			dst[q], _ = cell(lo + q)
+		}
+	}}, nil
 }
 
 // checkBinaryCells reports a cell that counts more than its class's

@@ -1,141 +1,15 @@
 package compact
 
 import (
-	"fmt"
-	"math"
 	"sync/atomic"
 
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/parallel"
-	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/vectorize"
 )
 
-// Dense is the scoring form every text model reduces to:
-// jll = Bias + Σ_j x_j·W[j·K : j·K+K], classes interleaved per feature.
-// With Binary set, x_j counts as 0 when it is at most Threshold and 1
-// otherwise, NaN included. It is the reference a Linear expands to.
-type Dense struct {
-	K         int
-	W         []float64 // features×K
-	Bias      []float64 // K
-	Binary    bool
-	Threshold float64
-}
-
-// NumClasses returns K.
-func (t *Dense) NumClasses() int { return t.K }
-
-// NumFeatures returns the number of feature rows of W.
-func (t *Dense) NumFeatures() int {
-	if t.K == 0 {
-		return 0
-	}
-	return len(t.W) / t.K
-}
-
-// JointLogLikelihood appends the K scores of one sparse row; a malformed t
-// or a row whose idx and val differ in length scores NaN.
-func (t *Dense) JointLogLikelihood(dst []float64, idx []int32, val []float64) []float64 {
-	if t.K == 0 || len(t.Bias) != t.K || len(t.W)%t.K != 0 {
-		return nanRow(dst, len(t.Bias))
-	}
-	if len(val) != len(idx) {
-		return nanRow(dst, t.K)
-	}
-	n := len(dst)
-	dst = append(dst, t.Bias...)
-	out := dst[n:]
-	k, f := t.K, len(t.W)/t.K
-	for p, j := range idx {
-		if uint(j) >= uint(f) {
-			continue
-		}
-		v, ok := binarized(val[p], t.Binary, t.Threshold)
-		if !ok {
-			continue
-		}
-		for c, wc := range t.W[int(j)*k : int(j)*k+k] {
-			out[c] += v * wc
-		}
-	}
-	return dst
-}
-
-// nanRow appends k NaNs: the score of a model whose fields are inconsistent.
-func nanRow(dst []float64, k int) []float64 {
-	for range k {
-		dst = append(dst, math.NaN())
-	}
-	return dst
-}
-
-// resolveAlpha applies nb's zero-value default and its MinAlpha clip.
-func resolveAlpha(a float64) (float64, error) {
-	switch {
-	case a == 0:
-		return nb.DefaultAlpha, nil
-	case a < 0 || math.IsNaN(a) || math.IsInf(a, 0):
-		return 0, fmt.Errorf("%w: alpha %g, want a finite value ≥ 0", nb.ErrConfig, a)
-	}
-	return max(a, nb.MinAlpha), nil
-}
-
-// goodValue reports whether v is finite and not negative: one comparison
-// pair, false for NaN, for the per-value checks.
-func goodValue(v float64) bool { return v >= 0 && v <= math.MaxFloat64 }
-
-// badValue returns the sentinel v violates (negative, or NaN/±Inf), or nil.
-func badValue(v float64) error {
-	switch {
-	case goodValue(v):
-		return nil
-	case v < 0:
-		return nb.ErrNegative
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return nb.ErrNotFinite
-	}
-	return nil
-}
-
-func checkValue(row int, col int32, v float64) error {
-	if err := badValue(v); err != nil {
-		return fmt.Errorf("%w: row %d column %d has value %g", err, row, col, v)
-	}
-	return nil
-}
-
-func checkWeight(what string, i int, w float64) error {
-	if err := badValue(w); err != nil {
-		return fmt.Errorf("%w: %s %d is %g", err, what, i, w)
-	}
-	return nil
-}
-
-// checkWeights checks every value of w with checkWeight, reporting the
-// first bad one.
-func checkWeights(what string, w []float64) error {
-	for i, v := range w {
-		if !goodValue(v) {
-			return checkWeight(what, i, v)
-		}
-	}
-	return nil
-}
-
-// checkShape reports whether X is a well-formed matrix of at most features
-// columns (features < 0: any); its values are not checked.
-func checkShape(X *vectorize.CSR, features int) error {
-	if X == nil {
-		return fmt.Errorf("%w: nil matrix", nb.ErrShape)
-	}
-	if err := X.Validate(); err != nil {
-		return fmt.Errorf("%w: %w", nb.ErrShape, err)
-	}
-	if features >= 0 && X.Cols > features {
-		return fmt.Errorf("%w: matrix has %d columns, model has %d features", nb.ErrShape, X.Cols, features)
-	}
-	return nil
-}
+// Dense is the K×F table that every text model reduces to and that a
+// Linear expands to: the reference for tests and small models.
+type Dense = dense.Table
 
 // firstBad returns the lowest index in [0, n) that bad finds, or n, having
 // searched chunks of it on every core: bad returns the first bad index in

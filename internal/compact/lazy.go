@@ -2,8 +2,6 @@ package compact
 
 import (
 	"fmt"
-	"math"
-	"slices"
 	"sort"
 
 	"github.com/textnb/textnb/internal/parallel"
@@ -20,7 +18,7 @@ import (
 // A LazyLinear reads its Counts' Ptr, Class and Count: change none of them
 // while it is in use.
 type LazyLinear struct {
-	t     *Linear                     // Delta nil
+	t     *Linear                     // Delta nil, but for fit with whole
 	delta func(dst []float64, lo int) // sets dst to Delta[lo:lo+len(dst)]
 	cells int
 }
@@ -29,15 +27,7 @@ type LazyLinear struct {
 // (see LazyLinear). Everything else, including the per-class sums that
 // the weights depend on, is computed here, as Fit does.
 func FitLazy(est nb.Estimator, s *Counts) (*LazyLinear, error) {
-	switch m := est.(type) {
-	case *nb.Multinomial:
-		return fitMultinomialLazy(m, s)
-	case *nb.Complement:
-		return fitComplementLazy(m, s)
-	case *nb.Bernoulli:
-		return fitBernoulliLazy(m, s)
-	}
-	return nil, fmt.Errorf("%w: no sparse fit for %T", nb.ErrConfig, est)
+	return fit(est, s, false)
 }
 
 // Shape returns the Linear without its cell weights: Delta is nil. It
@@ -82,30 +72,9 @@ func eachDelta(n int, delta func(dst []float64, lo int), f func(lo int, d []floa
 	}
 }
 
-// fitMultinomialLazy is fitMultinomial with Delta = log(1 + N_ci/α)
-// computed on demand.
-func fitMultinomialLazy(m *nb.Multinomial, s *Counts) (*LazyLinear, error) {
-	h := &nb.Multinomial{Alpha: m.Alpha, UniformPrior: m.UniformPrior, ClassPrior: m.ClassPrior}
-	alpha, err := fitStart(h, m.Alpha, s)
-	if err != nil {
-		return nil, err
-	}
-	t := newShape(s, slices.Clone(h.ClassLogPrior))
-	logAlpha, fa := math.Log(alpha), float64(s.Features)*alpha
-	for c, r := range s.classSums() {
-		t.Q[c] = logAlpha - math.Log(r+fa)
-	}
-	count := s.Count
-	return &LazyLinear{t: t, cells: len(count), delta: func(dst []float64, lo int) {
-		for q, n := range count[lo : lo+len(dst)] {
-			dst[q] = math.Log1p(n / alpha)
-		}
-	}}, nil
-}
-
 // complementDeltas returns the function that computes fitComplement's
-// Delta before the division by Z_c: sign·(log(T_i+α−N_ci) − log(T_i+α)),
-// with T_i summed over the feature's cells in order, as there.
+// Delta before the division by Z_c for any run of cells, which may start
+// and end inside a feature.
 func complementDeltas(s *Counts, alpha, sign float64) func(dst []float64, lo int) {
 	return func(dst []float64, lo int) {
 		hi := lo + len(dst)
@@ -115,110 +84,9 @@ func complementDeltas(s *Counts, alpha, sign float64) func(dst []float64, lo int
 			if first == end {
 				continue
 			}
-			var all float64
-			for _, n := range s.Count[first:end] {
-				all += n
-			}
-			lt := math.Log(all + alpha)
-			for ; p < min(end, hi); p++ {
-				dst[p-lo] = sign * (math.Log(all+alpha-s.Count[p]) - lt)
-			}
+			stop := min(end, hi)
+			complementFeature(dst[p-lo:stop-lo], s.Count[first:end], p-first, alpha, sign)
+			p = stop
 		}
 	}
-}
-
-// fitComplementLazy is fitComplement with Delta computed on demand: with
-// Norm, a first pass computes every cell's weight to sum Z_c, in the order
-// fitComplement sums them.
-func fitComplementLazy(m *nb.Complement, s *Counts) (*LazyLinear, error) {
-	h := &nb.Complement{Alpha: m.Alpha, Norm: m.Norm, UniformPrior: m.UniformPrior, ClassPrior: m.ClassPrior}
-	alpha, err := fitStart(h, m.Alpha, s)
-	if err != nil {
-		return nil, err
-	}
-	bias := make([]float64, s.Classes)
-	if len(bias) == 1 {
-		bias[0] = h.ClassLogPrior[0]
-	}
-	t := newShape(s, bias)
-	t.Base = make([]float64, s.Features)
-	sign := 1.0
-	if !m.Norm {
-		sign = -1
-	}
-	parallel.Chunks(s.Features, parallelChunk, 0, func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			var all float64
-			for _, n := range s.Count[s.Ptr[j]:s.Ptr[j+1]] {
-				all += n
-			}
-			t.Base[j] = sign * math.Log(all+alpha)
-		}
-	})
-	raw := complementDeltas(s, alpha, sign)
-	zextra := make([]float64, s.Classes)
-	var sumBase float64
-	if m.Norm {
-		for _, lt := range t.Base {
-			sumBase += lt
-		}
-		eachDelta(len(s.Count), raw, func(lo int, d []float64) {
-			for q, v := range d {
-				zextra[s.Class[lo+q]] += v
-			}
-		})
-	}
-	compactWeights(m.Norm, t, s, alpha, sumBase, zextra)
-	l := &LazyLinear{t: t, cells: len(s.Count), delta: raw}
-	if m.Norm {
-		l.delta = func(dst []float64, lo int) {
-			raw(dst, lo)
-			for q := range dst {
-				dst[q] /= zextra[s.Class[lo+q]]
-			}
-		}
-	}
-	return l, nil
-}
-
-// fitBernoulliLazy is fitBernoulli with Delta computed on demand; the
-// bias sums its terms over every cell first, in the same order.
-func fitBernoulliLazy(m *nb.Bernoulli, s *Counts) (*LazyLinear, error) {
-	h := &nb.Bernoulli{Alpha: m.Alpha, Binarize: m.Binarize, NoBinarize: m.NoBinarize,
-		UniformPrior: m.UniformPrior, ClassPrior: m.ClassPrior}
-	alpha, err := fitStart(h, m.Alpha, s)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkBinaryCells(s); err != nil {
-		return nil, err
-	}
-	k := s.Classes
-	t := newShape(s, slices.Clone(h.ClassLogPrior))
-	t.Binary, t.Threshold = !m.NoBinarize, m.Binarize
-	logTotal, neg0 := make([]float64, k), make([]float64, k)
-	zeros := make([]int, k)
-	logAlpha := math.Log(alpha)
-	for c, n := range s.ClassCount {
-		logTotal[c] = math.Log(n + 2*alpha)
-		lp := logAlpha - logTotal[c]
-		neg0[c] = math.Log1p(-math.Exp(lp))
-		t.Q[c], zeros[c] = lp-neg0[c], s.Features
-	}
-	for p, c := range s.Class {
-		lp := math.Log(s.Count[p]+alpha) - logTotal[c]
-		t.Bias[c] += math.Log1p(-math.Exp(lp))
-		zeros[c]--
-	}
-	for c := range k {
-		t.Bias[c] += float64(zeros[c]) * neg0[c]
-	}
-	return &LazyLinear{t: t, cells: len(s.Count), delta: func(dst []float64, lo int) {
-		for q := range dst {
-			c := s.Class[lo+q]
-			lp := math.Log(s.Count[lo+q]+alpha) - logTotal[c]
-			neg := math.Log1p(-math.Exp(lp))
-			dst[q] = lp - neg - t.Q[c]
-		}
-	}}, nil
 }

@@ -3,6 +3,8 @@ package compact
 import (
 	"math"
 	"math/bits"
+
+	"github.com/textnb/textnb/internal/dense"
 )
 
 // A Scorer scores rows as its Linear does, to the last bit,
@@ -95,7 +97,7 @@ func (s *Scorer) JointLogLikelihood(dst []float64, idx []int32, val []float64) [
 	}
 	k := t.K
 	if len(idx) != len(val) {
-		return nanRow(dst, k)
+		return dense.NaNRow(dst, k)
 	}
 	dst, acc := startScores(dst, k)
 	keep(s.touch(idx))
@@ -104,7 +106,7 @@ func (s *Scorer) JointLogLikelihood(dst []float64, idx []int32, val []float64) [
 		if uint(j) >= uint(len(s.feats)) {
 			continue
 		}
-		x, ok := binarized(val[p], t.Binary, t.Threshold)
+		x, ok := dense.Binarized(val[p], t.Binary, t.Threshold)
 		if !ok {
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/textnb/textnb/internal/check"
+	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
@@ -43,7 +45,7 @@ type Counts struct {
 // errors of Counts.Add, labels checked before values: of a bad label and a
 // bad value, the label is reported.
 func count(X *vectorize.CSR, y []int, classes int, binary bool, threshold float64) (*Counts, error) {
-	if err := checkShape(X, -1); err != nil {
+	if err := check.Shape(X, -1); err != nil {
 		return nil, err
 	}
 	if len(y) != X.Rows {
@@ -99,8 +101,8 @@ func checkRow(i int, idx []int32, val []float64, features int) error {
 // checkValues reports a negative or non-finite value in row i.
 func checkValues(i int, idx []int32, val []float64) error {
 	for p, v := range val {
-		if !goodValue(v) {
-			return checkValue(i, idx[p], v)
+		if !check.Good(v) {
+			return check.Value(i, idx[p], v)
 		}
 	}
 	return nil
@@ -220,7 +222,7 @@ func (a *classSum) rows(row rowView, rows []int32, binary bool, threshold float6
 func (a *classSum) add(idx []int32, val []float64, binary bool, threshold float64) {
 	if a.dense {
 		for p, j := range idx {
-			if v, ok := binarized(val[p], binary, threshold); ok && v != 0 {
+			if v, ok := dense.Binarized(val[p], binary, threshold); ok && v != 0 {
 				a.sum[j] += v
 			}
 		}
@@ -229,7 +231,7 @@ func (a *classSum) add(idx []int32, val []float64, binary bool, threshold float6
 	n := len(a.touched)
 	a.touched = slices.Grow(a.touched, len(idx))[:n+len(idx)]
 	for p, j := range idx {
-		v, ok := binarized(val[p], binary, threshold)
+		v, ok := dense.Binarized(val[p], binary, threshold)
 		if !ok || v == 0 {
 			continue // an absent value: it leaves the sum as it is
 		}
@@ -540,10 +542,10 @@ func (s *Counts) check() error {
 	if err := checkCells(s.Ptr, s.Class, k); err != nil {
 		return err
 	}
-	if err := checkWeights("class count", s.ClassCount); err != nil {
+	if err := check.Weights("class count", s.ClassCount); err != nil {
 		return err
 	}
-	if err := checkWeights("feature count", s.Count); err != nil {
+	if err := check.Weights("feature count", s.Count); err != nil {
 		return err
 	}
 	return nil
