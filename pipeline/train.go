@@ -9,12 +9,12 @@ import (
 
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/finite"
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/internal/vocab"
-	"github.com/textnb/textnb/internal/weights"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -536,14 +536,14 @@ func (m *Model) fit(X *vectorize.CSR, y []int) (SemiReport, error) {
 // Load refuses them.
 func (m *Model) finite() error {
 	l := m.lin
-	if err := weights.Finite(ErrConfig, m.Config.alpha(), l.Bias, l.P, l.Q, l.Base, l.Delta); err != nil || m.lazy == nil {
+	if err := finite.Weights(ErrConfig, m.Config.alpha(), l.Bias, l.P, l.Q, l.Base, l.Delta); err != nil || m.lazy == nil {
 		return err
 	}
 	d := make([]float64, min(m.lazy.Cells(), lazyBlock))
 	for lo := 0; lo < m.lazy.Cells(); lo += len(d) {
 		d = d[:min(len(d), m.lazy.Cells()-lo)]
 		m.lazy.Deltas(d, lo)
-		if err := weights.Finite(ErrConfig, m.Config.alpha(), d); err != nil {
+		if err := finite.Weights(ErrConfig, m.Config.alpha(), d); err != nil {
 			return err
 		}
 	}

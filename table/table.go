@@ -11,8 +11,8 @@ import (
 
 	"github.com/textnb/textnb/internal/discretize"
 	"github.com/textnb/textnb/internal/enum"
+	"github.com/textnb/textnb/internal/finite"
 	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/internal/weights"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -188,7 +188,7 @@ func (m *Table) fitCategorical(X [][]float64, y []int, cfg Config) error {
 	if err := m.Categorical.Fit(ids, y, len(m.Classes)); err != nil {
 		return err
 	}
-	return weights.Finite(pipeline.ErrConfig, m.Categorical.Alpha, m.Categorical.FeatureLogProb...)
+	return finite.Weights(pipeline.ErrConfig, m.Categorical.Alpha, m.Categorical.FeatureLogProb...)
 }
 
 // directColumns reports which columns hold few small non-negative integers.
