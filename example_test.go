@@ -65,8 +65,8 @@ func ExampleModel_Predict() {
 	}
 	fmt.Println(p.Label)
 	// Output:
-	// spam 0.25
-	// ham 0.75
+	// spam 0.11
+	// ham 0.89
 	// ham
 }
 

@@ -154,8 +154,11 @@ type Trainer struct {
 
 // NewTrainer returns a Trainer. Only the vocabulary vectorizer
 // and the pipeline.Complement and pipeline.Multinomial classifiers (which give the same
-// binary models) are supported.
+// binary models) are supported; pipeline.Auto means Complement.
 func NewTrainer(cfg pipeline.Config, mc Config) (*Trainer, error) {
+	if cfg.Classifier == pipeline.Auto {
+		cfg.Classifier = pipeline.Complement // each label's rest model: see Score
+	}
 	if err := checkMulti(cfg, mc); err != nil {
 		return nil, fmt.Errorf("%w: %v", pipeline.ErrConfig, err)
 	}

@@ -12,19 +12,25 @@ import (
 // Classifier names a naive Bayes model for text.
 type Classifier uint8
 
-// The text classifiers. The zero value, Complement, is the default: it beats
-// Multinomial on every corpus we measured, most on skewed classes.
+// The text classifiers. The zero value, Auto, is the default: it becomes
+// Complement NB when the training documents have more than two classes,
+// and Multinomial NB with DefaultBinaryAlpha when they have two (see
+// Config.Alpha). With two classes, a class's complement is the other class,
+// so Complement NB is Multinomial NB without the class prior, which
+// imbalanced pairs (spam, one topic against the rest) need. A model always
+// records the classifier it was fitted with, never Auto.
 const (
-	Complement Classifier = iota
+	Auto Classifier = iota
+	Complement
 	Multinomial
 	Bernoulli
 )
 
-var classifierNames = [...]string{"cnb", "mnb", "bnb"}
+var classifierNames = [...]string{"auto", "cnb", "mnb", "bnb"}
 
 func (c Classifier) String() string { return enum.String(classifierNames[:], int(c)) }
 
-// MarshalText writes the classifier's name: "cnb", "mnb" or "bnb".
+// MarshalText writes the classifier's name: "auto", "cnb", "mnb" or "bnb".
 func (c Classifier) MarshalText() ([]byte, error) {
 	return enumMarshal("classifier", classifierNames[:], int(c))
 }
@@ -103,7 +109,8 @@ type Config struct {
 	// TF (1+ln tf), smooth IDF and L2 normalization.
 	TFIDFOptions TFIDFOptions
 	Classifier   Classifier
-	// Alpha is the additive smoothing; 0 means DefaultAlpha, and for a
+	// Alpha is the additive smoothing; 0 means DefaultAlpha, except that
+	// Classifier Auto with two classes takes DefaultBinaryAlpha, and a
 	// multilabel.Trainer the α that cross-validation chooses from
 	// multilabel.Alphas.
 	// Values below MinAlpha are raised to it: MinAlpha is the least
@@ -188,6 +195,11 @@ func (o TFIDFOptions) transformer(idf []float64) *vectorize.TFIDF {
 const (
 	DefaultAlpha        = nb.DefaultAlpha // the same at every layer
 	DefaultMaxTableSize = 8 << 20
+	// DefaultBinaryAlpha is the smoothing of Classifier Auto with two
+	// classes: with one class against one, less smoothing than
+	// DefaultAlpha won by cross-validation on every pair measured
+	// (docs/cv.md).
+	DefaultBinaryAlpha = 0.1
 )
 
 // MinAlpha is the smallest smoothing applied, scikit-learn's: with none, a
@@ -199,6 +211,23 @@ func (c Config) alpha() float64 {
 		return DefaultAlpha
 	}
 	return max(c.Alpha, MinAlpha)
+}
+
+// forClasses returns c with Classifier Auto, and the α it implies, made
+// concrete for training documents of n classes, and Alpha spelled out.
+// Norm, an option of Complement NB, makes Auto Complement NB.
+func (c Config) forClasses(n int) Config {
+	if c.Classifier == Auto {
+		c.Classifier = Complement
+		if n == 2 && !c.Norm {
+			c.Classifier = Multinomial
+			if c.Alpha == 0 {
+				c.Alpha = DefaultBinaryAlpha
+			}
+		}
+	}
+	c.Alpha = c.alpha()
+	return c
 }
 
 func (c Config) maxTableSize() int {

@@ -21,7 +21,9 @@ var core = &textcore.Core[Config, *Model, *Trainer]{
 	Resolve: func(cfg Config, lang tokenize.Lang) (Config, *tokenize.Analyzer) {
 		an := tokenize.New(cfg.tokenizeConfig(lang))
 		cfg.Tokenize = an.Config()
-		cfg.Alpha = cfg.alpha()
+		if cfg.Classifier != Auto { // else α waits for the classes
+			cfg.Alpha = cfg.alpha()
+		}
 		return cfg, an
 	},
 	HashFeatures: Config.hashFeatures,
@@ -46,6 +48,7 @@ func init() { textcore.Register(core) }
 
 // newModel is textcore.Core.NewModel.
 func newModel(cfg Config, classes []string, v *vocab.Vocabulary, h featurehash.Hashing, docs int, df []int64) (*Model, error) {
+	cfg = cfg.forClasses(len(classes))
 	m := &Model{Config: cfg, Classes: slices.Clone(classes), an: tokenize.New(cfg.Tokenize), vocab: v, hash: h}
 	m.Config.Alpha = cfg.alpha()
 	if err := m.fitWeightingDF(docs, func() []int64 { return df }); err != nil {

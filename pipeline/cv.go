@@ -495,7 +495,7 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	}
 	out := make([]*CVResult, len(settings))
 	for s, cfg := range settings {
-		r := &CVResult{Config: d.settingConfig(cfg), Folds: folds[s], Predicted: preds[s]}
+		r := &CVResult{Config: d.settingConfig(cfg).forClasses(len(d.names)), Folds: folds[s], Predicted: preds[s]}
 		acc, f1 := make([]float64, k), make([]float64, k)
 		for i, f := range r.Folds {
 			acc[i], f1[i] = f.Accuracy, f.MacroF1
@@ -511,7 +511,7 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 func (d *cvData) settingConfig(s Config) Config {
 	c := d.cfg
 	c.Weighting, c.TFIDFOptions, c.Classifier = s.Weighting, s.TFIDFOptions, s.Classifier
-	c.Alpha, c.Norm, c.UniformPrior = s.alpha(), s.Norm, s.UniformPrior
+	c.Alpha, c.Norm, c.UniformPrior = s.Alpha, s.Norm, s.UniformPrior
 	return c
 }
 
@@ -558,7 +558,8 @@ func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, f
 		val []float64
 		jll []float64
 	)
-	m := &Model{Config: d.settingConfig(settings[g[0]]), Classes: f.classes}
+	n := len(f.classes)
+	m := &Model{Config: d.settingConfig(settings[g[0]]).forClasses(n), Classes: f.classes}
 	if err := m.fitWeightingDF(len(f.train), func() []int64 { return f.df }); err != nil {
 		return fmt.Errorf("fold %d: %w", fk+1, err)
 	}
@@ -577,7 +578,7 @@ func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, f
 	}
 	for n, s := range g {
 		if n > 0 {
-			m.Config = d.settingConfig(settings[s])
+			m.Config = d.settingConfig(settings[s]).forClasses(n)
 			if err := m.refit(); err != nil {
 				return fmt.Errorf("fold %d: %w", fk+1, err)
 			}

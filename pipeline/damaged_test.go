@@ -55,6 +55,7 @@ func TestHostileTextHeaders(t *testing.T) {
 		}, "in all"},
 		{"unknown classifier", "cnb", func(h map[string]any) { h["config"].(map[string]any)["classifier"] = "svm" }, "classifier"},
 		{"classifier by number", "cnb", func(h map[string]any) { h["config"].(map[string]any)["classifier"] = 1 }, "classifier"},
+		{"classifier auto", "cnb", func(h map[string]any) { h["config"].(map[string]any)["classifier"] = "auto" }, "classifier auto"},
 		{"unknown norm", "cnb", func(h map[string]any) { config(h, "tfidf")["norm"] = "l3" }, "norm"},
 	} {
 		hostile.WantDamaged(t, tc.name, loadOnly, editHeader(t, models[tc.model], tc.edit), tc.detail)
@@ -79,6 +80,8 @@ func TestHostileLegacyHeaders(t *testing.T) {
 		detail     string
 	}{
 		{"unknown classifier", "news-v2", func(h map[string]any) { config(h)["Classifier"] = 9 }, "classifier"},
+		{"classifier 3", "news-v2", func(h map[string]any) { config(h)["Classifier"] = 3 }, "classifier"},
+		{"classifier 255", "news-v2", func(h map[string]any) { config(h)["Classifier"] = 255 }, "classifier"},
 		{"unknown vectorizer", "news-v1", func(h map[string]any) { config(h)["Vectorizer"] = 2 }, "vectorizer"},
 		{"unknown weighting", "news-v2", func(h map[string]any) { config(h)["Weighting"] = 3 }, "weighting"},
 		{"unknown norm", "news-v2", func(h map[string]any) { config(h, "TFIDFOptions")["Norm"] = 3 }, "norm"},

@@ -134,7 +134,7 @@ func ExampleClassifier_UnmarshalText() {
 	fmt.Println(err)
 	// Output:
 	// mnb <nil>
-	// pipeline: bad configuration: classifier "svm" is not one of cnb, mnb, bnb
+	// pipeline: bad configuration: classifier "svm" is not one of auto, cnb, mnb, bnb
 }
 
 func ExamplePrediction() {
@@ -144,7 +144,7 @@ func ExamplePrediction() {
 	})
 	b.Add("sms-1", "spam", "claim your cash prize")
 	b.Close()
-	// Output: sms-1 spam spam 0.88
+	// Output: sms-1 spam spam 0.98
 }
 
 func ExampleClassifier() {

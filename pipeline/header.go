@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -195,7 +197,7 @@ func (c legacyConfig) fileConfig() fileConfig {
 		HashFeatures: c.HashFeatures,
 		Weighting:    Weighting(c.Weighting),
 		TFIDF:        fileTFIDF{LinearTF: o.LinearTF, NoSmooth: o.NoSmooth, Norm: vectorize.Norm(o.Norm)},
-		Classifier:   Classifier(c.Classifier),
+		Classifier:   legacyClassifier(c.Classifier),
 		Alpha:        c.Alpha,
 		Norm:         c.Norm,
 		UniformPrior: c.UniformPrior,
@@ -205,6 +207,13 @@ func (c legacyConfig) fileConfig() fileConfig {
 		NoHanChars: c.NoHanChars,
 		Select:     Selection{Method: SelectMethod(c.Select.Method), K: c.Select.K},
 	}
+}
+
+// legacyClassifier maps a classifier as formats 1 and 2 numbered it
+// (cnb 0, mnb 1, bnb 2) to Classifier, keeping a number out of range out
+// of range.
+func legacyClassifier(v uint8) Classifier {
+	return Classifier(min(int(v)+1, math.MaxUint8))
 }
 
 // decodeHeader reads the JSON header of a text model file of the given
@@ -225,8 +234,12 @@ func decodeHeader(js []byte, version uint32) (header, error) {
 }
 
 // checkEnums reports an enumeration out of range, which only a format 1 or
-// 2 file can hold: format 3 names them, and names are checked as read.
+// 2 file can hold (format 3 names them, and names are checked as read),
+// and Classifier Auto, which training resolves before a model is written.
 func (c Config) checkEnums() error {
+	if c.Classifier == Auto {
+		return errors.New("classifier auto: a model names the classifier it was fitted with")
+	}
 	if c.Vectorizer > Hash || c.Weighting > Rennie || c.Classifier > Bernoulli || c.TFIDFOptions.Norm > vectorize.NoNorm ||
 		c.Semi.Method > EM || c.Select.Method > DocFreq {
 		return fmt.Errorf("unknown vectorizer, weighting, classifier, norm, semi-supervised method or selection (%d, %d, %d, %d, %d, %d)",

@@ -330,6 +330,7 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	if err := t.closeInput(); err != nil {
 		return nil, Summary{}, err
 	}
+	t.cfg = t.cfg.forClasses(len(t.names))
 	// The model gets an analyzer of its own, as a loaded model does, so
 	// that the training analyzer's word cache is garbage from here on.
 	m := &Model{Config: t.cfg, Classes: t.names, an: tokenize.New(t.cfg.Tokenize)}

@@ -115,8 +115,10 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 				return nil, err
 			}
 			if baseTokens {
+				b := base.forClasses(len(d.names))
 				for i, s := range settings {
-					if s.Weighting == base.Weighting && s.Classifier == base.Classifier && s.alpha() == base.alpha() {
+					s = s.forClasses(len(d.names))
+					if s.Weighting == b.Weighting && s.Classifier == b.Classifier && s.Alpha == b.Alpha {
 						r.Base = len(r.Results) + i
 					}
 				}

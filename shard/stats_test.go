@@ -123,6 +123,30 @@ func mergeTree[T any](xs []T, merge func(a, b T) (T, error)) (T, error) {
 	return xs[0], nil
 }
 
+// TestPartsTrainAsOneTwoClasses checks that the zero Classifier becomes
+// the same model in parts as in one training when there are two classes.
+func TestPartsTrainAsOneTwoClasses(t *testing.T) {
+	docs := readLabeled(t, "../testdata/spam.tsv")
+	want := trainAsOne(t, pipeline.Config{}, docs)
+	got, err := trainInParts(t, pipeline.Config{}, docs, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Config.Classifier != pipeline.Multinomial || got.Config.Alpha != pipeline.DefaultBinaryAlpha ||
+		want.Config.Classifier != got.Config.Classifier || want.Config.Alpha != got.Config.Alpha {
+		t.Fatalf("parts %v alpha %g, one training %v alpha %g; want mnb alpha %g", got.Config.Classifier, got.Config.Alpha,
+			want.Config.Classifier, want.Config.Alpha, pipeline.DefaultBinaryAlpha)
+	}
+	gp, wp := got.NewPredictor(), want.NewPredictor()
+	for i, d := range docs {
+		a, ca := gp.Proba(nil, d.text)
+		b, cb := wp.Proba(nil, d.text)
+		if ca != cb || !close(a[ca], b[cb]) {
+			t.Fatalf("document %d: class %d p %g in parts, %d p %g in one training", i, ca, a[ca], cb, b[cb])
+		}
+	}
+}
+
 // TestPartsTrainAsOne checks that training in parts gives the model of one
 // training, to 1e-12 in every weight, with the same predictions.
 func TestPartsTrainAsOne(t *testing.T) {

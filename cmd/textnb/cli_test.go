@@ -69,7 +69,7 @@ func lines(s string) []string { return strings.Split(strings.TrimSuffix(s, "\n")
 func TestCLINews(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "news.model")
 	out := mustRun(t, "", "train", newsTrain, "-o", model)
-	if !strings.Contains(out, "trained cnb on 240 documents (0 empty), 4 classes") || !strings.Contains(out, "wrote "+model) {
+	if !strings.Contains(out, "trained cnb (alpha 0.3) on 240 documents (0 empty), 4 classes") || !strings.Contains(out, "wrote "+model) {
 		t.Fatalf("train summary:\n%s", out)
 	}
 	if k, err := modelfile.FileKind(model); err != nil || k != modelfile.TextModel {
@@ -148,7 +148,7 @@ func TestCLIUsage(t *testing.T) {
 		{nil, 2, "Commands:"},
 		{[]string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{[]string{"train", newsTrain}, 2, "-o MODEL"},
-		{[]string{"train", newsTrain, "-o", "x", "--model", "svm"}, 2, `--model "svm": want cnb, mnb or bnb for text, or gaussian or categorical`},
+		{[]string{"train", newsTrain, "-o", "x", "--model", "svm"}, 2, `--model "svm": want auto, cnb, mnb or bnb for text, or gaussian or categorical`},
 		{[]string{"predict", newsTest}, 2, "-m MODEL"},
 		{[]string{"predict", "-m", "x", "--top", "0", "-"}, 2, "--top 0"},
 		{[]string{"eval", "-m", "x"}, 2, "one CORPUS"},

@@ -45,7 +45,7 @@ func TestCLISemi(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%v: exit %d\n%s", tc.args, code, errOut)
 		}
-		if !strings.Contains(out, "trained cnb on 12 documents") ||
+		if !strings.Contains(out, "trained cnb (alpha 0.3) on 12 documents") ||
 			!strings.Contains(out, "used 240 unlabeled documents from "+newsTrain+"; "+tc.want) {
 			t.Errorf("%v: output\n%s\nwant %q", tc.args, out, tc.want)
 		}

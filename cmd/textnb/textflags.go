@@ -22,9 +22,10 @@ type textFlags struct {
 
 func newTextFlags(fs *flag.FlagSet) textFlags {
 	return textFlags{
-		model: fs.String("model", "cnb", "classifier: cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
+		model: fs.String("model", "auto", "classifier: auto (mnb for two classes, cnb for more), cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
 			"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)"),
-		alpha:      fs.Float64("alpha", pipeline.DefaultAlpha, "additive smoothing"),
+		alpha: fs.Float64("alpha", 0, fmt.Sprintf("additive smoothing (default %g, or %g for --model auto with two classes)",
+			pipeline.DefaultAlpha, pipeline.DefaultBinaryAlpha)),
 		weighting:  textFlag(fs, "weighting", pipeline.TFIDF, "feature weighting: tfidf (sublinear, L2), counts, rennie"),
 		norm:       fs.Bool("norm", false, "Complement NB weight normalization (Rennie et al. 2003)"),
 		vectorizer: textFlag(fs, "vectorizer", pipeline.Vocab, "vocab (learned vocabulary) or hash (murmur3 feature hashing)"),
@@ -58,7 +59,7 @@ func (f textFlags) config(given map[string]bool) (pipeline.Config, error) {
 	}
 	// --model names table models too, so it is read here, not by the flag.
 	if err := cfg.Classifier.UnmarshalText([]byte(*f.model)); err != nil {
-		return cfg, fmt.Errorf("%w: --model %q: want cnb, mnb or bnb for text, or gaussian or categorical for a numeric table", errUsage, *f.model)
+		return cfg, fmt.Errorf("%w: --model %q: want auto, cnb, mnb or bnb for text, or gaussian or categorical for a numeric table", errUsage, *f.model)
 	}
 	cfg.Weighting, cfg.Vectorizer = *f.weighting, *f.vectorizer
 	if cfg.Vectorizer == pipeline.Hash {

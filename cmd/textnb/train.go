@@ -106,8 +106,8 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := modelfile.Save(*out, m); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "trained %s on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\nwrote %s\n",
-		cfg.Classifier, sum.Documents, sum.Empty, sum.Classes, sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds(), *out)
+	fmt.Fprintf(stdout, "trained %s (alpha %g) on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\nwrote %s\n",
+		m.Config.Classifier, m.Config.Alpha, sum.Documents, sum.Empty, sum.Classes, sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds(), *out)
 	semi.report(stdout, sum)
 	return nil
 }

@@ -1,0 +1,71 @@
+package pipeline
+
+import (
+	"bytes"
+	"testing"
+)
+
+// modelBytes returns m's file.
+func modelBytes(t *testing.T, m *Model) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestAutoClassifier checks what the zero Classifier becomes: the same
+// model file, byte for byte, as the classifier and α it stands for named
+// explicitly.
+func TestAutoClassifier(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		cfg, want Config
+		path      string
+	}{
+		{"two classes", Config{}, Config{Classifier: Multinomial, Alpha: DefaultBinaryAlpha}, "../testdata/spam.tsv"},
+		{"two classes, alpha given", Config{Alpha: 0.5}, Config{Classifier: Multinomial, Alpha: 0.5}, "../testdata/spam.tsv"},
+		{"two classes, norm", Config{Norm: true}, Config{Classifier: Complement, Norm: true}, "../testdata/spam.tsv"},
+		{"two Chinese classes", Config{}, Config{Classifier: Multinomial, Alpha: DefaultBinaryAlpha}, "../testdata/zh/train.tsv"},
+		{"four classes", Config{}, Config{Classifier: Complement, Alpha: DefaultAlpha}, newsTrain},
+		{"four classes, alpha given", Config{Alpha: 0.1}, Config{Classifier: Complement, Alpha: 0.1}, newsTrain},
+	} {
+		docs := readDocs(t, tc.path)
+		got, _, err := trainerOf(t, tc.cfg, docs).Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, err := trainerOf(t, tc.want, docs).Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Config.Classifier != tc.want.Classifier || got.Config.Alpha != want.Config.Alpha {
+			t.Errorf("%s: %v alpha %g, want %v alpha %g", tc.name, got.Config.Classifier, got.Config.Alpha,
+				tc.want.Classifier, want.Config.Alpha)
+		}
+		if !bytes.Equal(modelBytes(t, got), modelBytes(t, want)) {
+			t.Errorf("%s: the model file differs from %v's", tc.name, tc.want.Classifier)
+		}
+		if m, err := decode(modelBytes(t, got)); err != nil || m.Config.Classifier != tc.want.Classifier {
+			t.Errorf("%s: loaded %v, %v", tc.name, m.Config.Classifier, err)
+		}
+	}
+}
+
+// TestTuneFindsAutoBase checks that Tune recognizes the setting the zero
+// Classifier stands for as the base configuration's own.
+func TestTuneFindsAutoBase(t *testing.T) {
+	docs := docsOf(readDocs(t, "../testdata/spam.tsv"))
+	g := Grid{Alpha: []float64{DefaultBinaryAlpha, DefaultAlpha}, Classifier: []Classifier{Complement, Multinomial}}
+	r, err := Tune(Config{}, g, CVOptions{Folds: 3}, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Base < 0 {
+		t.Fatal("no base setting found")
+	}
+	if c := r.Results[r.Base].Config; c.Classifier != Multinomial || c.Alpha != DefaultBinaryAlpha {
+		t.Errorf("base %v alpha %g, want mnb alpha %g", c.Classifier, c.Alpha, DefaultBinaryAlpha)
+	}
+}
