@@ -16,7 +16,9 @@
 // Settings: the zero value of every config (Config, Semi, TFIDFOptions,
 // Selection, and multilabel.Config) is the default, field by field: a
 // zero field means the default its comment names, and a trained Model's
-// Config records the tokenizer settings resolved. No field has a useful
+// Config records the settings resolved: the tokenizer's, the α applied,
+// and the classifier that Auto (the zero Classifier) chose for the number
+// of classes. No field has a useful
 // zero of its own, so an explicit value is any non-zero one, and what a
 // literal zero would say is spelled otherwise: the least smoothing is
 // MinAlpha, keeping every term is Vocab.MinDF 1, no Han character n-grams

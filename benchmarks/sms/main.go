@@ -21,8 +21,9 @@ var configs = []struct {
 	name string
 	args []string
 }{
-	{"default (cnb, tfidf, 1-2-grams)", nil},
-	{"mnb", []string{"--model", "mnb"}},
+	{"default (auto: mnb α 0.1 for two classes, tfidf, 1-2-grams)", nil},
+	{"cnb α 0.3 (the default before auto)", []string{"--model", "cnb"}},
+	{"mnb α 0.3", []string{"--model", "mnb"}},
 	{"unigrams", []string{"--ngrams", "1,1"}},
 }
 

@@ -40,7 +40,7 @@ type dataset struct {
 
 func main() {
 	runs := flag.Int("runs", 3, "alternating timing runs on 20 Newsgroups (medians)")
-	only := flag.String("only", "", "comma-separated subset of: timings (20 Newsgroups timings and exactness), 20ng, sms, chnsenticorp, headlines, zh-sentences; with -paired also zh-2-sentences, zh-3-sentences, 20ng-bodies-200-bytes, 20ng-bodies-400-bytes")
+	only := flag.String("only", "", "comma-separated subset of: timings (20 Newsgroups timings and exactness), 20ng, sms, chnsenticorp, headlines, zh-sentences; with -paired also zh-2-sentences, zh-3-sentences, 20ng-bodies-200-bytes, 20ng-bodies-400-bytes, and the two-class 20ng-atheism-christian, 20ng-hockey-vs-rest, headlines-graphics-windows, headlines-space-vs-rest, headlines-med-vs-rest")
 	grid := flag.String("grid", "", "--grid for train --tune (default: its own)")
 	seed := flag.Uint64("seed", 1, "SMS split seed")
 	paired := flag.String("paired", "", "instead of the tables: candidate default changes as train flags separated by '|' (e.g. '--weighting counts|--alpha 0.1'), each compared with the default by 10-fold cv on every training split, paired by fold")
@@ -146,6 +146,38 @@ func prepareCut(tmp, news string) []dataset {
 		name := fmt.Sprintf("20ng-bodies-%d-bytes", n)
 		sets = append(sets, dataset{name: name, train: write(tmp, name, newsDocs, func(s string) string { return bodyPrefix(s, n) })})
 	}
+	// Two classes: a pair of groups, and one group against the other 19
+	// (1 in 20 documents), as posts and as subject lines.
+	two := func(name string, label func(group string) string, cut func(string) string) {
+		var docs []corpus.Document
+		for _, d := range newsDocs {
+			if d.Label = label(d.Label); d.Label != "" {
+				docs = append(docs, d)
+			}
+		}
+		sets = append(sets, dataset{name: name, train: write(tmp, name, docs, cut)})
+	}
+	pair := func(a, b string) func(string) string {
+		return func(g string) string {
+			if g == a || g == b {
+				return g
+			}
+			return ""
+		}
+	}
+	against := func(one string) func(string) string {
+		return func(g string) string {
+			if g == one {
+				return g
+			}
+			return "other"
+		}
+	}
+	two("20ng-atheism-christian", pair("alt.atheism", "soc.religion.christian"), nil)
+	two("20ng-hockey-vs-rest", against("rec.sport.hockey"), nil)
+	two("headlines-graphics-windows", pair("comp.graphics", "comp.windows.x"), subject)
+	two("headlines-space-vs-rest", against("sci.space"), subject)
+	two("headlines-med-vs-rest", against("sci.med"), subject)
 	return sets
 }
 
