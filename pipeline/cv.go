@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -194,20 +193,13 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 func (d *cvData) dropRare() {
 	lo := d.cfg.Vocab.MinDF
 	if lo == 0 { // each fold's, while every term is there to count
-		lo = math.MaxInt
 		d.minDF = make([]int, len(d.folds))
-		for k := range d.folds {
+		parallel.For(len(d.folds), 0, func(k int) {
 			d.minDF[k] = vocab.MinDFFor(d.foldDF(k), len(d.y)-len(d.folds[k]), d.cfg.maxTableSize()/d.foldClasses(k), d.cfg.Vocab.MaxFeatures)
-			lo = min(lo, d.minDF[k])
-		}
+		})
+		lo = slices.Min(d.minDF)
 	}
-	order := make([]int32, 0, len(d.df))
-	for j, v := range d.df {
-		if v >= int64(lo) {
-			order = append(order, int32(j))
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(d.df[b], d.df[a]) })
+	order := byDFDescending(d.df, int64(lo))
 	to, df := renumber(d.cols, order, d.df)
 	w, start := 0, 0
 	for i := range len(d.y) {
@@ -222,6 +214,41 @@ func (d *cvData) dropRare() {
 	}
 	d.idx, d.val = slices.Clip(d.idx[:w]), slices.Clip(d.val[:w])
 	d.cols, d.df, d.origin = len(order), df, order
+}
+
+// byDFDescending returns the columns whose document frequency df is at
+// least lo, from the most frequent down, columns of equal frequency in
+// increasing order: a counting sort, since frequencies are at most the
+// number of documents.
+func byDFDescending(df []int64, lo int64) []int32 {
+	var hi int64
+	n := 0
+	for _, v := range df {
+		if v >= lo {
+			hi = max(hi, v)
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	at := make([]int, hi-lo+2) // at[hi−v]: where the columns of frequency v start
+	for _, v := range df {
+		if v >= lo {
+			at[hi-v+1]++
+		}
+	}
+	for i := 1; i < len(at); i++ {
+		at[i] += at[i-1]
+	}
+	order := make([]int32, n)
+	for j, v := range df {
+		if v >= lo {
+			order[at[hi-v]] = int32(j)
+			at[hi-v]++
+		}
+	}
+	return order
 }
 
 // renumber returns the map of cols columns to their positions in keep, -1

@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
@@ -153,5 +156,28 @@ func TestCrossValidateErrors(t *testing.T) {
 	tr, _ := NewTrainer(Config{})
 	if _, err := tr.CrossValidate(CVOptions{}); !errors.Is(err, ErrNoDocuments) {
 		t.Errorf("no documents: %v", err)
+	}
+}
+
+// TestByDFDescending compares the counting sort with a stable sort.
+func TestByDFDescending(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 7, 1000} {
+		df := make([]int64, n)
+		for j := range df {
+			df[j] = r.Int64N(20)
+		}
+		for _, lo := range []int64{0, 1, 3, 25} {
+			var want []int32
+			for j, v := range df {
+				if v >= lo {
+					want = append(want, int32(j))
+				}
+			}
+			slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(df[b], df[a]) })
+			if got := byDFDescending(df, lo); !slices.Equal(got, want) {
+				t.Fatalf("%d columns, lo %d: %v, want %v", n, lo, got, want)
+			}
+		}
 	}
 }
