@@ -29,7 +29,7 @@ type Grid struct {
 // we measured.
 func DefaultGrid() Grid {
 	return Grid{
-		Alpha:      []float64{0.01, 0.03, 0.1, 0.3, 1},
+		Alpha:      []float64{0.03, 0.1, 0.3, 1},
 		NGrams:     []tokenize.NGramRange{{Min: 1, Max: 1}, {Min: 1, Max: 2}},
 		CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 1}, {Min: 1, Max: 2}, {Min: 1, Max: 3}, {Min: 2, Max: 3}},
 		Weighting:  []Weighting{TFIDF, RawCounts},

@@ -29,7 +29,7 @@ func newTuneFlags(fs *flag.FlagSet) tuneFlags {
 	return tuneFlags{
 		tune: fs.Bool("tune", false, "choose the settings of --grid by cross-validation on the training corpus, print the table, and train with the best"),
 		grid: fs.String("grid", "", "settings for --tune, e.g. 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb' "+
-			"(default: 'alpha=0.01,0.03,0.1,0.3,1;ngrams=1,1|1,2;weighting=tfidf|counts;model=cnb|mnb', and for Chinese char-ngrams=none|1,1|1,2|1,3|2,3)"),
+			"(default: 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;weighting=tfidf|counts;model=cnb|mnb', and for Chinese char-ngrams=none|1,1|1,2|1,3|2,3)"),
 		folds: fs.Int("folds", 0, fmt.Sprintf("cross-validation folds of --tune (default %d) and of --multi-label's thresholds (default %d)", defaultTuneFolds, defaultMultiFolds)),
 		seed:  fs.Uint64("seed", 0, "--tune: seed of the shuffle that deals documents to folds"),
 	}
