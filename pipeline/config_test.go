@@ -5,16 +5,6 @@ import (
 	"testing"
 )
 
-// modelBytes returns m's file.
-func modelBytes(t *testing.T, m *Model) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // TestAutoClassifier checks what the zero Classifier becomes: the same
 // model file, byte for byte, as the classifier and α it stands for named
 // explicitly.
@@ -44,10 +34,10 @@ func TestAutoClassifier(t *testing.T) {
 			t.Errorf("%s: %v alpha %g, want %v alpha %g", tc.name, got.Config.Classifier, got.Config.Alpha,
 				tc.want.Classifier, want.Config.Alpha)
 		}
-		if !bytes.Equal(modelBytes(t, got), modelBytes(t, want)) {
+		if !bytes.Equal(encode(t, got), encode(t, want)) {
 			t.Errorf("%s: the model file differs from %v's", tc.name, tc.want.Classifier)
 		}
-		if m, err := decode(modelBytes(t, got)); err != nil || m.Config.Classifier != tc.want.Classifier {
+		if m, err := decode(encode(t, got)); err != nil || m.Config.Classifier != tc.want.Classifier {
 			t.Errorf("%s: loaded %v, %v", tc.name, m.Config.Classifier, err)
 		}
 	}
