@@ -8,7 +8,8 @@
 //	m, err = textnb.Load("spam.model")
 //
 // The zero Config is the default pipeline: word 1–2-grams, sublinear TF-IDF
-// and Complement naive Bayes. Train takes documents in memory; TrainFrom
+// and Complement naive Bayes, or Multinomial naive Bayes (which keeps the
+// class prior) when there are two classes. Train takes documents in memory; TrainFrom
 // takes any sequence of them, such as ReadCorpus of a folder per class or
 // a .tsv, .csv or .jsonl file. Chinese text is segmented into words
 // automatically.
