@@ -85,7 +85,7 @@ type Config struct {
 	// Title is how many times the first line of a document of several
 	// lines (a story's headline, a ticket's subject) is counted, in
 	// training and prediction; 0 means 2, and 1 counts it as any other
-	// line. A Model's Config holds the number used.
+	// line. A Model's Multi holds the number used.
 	Title int `json:"title"`
 	// Seed shuffles documents into folds.
 	Seed uint64 `json:"seed"`
