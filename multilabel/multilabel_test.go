@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
@@ -227,6 +228,8 @@ func TestMultiModelFile(t *testing.T) {
 		"one fold":           func(h map[string]any) { h["multi"].(map[string]any)["folds"] = json.Number("1") },
 		"negative positives": func(h map[string]any) { h["multi"].(map[string]any)["min_positives"] = json.Number("-3") },
 		"multi a string":     func(h map[string]any) { h["multi"] = "odds" },
+		"title 0":            func(h map[string]any) { h["multi"].(map[string]any)["title"] = json.Number("0") },
+		"title above max":    func(h map[string]any) { h["multi"].(map[string]any)["title"] = json.Number("17") },
 		"score by name":      func(h map[string]any) { h["multi"].(map[string]any)["score"] = "cubic" },
 		"bnb":                func(h map[string]any) { h["config"].(map[string]any)["classifier"] = "bnb" },
 		"semi-supervised": func(h map[string]any) {
@@ -263,6 +266,8 @@ func TestMultiTrainerRejects(t *testing.T) {
 		{pipeline.Config{Classifier: pipeline.Bernoulli}, Config{}},
 		{pipeline.Config{}, Config{Folds: 1}},
 		{pipeline.Config{}, Config{Score: 9}},
+		{pipeline.Config{}, Config{Title: -1}},
+		{pipeline.Config{}, Config{Title: maxTitle + 1}},
 		{pipeline.Config{Select: pipeline.Selection{Method: pipeline.Chi2}}, Config{}},
 	} {
 		if _, err := NewTrainer(c.cfg, c.mc); !errors.Is(err, pipeline.ErrConfig) {
@@ -307,4 +312,61 @@ func TestAddRefusesEmptyLabel(t *testing.T) {
 		t.Errorf("Trainer.Add without labels: %v", err)
 	}
 	_, _, _ = mt.Finish() // stops its goroutines
+}
+
+func TestWithTitle(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		times int
+		want  string
+	}{
+		{"GRAIN SHIPMENTS\nWheat was loaded.", 2, "GRAIN SHIPMENTS\nGRAIN SHIPMENTS\nWheat was loaded."},
+		{"GRAIN SHIPMENTS\nWheat was loaded.", 3, "GRAIN SHIPMENTS\nGRAIN SHIPMENTS\nGRAIN SHIPMENTS\nWheat was loaded."},
+		{"GRAIN SHIPMENTS\nWheat was loaded.", 1, "GRAIN SHIPMENTS\nWheat was loaded."},
+		{"Title\r\nbody", 2, "Title\r\nTitle\r\nbody"},
+		{"one line only", 2, "one line only"}, // no title: the text is its own
+		{"a title and nothing\n \n", 2, "a title and nothing\n \n"},
+		{"\nbody after a blank line", 2, "\nbody after a blank line"},
+		{"", 2, ""},
+	} {
+		if got := withTitle(c.text, c.times); got != c.want {
+			t.Errorf("withTitle(%q, %d) = %q, want %q", c.text, c.times, got, c.want)
+		}
+	}
+}
+
+// A title counted twice is a model of the texts with their first line
+// written twice, in training and in prediction; the model file says so,
+// and a file without the setting (written before it) counts titles once.
+func TestTitleCounts(t *testing.T) {
+	docs := readMultiDocs(t, multiJSONL)
+	for i := range docs {
+		words := strings.Fields(docs[i].Text)
+		docs[i].Text = strings.Join(words[:3], " ") + "\n" + strings.Join(words[3:], " ")
+	}
+	doubled := slices.Clone(docs)
+	for i, d := range docs {
+		doubled[i].Text = withTitle(d.Text, 2)
+	}
+	mm, _ := trainMulti(t, pipeline.Config{}, Config{}, docs)
+	once, _ := trainMulti(t, pipeline.Config{}, Config{Title: 1}, doubled)
+	if mm.Multi.Title != 2 || once.Multi.Title != 1 {
+		t.Fatalf("titles %d and %d, want 2 (the default) and 1", mm.Multi.Title, once.Multi.Title)
+	}
+	if !slices.Equal(mm.Thresholds, once.Thresholds) {
+		t.Errorf("thresholds %v, of the doubled texts %v", mm.Thresholds, once.Thresholds)
+	}
+	p, q := mm.NewPredictor(), once.NewPredictor()
+	for i, d := range docs {
+		if a, b := p.Proba(nil, d.Text), q.Proba(nil, doubled[i].Text); !slices.Equal(a, b) {
+			t.Errorf("%q: %v, of the doubled text %v", d.Text, a, b)
+		}
+	}
+	old, err := decode(editHeader(t, encode(t, mm), func(h map[string]any) { delete(h["multi"].(map[string]any), "title") }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.Multi.Title != 1 {
+		t.Errorf("a file without a title setting counts titles %d times, want 1", old.Multi.Title)
+	}
 }

@@ -70,6 +70,7 @@ type legacyConfig struct {
 // the JSON header of a multi-label model file of the given format version.
 func decodeMultiHeader(js []byte, version uint32) (multiHeader, error) {
 	var h multiHeader
+	h.Multi.Title = 1 // files without a title field count it once
 	if version >= 3 {
 		err := json.Unmarshal(js, &h)
 		return h, err
@@ -83,7 +84,7 @@ func decodeMultiHeader(js []byte, version uint32) (multiHeader, error) {
 	}
 	m := old.Multi
 	h.Multi = Config{Score: Score(m.Score), Folds: m.Folds, MinPositives: m.MinPositives,
-		AllowEmpty: m.AllowEmpty, Seed: m.Seed}
+		AllowEmpty: m.AllowEmpty, Seed: m.Seed, Title: 1}
 	h.Thresholds = old.Thresholds
 	return h, nil
 }
@@ -94,6 +95,9 @@ func decodeMultiHeader(js []byte, version uint32) (multiHeader, error) {
 func (h *multiHeader) check(m *pipeline.Model) error {
 	if err := checkMulti(m.Config, h.Multi); err != nil {
 		return err
+	}
+	if h.Multi.Title < 1 {
+		return fmt.Errorf("a title counted %d times", h.Multi.Title)
 	}
 	if len(h.Thresholds) != len(m.Classes) {
 		return fmt.Errorf("%d thresholds for %d labels", len(h.Thresholds), len(m.Classes))
@@ -127,7 +131,7 @@ func (mm *Model) NewPredictor() *Predictor {
 // Proba appends each label's probability for text.
 func (mp *Predictor) Proba(dst []float64, text string) []float64 {
 	n := len(dst)
-	dst = mp.p.JointLogLikelihood(dst, text)
+	dst = mp.p.JointLogLikelihood(dst, withTitle(text, mp.mm.Multi.Title))
 	logScores(mp.mm.Multi.Score, dst[n:])
 	for l, v := range dst[n:] {
 		dst[n+l] = math.Exp(v)

@@ -35,6 +35,7 @@ type config struct {
 
 var configs = []config{
 	{"default", func(*pipeline.Config, *multilabel.Config) {}},
+	{"title1", func(_ *pipeline.Config, m *multilabel.Config) { m.Title = 1 }},
 	{"odds", func(_ *pipeline.Config, m *multilabel.Config) { m.Score = multilabel.OddsScore }},
 	{"unigrams", func(c *pipeline.Config, _ *multilabel.Config) {
 		c.Tokenize.WordNGrams = tokenize.NGramRange{Min: 1, Max: 1}

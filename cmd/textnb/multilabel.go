@@ -21,7 +21,7 @@ type multiFlags struct {
 	multi, allowEmpty *bool
 	labelSep          *string
 	score             *multilabel.Score
-	folds             *int
+	folds, title      *int
 	sel               *pipeline.SelectMethod
 }
 
@@ -39,7 +39,9 @@ func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
 		labelSep:   labelSepFlag(fs),
 		score:      textFlag(fs, "multi-score", multilabel.ComplementScore, "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
 		folds:      folds,
-		sel:        textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
+		title: fs.Int("title", 0, "multi-label: times the first line (title) of a document of several lines counts; "+
+			"1 counts it as any other line (default 2)"),
+		sel: textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
 	}
 }
 
@@ -72,15 +74,18 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	opt := multiOptions(fs, fields, *f.labelSep)
 	detected := !*f.multi && corpus.IsMultiLabel(path, opt)
 	if !*f.multi && !detected {
-		if *f.labelSep != "" || *f.allowEmpty {
-			return true, fmt.Errorf("%w: --label-sep and --allow-empty need --multi-label", errUsage)
+		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") {
+			return true, fmt.Errorf("%w: --label-sep, --allow-empty and --title need --multi-label", errUsage)
 		}
 		return false, nil
 	}
 	if !set(fs, "alpha") {
 		cfg.Alpha = 0 // chosen by cross-validation
 	}
-	mc := multilabel.Config{AllowEmpty: *f.allowEmpty, Score: *f.score}
+	mc := multilabel.Config{AllowEmpty: *f.allowEmpty, Score: *f.score, Title: *f.title}
+	if set(fs, "title") && *f.title < 1 {
+		return true, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
+	}
 	if mc.Folds, err = foldsOr(*f.folds, defaultMultiFolds); err != nil {
 		return true, err
 	}

@@ -74,7 +74,7 @@ func TestTrainMultiLabelFlags(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "m.model")
 	out := mustRun(t, "", "train", multiTSV, "--multi-label", "--label-sep", ",", "--label-field", "labels",
-		"--alpha", "0.5", "--multi-score", "odds", "--allow-empty", "--folds", "3", "--select", "chi2", "--features", "40", "-o", model)
+		"--alpha", "0.5", "--multi-score", "odds", "--allow-empty", "--folds", "3", "--select", "chi2", "--features", "40", "--title", "3", "-o", model)
 	if !strings.Contains(out, "trained multi-label odds on 36 documents") || !strings.Contains(out, "alpha 0.5;") || !strings.Contains(out, "40 features") {
 		t.Errorf("train output %q", out)
 	}
@@ -82,7 +82,7 @@ func TestTrainMultiLabelFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mm.NumFeatures() != 40 || !mm.Multi.AllowEmpty || mm.Multi.Folds != 3 || mm.Config.Select.K != 40 {
+	if mm.NumFeatures() != 40 || !mm.Multi.AllowEmpty || mm.Multi.Folds != 3 || mm.Config.Select.K != 40 || mm.Multi.Title != 3 {
 		t.Errorf("model: %d features, %+v, selection %+v", mm.NumFeatures(), mm.Multi, mm.Config.Select)
 	}
 	// Folders: a document copied into two class folders has both labels.
@@ -104,6 +104,8 @@ func TestTrainMultiLabelFlags(t *testing.T) {
 	mustFail(t, 2, []string{"--label-sep", "--multi-label"}, "train", spamTSV, "--label-sep", ",", "-o", model)
 	mustFail(t, 2, []string{"--select chi2 needs --features"}, "train", spamTSV, "--select", "chi2", "-o", model)
 	mustFail(t, 2, []string{"--folds 1"}, "train", multiJSONL, "--folds", "1", "-o", model)
+	mustFail(t, 2, []string{"--title", "--multi-label"}, "train", spamTSV, "--title", "2", "-o", model)
+	mustFail(t, 2, []string{"--title 0"}, "train", multiJSONL, "--title", "0", "-o", model)
 	mustFail(t, 2, []string{"vocab vectorizer"}, "train", multiJSONL, "--vectorizer", "hash", "-o", model)
 }
 
