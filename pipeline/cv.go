@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/tally"
@@ -511,9 +512,10 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	}
 	// Each fold and group of settings is a task: with a few folds and
 	// several groups that keeps every core busy.
+	x := d.cells()
 	errs := make([]error, k*len(groups))
 	parallel.For(len(errs), 0, func(i int) {
-		errs[i] = d.runFold(i/len(groups), settings, groups[i%len(groups)], preds, folds)
+		errs[i] = d.runFold(x, i/len(groups), settings, groups[i%len(groups)], preds, folds)
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -575,7 +577,7 @@ func groupSettings(settings []Config) [][]int {
 // runFold fits fold fk's training part once for the group g of settings,
 // refits the sums for each setting of the group and predicts the held-out
 // part.
-func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
+func (d *cvData) runFold(x *cvCells, fk int, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
 	f, err := d.fold(fk)
 	if err != nil {
 		return err
@@ -591,9 +593,18 @@ func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, f
 		return fmt.Errorf("fold %d: %w", fk+1, err)
 	}
 	w := newRowWeights(m, f, d.cfg.Vocab.Binary && d.terms != nil) // hashing counts, as Finish does
-	err = m.fitCounts(f.features, f.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
-		return w.row(d, f.train[i], idx, val)
-	})
+	counts, ok := (*compact.Counts)(nil), false
+	if n <= compact.MaxClasses {
+		counts, ok = d.foldCounts(x, f, &w, m.newEstimator())
+	}
+	if ok {
+		m.counts = counts
+		err = m.refitLazy()
+	} else { // CountRows reports what is wrong
+		err = m.fitCounts(f.features, f.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+			return w.row(d, f.train[i], idx, val)
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("fold %d: %w", fk+1, err)
 	}
@@ -603,8 +614,8 @@ func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, f
 		idx, val = w.row(d, i, idx[:0], val[:0])
 		test.AppendRow(idx, val)
 	}
-	for n, s := range g {
-		if n > 0 {
+	for gi, s := range g {
+		if gi > 0 {
 			m.Config = d.settingConfig(settings[s]).forClasses(n)
 			if err := m.refit(); err != nil {
 				return fmt.Errorf("fold %d: %w", fk+1, err)
