@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/textnb/textnb/internal/check"
@@ -13,37 +14,48 @@ import (
 // cvCells numbers the class-column cells of the whole corpus, so that a
 // fold sums its training rows straight into its model's cells: a fold's
 // cells are those of the corpus whose class has a training row with the
-// column. Class k's cells are at[k] to at[k+1]−1, so that summing a
-// class's rows stays within its own stretch of the sums; entry p of the
-// raw rows belongs to cell of[p], of column col[of[p]].
+// column. Class k's cells are at[k] to at[k+1]−1, by column, so that
+// summing a class's rows stays within its own stretch of the sums and
+// laying them out by column goes through the columns in order; entry p of
+// the raw rows belongs to cell of[p], of column col[of[p]].
 type cvCells struct {
 	at  []int
 	col []int32
 	of  []int32
 }
 
-// cells numbers the corpus's cells (see cvCells), class by class, each
-// class's in the order its rows meet them.
+// cells numbers the corpus's cells (see cvCells), class by class: a pass
+// over the class's rows marks its columns, a scan of the marks numbers
+// them in order, another pass over the rows finds each entry's cell.
 func (d *cvData) cells() *cvCells {
 	byClass := make([][]int32, len(d.names))
 	for i, c := range d.y {
 		byClass[c] = append(byClass[c], int32(i))
 	}
-	last := make([]int32, d.cols) // the last class that met column j, plus one
-	cur := make([]int32, d.cols)  // column j's cell in that class
+	marks := make([]uint64, (d.cols+63)/64)
+	cur := make([]int32, d.cols) // column j's cell in the current class
 	x := &cvCells{at: make([]int, 1, len(d.names)+1), of: make([]int32, len(d.idx))}
-	for c, rows := range byClass {
+	for _, rows := range byClass {
 		for _, i := range rows {
-			for p := d.ptr[i]; p < d.ptr[i+1]; p++ {
-				j := d.idx[p]
-				if last[j] != int32(c+1) {
-					last[j], cur[j] = int32(c+1), int32(len(x.col))
-					x.col = append(x.col, j)
-				}
-				x.of[p] = cur[j]
+			idx, _ := d.row(int(i))
+			for _, j := range idx {
+				marks[j/64] |= 1 << (j % 64)
 			}
 		}
+		for w, m := range marks {
+			for ; m != 0; m &= m - 1 {
+				j := int32(64*w + bits.TrailingZeros64(m))
+				cur[j] = int32(len(x.col))
+				x.col = append(x.col, j)
+			}
+			marks[w] = 0
+		}
 		x.at = append(x.at, len(x.col))
+		for _, i := range rows {
+			for p := d.ptr[i]; p < d.ptr[i+1]; p++ {
+				x.of[p] = cur[d.idx[p]]
+			}
+		}
 	}
 	return x
 }
