@@ -513,9 +513,19 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	// Each fold and group of settings is a task: with a few folds and
 	// several groups that keeps every core busy.
 	x := d.cells()
+	tfs := make([][]float64, len(groups))
+	byKind := map[tfKind][]float64{}
+	for gi, g := range groups {
+		kind := tfKindOf(settings[g[0]])
+		if _, ok := byKind[kind]; !ok {
+			byKind[kind] = d.entryTF(kind)
+		}
+		tfs[gi] = byKind[kind]
+	}
 	errs := make([]error, k*len(groups))
 	parallel.For(len(errs), 0, func(i int) {
-		errs[i] = d.runFold(x, i/len(groups), settings, groups[i%len(groups)], preds, folds)
+		gi := i % len(groups)
+		errs[i] = d.runFold(x, tfs[gi], i/len(groups), settings, groups[gi], preds, folds)
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -577,7 +587,7 @@ func groupSettings(settings []Config) [][]int {
 // runFold fits fold fk's training part once for the group g of settings,
 // refits the sums for each setting of the group and predicts the held-out
 // part.
-func (d *cvData) runFold(x *cvCells, fk int, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
+func (d *cvData) runFold(x *cvCells, tf []float64, fk int, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
 	f, err := d.fold(fk)
 	if err != nil {
 		return err
@@ -595,7 +605,7 @@ func (d *cvData) runFold(x *cvCells, fk int, settings []Config, g []int, preds [
 	w := newRowWeights(m, f, d.cfg.Vocab.Binary && d.terms != nil) // hashing counts, as Finish does
 	counts, ok := (*compact.Counts)(nil), false
 	if n <= compact.MaxClasses {
-		counts, ok = d.foldCounts(x, f, &w, m.newEstimator())
+		counts, ok = d.foldCounts(x, tf, f, &w, m.newEstimator())
 	}
 	if ok {
 		m.counts = counts
