@@ -141,12 +141,21 @@ func (w *rowWeights) cells(d *cvData, x *cvCells, tf, rawIDF []float64, i int, c
 		rv = tf[lo:hi]
 	}
 	cells, val = slices.Grow(cells[:0], len(ri))[:len(ri)], slices.Grow(val[:0], len(ri))[:len(ri)]
+	if rawIDF != nil {
+		// A column the model lacks weighs 0 here, which changes neither
+		// the row's norm nor any sum: with a weighting, no value is
+		// binarized, and a zero is left out.
+		copy(cells, rc)
+		for p, j := range ri {
+			val[p] = rv[p] * rawIDF[j]
+		}
+		vectorize.NormalizeRow(val, w.norm)
+		return cells, val
+	}
 	k := 0
 	for p, j := range ri {
 		v := rv[p]
-		if rawIDF != nil {
-			v *= rawIDF[j]
-		} else if w.binary {
+		if w.binary {
 			v = 1
 		}
 		cells[k], val[k] = rc[p], v
@@ -156,11 +165,7 @@ func (w *rowWeights) cells(d *cvData, x *cvCells, tf, rawIDF []float64, i int, c
 			k += int(^uint32(w.colmap[j]) >> 31) // without a branch, as row
 		}
 	}
-	cells, val = cells[:k], val[:k]
-	if rawIDF != nil {
-		vectorize.NormalizeRow(val, w.norm)
-	}
-	return cells, val
+	return cells[:k], val[:k]
 }
 
 // tfKind is how a weighting transforms the counts before its idf: not at
