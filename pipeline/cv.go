@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/textnb/textnb/corpus"
@@ -512,16 +513,20 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	}
 	// Each fold and group of settings is a task: with a few folds and
 	// several groups that keeps every core busy.
-	x := d.cells()
 	tfs := make([][]float64, len(groups))
-	byKind := map[tfKind][]float64{}
-	for gi, g := range groups {
-		kind := tfKindOf(settings[g[0]])
-		if _, ok := byKind[kind]; !ok {
-			byKind[kind] = d.entryTF(kind)
+	var wg sync.WaitGroup
+	wg.Go(func() { // while the cells are numbered
+		byKind := map[tfKind][]float64{}
+		for gi, g := range groups {
+			kind := tfKindOf(settings[g[0]])
+			if _, ok := byKind[kind]; !ok {
+				byKind[kind] = d.entryTF(kind)
+			}
+			tfs[gi] = byKind[kind]
 		}
-		tfs[gi] = byKind[kind]
-	}
+	})
+	x := d.cells()
+	wg.Wait()
 	errs := make([]error, k*len(groups))
 	parallel.For(len(errs), 0, func(i int) {
 		gi := i % len(groups)
