@@ -196,8 +196,9 @@ func (d *cvData) dropRare() {
 	lo := d.cfg.Vocab.MinDF
 	if lo == 0 { // each fold's, while every term is there to count
 		d.minDF = make([]int, len(d.folds))
+		h := newDFHistogram(d.df)
 		parallel.For(len(d.folds), 0, func(k int) {
-			d.minDF[k] = vocab.MinDFFor(d.foldDF(k), len(d.y)-len(d.folds[k]), d.cfg.maxTableSize()/d.foldClasses(k), d.cfg.Vocab.MaxFeatures)
+			d.minDF[k] = d.foldMinDF(k, h)
 		})
 		lo = slices.Min(d.minDF)
 	}
