@@ -526,7 +526,10 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 			tfs[gi] = byKind[kind]
 		}
 	})
-	x := d.cells()
+	var x *cvCells // nil: cells numbered by int32 would overflow, and the folds count through CountRows
+	if len(d.idx) <= math.MaxInt32 {
+		x = d.cells()
+	}
 	wg.Wait()
 	errs := make([]error, k*len(groups))
 	parallel.For(len(errs), 0, func(i int) {
@@ -610,7 +613,7 @@ func (d *cvData) runFold(x *cvCells, tf []float64, fk int, settings []Config, g 
 	}
 	w := newRowWeights(m, f, d.cfg.Vocab.Binary && d.terms != nil) // hashing counts, as Finish does
 	counts, ok := (*compact.Counts)(nil), false
-	if n <= compact.MaxClasses {
+	if x != nil && n <= compact.MaxClasses {
 		counts, ok = d.foldCounts(x, tf, f, &w, m.newEstimator())
 	}
 	if ok {
