@@ -512,8 +512,6 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	for s := range folds {
 		folds[s] = make([]FoldResult, k)
 	}
-	// Each fold and group of settings is a task: with a few folds and
-	// several groups that keeps every core busy.
 	tfs := make([][]float64, len(groups))
 	var wg sync.WaitGroup
 	wg.Go(func() { // while the cells are numbered
@@ -531,6 +529,8 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 		x = d.cells()
 	}
 	wg.Wait()
+	// Each fold and group of settings is a task: with a few folds and
+	// several groups that keeps every core busy.
 	errs := make([]error, k*len(groups))
 	parallel.For(len(errs), 0, func(i int) {
 		gi := i % len(groups)
