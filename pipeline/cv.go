@@ -5,9 +5,11 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/tally"
@@ -194,8 +196,9 @@ func (d *cvData) dropRare() {
 	lo := d.cfg.Vocab.MinDF
 	if lo == 0 { // each fold's, while every term is there to count
 		d.minDF = make([]int, len(d.folds))
+		h := newDFHistogram(d.df)
 		parallel.For(len(d.folds), 0, func(k int) {
-			d.minDF[k] = vocab.MinDFFor(d.foldDF(k), len(d.y)-len(d.folds[k]), d.cfg.maxTableSize()/d.foldClasses(k), d.cfg.Vocab.MaxFeatures)
+			d.minDF[k] = d.foldMinDF(k, h)
 		})
 		lo = slices.Min(d.minDF)
 	}
@@ -509,11 +512,29 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	for s := range folds {
 		folds[s] = make([]FoldResult, k)
 	}
+	tfs := make([][]float64, len(groups))
+	var wg sync.WaitGroup
+	wg.Go(func() { // while the cells are numbered
+		byKind := map[tfKind][]float64{}
+		for gi, g := range groups {
+			kind := tfKindOf(settings[g[0]])
+			if _, ok := byKind[kind]; !ok {
+				byKind[kind] = d.entryTF(kind)
+			}
+			tfs[gi] = byKind[kind]
+		}
+	})
+	var x *cvCells // nil: cells numbered by int32 would overflow, and the folds count through CountRows
+	if len(d.idx) <= math.MaxInt32 {
+		x = d.cells()
+	}
+	wg.Wait()
 	// Each fold and group of settings is a task: with a few folds and
 	// several groups that keeps every core busy.
 	errs := make([]error, k*len(groups))
 	parallel.For(len(errs), 0, func(i int) {
-		errs[i] = d.runFold(i/len(groups), settings, groups[i%len(groups)], preds, folds)
+		gi := i % len(groups)
+		errs[i] = d.runFold(x, tfs[gi], i/len(groups), settings, groups[gi], preds, folds)
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -575,7 +596,7 @@ func groupSettings(settings []Config) [][]int {
 // runFold fits fold fk's training part once for the group g of settings,
 // refits the sums for each setting of the group and predicts the held-out
 // part.
-func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
+func (d *cvData) runFold(x *cvCells, tf []float64, fk int, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
 	f, err := d.fold(fk)
 	if err != nil {
 		return err
@@ -591,9 +612,18 @@ func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, f
 		return fmt.Errorf("fold %d: %w", fk+1, err)
 	}
 	w := newRowWeights(m, f, d.cfg.Vocab.Binary && d.terms != nil) // hashing counts, as Finish does
-	err = m.fitCounts(f.features, f.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
-		return w.row(d, f.train[i], idx, val)
-	})
+	counts, ok := (*compact.Counts)(nil), false
+	if x != nil && n <= compact.MaxClasses {
+		counts, ok = d.foldCounts(x, tf, f, &w, m.newEstimator())
+	}
+	if ok {
+		m.counts = counts
+		err = m.refitLazy()
+	} else { // CountRows reports what is wrong
+		err = m.fitCounts(f.features, f.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+			return w.row(d, f.train[i], idx, val)
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("fold %d: %w", fk+1, err)
 	}
@@ -603,8 +633,8 @@ func (d *cvData) runFold(fk int, settings []Config, g []int, preds [][]string, f
 		idx, val = w.row(d, i, idx[:0], val[:0])
 		test.AppendRow(idx, val)
 	}
-	for n, s := range g {
-		if n > 0 {
+	for gi, s := range g {
+		if gi > 0 {
 			m.Config = d.settingConfig(settings[s]).forClasses(n)
 			if err := m.refit(); err != nil {
 				return fmt.Errorf("fold %d: %w", fk+1, err)
