@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 )
 
@@ -57,5 +58,36 @@ func TestTuneFindsAutoBase(t *testing.T) {
 	}
 	if c := r.Results[r.Base].Config; c.Classifier != Multinomial || c.Alpha != DefaultBinaryAlpha {
 		t.Errorf("base %v alpha %g, want mnb alpha %g", c.Classifier, c.Alpha, DefaultBinaryAlpha)
+	}
+}
+
+// TestTuneResolvesAutoPerSetting checks that every setting of a grid that
+// leaves the classifier to Auto is fitted with the classifier the
+// corpus's classes call for, as training with that setting would be.
+func TestTuneResolvesAutoPerSetting(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want Classifier
+	}{
+		{"../testdata/spam.tsv", Multinomial},
+		{newsTrain, Complement},
+	} {
+		docs := readDocs(t, tc.path)
+		g := Grid{Alpha: []float64{0.03, 0.1, 0.3, 1}, Weighting: []Weighting{TFIDF, RawCounts}}
+		r, err := Tune(Config{}, g, CVOptions{Folds: 3}, docsOf(docs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, res := range r.Results {
+			c := res.Config
+			if c.Classifier != tc.want {
+				t.Fatalf("%s: %v alpha %g, want %v", tc.path, c.Classifier, c.Alpha, tc.want)
+			}
+			// The fold predictions are those of the resolved setting.
+			want := crossValidate(t, Config{Classifier: tc.want, Alpha: c.Alpha, Weighting: c.Weighting}, docs, CVOptions{Folds: 3})
+			if !slices.Equal(res.Predicted, want.Predicted) {
+				t.Errorf("%s: %v %v alpha %g: cv predictions differ from the explicit setting's", tc.path, c.Classifier, c.Weighting, c.Alpha)
+			}
+		}
 	}
 }
