@@ -2,52 +2,15 @@ package corpus
 
 import (
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/textnb/textnb/internal/testkit"
+	"github.com/textnb/textnb/internal/textfile/textfiletest"
 )
-
-// parseError checks that err is a *ParseError at file:line wrapping want
-// (if non-nil) and that its message names the file and line.
-func parseError(t *testing.T, err error, file string, line int, want error) {
-	t.Helper()
-	var pe *ParseError
-	if !errors.As(err, &pe) {
-		t.Fatalf("got %v (%T), want a *ParseError", err, err)
-	}
-	if pe.File != file || pe.Line != line {
-		t.Errorf("error at %s:%d, want %s:%d (%v)", pe.File, pe.Line, file, line, err)
-	}
-	errorMentions(t, err, fmt.Sprintf("%s:%d: ", file, line))
-	if want != nil && !errors.Is(err, want) {
-		t.Errorf("%v does not wrap %v", err, want)
-	}
-}
-
-// errorCase is a malformed file: reading it must fail at line with a
-// *ParseError wrapping want (when set) whose message mentions mentions.
-type errorCase struct {
-	file, content string
-	line          int
-	want          error
-	mentions      string
-}
-
-func checkErrorCases(t *testing.T, read func(path string) error, cases []errorCase) {
-	t.Helper()
-	dir := t.TempDir()
-	for _, c := range cases {
-		t.Run(c.file, func(t *testing.T) {
-			p := write(t, dir, c.file, c.content)
-			err := read(p)
-			parseError(t, err, p, c.line, c.want)
-			errorMentions(t, err, c.mentions)
-		})
-	}
-}
 
 func readAllError(path string) error {
 	_, err := ReadAll(path, Options{})
@@ -56,48 +19,48 @@ func readAllError(path string) error {
 
 func TestTSV(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "d.tsv", "\xef\xbb\xbfpos\tgreat film\r\n\nneg\tdull\n   \nneg\t\n")
+	p := testkit.Write(t, dir, "d.tsv", "\xef\xbb\xbfpos\tgreat film\r\n\nneg\tdull\n   \nneg\t\n")
 	docs := mustReadAll(t, p, Options{})
 	assertDocs(t, dir, docs, []string{"d.tsv:1 pos|great film", "d.tsv:3 neg|dull", "d.tsv:5 neg|"})
 }
 
 func TestTSVHeader(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "h.tsv", "id\ttext\tlabel\n1\tgood\tpos\n2\tbad\tneg\n")
+	p := testkit.Write(t, dir, "h.tsv", "id\ttext\tlabel\n1\tgood\tpos\n2\tbad\tneg\n")
 	docs := mustReadAll(t, p, Options{})
 	assertDocs(t, dir, docs, []string{"h.tsv:2 pos|good", "h.tsv:3 neg|bad"})
 
-	q := write(t, dir, "named.tsv", "body\tcat\nhello\tgreet\n")
+	q := testkit.Write(t, dir, "named.tsv", "body\tcat\nhello\tgreet\n")
 	docs = mustReadAll(t, q, Options{LabelField: "cat", TextField: "body"})
 	assertDocs(t, dir, docs, []string{"named.tsv:2 greet|hello"})
 
 	// A header naming only one of the two columns is an error, not data.
-	r := write(t, dir, "half.tsv", "category\ttext\nx\ty\n")
+	r := testkit.Write(t, dir, "half.tsv", "category\ttext\nx\ty\n")
 	_, err := ReadAll(r, Options{})
-	parseError(t, err, r, 1, ErrMissingField)
-	errorMentions(t, err, `"label"`)
+	textfiletest.ParseError(t, err, r, 1, ErrMissingField)
+	testkit.ErrorMentions(t, err, `"label"`)
 }
 
 func TestTSVErrors(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "bad.tsv", "a\tone\nb\ttwo\tthree\n")
+	p := testkit.Write(t, dir, "bad.tsv", "a\tone\nb\ttwo\tthree\n")
 	_, err := ReadAll(p, Options{})
-	parseError(t, err, p, 2, ErrFieldCount)
-	errorMentions(t, err, "expected 2, found 3")
+	textfiletest.ParseError(t, err, p, 2, ErrFieldCount)
+	testkit.ErrorMentions(t, err, "expected 2, found 3")
 
-	q := write(t, dir, "nolabel.tsv", "a\tone\n\tmissing\n")
+	q := testkit.Write(t, dir, "nolabel.tsv", "a\tone\n\tmissing\n")
 	_, err = ReadAll(q, Options{})
-	parseError(t, err, q, 2, ErrEmptyLabel)
+	textfiletest.ParseError(t, err, q, 2, ErrEmptyLabel)
 
-	r := write(t, dir, "hdr.tsv", "label\ttext\tid\nx\ty\n")
+	r := testkit.Write(t, dir, "hdr.tsv", "label\ttext\tid\nx\ty\n")
 	_, err = ReadAll(r, Options{})
-	parseError(t, err, r, 2, ErrFieldCount)
-	errorMentions(t, err, "expected 3, found 2")
+	textfiletest.ParseError(t, err, r, 2, ErrFieldCount)
+	testkit.ErrorMentions(t, err, "expected 3, found 2")
 }
 
 func TestTSVUnlabeled(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "u.tsv", "just text\nmore\twith a tab\n")
+	p := testkit.Write(t, dir, "u.tsv", "just text\nmore\twith a tab\n")
 	st, err := WalkStats(p, Options{Unlabeled: true}, func(Document) error { return nil })
 	if err != nil || st.LabelsIgnored || st.Docs != 2 {
 		t.Errorf("one-column file: %+v, %v", st, err)
@@ -105,7 +68,7 @@ func TestTSVUnlabeled(t *testing.T) {
 	docs := mustReadAll(t, p, Options{Unlabeled: true})
 	assertDocs(t, dir, docs, []string{"u.tsv:1 |just text", "u.tsv:2 |more\twith a tab"})
 
-	q := write(t, dir, "l.tsv", "pos\tgood\nneg\tbad\n")
+	q := testkit.Write(t, dir, "l.tsv", "pos\tgood\nneg\tbad\n")
 	var got []Document
 	st, err = WalkStats(q, Options{Unlabeled: true}, func(d Document) error { got = append(got, d); return nil })
 	if err != nil || !st.LabelsIgnored {
@@ -113,15 +76,15 @@ func TestTSVUnlabeled(t *testing.T) {
 	}
 	assertDocs(t, dir, got, []string{"l.tsv:1 |good", "l.tsv:2 |bad"})
 
-	r := write(t, dir, "h.tsv", "text\nalpha\n")
+	r := testkit.Write(t, dir, "h.tsv", "text\nalpha\n")
 	docs = mustReadAll(t, r, Options{Unlabeled: true})
 	assertDocs(t, dir, docs, []string{"h.tsv:2 |alpha"})
 }
 
 func TestTSVEncodings(t *testing.T) {
 	dir := t.TempDir()
-	content := "zh\t" + string(gbk(t, "今天天气很好")) + "\nfr\tcaf\xe9\nen\tplain\n"
-	p := write(t, dir, "enc.tsv", content)
+	content := "zh\t" + string(testkit.GBK(t, "今天天气很好")) + "\nfr\tcaf\xe9\nen\tplain\n"
+	p := testkit.Write(t, dir, "enc.tsv", content)
 	var docs []Document
 	st, err := WalkStats(p, Options{}, func(d Document) error { docs = append(docs, d); return nil })
 	if err != nil {
@@ -136,7 +99,7 @@ func TestTSVEncodings(t *testing.T) {
 func TestTSVLongLine(t *testing.T) {
 	dir := t.TempDir()
 	long := strings.Repeat("word ", 100_000) // far beyond the read buffer
-	p := write(t, dir, "long.tsv", "a\tshort\nb\t"+long+"\nc\tend")
+	p := testkit.Write(t, dir, "long.tsv", "a\tshort\nb\t"+long+"\nc\tend")
 	docs := mustReadAll(t, p, Options{})
 	if len(docs) != 3 || docs[1].Text != long || docs[2].Text != "end" || docs[2].Source != p+":3" {
 		t.Errorf("long line misread: %d docs", len(docs))
@@ -156,7 +119,7 @@ func TestTSVManyBatches(t *testing.T) {
 		}
 		fmt.Fprintf(&sb, "c%d\tdoc %d\n", i%3, i)
 	}
-	p := write(t, dir, "many.tsv", sb.String())
+	p := testkit.Write(t, dir, "many.tsv", sb.String())
 	n := 0
 	err := Walk(p, Options{Workers: 8}, func(d Document) error {
 		n++
@@ -165,7 +128,7 @@ func TestTSVManyBatches(t *testing.T) {
 		}
 		return nil
 	})
-	parseError(t, err, p, 2500, ErrFieldCount)
+	textfiletest.ParseError(t, err, p, 2500, ErrFieldCount)
 	if n != 2499 {
 		t.Errorf("%d documents before the error, want 2499", n)
 	}
@@ -173,7 +136,7 @@ func TestTSVManyBatches(t *testing.T) {
 
 func TestCSV(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "d.csv", "\xef\xbb\xbfid,label,text\n"+
+	p := testkit.Write(t, dir, "d.csv", "\xef\xbb\xbfid,label,text\n"+
 		"1,pos,\"a \"\"quoted\"\", multi\nline\ntext\"\n"+
 		"\n"+
 		"2,neg,caf\xe9\n"+
@@ -194,7 +157,7 @@ func TestCSV(t *testing.T) {
 }
 
 func TestCSVErrors(t *testing.T) {
-	checkErrorCases(t, readAllError, []errorCase{
+	textfiletest.CheckErrorCases(t, readAllError, []textfiletest.ErrorCase{
 		{"count.csv", "label,text\na,b\nc,d,e\n", 3, ErrFieldCount, "expected 2, found 3"},
 		{"bare_quote.csv", "label,text\na,b\nc,d \"x\" e\n", 3, csv.ErrBareQuote, "column 5"},
 		{"unterminated.csv", "label,text\na,b\nc,\"open\nmore\n", 4, csv.ErrQuote, "record starts at line 3"},
@@ -214,7 +177,7 @@ func TestCSVManyRecords(t *testing.T) {
 		fmt.Fprintf(&sb, "c%d,\"doc\n%d\"\n", i%4, i)
 	}
 	sb.WriteString("x,bad\"quote\n")
-	p := write(t, dir, "many.csv", sb.String())
+	p := testkit.Write(t, dir, "many.csv", sb.String())
 	n := 0
 	err := Walk(p, Options{Workers: 3}, func(d Document) error {
 		n++
@@ -223,7 +186,7 @@ func TestCSVManyRecords(t *testing.T) {
 		}
 		return nil
 	})
-	parseError(t, err, p, 1202, csv.ErrBareQuote)
+	textfiletest.ParseError(t, err, p, 1202, csv.ErrBareQuote)
 	if n != 600 {
 		t.Errorf("%d records before the error, want 600", n)
 	}
@@ -231,7 +194,7 @@ func TestCSVManyRecords(t *testing.T) {
 
 func TestCSVUnlabeled(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "l.csv", "label,text\npos,good\n")
+	p := testkit.Write(t, dir, "l.csv", "label,text\npos,good\n")
 	var docs []Document
 	st, err := WalkStats(p, Options{Unlabeled: true}, func(d Document) error { docs = append(docs, d); return nil })
 	if err != nil || !st.LabelsIgnored {
@@ -239,7 +202,7 @@ func TestCSVUnlabeled(t *testing.T) {
 	}
 	assertDocs(t, dir, docs, []string{"l.csv:2 |good"})
 
-	q := write(t, dir, "u.csv", "text\nalone\n")
+	q := testkit.Write(t, dir, "u.csv", "text\nalone\n")
 	st, err = WalkStats(q, Options{Unlabeled: true}, func(Document) error { return nil })
 	if err != nil || st.LabelsIgnored || st.Docs != 1 {
 		t.Errorf("%+v, %v", st, err)
@@ -248,29 +211,29 @@ func TestCSVUnlabeled(t *testing.T) {
 
 func TestJSONL(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "d.jsonl", `{"label":"pos","text":"good \u00e9","extra":[1,2]}`+"\n\n"+
+	p := testkit.Write(t, dir, "d.jsonl", `{"label":"pos","text":"good \u00e9","extra":[1,2]}`+"\n\n"+
 		`{ "text" : "numbered" , "label" : 3 }`+"\n"+
 		`{"label":"neg","text":""}`+"\n")
 	docs := mustReadAll(t, p, Options{})
 	assertDocs(t, dir, docs, []string{"d.jsonl:1 pos|good é", "d.jsonl:3 3|numbered", "d.jsonl:4 neg|"})
 
 	// Escapes, nesting, odd spacing and repeated keys (the last wins).
-	e := write(t, dir, "esc.jsonl", ` { "te\u0078t" : "a\nb \"q\" }" , "meta" : {"x":["]", {"}":1}], "label":"no"},`+
+	e := testkit.Write(t, dir, "esc.jsonl", ` { "te\u0078t" : "a\nb \"q\" }" , "meta" : {"x":["]", {"}":1}], "label":"no"},`+
 		`"n": -1.5e3, "ok": true, "z": null, "label" : "l\u00e9" , "label":"last"}`+"\n")
 	docs = mustReadAll(t, e, Options{})
 	assertDocs(t, dir, docs, []string{"esc.jsonl:1 last|a\nb \"q\" }"})
 
-	q := write(t, dir, "named.ndjson", `{"y":"a","x":"b"}`+"\n")
+	q := testkit.Write(t, dir, "named.ndjson", `{"y":"a","x":"b"}`+"\n")
 	docs = mustReadAll(t, q, Options{LabelField: "y", TextField: "x"})
 	assertDocs(t, dir, docs, []string{"named.ndjson:1 a|b"})
 
-	r := write(t, dir, "latin.jsonl", "{\"label\":\"fr\",\"text\":\"caf\xe9\"}\n")
+	r := testkit.Write(t, dir, "latin.jsonl", "{\"label\":\"fr\",\"text\":\"caf\xe9\"}\n")
 	docs = mustReadAll(t, r, Options{})
 	assertDocs(t, dir, docs, []string{"latin.jsonl:1 fr|café"})
 }
 
 func TestJSONLErrors(t *testing.T) {
-	cases := []errorCase{
+	cases := []textfiletest.ErrorCase{
 		{"syntax", `{"label":"a","text":"b"`, 2, nil, "invalid JSON"},
 		{"array", `["a","b"]`, 2, errNotObject, ""},
 		{"null", `null`, 2, errNotObject, ""},
@@ -283,15 +246,15 @@ func TestJSONLErrors(t *testing.T) {
 		{"trailing", `{"label":"a","text":"b"} {}`, 2, nil, "invalid JSON"},
 	}
 	for i := range cases {
-		cases[i].file += ".jsonl"
-		cases[i].content = `{"label":"ok","text":"fine"}` + "\n" + cases[i].content + "\n"
+		cases[i].File += ".jsonl"
+		cases[i].Content = `{"label":"ok","text":"fine"}` + "\n" + cases[i].Content + "\n"
 	}
-	checkErrorCases(t, readAllError, cases)
+	textfiletest.CheckErrorCases(t, readAllError, cases)
 }
 
 func TestJSONLUnlabeled(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "u.jsonl", `{"text":"a"}`+"\n"+`{"text":"b","label":"x"}`+"\n")
+	p := testkit.Write(t, dir, "u.jsonl", `{"text":"a"}`+"\n"+`{"text":"b","label":"x"}`+"\n")
 	var docs []Document
 	st, err := WalkStats(p, Options{Unlabeled: true}, func(d Document) error { docs = append(docs, d); return nil })
 	if err != nil || !st.LabelsIgnored {
@@ -308,7 +271,7 @@ func TestWideLinesShareLabels(t *testing.T) {
 		"w.csv": "id,label,text,note\n1,spam,win now,x\n2,spam,free cash,y\n",
 		"w.tsv": "id\tlabel\ttext\tnote\n1\tspam\twin now\tx\n2\tspam\tfree cash\ty\n",
 	} {
-		docs, err := ReadAll(write(t, dir, name, content), Options{})
+		docs, err := ReadAll(testkit.Write(t, dir, name, content), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -330,7 +293,7 @@ func TestLatin1Headers(t *testing.T) {
 		"h.csv": "cl\xe9,r\xe9sum\xe9\nspam,win now\n",
 		"h.tsv": "cl\xe9\tr\xe9sum\xe9\nspam\twin now\n",
 	} {
-		p := write(t, dir, name, content)
+		p := testkit.Write(t, dir, name, content)
 		docs, err := ReadAll(p, Options{LabelField: "clé", TextField: "résumé"})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

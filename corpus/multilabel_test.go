@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/internal/testkit"
 )
 
 func readMulti(t *testing.T, path string, opt Options) []MultiDocument {
@@ -57,12 +59,12 @@ func TestWalkMultiTSVSeparatorMatchesJSONL(t *testing.T) {
 
 func TestWalkMultiJSONLDetailsAndErrors(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "c.jsonl", `{"label": [" a ", "b", "a", 7, ""], "text": "x"}`+"\n"+`{"label": "c;d", "text": "y"}`+"\n")
+	p := testkit.Write(t, dir, "c.jsonl", `{"label": [" a ", "b", "a", 7, ""], "text": "x"}`+"\n"+`{"label": "c;d", "text": "y"}`+"\n")
 	docs := readMulti(t, p, Options{LabelSep: ";"})
 	if !reflect.DeepEqual(docs[0].Labels, []string{"a", "b", "7"}) || !reflect.DeepEqual(docs[1].Labels, []string{"c", "d"}) {
 		t.Errorf("labels %q and %q", docs[0].Labels, docs[1].Labels)
 	}
-	bad := write(t, dir, "bad.jsonl", `{"labels": ["a"], "text": "x"}`+"\n"+`{"labels": [["a"]], "text": "y"}`+"\n")
+	bad := testkit.Write(t, dir, "bad.jsonl", `{"labels": ["a"], "text": "x"}`+"\n"+`{"labels": [["a"]], "text": "y"}`+"\n")
 	_, err := WalkMulti(bad, Options{}, func(MultiDocument) error { return nil })
 	var pe *ParseError
 	if !errors.As(err, &pe) || pe.Line != 2 || !strings.Contains(err.Error(), "array of strings or numbers") {
@@ -87,7 +89,7 @@ func TestIsMultiLabel(t *testing.T) {
 		{"string.jsonl", `{"topic": "a", "text": "x"}`, Options{LabelField: "topic"}, false},
 		{"c.tsv", "a\tx", Options{}, false},
 	} {
-		if got := IsMultiLabel(write(t, dir, c.name, c.line+"\n"), c.opt); got != c.want {
+		if got := IsMultiLabel(testkit.Write(t, dir, c.name, c.line+"\n"), c.opt); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -95,11 +97,11 @@ func TestIsMultiLabel(t *testing.T) {
 
 func TestWalkMultiFolderCopiesAndLinks(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "sport/1.txt", "match report")
-	write(t, dir, "finance/1.txt", "match report") // a copy
-	write(t, dir, "finance/2.txt", "bond yields")
-	write(t, dir, "finance/sub/3.txt", "shares")
-	write(t, dir, "tech/sub/3.txt", "shares")
+	testkit.Write(t, dir, "sport/1.txt", "match report")
+	testkit.Write(t, dir, "finance/1.txt", "match report") // a copy
+	testkit.Write(t, dir, "finance/2.txt", "bond yields")
+	testkit.Write(t, dir, "finance/sub/3.txt", "shares")
+	testkit.Write(t, dir, "tech/sub/3.txt", "shares")
 	if err := os.Symlink(filepath.Join(dir, "finance", "2.txt"), filepath.Join(dir, "tech", "2.txt")); err != nil {
 		t.Skip("no symbolic links:", err)
 	}
@@ -112,7 +114,7 @@ func TestWalkMultiFolderCopiesAndLinks(t *testing.T) {
 	if len(docs) != 3 || !reflect.DeepEqual(got, want) {
 		t.Errorf("documents %v, want %v", got, want)
 	}
-	write(t, dir, "tech/1.txt", "another text")
+	testkit.Write(t, dir, "tech/1.txt", "another text")
 	_, err := WalkMulti(dir, Options{}, func(MultiDocument) error { return nil })
 	if !errors.Is(err, ErrNameClash) || !strings.Contains(err.Error(), filepath.Join("tech", "1.txt")) {
 		t.Errorf("same name, other text: %v", err)

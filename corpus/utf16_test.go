@@ -4,21 +4,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf16"
-)
 
-// encodeUTF16 returns s in UTF-16 with a byte order mark.
-func encodeUTF16(s string, bigEndian bool) []byte {
-	var b []byte
-	for _, u := range utf16.Encode([]rune("\ufeff" + s)) {
-		if bigEndian {
-			b = append(b, byte(u>>8), byte(u))
-		} else {
-			b = append(b, byte(u), byte(u>>8))
-		}
-	}
-	return b
-}
+	"github.com/textnb/textnb/internal/testkit"
+)
 
 // TestUTF16Files reads a document "good great happy" saved as UTF-16 in
 // every format: folder files, .tsv, .csv and .jsonl lines.
@@ -30,16 +18,16 @@ func TestUTF16Files(t *testing.T) {
 		}
 		t.Run(enc.String(), func(t *testing.T) {
 			dir := t.TempDir()
-			u := func(s string) string { return string(encodeUTF16(s, be)) }
-			write(t, dir, "folder/pos/a.txt", u("good great happy"))
-			write(t, dir, "folder/neg/b.txt", u("bad 糟糕"))
+			u := func(s string) string { return string(testkit.EncodeUTF16(s, be)) }
+			testkit.Write(t, dir, "folder/pos/a.txt", u("good great happy"))
+			testkit.Write(t, dir, "folder/neg/b.txt", u("bad 糟糕"))
 			for path, want := range map[string][]string{
 				dir + "/folder": {"folder/neg/b.txt neg|bad 糟糕", "folder/pos/a.txt pos|good great happy"},
-				write(t, dir, "d.tsv", u("label\ttext\r\npos\tgood great happy\r\nneg\tbad 糟糕\r\n")): {
+				testkit.Write(t, dir, "d.tsv", u("label\ttext\r\npos\tgood great happy\r\nneg\tbad 糟糕\r\n")): {
 					"d.tsv:2 pos|good great happy", "d.tsv:3 neg|bad 糟糕"},
-				write(t, dir, "d.csv", u("label,text\npos,good great happy\nneg,\"bad\n糟糕\"\n")): {
+				testkit.Write(t, dir, "d.csv", u("label,text\npos,good great happy\nneg,\"bad\n糟糕\"\n")): {
 					"d.csv:2 pos|good great happy", "d.csv:3 neg|bad\n糟糕"},
-				write(t, dir, "d.jsonl", u(`{"label":"pos","text":"good great happy"}`+"\n"+`{"label":"neg","text":"bad 糟糕"}`)): {
+				testkit.Write(t, dir, "d.jsonl", u(`{"label":"pos","text":"good great happy"}`+"\n"+`{"label":"neg","text":"bad 糟糕"}`)): {
 					"d.jsonl:1 pos|good great happy", "d.jsonl:2 neg|bad 糟糕"},
 			} {
 				var docs []Document
@@ -64,7 +52,7 @@ func TestUTF16Files(t *testing.T) {
 func TestTSVLongLineOwnsItsMemory(t *testing.T) {
 	long := strings.Repeat("x", 3<<20+12345)
 	dir := t.TempDir()
-	p := write(t, dir, "d.tsv", "a\t"+long+"\nb\tnext\n")
+	p := testkit.Write(t, dir, "d.tsv", "a\t"+long+"\nb\tnext\n")
 	docs := mustReadAll(t, p, Options{})
 	if len(docs) != 2 || docs[0].Text != long || docs[1].Text != "next" {
 		t.Errorf("TSV with a long line misread: %d docs", len(docs))

@@ -12,21 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/text/encoding/simplifiedchinese"
+	"github.com/textnb/textnb/internal/testkit"
 )
-
-// write creates dir/name (and its parents) holding content and returns its path.
-func write(t testing.TB, dir, name, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // brief renders documents as "label|text" with sources relative to dir.
 func brief(dir string, docs []Document) []string {
@@ -57,27 +44,14 @@ func assertDocs(t *testing.T, dir string, docs []Document, want []string) {
 	}
 }
 
-// errorMentions checks err is non-nil and its message holds every part.
-func errorMentions(t *testing.T, err error, parts ...string) {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("no error; want one mentioning %q", parts)
-	}
-	for _, p := range parts {
-		if !strings.Contains(err.Error(), p) {
-			t.Errorf("error %q does not mention %q", err, p)
-		}
-	}
-}
-
 func TestWalkDirectory(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "sport/b.txt", "goal")
-	write(t, dir, "sport/a.txt", "match")
-	write(t, dir, "sport/.hidden", "skip me")
-	write(t, dir, "sport/deep/c", "nested")
-	write(t, dir, "politics/1", "vote")
-	write(t, dir, ".git/config", "not a class")
+	testkit.Write(t, dir, "sport/b.txt", "goal")
+	testkit.Write(t, dir, "sport/a.txt", "match")
+	testkit.Write(t, dir, "sport/.hidden", "skip me")
+	testkit.Write(t, dir, "sport/deep/c", "nested")
+	testkit.Write(t, dir, "politics/1", "vote")
+	testkit.Write(t, dir, ".git/config", "not a class")
 	for _, workers := range []int{0, 1, 3} {
 		docs := mustReadAll(t, dir, Options{Workers: workers})
 		assertDocs(t, dir, docs, []string{
@@ -91,13 +65,13 @@ func TestWalkDirectory(t *testing.T) {
 
 func TestWalkDirectorySymlinks(t *testing.T) {
 	dir, other := t.TempDir(), t.TempDir()
-	target := write(t, other, "real.txt", "linked text")
-	write(t, dir, "a/x", "plain")
+	target := testkit.Write(t, other, "real.txt", "linked text")
+	testkit.Write(t, dir, "a/x", "plain")
 	if err := os.Symlink(target, filepath.Join(dir, "a", "y")); err != nil {
 		t.Skip("symlinks unsupported:", err)
 	}
 	// A symlinked class folder is followed too.
-	write(t, other, "cls/z", "in linked class")
+	testkit.Write(t, other, "cls/z", "in linked class")
 	if err := os.Symlink(filepath.Join(other, "cls"), filepath.Join(dir, "b")); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +83,7 @@ func TestWalkDirectorySymlinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := ReadAll(dir, Options{})
-	errorMentions(t, err, filepath.Join(dir, "a", "z"))
+	testkit.ErrorMentions(t, err, filepath.Join(dir, "a", "z"))
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("dangling link: %v is not fs.ErrNotExist", err)
 	}
@@ -117,13 +91,13 @@ func TestWalkDirectorySymlinks(t *testing.T) {
 
 func TestWalkRootFiles(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "c1/a", "one")
-	write(t, dir, "loose.txt", "two")
+	testkit.Write(t, dir, "c1/a", "one")
+	testkit.Write(t, dir, "loose.txt", "two")
 	_, err := ReadAll(dir, Options{})
 	if !errors.Is(err, ErrUnsupported) {
 		t.Errorf("labeled root file: got %v, want ErrUnsupported", err)
 	}
-	errorMentions(t, err, "loose.txt")
+	testkit.ErrorMentions(t, err, "loose.txt")
 
 	docs := mustReadAll(t, dir, Options{Unlabeled: true})
 	assertDocs(t, dir, docs, []string{"c1/a |one", "loose.txt |two"})
@@ -131,23 +105,23 @@ func TestWalkRootFiles(t *testing.T) {
 
 func TestWalkUnlabeledFlat(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "b", "beta")
-	write(t, dir, "a", "alpha")
-	write(t, dir, ".a", "hidden")
+	testkit.Write(t, dir, "b", "beta")
+	testkit.Write(t, dir, "a", "alpha")
+	testkit.Write(t, dir, ".a", "hidden")
 	docs := mustReadAll(t, dir, Options{Unlabeled: true})
 	assertDocs(t, dir, docs, []string{"a |alpha", "b |beta"})
 }
 
 func TestEmptyClass(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "full/a", "x")
-	write(t, dir, "hollow/.only-hidden", "x")
+	testkit.Write(t, dir, "full/a", "x")
+	testkit.Write(t, dir, "hollow/.only-hidden", "x")
 	called := false
 	err := Walk(dir, Options{}, func(Document) error { called = true; return nil })
 	if !errors.Is(err, ErrEmptyClass) {
 		t.Fatalf("got %v, want ErrEmptyClass", err)
 	}
-	errorMentions(t, err, "hollow")
+	testkit.ErrorMentions(t, err, "hollow")
 	if called {
 		t.Error("fn was called before the layout error was reported")
 	}
@@ -164,7 +138,7 @@ func TestListClassesInOrder(t *testing.T) {
 	for c := range 30 {
 		for f := range 3 {
 			label, name := fmt.Sprintf("c%02d", c), fmt.Sprintf("f%d", f)
-			write(t, dir, label+"/"+name, label+name)
+			testkit.Write(t, dir, label+"/"+name, label+name)
 			want = append(want, label+"/"+name+" "+label+"|"+label+name)
 		}
 	}
@@ -179,7 +153,7 @@ func TestListClassesInOrder(t *testing.T) {
 	}
 	for range 5 {
 		_, err := ReadAll(dir, Options{Workers: 4})
-		errorMentions(t, err, filepath.Join(dir, "c20", "link"))
+		testkit.ErrorMentions(t, err, filepath.Join(dir, "c20", "link"))
 	}
 	os.Remove(filepath.Join(dir, "c20", "link"))
 	if err := os.MkdirAll(filepath.Join(dir, "c05x"), 0o755); err != nil { // empty, before c27
@@ -190,7 +164,7 @@ func TestListClassesInOrder(t *testing.T) {
 		if !errors.Is(err, ErrEmptyClass) {
 			t.Fatalf("got %v, want ErrEmptyClass", err)
 		}
-		errorMentions(t, err, "c05x")
+		testkit.ErrorMentions(t, err, "c05x")
 	}
 }
 
@@ -198,8 +172,8 @@ func TestListClassesInOrder(t *testing.T) {
 // corpus path, whatever the reading goroutines join.
 func TestWalkSources(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "a/x", "one")
-	write(t, dir, "a/deep/y", "two")
+	testkit.Write(t, dir, "a/x", "one")
+	testkit.Write(t, dir, "a/deep/y", "two")
 	for _, root := range []string{dir, dir + "/", dir + "//", "."} {
 		if root == "." {
 			t.Chdir(dir)
@@ -227,7 +201,7 @@ func TestEmptyCorpus(t *testing.T) {
 		"header.csv":  "label,text\n",
 		"empty.jsonl": "\n  \n",
 	} {
-		p := write(t, dir, name, content)
+		p := testkit.Write(t, dir, name, content)
 		if _, err := ReadAll(p, Options{}); !errors.Is(err, ErrEmptyCorpus) {
 			t.Errorf("%s: got %v, want ErrEmptyCorpus", name, err)
 		}
@@ -241,7 +215,7 @@ func TestMissingPath(t *testing.T) {
 		if !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("got %v, want fs.ErrNotExist", err)
 		}
-		errorMentions(t, err, path)
+		testkit.ErrorMentions(t, err, path)
 	}
 }
 
@@ -250,8 +224,8 @@ func TestUnreadableFile(t *testing.T) {
 		t.Skip("root reads files whatever their mode")
 	}
 	dir := t.TempDir()
-	write(t, dir, "c/a", "fine")
-	p := write(t, dir, "c/b", "secret")
+	testkit.Write(t, dir, "c/a", "fine")
+	p := testkit.Write(t, dir, "c/b", "secret")
 	if err := os.Chmod(p, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +234,7 @@ func TestUnreadableFile(t *testing.T) {
 	if !errors.Is(err, fs.ErrPermission) {
 		t.Errorf("got %v, want fs.ErrPermission", err)
 	}
-	errorMentions(t, err, p)
+	testkit.ErrorMentions(t, err, p)
 	if !reflect.DeepEqual(seen, []string{"fine"}) {
 		t.Errorf("documents before the error: %q", seen)
 	}
@@ -268,7 +242,7 @@ func TestUnreadableFile(t *testing.T) {
 
 func TestTxtAndUnknownExtension(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "doc.txt", "\xef\xbb\xbfjust one document\nover lines\n")
+	p := testkit.Write(t, dir, "doc.txt", "\xef\xbb\xbfjust one document\nover lines\n")
 	docs := mustReadAll(t, p, Options{Unlabeled: true})
 	assertDocs(t, dir, docs, []string{"doc.txt |just one document\nover lines\n"})
 
@@ -276,21 +250,21 @@ func TestTxtAndUnknownExtension(t *testing.T) {
 	if !errors.Is(err, ErrUnsupported) {
 		t.Errorf("labeled .txt: got %v, want ErrUnsupported", err)
 	}
-	q := write(t, dir, "data.xml", "<x/>")
+	q := testkit.Write(t, dir, "data.xml", "<x/>")
 	_, err = ReadAll(q, Options{})
 	if !errors.Is(err, ErrUnsupported) {
 		t.Errorf("unknown extension: got %v, want ErrUnsupported", err)
 	}
-	errorMentions(t, err, "data.xml", ".tsv", ".csv", ".jsonl")
+	testkit.ErrorMentions(t, err, "data.xml", ".tsv", ".csv", ".jsonl")
 }
 
 func TestWalkEncodingsAndStats(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "zh/gbk", string(gbk(t, "自然语言处理很有趣")))
-	write(t, dir, "en/latin1", "na\xefve caf\xe9")
-	write(t, dir, "en/utf8", "\xef\xbb\xbfplain")
-	write(t, dir, "en/blank", " \n\t")
-	write(t, dir, "en/empty", "")
+	testkit.Write(t, dir, "zh/gbk", string(testkit.GBK(t, "自然语言处理很有趣")))
+	testkit.Write(t, dir, "en/latin1", "na\xefve caf\xe9")
+	testkit.Write(t, dir, "en/utf8", "\xef\xbb\xbfplain")
+	testkit.Write(t, dir, "en/blank", " \n\t")
+	testkit.Write(t, dir, "en/empty", "")
 	st, err := WalkStats(dir, Options{}, func(Document) error { return nil })
 	if err != nil {
 		t.Fatal(err)
@@ -314,7 +288,7 @@ func TestWalkOrderParallel(t *testing.T) {
 		for i := range 60 {
 			name := fmt.Sprintf("class%d/doc%03d", c, i)
 			// Uneven sizes make workers finish out of order.
-			write(t, dir, name, strings.Repeat("w ", (i*7919)%500))
+			testkit.Write(t, dir, name, strings.Repeat("w ", (i*7919)%500))
 			want = append(want, name)
 		}
 	}
@@ -341,10 +315,10 @@ func TestWalkStopsOnCallbackError(t *testing.T) {
 	dir := t.TempDir()
 	var lines strings.Builder
 	for i := range 300 {
-		write(t, dir, fmt.Sprintf("c/%04d", i), "x")
+		testkit.Write(t, dir, fmt.Sprintf("c/%04d", i), "x")
 		fmt.Fprintf(&lines, "c\tline %d\n", i)
 	}
-	tsv := write(t, t.TempDir(), "d.tsv", lines.String())
+	tsv := testkit.Write(t, t.TempDir(), "d.tsv", lines.String())
 	before := runtime.NumGoroutine()
 	for _, path := range []string{dir, tsv} {
 		stop := errors.New("stop")
@@ -371,13 +345,4 @@ func TestWalkStopsOnCallbackError(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Errorf("%d goroutines left running", runtime.NumGoroutine()-before)
-}
-
-func gbk(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := simplifiedchinese.GBK.NewEncoder().Bytes([]byte(s))
-	if err != nil {
-		t.Fatalf("encoding %q as GBK: %v", s, err)
-	}
-	return b
 }

@@ -7,12 +7,14 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/internal/textfile"
+	"github.com/textnb/textnb/internal/textfile/textfiletest"
 )
 
 func TestReadTable(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "iris.csv", "\xef\xbb\xbfsepal, species ,petal\n5.1,setosa, 1.4\n-2e-1,virginica,3\n")
+	p := testkit.Write(t, dir, "iris.csv", "\xef\xbb\xbfsepal, species ,petal\n5.1,setosa, 1.4\n-2e-1,virginica,3\n")
 	tab, err := ReadTable(p, "species")
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +33,7 @@ func TestReadTable(t *testing.T) {
 		t.Error("appending to a row overwrote the next one")
 	}
 
-	q := write(t, dir, "t.tsv", "label\tx\na\t1\nb\t2\n")
+	q := testkit.Write(t, dir, "t.tsv", "label\tx\na\t1\nb\t2\n")
 	tab, err = ReadTable(q, "")
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +49,7 @@ func TestReadTableManyRows(t *testing.T) {
 	for range 2*tableChunk + 5 {
 		content += "c,1,2\n"
 	}
-	p := write(t, dir, "big.csv", content)
+	p := testkit.Write(t, dir, "big.csv", content)
 	tab, err := ReadTable(p, "")
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +69,7 @@ func TestReadTableManyRows(t *testing.T) {
 }
 
 func TestReadTableErrors(t *testing.T) {
-	checkErrorCases(t, func(p string) error { _, err := ReadTable(p, ""); return err }, []errorCase{
+	textfiletest.CheckErrorCases(t, func(p string) error { _, err := ReadTable(p, ""); return err }, []textfiletest.ErrorCase{
 		{"text.csv", "label,x,y\na,1,2\nb,3,abc\n", 3, nil, `column 3 ("y"): "abc"`},
 		{"nan.csv", "label,x\na,NaN\n", 2, nil, "not a finite number"},
 		{"inf.csv", "label,x\na,1e999\n", 2, nil, "not a finite number"},
@@ -78,7 +80,7 @@ func TestReadTableErrors(t *testing.T) {
 	})
 	dir := t.TempDir()
 	for name, want := range map[string]error{"empty.csv": textfile.ErrEmptyCorpus, "head.csv": textfile.ErrEmptyCorpus, "t.json": textfile.ErrUnsupported} {
-		p := write(t, dir, name, map[string]string{"head.csv": "label,x\n"}[name])
+		p := testkit.Write(t, dir, name, map[string]string{"head.csv": "label,x\n"}[name])
 		if _, err := ReadTable(p, ""); !errors.Is(err, want) {
 			t.Errorf("%s: got %v, want %v", name, err, want)
 		}
@@ -89,7 +91,7 @@ func TestReadTableErrors(t *testing.T) {
 // label column, and numbers rows by the line they start on.
 func TestTableReaderReadsChosenColumns(t *testing.T) {
 	dir := t.TempDir()
-	p := write(t, dir, "t.csv", "\xef\xbb\xbfid, note ,x\nr1,\"two\nlines\",1.5\nr2,plain,-3\n")
+	p := testkit.Write(t, dir, "t.csv", "\xef\xbb\xbfid, note ,x\nr1,\"two\nlines\",1.5\nr2,plain,-3\n")
 	r, err := OpenTable(p, "")
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +127,7 @@ func TestTableReaderReadsChosenColumns(t *testing.T) {
 
 func TestTableReaderErrors(t *testing.T) {
 	dir := t.TempDir()
-	head := write(t, dir, "head.csv", "label,x\n")
+	head := testkit.Write(t, dir, "head.csv", "label,x\n")
 	r, err := OpenTable(head, "label")
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +139,7 @@ func TestTableReaderErrors(t *testing.T) {
 	if _, err := OpenTable(head, "species"); !errors.Is(err, textfile.ErrMissingField) || !strings.Contains(err.Error(), `"species"`) {
 		t.Errorf("a missing label column: %v", err)
 	}
-	bad := write(t, dir, "bad.csv", "label,x\na,1\nb,\"open\n")
+	bad := testkit.Write(t, dir, "bad.csv", "label,x\na,1\nb,\"open\n")
 	r, err = OpenTable(bad, "label")
 	if err != nil {
 		t.Fatal(err)

@@ -4,17 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/text/encoding/simplifiedchinese"
+	"github.com/textnb/textnb/internal/testkit"
 )
-
-func gbk(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := simplifiedchinese.GBK.NewEncoder().Bytes([]byte(s))
-	if err != nil {
-		t.Fatalf("encoding %q as GBK: %v", s, err)
-	}
-	return b
-}
 
 func TestDecode(t *testing.T) {
 	cases := []struct {
@@ -27,15 +18,15 @@ func TestDecode(t *testing.T) {
 		{"utf8", []byte("naïve 中文"), "naïve 中文", UTF8},
 		{"bom", []byte("\xef\xbb\xbfhello"), "hello", UTF8},
 		{"empty", nil, "", UTF8},
-		{"gbk", gbk(t, "机器学习是人工智能的一个分支。"), "机器学习是人工智能的一个分支。", GB18030},
-		{"gbk mixed", gbk(t, "朴素贝叶斯 naive Bayes 分类器"), "朴素贝叶斯 naive Bayes 分类器", GB18030},
+		{"gbk", testkit.GBK(t, "机器学习是人工智能的一个分支。"), "机器学习是人工智能的一个分支。", GB18030},
+		{"gbk mixed", testkit.GBK(t, "朴素贝叶斯 naive Bayes 分类器"), "朴素贝叶斯 naive Bayes 分类器", GB18030},
 		{"latin1", []byte("caf\xe9 cr\xe8me br\xfbl\xe9e"), "café crème brûlée", Latin1},
 		// Valid GB18030 (é é → one Han) but mostly Latin letters: Latin-1.
 		{"latin1 not han", []byte("abcdefghij\xe9\xe9"), "abcdefghijéé", Latin1},
 		// Truncated GBK: the decoder would write U+FFFD, so it is not clean.
-		{"gbk truncated", append(gbk(t, "中文"), 0xd6), "ÖÐÎÄÖ", Latin1},
+		{"gbk truncated", append(testkit.GBK(t, "中文"), 0xd6), "ÖÐÎÄÖ", Latin1},
 		// U+FFFD encoded in GB18030 is not a decoding failure.
-		{"gb18030 fffd", append(gbk(t, "中文字"), 0x84, 0x31, 0xa4, 0x37), "中文字\ufffd", GB18030},
+		{"gb18030 fffd", append(testkit.GBK(t, "中文字"), 0x84, 0x31, 0xa4, 0x37), "中文字\ufffd", GB18030},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

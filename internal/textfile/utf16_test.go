@@ -4,27 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
-	"unicode/utf16"
-)
 
-// encodeUTF16 returns s in UTF-16 with a byte order mark.
-func encodeUTF16(s string, bigEndian bool) []byte {
-	var b []byte
-	for _, u := range utf16.Encode([]rune("\ufeff" + s)) {
-		if bigEndian {
-			b = append(b, byte(u>>8), byte(u))
-		} else {
-			b = append(b, byte(u), byte(u>>8))
-		}
-	}
-	return b
-}
+	"github.com/textnb/textnb/internal/testkit"
+)
 
 func TestDecodeUTF16(t *testing.T) {
 	text := "good great happy 中文 𝄞 café"
@@ -34,13 +20,13 @@ func TestDecodeUTF16(t *testing.T) {
 		want string
 		enc  Encoding
 	}{
-		{"le", encodeUTF16(text, false), text, UTF16LE},
-		{"be", encodeUTF16(text, true), text, UTF16BE},
+		{"le", testkit.EncodeUTF16(text, false), text, UTF16LE},
+		{"be", testkit.EncodeUTF16(text, true), text, UTF16BE},
 		{"bom only", []byte(bomLE), "", UTF16LE},
-		{"odd byte", append(encodeUTF16("ab", false), 'c'), "ab\ufffd", UTF16LE},
-		{"lone high surrogate", append(encodeUTF16("a", false), 0x3d, 0xd8, 'b', 0), "a\ufffdb", UTF16LE},
-		{"lone low surrogate", append(encodeUTF16("a", true), 0xdc, 0x00), "a\ufffd", UTF16BE},
-		{"high surrogate at end", append(encodeUTF16("a", false), 0x3d, 0xd8), "a\ufffd", UTF16LE},
+		{"odd byte", append(testkit.EncodeUTF16("ab", false), 'c'), "ab\ufffd", UTF16LE},
+		{"lone high surrogate", append(testkit.EncodeUTF16("a", false), 0x3d, 0xd8, 'b', 0), "a\ufffdb", UTF16LE},
+		{"lone low surrogate", append(testkit.EncodeUTF16("a", true), 0xdc, 0x00), "a\ufffd", UTF16BE},
+		{"high surrogate at end", append(testkit.EncodeUTF16("a", false), 0x3d, 0xd8), "a\ufffd", UTF16LE},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got, enc := Decode(c.in); got != c.want || enc != c.enc {
@@ -62,7 +48,7 @@ func TestUTF16Reader(t *testing.T) {
 		if be {
 			enc = UTF16BE
 		}
-		src := encodeUTF16(text, be)[2:]
+		src := testkit.EncodeUTF16(text, be)[2:]
 		for name, r := range map[string]io.Reader{"whole": bytes.NewReader(src), "bytes": iotest.OneByteReader(bytes.NewReader(src))} {
 			got, err := io.ReadAll(newUTF16Reader(r, enc))
 			if err != nil || string(got) != text {
@@ -83,7 +69,7 @@ func TestLineReader(t *testing.T) {
 		enc  Encoding
 	}{
 		"utf8":      {[]byte("\ufeffa\r\n\nb " + long + "\ncaf\xe9"), []string{"a", "", "b " + long, "café"}, UTF8},
-		"utf16":     {encodeUTF16("a\r\n\nb "+long+"\ncafé", true), []string{"a", "", "b " + long, "café"}, UTF16BE},
+		"utf16":     {testkit.EncodeUTF16("a\r\n\nb "+long+"\ncafé", true), []string{"a", "", "b " + long, "café"}, UTF16BE},
 		"no ending": {[]byte("x"), []string{"x"}, UTF8},
 		"empty":     {nil, nil, UTF8},
 	} {
@@ -139,35 +125,14 @@ func TestReadFile(t *testing.T) {
 		enc           Encoding
 	}{
 		"utf8.txt":   {"\ufeffnaïve 中文", "naïve 中文", UTF8},
-		"utf16.txt":  {string(encodeUTF16("good great happy", true)), "good great happy", UTF16BE},
+		"utf16.txt":  {string(testkit.EncodeUTF16("good great happy", true)), "good great happy", UTF16BE},
 		"latin1.txt": {"caf\xe9", "café", Latin1},
 	} {
-		text, enc, err := ReadFile(write(t, dir, name, c.content))
+		text, enc, err := ReadFile(testkit.Write(t, dir, name, c.content))
 		if err != nil || text != c.want || enc != c.enc {
 			t.Errorf("%s: %q, %v, %v; want %q, %v", name, text, enc, err, c.want, c.enc)
 		}
 	}
 	_, _, err := ReadFile(dir + "/missing.txt")
-	errorMentions(t, err, "missing.txt")
-}
-
-func write(t testing.TB, dir, name, content string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func errorMentions(t *testing.T, err error, parts ...string) {
-	t.Helper()
-	if err == nil {
-		t.Fatalf("no error; want one mentioning %q", parts)
-	}
-	for _, p := range parts {
-		if !strings.Contains(err.Error(), p) {
-			t.Errorf("error %q does not mention %q", err, p)
-		}
-	}
+	testkit.ErrorMentions(t, err, "missing.txt")
 }
