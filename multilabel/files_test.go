@@ -6,14 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -30,7 +31,7 @@ func FuzzDecode(f *testing.F) {
 		if len(data) >= modelfile.HeaderSize+4 {
 			copy(data, modelfile.Magic)
 			binary.LittleEndian.PutUint32(data[len(modelfile.Magic)+4:], uint32(modelfile.MultiLabelModel))
-			rechecksum(data)
+			hostile.Rechecksum(data)
 		}
 		if _, err := decode(data); err != nil {
 			if !errors.Is(err, pipeline.ErrDamaged) && !errors.Is(err, pipeline.ErrVersion) && !errors.Is(err, pipeline.ErrNotModel) {
@@ -58,7 +59,7 @@ func seedMulti(t testing.TB) [][]byte {
 	var out [][]byte
 	for _, mc := range []Config{{Folds: 2}, {Score: OddsScore, Folds: 2, AllowEmpty: true}} {
 		mm, _ := trainMulti(t, pipeline.Config{Tokenize: unigrams}, mc, docs)
-		data := editHeader(t, encode(t, mm), dropZero)
+		data := editHeader(t, testkit.Encode(t, mm), dropZero)
 		if _, err := decode(data); err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +98,7 @@ func checkFile(data []byte) error {
 // unless the model allows none.
 func checkMultiModel(mm *Model) error {
 	k := len(mm.Labels)
-	if len(mm.Thresholds) != k || slices.ContainsFunc(mm.Thresholds, notProbability) {
+	if len(mm.Thresholds) != k || slices.ContainsFunc(mm.Thresholds, hostile.NotProbability) {
 		return fmt.Errorf("thresholds %v for %d labels", mm.Thresholds, k)
 	}
 	docs := []string{"", "the team won the game", "salt salt salt pepper chip"}
@@ -111,7 +112,7 @@ func checkMultiModel(mm *Model) error {
 		for _, v := range proba {
 			sum += v
 		}
-		if len(proba) != k || slices.ContainsFunc(proba, notProbability) ||
+		if len(proba) != k || slices.ContainsFunc(proba, hostile.NotProbability) ||
 			mm.Multi.Score == ComplementScore && math.Abs(sum-1) > 1e-6 {
 			return fmt.Errorf("%q: %d probabilities %v for %d labels, summing to %g", doc, len(proba), proba, k, sum)
 		}
@@ -128,23 +129,6 @@ func checkMultiModel(mm *Model) error {
 		}
 	}
 	return nil
-}
-
-func notProbability(v float64) bool { return !(v >= 0 && v <= 1) }
-
-func encode(t testing.TB, m io.WriterTo) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func rechecksum(data []byte) []byte {
-	body := data[:len(data)-4]
-	binary.LittleEndian.PutUint32(data[len(data)-4:], modelfile.Checksum(body))
-	return data
 }
 
 // editHeader returns the model file data with its JSON header edited by
@@ -167,7 +151,7 @@ func editHeader(t testing.TB, data []byte, edit func(h map[string]any)) []byte {
 	}
 	out := append(bytes.Clone(data[:modelfile.HeaderSize]), le.AppendUint32(nil, uint32(len(js)))...)
 	out = append(append(out, js...), data[modelfile.HeaderSize+4+n:]...)
-	return rechecksum(out)
+	return hostile.Rechecksum(out)
 }
 
 // dropZero deletes the members of m (at any depth) that are false, 0, "",

@@ -14,6 +14,7 @@ import (
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/tally"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/vectorize"
@@ -179,7 +180,7 @@ func TestBestCut(t *testing.T) {
 func TestMultiModelFile(t *testing.T) {
 	docs := readMultiDocs(t, multiJSONL)
 	mm, _ := trainMulti(t, pipeline.Config{}, Config{}, docs)
-	data := encode(t, mm)
+	data := testkit.Encode(t, mm)
 	if k, _, err := modelfile.Open(data); err != nil || k != modelfile.MultiLabelModel {
 		t.Fatalf("kind %v, %v", k, err)
 	}
@@ -197,7 +198,7 @@ func TestMultiModelFile(t *testing.T) {
 			t.Errorf("%q: %v after decoding, %v before", d.Text, b, a)
 		}
 	}
-	if !bytes.Equal(encode(t, back), data) {
+	if !bytes.Equal(testkit.Encode(t, back), data) {
 		t.Error("re-encoding a decoded model changes its bytes")
 	}
 	// A text-model reader refuses it: the kind says what it is.
@@ -293,7 +294,7 @@ func TestMultiTrainingIsDeterministic(t *testing.T) {
 	docs := readMultiDocs(t, multiJSONL)
 	a, _ := trainMulti(t, pipeline.Config{}, Config{}, docs)
 	b, _ := trainMulti(t, pipeline.Config{}, Config{}, docs)
-	if !bytes.Equal(encode(t, a), encode(t, b)) {
+	if !bytes.Equal(testkit.Encode(t, a), testkit.Encode(t, b)) {
 		t.Error("two trainings differ")
 	}
 }
@@ -362,7 +363,7 @@ func TestTitleCounts(t *testing.T) {
 			t.Errorf("%q: %v, of the doubled text %v", d.Text, a, b)
 		}
 	}
-	old, err := decode(editHeader(t, encode(t, mm), func(h map[string]any) { delete(h["multi"].(map[string]any), "title") }))
+	old, err := decode(editHeader(t, testkit.Encode(t, mm), func(h map[string]any) { delete(h["multi"].(map[string]any), "title") }))
 	if err != nil {
 		t.Fatal(err)
 	}

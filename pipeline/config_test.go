@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"testing"
+
+	"github.com/textnb/textnb/internal/testkit"
 )
 
 // TestAutoClassifier checks what the zero Classifier becomes: the same
@@ -35,10 +37,10 @@ func TestAutoClassifier(t *testing.T) {
 			t.Errorf("%s: %v alpha %g, want %v alpha %g", tc.name, got.Config.Classifier, got.Config.Alpha,
 				tc.want.Classifier, want.Config.Alpha)
 		}
-		if !bytes.Equal(encode(t, got), encode(t, want)) {
+		if !bytes.Equal(testkit.Encode(t, got), testkit.Encode(t, want)) {
 			t.Errorf("%s: the model file differs from %v's", tc.name, tc.want.Classifier)
 		}
-		if m, err := decode(encode(t, got)); err != nil || m.Config.Classifier != tc.want.Classifier {
+		if m, err := decode(testkit.Encode(t, got)); err != nil || m.Config.Classifier != tc.want.Classifier {
 			t.Errorf("%s: loaded %v, %v", tc.name, m.Config.Classifier, err)
 		}
 	}

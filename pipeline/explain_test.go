@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -76,7 +77,7 @@ func TestExplainSumsToMargin(t *testing.T) {
 	for _, tc := range explainCases {
 		t.Run(tc.name, func(t *testing.T) {
 			trained := trainOn(t, tc.cfg, tc.train)
-			loaded, err := decode(encode(t, trained))
+			loaded, err := decode(testkit.Encode(t, trained))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,7 +206,7 @@ func TestClassWeightsMatchDenseTable(t *testing.T) {
 func TestInspectText(t *testing.T) {
 	for _, cfg := range []Config{{}, {Classifier: Multinomial, Weighting: RawCounts}, {Vectorizer: Hash, HashFeatures: 1 << 12}} {
 		trained, _ := train(t, cfg, newsTrain)
-		loaded, err := decode(encode(t, trained))
+		loaded, err := decode(testkit.Encode(t, trained))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/hostile"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -58,7 +59,7 @@ func seedText(t testing.TB) [][]byte {
 		{Tokenize: unigrams, Classifier: Bernoulli},
 		{Tokenize: unigrams, Vectorizer: Hash, HashFeatures: 8, Weighting: Rennie},
 	} {
-		data := editHeader(t, encode(t, trainDocs(t, cfg, docs)), dropZero)
+		data := editHeader(t, testkit.Encode(t, trainDocs(t, cfg, docs)), dropZero)
 		if _, err := decode(data); err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/hostile"
+	"github.com/textnb/textnb/internal/testkit"
 )
 
 // tinyDocs is a corpus small enough for model files of a few kilobytes,
@@ -42,7 +43,7 @@ func tinyText(t testing.TB) map[string][]byte {
 		"bnb":       {Classifier: Bernoulli},
 		"hash":      {Vectorizer: Hash, HashFeatures: 16, Weighting: Rennie, Norm: true},
 	} {
-		out[name] = encode(t, trainDocs(t, cfg, tinyDocs))
+		out[name] = testkit.Encode(t, trainDocs(t, cfg, tinyDocs))
 	}
 	return out
 }

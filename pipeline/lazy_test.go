@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -50,7 +51,7 @@ func TestLazyWeightsGiveTheSameModel(t *testing.T) {
 					}
 					wg.Wait()
 				}
-				if !bytes.Equal(encode(t, want), encode(t, got)) {
+				if !bytes.Equal(testkit.Encode(t, want), testkit.Encode(t, got)) {
 					t.Fatal("the model file differs")
 				}
 				if !reflect.DeepEqual(scoreAll(want, texts), scoreAll(got, texts)) {

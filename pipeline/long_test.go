@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -81,7 +82,7 @@ func TestLongDocumentsInPieces(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				return m, encode(t, m)
+				return m, testkit.Encode(t, m)
 			}
 			rows := func(m *Model) (idx [][]int32, val [][]float64) {
 				p := m.NewPredictor()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/hostile"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/internal/textcore"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
@@ -52,11 +53,7 @@ func multiFiles(t testing.TB, docs []corpus.MultiDocument) map[string][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var b bytes.Buffer
-		if _, err := mm.WriteTo(&b); err != nil {
-			t.Fatal(err)
-		}
-		out[name] = b.Bytes()
+		out[name] = testkit.Encode(t, mm)
 	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/tokenize"
@@ -134,7 +134,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 			t.Errorf("%+v: counts differ after a round trip", cfg)
 		}
 		// A second save of the loaded model writes the same bytes.
-		if !bytes.Equal(encode(t, m), encode(t, got)) {
+		if !bytes.Equal(testkit.Encode(t, m), testkit.Encode(t, got)) {
 			t.Errorf("%+v: re-encoding a loaded model changed its bytes", cfg)
 		}
 	}
@@ -144,10 +144,10 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 // little-endian one copies from memory, and read them back the same.
 func TestModelFileBytesDoNotDependOnByteOrder(t *testing.T) {
 	m, _ := train(t, Config{}, newsTrain)
-	native := encode(t, m)
+	native := testkit.Encode(t, m)
 	defer func(le bool) { littleEndian = le }(littleEndian)
 	littleEndian = false
-	portable := encode(t, m)
+	portable := testkit.Encode(t, m)
 	if !bytes.Equal(native, portable) {
 		t.Fatal("the converting path writes other bytes")
 	}
@@ -155,7 +155,7 @@ func TestModelFileBytesDoNotDependOnByteOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(encode(t, got), native) {
+	if !bytes.Equal(testkit.Encode(t, got), native) {
 		t.Error("a model read by the converting path encodes to other bytes")
 	}
 }
@@ -164,7 +164,7 @@ func TestModelFileBytesDoNotDependOnByteOrder(t *testing.T) {
 // after training or while loading, as the classifier itself scores.
 func TestPredictorScoresAsTheClassifier(t *testing.T) {
 	trained, _ := train(t, Config{}, newsTrain)
-	loaded, err := decode(encode(t, trained))
+	loaded, err := decode(testkit.Encode(t, trained))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,21 +178,11 @@ func TestPredictorScoresAsTheClassifier(t *testing.T) {
 	}
 }
 
-// encode returns the bytes of m's model file.
-func encode(t testing.TB, m io.WriterTo) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 func TestTrainingIsDeterministic(t *testing.T) {
 	trainOn := func(procs int) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		m, _ := train(t, Config{}, newsTrain)
-		return encode(t, m)
+		return testkit.Encode(t, m)
 	}
 	if !bytes.Equal(trainOn(1), trainOn(4)) {
 		t.Error("model bytes depend on the number of goroutines")
@@ -225,7 +215,7 @@ func encodeRepeatingTerm(t *testing.T, m *Model) []byte {
 	good := m.vocab
 	defer func() { m.vocab = good }()
 	m.vocab = v
-	return encode(t, m)
+	return testkit.Encode(t, m)
 }
 
 // A version 1 file, whose terms are sorted, written by an earlier build
@@ -257,7 +247,7 @@ func TestLoadVersion1(t *testing.T) {
 
 func TestLoadRejectsBadFiles(t *testing.T) {
 	m, _ := train(t, Config{}, newsTrain)
-	good := encode(t, m)
+	good := testkit.Encode(t, m)
 	flip := bytes.Clone(good)
 	flip[len(flip)/2] ^= 0x40
 	version := bytes.Clone(good)
@@ -359,7 +349,7 @@ func TestTrainerRejects(t *testing.T) {
 func TestLoadChecksWeighting(t *testing.T) {
 	m, _ := train(t, Config{Weighting: RawCounts}, newsTrain)
 	m.Config.Weighting = TFIDF
-	if _, err := decode(encode(t, m)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "IDF") {
+	if _, err := decode(testkit.Encode(t, m)); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "IDF") {
 		t.Errorf("decode: %v, want ErrFormat about the IDF", err)
 	}
 }
@@ -394,7 +384,7 @@ func TestPartsFitMatchesMatrixFit(t *testing.T) {
 		{Vectorizer: Hash, Classifier: Bernoulli},
 	} {
 		parts, matrix := trainBothWays(t, cfg)
-		if !bytes.Equal(encode(t, parts), encode(t, matrix)) {
+		if !bytes.Equal(testkit.Encode(t, parts), testkit.Encode(t, matrix)) {
 			t.Errorf("%+v: the model fitted from the parts differs from the matrix's", cfg)
 		}
 	}

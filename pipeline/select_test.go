@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/tally"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -82,7 +83,7 @@ func TestSelectionModel(t *testing.T) {
 	if s.Features != 500 || m.NumFeatures() != 500 || m.vocab.Len() != 500 {
 		t.Errorf("%d features, model %d, vocabulary %d", s.Features, m.NumFeatures(), m.vocab.Len())
 	}
-	back, err := decode(encode(t, m))
+	back, err := decode(testkit.Encode(t, m))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -55,7 +56,7 @@ func TestSpilledRowsGiveTheSameModel(t *testing.T) {
 			if !used {
 				t.Fatal("no rows were spilled")
 			}
-			if !bytes.Equal(encode(t, want), encode(t, got)) {
+			if !bytes.Equal(testkit.Encode(t, want), testkit.Encode(t, got)) {
 				t.Error("the model trained from spilled rows differs")
 			}
 			if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) > 0 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -19,8 +20,8 @@ import (
 func tinyTable(t testing.TB) map[string][]byte {
 	t.Helper()
 	return map[string][]byte{
-		"gaussian":    encode(t, trainTable(t, Config{Kind: Gaussian})),
-		"categorical": encode(t, trainTable(t, Config{Kind: Categorical})),
+		"gaussian":    testkit.Encode(t, trainTable(t, Config{Kind: Gaussian})),
+		"categorical": testkit.Encode(t, trainTable(t, Config{Kind: Categorical})),
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -164,13 +164,13 @@ func TestTableFileRoundTrip(t *testing.T) {
 
 func TestTableFileErrors(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "table.model")
-	if err := os.WriteFile(path, encode(t, trainTable(t, Config{})), 0o644); err != nil {
+	if err := os.WriteFile(path, testkit.Encode(t, trainTable(t, Config{})), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := pipeline.Load(path); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), "table model") {
 		t.Errorf("pipeline.Load of a table model: %v, want ErrKind naming the table model", err)
 	}
-	if _, err := Decode(encode(t, trainText(t))); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), "text model") {
+	if _, err := Decode(testkit.Encode(t, trainText(t))); !errors.Is(err, modelfile.ErrKind) || !strings.Contains(err.Error(), "text model") {
 		t.Errorf("Decode of a text model: %v, want ErrKind naming the text model", err)
 	}
 	for name, payload := range map[string]string{
@@ -285,16 +285,6 @@ func ExampleConfig() {
 	// Output:
 	// [false true]
 	// play
-}
-
-// encode returns the model file of m.
-func encode(t testing.TB, m io.WriterTo) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
 }
 
 // trainText returns a text model trained on testdata/spam.tsv.

@@ -16,6 +16,7 @@ import (
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
 )
@@ -54,16 +55,6 @@ func trainTable(t testing.TB, cfg table.Config) *table.Table {
 	return m
 }
 
-// encode returns the model file of m.
-func encode(t testing.TB, m io.WriterTo) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // A table model is written as version 1, which it has not outgrown, so
 // that builds older than version 2 still read it; a text model as the
 // newest version.
@@ -73,7 +64,7 @@ func TestVersionWrittenPerKind(t *testing.T) {
 		model io.WriterTo
 		want  uint32
 	}{{m, modelfile.FormatVersion}, {trainTable(t, table.Config{Kind: table.Gaussian}), 1}} {
-		if got := binary.LittleEndian.Uint32(encode(t, c.model)[len(modelfile.Magic):]); got != c.want {
+		if got := binary.LittleEndian.Uint32(testkit.Encode(t, c.model)[len(modelfile.Magic):]); got != c.want {
 			t.Errorf("%T written as version %d, want %d", c.model, got, c.want)
 		}
 	}
@@ -175,7 +166,7 @@ func writeContainer(t *testing.T, dir string, kind modelfile.Kind, payload strin
 // the file.
 func TestOpenRejectsBadFiles(t *testing.T) {
 	dir := t.TempDir()
-	good := encode(t, trainText(t))
+	good := testkit.Encode(t, trainText(t))
 	flip := bytes.Clone(good)
 	flip[len(flip)/2] ^= 0x40
 	version := bytes.Clone(good)
