@@ -59,7 +59,7 @@ func seedMulti(t testing.TB) [][]byte {
 	var out [][]byte
 	for _, mc := range []Config{{Folds: 2}, {Score: OddsScore, Folds: 2, AllowEmpty: true}} {
 		mm, _ := trainMulti(t, pipeline.Config{Tokenize: unigrams}, mc, docs)
-		data := editHeader(t, testkit.Encode(t, mm), dropZero)
+		data := hostile.EditHeader(t, testkit.Encode(t, mm), dropZero)
 		if _, err := decode(data); err != nil {
 			t.Fatal(err)
 		}
@@ -129,29 +129,6 @@ func checkMultiModel(mm *Model) error {
 		}
 	}
 	return nil
-}
-
-// editHeader returns the model file data with its JSON header edited by
-// edit, checksum recomputed; numbers reach edit as json.Number, exactly
-// as written.
-func editHeader(t testing.TB, data []byte, edit func(h map[string]any)) []byte {
-	t.Helper()
-	le := binary.LittleEndian
-	n := int(le.Uint32(data[modelfile.HeaderSize:]))
-	var h map[string]any
-	d := json.NewDecoder(bytes.NewReader(data[modelfile.HeaderSize+4 : modelfile.HeaderSize+4+n]))
-	d.UseNumber()
-	if err := d.Decode(&h); err != nil {
-		t.Fatal(err)
-	}
-	edit(h)
-	js, err := json.Marshal(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := append(bytes.Clone(data[:modelfile.HeaderSize]), le.AppendUint32(nil, uint32(len(js)))...)
-	out = append(append(out, js...), data[modelfile.HeaderSize+4+n:]...)
-	return hostile.Rechecksum(out)
 }
 
 // dropZero deletes the members of m (at any depth) that are false, 0, "",

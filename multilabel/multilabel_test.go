@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/internal/testkit"
@@ -237,7 +238,7 @@ func TestMultiModelFile(t *testing.T) {
 			h["config"].(map[string]any)["semi"].(map[string]any)["method"] = "nsnb"
 		},
 	} {
-		_, err := decode(editHeader(t, data, edit))
+		_, err := decode(hostile.EditHeader(t, data, edit))
 		if !errors.Is(err, pipeline.ErrDamaged) || !errors.Is(err, pipeline.ErrFormat) {
 			t.Errorf("%s: %v, want ErrDamaged", name, err)
 		}
@@ -363,7 +364,7 @@ func TestTitleCounts(t *testing.T) {
 			t.Errorf("%q: %v, of the doubled text %v", d.Text, a, b)
 		}
 	}
-	old, err := decode(editHeader(t, testkit.Encode(t, mm), func(h map[string]any) { delete(h["multi"].(map[string]any), "title") }))
+	old, err := decode(hostile.EditHeader(t, testkit.Encode(t, mm), func(h map[string]any) { delete(h["multi"].(map[string]any), "title") }))
 	if err != nil {
 		t.Fatal(err)
 	}

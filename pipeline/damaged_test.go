@@ -15,18 +15,6 @@ import (
 	"github.com/textnb/textnb/internal/modelfile"
 )
 
-// editHeader returns the text model file data with its JSON header edited
-// by edit, checksum recomputed.
-func editHeader(t testing.TB, data []byte, edit func(h map[string]any)) []byte {
-	t.Helper()
-	le := binary.LittleEndian
-	n := int(le.Uint32(data[headerSize:]))
-	js := hostile.EditJSON(t, data[headerSize+4:headerSize+4+n], edit)
-	out := append(bytes.Clone(data[:headerSize]), le.AppendUint32(nil, uint32(len(js)))...)
-	out = append(append(out, js...), data[headerSize+4+n:]...)
-	return hostile.Rechecksum(out)
-}
-
 func TestHostileTextHeaders(t *testing.T) {
 	models := tinyText(t)
 	for _, tc := range []struct {
@@ -58,7 +46,7 @@ func TestHostileTextHeaders(t *testing.T) {
 		{"classifier auto", "cnb", func(h map[string]any) { h["config"].(map[string]any)["classifier"] = "auto" }, "classifier auto"},
 		{"unknown norm", "cnb", func(h map[string]any) { config(h, "tfidf")["norm"] = "l3" }, "norm"},
 	} {
-		hostile.WantDamaged(t, tc.name, loadOnly, editHeader(t, models[tc.model], tc.edit), tc.detail)
+		hostile.WantDamaged(t, tc.name, loadOnly, hostile.EditHeader(t, models[tc.model], tc.edit), tc.detail)
 	}
 }
 
@@ -93,7 +81,7 @@ func TestHostileLegacyHeaders(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		edited := editHeader(t, data, tc.edit)
+		edited := hostile.EditHeader(t, data, tc.edit)
 		if tc.file == "multilabel-v2" {
 			if err := MultiLabel.Decode(edited); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tc.detail) {
 				t.Errorf("%s: %v, want ErrDamaged naming %q", tc.name, err, tc.detail)

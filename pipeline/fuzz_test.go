@@ -59,7 +59,7 @@ func seedText(t testing.TB) [][]byte {
 		{Tokenize: unigrams, Classifier: Bernoulli},
 		{Tokenize: unigrams, Vectorizer: Hash, HashFeatures: 8, Weighting: Rennie},
 	} {
-		data := editHeader(t, testkit.Encode(t, trainDocs(t, cfg, docs)), dropZero)
+		data := hostile.EditHeader(t, testkit.Encode(t, trainDocs(t, cfg, docs)), dropZero)
 		if _, err := decode(data); err != nil {
 			t.Fatal(err)
 		}
