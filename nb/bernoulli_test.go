@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/golden"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestBernoulliMatchesDenseFormula(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	X := txtRandomCSR(r, 80, 25, 6)
-	y := txtLabels(r, X.Rows, 3)
+	y := testkit.Labels(r, X.Rows, 3)
 	m := &Bernoulli{Alpha: 0.7, Binarize: 1.5}
 	txtFit(t, m, X, y, 3)
 	got := jointLogLikelihoodCSR(m, X)

@@ -10,25 +10,15 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/golden"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/nb"
 )
-
-func dnInts(rows [][]float64) [][]int {
-	out := make([][]int, len(rows))
-	for r, row := range rows {
-		out[r] = make([]int, len(row))
-		for i, v := range row {
-			out[r][i] = int(v)
-		}
-	}
-	return out
-}
 
 // dnCatFit fits a Categorical on a golden case's integer rows.
 func dnCatFit(t testing.TB, c golden.Case, alpha float64) *nb.Categorical {
 	t.Helper()
 	m := &nb.Categorical{Alpha: alpha}
-	if err := m.Fit(dnInts(c.XTrain), c.YTrain, len(c.Classes)); err != nil {
+	if err := m.Fit(testkit.Ints(c.XTrain), c.YTrain, len(c.Classes)); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -53,7 +43,7 @@ func TestCategoricalGolden(t *testing.T) {
 				golden.Close(t, fmt.Sprint("feature_log_prob ", i), m.FeatureLogProb[i], slices.Concat(f...), 1e-9)
 			}
 			golden.Close(t, "class log prior", m.ClassLogPrior, c.ClassLogPrior, 1e-9)
-			X := dnInts(c.XQuery)
+			X := testkit.Ints(c.XQuery)
 			dnCheckQueries(t, c, func(dst []float64, r int) []float64 {
 				return m.JointLogLikelihoodInt(dst, X[r])
 			})
@@ -91,7 +81,7 @@ func dnSplit(X [][]int, y []int) (xa [][]int, ya []int, xb [][]int, yb []int) {
 func TestCategoricalPartialFitEqualsFit(t *testing.T) {
 	c := golden.Named(t, "catnb_iris_alpha0.5")
 	all := dnCatFit(t, c, 0.5)
-	xa, ya, xb, yb := dnSplit(dnInts(c.XTrain), c.YTrain)
+	xa, ya, xb, yb := dnSplit(testkit.Ints(c.XTrain), c.YTrain)
 	part := &nb.Categorical{Alpha: 0.5}
 	if err := part.PartialFit(xa, ya, 3); err != nil {
 		t.Fatal(err)
@@ -108,7 +98,7 @@ func TestCategoricalPartialFitEqualsFit(t *testing.T) {
 func TestCategoricalMergeEqualsUnion(t *testing.T) {
 	c := golden.Named(t, "catnb_iris_alpha1.0")
 	all := dnCatFit(t, c, 1)
-	xa, ya, xb, yb := dnSplit(dnInts(c.XTrain), c.YTrain)
+	xa, ya, xb, yb := dnSplit(testkit.Ints(c.XTrain), c.YTrain)
 	var a, b, empty nb.Categorical
 	if err := a.Fit(xa, ya, 3); err != nil {
 		t.Fatal(err)
@@ -234,7 +224,7 @@ func TestCategoricalRejectsBadInput(t *testing.T) {
 func BenchmarkCategoricalJointLogLikelihoodInt(b *testing.B) {
 	c := golden.Named(b, "catnb_iris_alpha1.0")
 	m := dnCatFit(b, c, 1)
-	X := dnInts(c.XQuery)
+	X := testkit.Ints(c.XQuery)
 	buf := make([]float64, 0, 3)
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {

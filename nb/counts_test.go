@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/golden"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -20,18 +21,10 @@ func txtSlice(X *vectorize.CSR, lo, hi int) *vectorize.CSR {
 	return out
 }
 
-func txtLabels(r *rand.Rand, n, k int) []int {
-	y := make([]int, n)
-	for i := range y {
-		y[i] = r.IntN(k)
-	}
-	return y
-}
-
 func TestPartialFitEqualsFit(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	X := txtRandomCSR(r, 300, 80, 12)
-	y := txtLabels(r, X.Rows, 4)
+	y := testkit.Labels(r, X.Rows, 4)
 	half := X.Rows / 2
 	for _, est := range []Estimator{&Multinomial{Alpha: 0.3}, &Complement{Norm: true}, &Bernoulli{Binarize: 1}} {
 		all := NewCounts(est, 4, X.Cols)
@@ -62,7 +55,7 @@ func TestPartialFitEqualsFit(t *testing.T) {
 func TestMergeEqualsUnion(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	X := txtRandomCSR(r, 200, 50, 10)
-	y := txtLabels(r, X.Rows, 3)
+	y := testkit.Labels(r, X.Rows, 3)
 	all, a, b := NewCounts(nil, 3, 50), NewCounts(nil, 3, 50), NewCounts(nil, 3, 50)
 	w := make([]float64, X.Rows)
 	for i := range w {
@@ -223,7 +216,7 @@ func TestRemapThenMergeEqualsJointTraining(t *testing.T) {
 func BenchmarkCountsAdd(b *testing.B) {
 	r := rand.New(rand.NewPCG(17, 18))
 	X := txtRandomCSR(r, 2000, 50000, 150)
-	y := txtLabels(r, X.Rows, 20)
+	y := testkit.Labels(r, X.Rows, 20)
 	c := NewCounts(nil, 20, 50000)
 	b.ReportAllocs()
 	for b.Loop() {

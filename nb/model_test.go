@@ -11,24 +11,9 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/golden"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/vectorize"
 )
-
-// txtGoldenCases returns the nine golden cases of the text models (mnb_*,
-// cnb_*, bnb_*), failing the test if any is missing.
-func txtGoldenCases(t testing.TB) []golden.Case {
-	t.Helper()
-	var out []golden.Case
-	for _, c := range golden.Load(t).Cases {
-		if strings.HasPrefix(c.Name, "mnb_") || strings.HasPrefix(c.Name, "cnb_") || strings.HasPrefix(c.Name, "bnb_") {
-			out = append(out, c)
-		}
-	}
-	if len(out) != 9 {
-		t.Fatalf("found %d text golden cases, want 9", len(out))
-	}
-	return out
-}
 
 // txtEstimator builds the model a golden case describes.
 func txtEstimator(t *testing.T, c golden.Case) Estimator {
@@ -50,7 +35,7 @@ func txtEstimator(t *testing.T, c golden.Case) Estimator {
 }
 
 func TestGoldenTextModels(t *testing.T) {
-	for _, c := range txtGoldenCases(t) {
+	for _, c := range testkit.TextGoldenCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			est := txtEstimator(t, c)
 			X := vectorize.FromDense(c.XTrain)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/golden"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -26,7 +27,7 @@ func TestAdjustPriorsGolden(t *testing.T) {
 func TestAdjustPriorsEqualsMultinomialPrior(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	X := txtRandomCSR(r, 120, 30, 8)
-	y := txtLabels(r, X.Rows, 3)
+	y := testkit.Labels(r, X.Rows, 3)
 	var trained Multinomial
 	c := txtFit(t, &trained, X, y, 3)
 	target := []float64{0.7, 0.2, 0.1}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/textnb/textnb/internal/featurehash"
 	"github.com/textnb/textnb/internal/golden"
+	"github.com/textnb/textnb/internal/testkit"
 )
 
 const tol = 1e-9
@@ -98,18 +99,6 @@ func TestGoldenTFIDF(t *testing.T) {
 	}
 }
 
-func toDense(m *CSR) [][]float64 {
-	out := make([][]float64, m.Rows)
-	for i := range out {
-		out[i] = make([]float64, m.Cols)
-		idx, val := m.Row(i)
-		for k, j := range idx {
-			out[i][j] = val[k]
-		}
-	}
-	return out
-}
-
 func assertDense(t *testing.T, name string, m *CSR, want [][]float64) {
 	t.Helper()
 	if err := m.Validate(); err != nil {
@@ -132,3 +121,6 @@ func assertDense(t *testing.T, name string, m *CSR, want [][]float64) {
 }
 
 func clone(m *CSR) *CSR { return (*CSR)(sparseOf(m).Clone()) }
+
+// toDense returns m as dense rows.
+func toDense(m *CSR) [][]float64 { return testkit.Dense(m.Rows, m.Cols, m.Row) }

@@ -2,30 +2,12 @@ package compact
 
 import (
 	"math"
-	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/vectorize"
 )
-
-// txtGoldenCases returns the nine golden cases of the text models (mnb_*,
-// cnb_*, bnb_*), failing the test if any is missing.
-func txtGoldenCases(t testing.TB) []golden.Case {
-	t.Helper()
-	var out []golden.Case
-	for _, c := range golden.Load(t).Cases {
-		if strings.HasPrefix(c.Name, "mnb_") || strings.HasPrefix(c.Name, "cnb_") || strings.HasPrefix(c.Name, "bnb_") {
-			out = append(out, c)
-		}
-	}
-	if len(out) != 9 {
-		t.Fatalf("found %d text golden cases, want 9", len(out))
-	}
-	return out
-}
 
 // txtEstimator builds the model a golden case describes.
 func txtEstimator(t *testing.T, c golden.Case) nb.Estimator {
@@ -112,14 +94,6 @@ func txtSlice(X *vectorize.CSR, lo, hi int) *vectorize.CSR {
 		out.AppendRow(X.Row(i))
 	}
 	return out
-}
-
-func txtLabels(r *rand.Rand, n, k int) []int {
-	y := make([]int, n)
-	for i := range y {
-		y[i] = r.IntN(k)
-	}
-	return y
 }
 
 // txtAppendDense appends the non-zero entries of dense as a row of X.

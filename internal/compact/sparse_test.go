@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/textnb/textnb/nb"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -12,8 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/nb"
+
 	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -65,7 +67,7 @@ func spEqual(t *testing.T, what string, s *Counts, c *nb.Counts) {
 
 func TestSparseCountsMatchCounts(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
-	y := txtLabels(r, 150, 5)
+	y := testkit.Labels(r, 150, 5)
 	X := spSkewed(r, y, 120, 100)
 	for _, est := range []nb.Estimator{&nb.Multinomial{}, &nb.Bernoulli{Binarize: 1.5}, &nb.Bernoulli{}} {
 		c := nb.NewCounts(est, 5, X.Cols)
@@ -105,7 +107,7 @@ func TestSparseCountsMatchCounts(t *testing.T) {
 func TestSparseCountsWideMatchCounts(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4)) // several ranges run at once on any machine
 	r := rand.New(rand.NewPCG(23, 24))
-	y := txtLabels(r, 400, 5)
+	y := testkit.Labels(r, 400, 5)
 	cols := 3*featureMajorChunk + featureMajorChunk/2
 	X := spSkewed(r, y, cols, cols)
 	// Every class also has cells at the features around each bound.
@@ -173,7 +175,7 @@ func TestSparseCountsRejectBadInput(t *testing.T) {
 // a matrix with their columns reversed, appended to its buffers.
 func TestSparseCountsFuncMatchesMatrix(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
-	y := txtLabels(r, 200, 6)
+	y := testkit.Labels(r, 200, 6)
 	X := spSkewed(r, y, 90, 80)
 	reversed := func(i int, idx []int32, val []float64) ([]int32, []float64) {
 		ri, rv := X.Row(i)
@@ -238,7 +240,7 @@ func spCount(t *testing.T, X *vectorize.CSR, y []int, lo, hi int, binary bool, t
 
 func TestSparseMergeEqualsUnion(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
-	y := txtLabels(r, 200, 4)
+	y := testkit.Labels(r, 200, 4)
 	X := spSkewed(r, y, 90, 80)
 	a, b, all := spCount(t, X, y, 0, 70, false, 0), spCount(t, X, y, 70, 200, false, 0), spCount(t, X, y, 0, 200, false, 0)
 	m, err := Merge(a, b)
@@ -424,7 +426,7 @@ func TestSparseRemapClasses(t *testing.T) {
 // equal counting all documents in the union space.
 func TestSparseRemapThenMergeEqualsJointTraining(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 26))
-	y := txtLabels(r, 120, 4)
+	y := testkit.Labels(r, 120, 4)
 	X := spSkewed(r, y, 60, 60)
 	// Vocabulary A is columns 0..39 in order, B columns 20..59 reversed;
 	// each half of the documents is seen through one of them.
@@ -536,7 +538,7 @@ func spFitCompact(t *testing.T, est nb.Estimator, X *vectorize.CSR, y []int, cla
 }
 
 func TestCompactGolden(t *testing.T) {
-	for _, c := range txtGoldenCases(t) {
+	for _, c := range testkit.TextGoldenCases(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			est := txtEstimator(t, c)
 			lin := spFitCompact(t, est, vectorize.FromDense(c.XTrain), c.YTrain, len(c.Classes))
@@ -574,9 +576,9 @@ func TestCompactGolden(t *testing.T) {
 func TestCompactMatchesDense(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 28))
 	const k, f = 5, 300
-	y := txtLabels(r, 400, k)
+	y := testkit.Labels(r, 400, k)
 	X := spSkewed(r, y, f, 260)
-	Q := spSkewed(r, txtLabels(r, 60, k), f, f) // queries use unseen features too
+	Q := spSkewed(r, testkit.Labels(r, 60, k), f, f) // queries use unseen features too
 	Q.AppendRow([]int32{3, f - 1}, []float64{2, 1})
 	Q.AppendRow(nil, nil)
 	for _, est := range []nb.Estimator{

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"math/rand/v2"
 
-	"github.com/textnb/textnb/nb"
 	"reflect"
 	"testing"
+
+	"github.com/textnb/textnb/nb"
 
 	"github.com/textnb/textnb/vectorize"
 )

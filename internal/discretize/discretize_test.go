@@ -9,6 +9,7 @@ import (
 
 	"github.com/textnb/textnb/internal/discretize"
 	"github.com/textnb/textnb/internal/golden"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -107,7 +108,7 @@ func TestDiscretizerGolden(t *testing.T) {
 		name string
 		X    [][]float64
 		want [][]int
-	}{{"train", g.XTrain, dnInts(c.XTrain)}, {"query", g.XQuery, dnInts(c.XQuery)}} {
+	}{{"train", g.XTrain, testkit.Ints(c.XTrain)}, {"query", g.XQuery, testkit.Ints(c.XQuery)}} {
 		var row []int
 		for r, x := range set.X {
 			row = d.Transform(row[:0], x)
@@ -187,16 +188,4 @@ func ExampleBinStrategy() {
 	// Output:
 	// quantile
 	// uniform
-}
-
-// dnInts converts golden float rows of category ids to ints.
-func dnInts(rows [][]float64) [][]int {
-	out := make([][]int, len(rows))
-	for r, row := range rows {
-		out[r] = make([]int, len(row))
-		for i, v := range row {
-			out[r][i] = int(v)
-		}
-	}
-	return out
 }

@@ -1,7 +1,6 @@
 package featurehash
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/testkit"
 )
 
 func TestMurmur3Vectors(t *testing.T) {
@@ -115,7 +115,7 @@ func TestHashingConfig(t *testing.T) {
 }
 
 func TestHashingConcurrent(t *testing.T) {
-	docs := zipfDocs(9, 40, 50, 300)
+	docs := testkit.ZipfDocs(9, 40, 50, 300)
 	h := Hashing{Features: 1 << 10, AlternateSign: true}
 	want := make([][]float64, len(docs))
 	for i, d := range docs {
@@ -170,23 +170,4 @@ func TestHashingTransformWords(t *testing.T) {
 	if got, want := st.sum(), Murmur3String("abcdefghijklmnopq", 0); got != want {
 		t.Errorf("streamed %08x, whole %08x", got, want)
 	}
-}
-
-// zipfDocs returns n documents of about length terms drawn from a Zipf law
-// over a vocabulary of size words.
-func zipfDocs(seed uint64, n, length, size int) [][]string {
-	r := rand.New(rand.NewPCG(seed, 7))
-	words := make([]string, size)
-	for i := range words {
-		words[i] = fmt.Sprintf("w%x", r.Uint32())
-	}
-	z := rand.NewZipf(r, 1.1, 2, uint64(size-1))
-	docs := make([][]string, n)
-	for i := range docs {
-		docs[i] = make([]string, r.IntN(2*length+1))
-		for k := range docs[i] {
-			docs[i][k] = words[z.Uint64()]
-		}
-	}
-	return docs
 }

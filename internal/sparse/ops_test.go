@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/textnb/textnb/internal/testkit"
 )
 
 var opsDense = [][]float64{{1, 0, 2, 0}, {0, 0, 0, 0}, {3, 4, 0, 0.5}}
@@ -91,14 +93,5 @@ func TestStackRows(t *testing.T) {
 	}
 }
 
-func toDense(m *CSR) [][]float64 {
-	out := make([][]float64, m.Rows)
-	for i := range out {
-		out[i] = make([]float64, m.Cols)
-		idx, val := m.Row(i)
-		for k, j := range idx {
-			out[i][j] = val[k]
-		}
-	}
-	return out
-}
+// toDense returns m as dense rows.
+func toDense(m *CSR) [][]float64 { return testkit.Dense(m.Rows, m.Cols, m.Row) }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/testkit"
 )
 
 // TestPrunedMatchesFinish checks that the rows and terms of a Pruned, mapped
@@ -12,7 +13,7 @@ import (
 // without consuming the builders, while Vocabulary runs concurrently with
 // Row.
 func TestPrunedMatchesFinish(t *testing.T) {
-	docs := zipfDocs(3, 250, 40, 1500)
+	docs := testkit.ZipfDocs(3, 250, 40, 1500)
 	docs[9] = nil
 	cfgs := []Config{{}, {MinDF: 2}, {MaxDF: 0.3}, {MinDF: 2, MaxFeatures: 80}, {MaxFeatures: 5000, Binary: true}}
 	for _, cfg := range cfgs {

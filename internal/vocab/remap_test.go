@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/sparse"
+	"github.com/textnb/textnb/internal/testkit"
 )
 
 func TestRemapColumnsWithMergedVocabularies(t *testing.T) {
@@ -32,14 +33,5 @@ func TestRemapColumnsWithMergedVocabularies(t *testing.T) {
 	}
 }
 
-func denseOf(m *sparse.CSR) [][]float64 {
-	out := make([][]float64, m.Rows)
-	for i := range out {
-		out[i] = make([]float64, m.Cols)
-		idx, val := m.Row(i)
-		for k, j := range idx {
-			out[i][j] = val[k]
-		}
-	}
-	return out
-}
+// denseOf returns m as dense rows.
+func denseOf(m *sparse.CSR) [][]float64 { return testkit.Dense(m.Rows, m.Cols, m.Row) }

@@ -16,6 +16,7 @@ import (
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/termtab"
+	"github.com/textnb/textnb/internal/testkit"
 )
 
 // handDocs: sorted terms a b c d e f with
@@ -139,25 +140,6 @@ func TestVocabEmptyRows(t *testing.T) {
 	}
 }
 
-// zipfDocs returns n documents of about length terms drawn from a Zipf law
-// over a vocabulary of size words.
-func zipfDocs(seed uint64, n, length, size int) [][]string {
-	r := rand.New(rand.NewPCG(seed, 7))
-	words := make([]string, size)
-	for i := range words {
-		words[i] = fmt.Sprintf("w%x", r.Uint32())
-	}
-	z := rand.NewZipf(r, 1.1, 2, uint64(size-1))
-	docs := make([][]string, n)
-	for i := range docs {
-		docs[i] = make([]string, r.IntN(2*length+1))
-		for k := range docs[i] {
-			docs[i][k] = words[z.Uint64()]
-		}
-	}
-	return docs
-}
-
 // naiveVocab is a direct transcription of scikit-learn's CountVectorizer.
 func naiveVocab(cfg Config, docs [][]string) ([]string, [][]float64) {
 	df, tf := map[string]int{}, map[string]int{}
@@ -211,7 +193,7 @@ func naiveVocab(cfg Config, docs [][]string) ([]string, [][]float64) {
 }
 
 func TestVocabShardsAndReference(t *testing.T) {
-	docs := zipfDocs(1, 300, 40, 2000)
+	docs := testkit.ZipfDocs(1, 300, 40, 2000)
 	docs[17] = nil
 	cfgs := []Config{{}, {MinDF: 2}, {MaxDF: 0.2}, {MinDF: 2, MaxDF: 0.5, MaxFeatures: 100}, {MaxFeatures: 50, Binary: true}}
 	for _, cfg := range cfgs {
@@ -399,7 +381,7 @@ func TestVocabulary(t *testing.T) {
 }
 
 func TestVocabularyConcurrentTransform(t *testing.T) {
-	docs := zipfDocs(2, 50, 30, 500)
+	docs := testkit.ZipfDocs(2, 50, 30, 500)
 	v, X, err := build(t, Config{}, docs)
 	if err != nil {
 		t.Fatal(err)
@@ -449,7 +431,7 @@ func TestMergeAndSelectVocabularies(t *testing.T) {
 }
 
 func TestVocabCountsReuse(t *testing.T) {
-	docs := zipfDocs(4, 200, 30, 1000)
+	docs := testkit.ZipfDocs(4, 200, 30, 1000)
 	shards := []*Builder{NewBuilder(), NewBuilder()}
 	for i, d := range docs {
 		shards[i*2/len(docs)].Add(d)
