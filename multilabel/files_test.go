@@ -3,7 +3,6 @@ package multilabel
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -59,7 +58,7 @@ func seedMulti(t testing.TB) [][]byte {
 	var out [][]byte
 	for _, mc := range []Config{{Folds: 2}, {Score: OddsScore, Folds: 2, AllowEmpty: true}} {
 		mm, _ := trainMulti(t, pipeline.Config{Tokenize: unigrams}, mc, docs)
-		data := hostile.EditHeader(t, testkit.Encode(t, mm), dropZero)
+		data := hostile.EditHeader(t, testkit.Encode(t, mm), hostile.DropZero)
 		if _, err := decode(data); err != nil {
 			t.Fatal(err)
 		}
@@ -129,22 +128,4 @@ func checkMultiModel(mm *Model) error {
 		}
 	}
 	return nil
-}
-
-// dropZero deletes the members of m (at any depth) that are false, 0, "",
-// "none" or objects left empty.
-func dropZero(m map[string]any) {
-	for k, v := range m {
-		if o, ok := v.(map[string]any); ok {
-			dropZero(o)
-			if len(o) == 0 {
-				delete(m, k)
-			}
-			continue
-		}
-		switch v {
-		case false, json.Number("0"), "", "none":
-			delete(m, k)
-		}
-	}
 }

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"testing"
 
@@ -59,29 +58,11 @@ func seedText(t testing.TB) [][]byte {
 		{Tokenize: unigrams, Classifier: Bernoulli},
 		{Tokenize: unigrams, Vectorizer: Hash, HashFeatures: 8, Weighting: Rennie},
 	} {
-		data := hostile.EditHeader(t, testkit.Encode(t, trainDocs(t, cfg, docs)), dropZero)
+		data := hostile.EditHeader(t, testkit.Encode(t, trainDocs(t, cfg, docs)), hostile.DropZero)
 		if _, err := decode(data); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, data)
 	}
 	return out
-}
-
-// dropZero deletes the members of m (at any depth) that are false, 0, "",
-// "none" or objects left empty.
-func dropZero(m map[string]any) {
-	for k, v := range m {
-		if o, ok := v.(map[string]any); ok {
-			dropZero(o)
-			if len(o) == 0 {
-				delete(m, k)
-			}
-			continue
-		}
-		switch v {
-		case false, json.Number("0"), "", "none":
-			delete(m, k)
-		}
-	}
 }

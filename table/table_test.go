@@ -1,7 +1,6 @@
 package table
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/pipeline"
@@ -179,7 +179,7 @@ func TestTableFileErrors(t *testing.T) {
 		"one class":    `{"kind":"gaussian","features":["a"],"classes":["x"]}`,
 		"unknown kind": `{"kind":"poisson","features":["a"],"classes":["x","y"]}`,
 	} {
-		if _, err := Decode(containerBytes(t, modelfile.TableModel, payload)); !errors.Is(err, modelfile.ErrFormat) {
+		if _, err := Decode(hostile.Container(t, modelfile.TableModel, payload)); !errors.Is(err, modelfile.ErrFormat) {
 			t.Errorf("%s: error %v, want modelfile.ErrFormat", name, err)
 		}
 	}
@@ -304,16 +304,4 @@ func trainText(t testing.TB) *pipeline.Model {
 		t.Fatal(err)
 	}
 	return m
-}
-
-// containerBytes returns a checked model file of kind holding payload.
-func containerBytes(t testing.TB, kind modelfile.Kind, payload string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	cw := modelfile.NewWriter(&b, kind)
-	cw.Put([]byte(payload))
-	if _, err := cw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/pipeline"
@@ -140,23 +141,11 @@ func TestOpenEitherKind(t *testing.T) {
 	}
 }
 
-// containerBytes returns a checked model file of kind holding payload.
-func containerBytes(t *testing.T, kind modelfile.Kind, payload string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	cw := modelfile.NewWriter(&b, kind)
-	cw.Put([]byte(payload))
-	if _, err := cw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// writeContainer writes containerBytes into a file in dir.
+// writeContainer writes hostile.Container into a file in dir.
 func writeContainer(t *testing.T, dir string, kind modelfile.Kind, payload string) string {
 	t.Helper()
 	path := filepath.Join(dir, fmt.Sprintf("kind%d.model", kind))
-	if err := os.WriteFile(path, containerBytes(t, kind, payload), 0o644); err != nil {
+	if err := os.WriteFile(path, hostile.Container(t, kind, payload), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
