@@ -143,21 +143,9 @@ func txtRandomCSR(r *rand.Rand, rows, cols, nnz int) *vectorize.CSR {
 		for range nnz {
 			dense[r.IntN(cols)] += float64(1 + r.IntN(3))
 		}
-		txtAppendDense(X, dense)
+		X.AppendRow(testkit.NonZero(dense))
 	}
 	return X
-}
-
-// txtAppendDense appends the non-zero entries of dense as a row of X.
-func txtAppendDense(X *vectorize.CSR, dense []float64) {
-	var idx []int32
-	var val []float64
-	for j, v := range dense {
-		if v != 0 {
-			idx, val = append(idx, int32(j)), append(val, v)
-		}
-	}
-	X.AppendRow(idx, val)
 }
 
 func TestParallelMatchesSerial(t *testing.T) {

@@ -136,7 +136,7 @@ func txtMixture(r *rand.Rand, dists [][]float64, priors []float64, n, length int
 		for range length {
 			dense[min(sort.SearchFloat64s(cum[label], r.Float64()), f-1)]++
 		}
-		txtAppendDense(X, dense)
+		X.AppendRow(testkit.NonZero(dense))
 	}
 	return X, y
 }

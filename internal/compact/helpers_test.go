@@ -96,18 +96,6 @@ func txtSlice(X *vectorize.CSR, lo, hi int) *vectorize.CSR {
 	return out
 }
 
-// txtAppendDense appends the non-zero entries of dense as a row of X.
-func txtAppendDense(X *vectorize.CSR, dense []float64) {
-	var idx []int32
-	var val []float64
-	for j, v := range dense {
-		if v != 0 {
-			idx, val = append(idx, int32(j)), append(val, v)
-		}
-	}
-	X.AppendRow(idx, val)
-}
-
 // jointCSR returns the rows×K joint log-likelihoods of X.
 func jointCSR(m nb.Model, X *vectorize.CSR) []float64 {
 	var out []float64

@@ -35,7 +35,7 @@ func spSkewed(r *rand.Rand, y []int, cols, used int) *vectorize.CSR {
 			}
 			dense[j] += float64(1 + r.IntN(3))
 		}
-		txtAppendDense(X, dense)
+		X.AppendRow(testkit.NonZero(dense))
 		if n := len(X.Data); n > 0 {
 			X.Data[n-1] = 0
 		}

@@ -150,3 +150,14 @@ func TextGoldenCases(t testing.TB) []golden.Case {
 	}
 	return out
 }
+
+// NonZero returns the column ids and values of the non-zero entries of a
+// dense row, as a sparse matrix's AppendRow takes them.
+func NonZero(dense []float64) (idx []int32, val []float64) {
+	for j, v := range dense {
+		if v != 0 {
+			idx, val = append(idx, int32(j)), append(val, v)
+		}
+	}
+	return idx, val
+}
