@@ -5,17 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf16"
-)
 
-// utf16LE returns s in UTF-16LE with a byte order mark.
-func utf16LE(s string) string {
-	var b []byte
-	for _, u := range utf16.Encode([]rune("\ufeff" + s)) {
-		b = append(b, byte(u), byte(u>>8))
-	}
-	return string(b)
-}
+	"github.com/textnb/textnb/internal/testkit"
+)
 
 // TestCLIPredictUTF16File predicts a file saved as UTF-16 as it predicts
 // the same text in UTF-8.
@@ -23,7 +15,7 @@ func TestCLIPredictUTF16File(t *testing.T) {
 	model := trainTo(t, newsTrain)
 	dir := t.TempDir()
 	text := "The striker scored twice in the second half"
-	for name, data := range map[string]string{"utf8.txt": text, "utf16.txt": utf16LE(text)} {
+	for name, data := range map[string]string{"utf8.txt": text, "utf16.txt": string(testkit.EncodeUTF16(text, false))} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +38,7 @@ func TestCLIPredictStdinLines(t *testing.T) {
 	if len(want) != 4 || !strings.HasPrefix(want[0], "stdin:1\tsport\t") || !strings.HasPrefix(want[3], "stdin:4\tfinance\t") {
 		t.Fatalf("predict from stdin:\n%s", strings.Join(want, "\n"))
 	}
-	if got := lines(mustRun(t, utf16LE(text), "predict", "-m", model, "-")); strings.Join(got, "\n") != strings.Join(want, "\n") {
+	if got := lines(mustRun(t, string(testkit.EncodeUTF16(text, false)), "predict", "-m", model, "-")); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("UTF-16 standard input:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
@@ -66,7 +58,7 @@ func TestCLIPredictUTF16LineFiles(t *testing.T) {
 		if err := os.WriteFile(utf8Path, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(utf16Path, []byte(utf16LE(data)), 0o644); err != nil {
+		if err := os.WriteFile(utf16Path, testkit.EncodeUTF16(data, false), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		want := mustRun(t, "", "predict", "-m", model, "--id-field", "id", utf8Path)
