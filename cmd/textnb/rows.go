@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -196,8 +195,8 @@ func tsvRows(first, file string, o rowOptions) (func(string, int) (row, error), 
 	for i := range names {
 		names[i] = strings.TrimSpace(names[i])
 	}
-	ti := index(names, o.textField)
-	header := ti >= 0 || o.idField != "" && index(names, o.idField) >= 0
+	ti := textfile.Column(names, o.textField)
+	header := ti >= 0 || o.idField != "" && textfile.Column(names, o.idField) >= 0
 	if !header {
 		if o.wantsFields() {
 			return nil, false, fmt.Errorf("%w: --id-field and --keep-fields need a header line naming the columns", corpus.ErrMissingField)
@@ -222,7 +221,7 @@ func tsvRows(first, file string, o rowOptions) (func(string, int) (row, error), 
 	return func(line string, num int) (row, error) {
 		f := strings.Split(line, "\t")
 		if len(f) != len(names) {
-			return row{}, fmt.Errorf("%w: expected %d, found %d", corpus.ErrFieldCount, len(names), len(f))
+			return row{}, textfile.FieldCountError(len(names), len(f))
 		}
 		return cols.row(f, file, num), nil
 	}, true, nil
@@ -235,22 +234,13 @@ type fieldColumns struct {
 	names    []string
 }
 
-func index(names []string, name string) int {
-	for i, n := range names {
-		if n == name {
-			return i
-		}
-	}
-	return -1
-}
-
 func columns(names []string, o rowOptions) (fieldColumns, error) {
-	c := fieldColumns{text: index(names, o.textField), id: -1, names: names}
+	c := fieldColumns{text: textfile.Column(names, o.textField), id: -1, names: names}
 	if c.text < 0 {
-		return c, fmt.Errorf("%w: header has no text column %q", corpus.ErrMissingField, o.textField)
+		return c, textfile.MissingColumn("text", o.textField)
 	}
 	if o.idField != "" {
-		if c.id = index(names, o.idField); c.id < 0 {
+		if c.id = textfile.Column(names, o.idField); c.id < 0 {
 			return c, fmt.Errorf("header has no column %q (--id-field)", o.idField)
 		}
 	}
@@ -261,7 +251,7 @@ func columns(names []string, o rowOptions) (fieldColumns, error) {
 		return c, nil
 	}
 	for _, k := range o.keep {
-		i := index(names, k)
+		i := textfile.Column(names, k)
 		if i < 0 {
 			return c, fmt.Errorf("header has no column %q (--keep-fields)", k)
 		}
@@ -286,21 +276,20 @@ func (c fieldColumns) row(f []string, file string, num int) row {
 
 // readCSVRows reads a CSV stream with a header.
 func readCSVRows(br *bufio.Reader, file string, o rowOptions, add func(row) error) error {
-	cr := csv.NewReader(br)
-	header, err := cr.Read()
+	name := file
+	if file == "-" {
+		name = "stdin"
+	}
+	cr, names, err := textfile.ReadCSVHeader(br, ',')
 	if errors.Is(err, io.EOF) {
 		return nil
 	}
 	if err != nil {
-		return csvRowError(file, err)
-	}
-	names := make([]string, len(header))
-	for i, h := range header {
-		names[i], _ = textfile.Decode([]byte(strings.TrimSpace(h)))
+		return textfile.CSVError(err, name, 0, 0)
 	}
 	cols, err := columns(names, o)
 	if err != nil {
-		return rowError(file, 1, err)
+		return textfile.HeaderError(cr, name, err)
 	}
 	for {
 		rec, err := cr.Read()
@@ -308,10 +297,10 @@ func readCSVRows(br *bufio.Reader, file string, o rowOptions, add func(row) erro
 			return nil
 		}
 		if err != nil {
-			return csvRowError(file, err)
+			return textfile.CSVError(err, name, len(names), len(rec))
 		}
 		for i, v := range rec {
-			rec[i], _ = textfile.Decode([]byte(v))
+			rec[i], _ = textfile.DecodeString(v)
 		}
 		num, _ := cr.FieldPos(0)
 		rw := cols.row(rec, file, num)
@@ -320,14 +309,6 @@ func readCSVRows(br *bufio.Reader, file string, o rowOptions, add func(row) erro
 			return err
 		}
 	}
-}
-
-func csvRowError(file string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return rowError(file, pe.Line, pe.Err)
-	}
-	return fmt.Errorf("reading %s: %w", file, err)
 }
 
 // jsonRow reads one JSONL object: its text field must be a string; the id
