@@ -311,44 +311,54 @@ func readCSVRows(br *bufio.Reader, file string, o rowOptions, add func(row) erro
 	}
 }
 
-// jsonRow reads one JSONL object: its text field must be a string; the id
-// field's value is its string, or its JSON text for another value; kept
-// fields keep their JSON values (null when absent).
+// jsonRow reads one JSONL object, scanned as train and eval scan theirs: its
+// text field must be a string; the id field's value is its string, or its
+// JSON text for another value; kept fields keep their JSON values (null when
+// absent). A null text or id is as encoding/json leaves a string: empty, or
+// the default source.
 func jsonRow(line, file string, num int, o rowOptions) (row, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(line), &obj); err != nil {
-		return row{}, fmt.Errorf("invalid JSON object: %w", err)
-	}
 	rw := row{source: file + ":" + strconv.Itoa(num)}
-	raw, ok := obj[o.textField]
-	if !ok {
-		return rw, fmt.Errorf("%w: no %q", corpus.ErrMissingField, o.textField)
+	all := o.keepAll()
+	if len(o.keep) > 0 {
+		rw.fields = make(map[string]any, len(o.keep))
 	}
-	if err := json.Unmarshal(raw, &rw.text); err != nil {
-		return rw, fmt.Errorf("field %q: want a string, found %.20s", o.textField, raw)
+	if !all {
+		for _, k := range o.keep {
+			rw.fields[k] = nil // until the object has it
+		}
+	}
+	var rawText, rawID string
+	err := textfile.JSONObject(line, func(key, val string) {
+		k := textfile.Unquote(key)
+		if k == o.textField {
+			rawText = val
+		}
+		if k == o.idField && o.idField != "" {
+			rawID = val
+		}
+		if _, kept := rw.fields[k]; kept || all {
+			rw.fields[k] = json.RawMessage(val)
+		}
+	})
+	if err != nil {
+		return row{}, err
+	}
+	switch {
+	case rawText == "":
+		return rw, fmt.Errorf("%w: no %q", corpus.ErrMissingField, o.textField)
+	case rawText[0] == '"':
+		rw.text = textfile.Unquote(rawText)
+	case rawText != "null":
+		return rw, fmt.Errorf("field %q: want a string, found %.20s", o.textField, rawText)
 	}
 	if o.idField != "" {
-		raw, ok := obj[o.idField]
-		if !ok {
+		switch {
+		case rawID == "":
 			return rw, fmt.Errorf("no field %q (--id-field)", o.idField)
-		}
-		if err := json.Unmarshal(raw, &rw.source); err != nil {
-			rw.source = string(raw)
-		}
-	}
-	if o.keepAll() {
-		rw.fields = make(map[string]any, len(obj))
-		for k, v := range obj {
-			rw.fields[k] = v
-		}
-	} else if len(o.keep) > 0 {
-		rw.fields = make(map[string]any, len(o.keep))
-		for _, k := range o.keep {
-			if v, ok := obj[k]; ok {
-				rw.fields[k] = v
-			} else {
-				rw.fields[k] = nil
-			}
+		case rawID[0] == '"':
+			rw.source = textfile.Unquote(rawID)
+		case rawID != "null":
+			rw.source = rawID
 		}
 	}
 	return rw, nil
