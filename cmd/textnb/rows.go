@@ -132,7 +132,7 @@ func rowError(file string, line int, err error) error {
 // length, UTF-16 with a byte order mark transcoded, as train and eval read.
 func readLineRows(r io.Reader, file string, format rowFormat, o rowOptions, add func(row) error) error {
 	if format == formatCSV {
-		br, _ := textfile.NewReader(r) // decode what it yields with textfile.Decode
+		br, _ := textfile.NewReader(r) // readCSVRows decodes each field
 		return readCSVRows(br, file, o, add)
 	}
 	var parse func(line string, num int) (row, error)
@@ -187,8 +187,8 @@ func readLineRows(r io.Reader, file string, format rowFormat, o rowOptions, add 
 }
 
 // tsvRows looks at the first line of a TSV stream as train and eval do: it
-// is a header if one of its fields is the text field (or the id or a kept
-// field); otherwise lines are label<TAB>text when the first one has a tab,
+// is a header if one of its fields is the text field (or the id field);
+// otherwise lines are label<TAB>text when the first one has a tab,
 // or whole texts.
 func tsvRows(first, file string, o rowOptions) (func(string, int) (row, error), bool, error) {
 	names := strings.Split(first, "\t")
