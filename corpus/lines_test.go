@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/textnb/textnb/internal/testkit"
+	"github.com/textnb/textnb/internal/textfile"
 	"github.com/textnb/textnb/internal/textfile/textfiletest"
 )
 
@@ -235,8 +236,8 @@ func TestJSONL(t *testing.T) {
 func TestJSONLErrors(t *testing.T) {
 	cases := []textfiletest.ErrorCase{
 		{"syntax", `{"label":"a","text":"b"`, 2, nil, "invalid JSON"},
-		{"array", `["a","b"]`, 2, errNotObject, ""},
-		{"null", `null`, 2, errNotObject, ""},
+		{"array", `["a","b"]`, 2, textfile.ErrNotObject, ""},
+		{"null", `null`, 2, textfile.ErrNotObject, ""},
 		{"no_text", `{"label":"a"}`, 2, ErrMissingField, `"text"`},
 		{"no_label", `{"text":"a"}`, 2, ErrMissingField, `"label"`},
 		{"text_number", `{"label":"a","text":5}`, 2, nil, "want a string"},

@@ -109,10 +109,7 @@ func firstField(path, name string, opt Options) string {
 			continue
 		}
 		s, _ := textfile.DecodeString(string(line))
-		if !json.Valid([]byte(s)) {
-			return ""
-		}
-		raw, _, err := objectFields(s, name, opt.textField())
+		raw, _, err := textfile.JSONFields(s, name, opt.textField())
 		if err != nil {
 			return ""
 		}
@@ -146,7 +143,7 @@ func jsonlMultiSetup(_ string, opt Options) (lineParser, bool, error) {
 	lf, tf := opt.labelField(), opt.textField()
 	return func(line string) (string, string, bool, Encoding, error) {
 		line, enc := textfile.DecodeString(line)
-		rawLabel, rawText, err := jsonFields(line, lf, tf)
+		rawLabel, rawText, err := textfile.JSONFields(line, lf, tf)
 		if err != nil {
 			return "", "", false, enc, err
 		}

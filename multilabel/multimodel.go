@@ -117,6 +117,7 @@ type Predictor struct {
 	p     *pipeline.Predictor // its scores are the labels' jll
 	logTh []float64
 	pred  []bool
+	logp  []float64 // Decide's
 }
 
 // NewPredictor returns a Predictor for mm.
@@ -144,11 +145,11 @@ func (mp *Predictor) Proba(dst []float64, text string) []float64 {
 // probability reaches its threshold, or, when none does and the model
 // does not allow empty sets, the most probable one.
 func (mp *Predictor) Decide(dst []int, proba []float64) []int {
-	logp := make([]float64, len(proba))
-	for l, p := range proba {
-		logp[l] = math.Log(p)
+	mp.logp = mp.logp[:0]
+	for _, p := range proba {
+		mp.logp = append(mp.logp, math.Log(p))
 	}
-	decide(mp.pred, logp, mp.logTh, mp.mm.Multi.AllowEmpty)
+	decide(mp.pred, mp.logp, mp.logTh, mp.mm.Multi.AllowEmpty)
 	n := len(dst)
 	for l, on := range mp.pred {
 		if on {
@@ -191,9 +192,12 @@ func (mm *Model) NewBatch(emit func(Prediction)) *Batch {
 		}
 		defer b.predictors.Put(p)
 		out := make([]Prediction, len(items))
+		proba := make([]float64, 0, len(items)*len(mm.Thresholds))
 		for i, it := range items {
-			proba := p.Proba(nil, it.text)
-			out[i] = Prediction{Source: it.source, Truth: it.truth, Labels: p.Decide(nil, proba), Proba: proba}
+			n := len(proba)
+			proba = p.Proba(proba, it.text)
+			doc := proba[n:len(proba):len(proba)]
+			out[i] = Prediction{Source: it.source, Truth: it.truth, Labels: p.Decide(nil, doc), Proba: doc}
 		}
 		return out
 	}

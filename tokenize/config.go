@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/textnb/textnb/internal/enum"
 )
 
 // ErrConfig reports an invalid Config value or an unknown name.
@@ -188,15 +190,7 @@ const (
 
 var langNames = [...]string{"auto", "en", "zh"}
 
-func (l Lang) String() string { return enumName(langNames[:], uint8(l)) }
-
-// enumName names the value i of an enumerated type.
-func enumName(names []string, i uint8) string {
-	if int(i) < len(names) {
-		return names[i]
-	}
-	return fmt.Sprintf("unknown(%d)", i)
-}
+func (l Lang) String() string { return enum.String(langNames[:], int(l)) }
 
 // parseLang reads "auto", "en" or "zh".
 func parseLang(s string) (Lang, error) {

@@ -3,6 +3,8 @@ package tokenize
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/textnb/textnb/internal/enum"
 )
 
 // script is the kind of a token; it picks the length and stop word rules.
@@ -21,7 +23,7 @@ const (
 
 var scriptNames = [...]string{"latin", "han", "other"}
 
-func (s script) String() string { return enumName(scriptNames[:], uint8(s)) }
+func (s script) String() string { return enum.String(scriptNames[:], int(s)) }
 
 // token is a span of text: a word, or a run of Han characters.
 type token struct {

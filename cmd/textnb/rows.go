@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -133,7 +132,7 @@ func rowError(file string, line int, err error) error {
 // length, UTF-16 with a byte order mark transcoded, as train and eval read.
 func readLineRows(r io.Reader, file string, format rowFormat, o rowOptions, add func(row) error) error {
 	if format == formatCSV {
-		br, _ := textfile.NewReader(r) // decode what it yields with textfile.Decode
+		br, _ := textfile.NewReader(r) // readCSVRows decodes each field
 		return readCSVRows(br, file, o, add)
 	}
 	var parse func(line string, num int) (row, error)
@@ -188,16 +187,16 @@ func readLineRows(r io.Reader, file string, format rowFormat, o rowOptions, add 
 }
 
 // tsvRows looks at the first line of a TSV stream as train and eval do: it
-// is a header if one of its fields is the text field (or the id or a kept
-// field); otherwise lines are label<TAB>text when the first one has a tab,
+// is a header if one of its fields is the text field (or the id field);
+// otherwise lines are label<TAB>text when the first one has a tab,
 // or whole texts.
 func tsvRows(first, file string, o rowOptions) (func(string, int) (row, error), bool, error) {
 	names := strings.Split(first, "\t")
 	for i := range names {
 		names[i] = strings.TrimSpace(names[i])
 	}
-	ti := index(names, o.textField)
-	header := ti >= 0 || o.idField != "" && index(names, o.idField) >= 0
+	ti := textfile.Column(names, o.textField)
+	header := ti >= 0 || o.idField != "" && textfile.Column(names, o.idField) >= 0
 	if !header {
 		if o.wantsFields() {
 			return nil, false, fmt.Errorf("%w: --id-field and --keep-fields need a header line naming the columns", corpus.ErrMissingField)
@@ -222,7 +221,7 @@ func tsvRows(first, file string, o rowOptions) (func(string, int) (row, error), 
 	return func(line string, num int) (row, error) {
 		f := strings.Split(line, "\t")
 		if len(f) != len(names) {
-			return row{}, fmt.Errorf("%w: expected %d, found %d", corpus.ErrFieldCount, len(names), len(f))
+			return row{}, textfile.FieldCountError(len(names), len(f))
 		}
 		return cols.row(f, file, num), nil
 	}, true, nil
@@ -235,22 +234,13 @@ type fieldColumns struct {
 	names    []string
 }
 
-func index(names []string, name string) int {
-	for i, n := range names {
-		if n == name {
-			return i
-		}
-	}
-	return -1
-}
-
 func columns(names []string, o rowOptions) (fieldColumns, error) {
-	c := fieldColumns{text: index(names, o.textField), id: -1, names: names}
+	c := fieldColumns{text: textfile.Column(names, o.textField), id: -1, names: names}
 	if c.text < 0 {
-		return c, fmt.Errorf("%w: header has no text column %q", corpus.ErrMissingField, o.textField)
+		return c, textfile.MissingColumn("text", o.textField)
 	}
 	if o.idField != "" {
-		if c.id = index(names, o.idField); c.id < 0 {
+		if c.id = textfile.Column(names, o.idField); c.id < 0 {
 			return c, fmt.Errorf("header has no column %q (--id-field)", o.idField)
 		}
 	}
@@ -261,7 +251,7 @@ func columns(names []string, o rowOptions) (fieldColumns, error) {
 		return c, nil
 	}
 	for _, k := range o.keep {
-		i := index(names, k)
+		i := textfile.Column(names, k)
 		if i < 0 {
 			return c, fmt.Errorf("header has no column %q (--keep-fields)", k)
 		}
@@ -286,21 +276,20 @@ func (c fieldColumns) row(f []string, file string, num int) row {
 
 // readCSVRows reads a CSV stream with a header.
 func readCSVRows(br *bufio.Reader, file string, o rowOptions, add func(row) error) error {
-	cr := csv.NewReader(br)
-	header, err := cr.Read()
+	name := file
+	if file == "-" {
+		name = "stdin"
+	}
+	cr, names, err := textfile.ReadCSVHeader(br, ',')
 	if errors.Is(err, io.EOF) {
 		return nil
 	}
 	if err != nil {
-		return csvRowError(file, err)
-	}
-	names := make([]string, len(header))
-	for i, h := range header {
-		names[i], _ = textfile.Decode([]byte(strings.TrimSpace(h)))
+		return textfile.CSVError(err, name, 0, 0)
 	}
 	cols, err := columns(names, o)
 	if err != nil {
-		return rowError(file, 1, err)
+		return textfile.HeaderError(cr, name, err)
 	}
 	for {
 		rec, err := cr.Read()
@@ -308,10 +297,10 @@ func readCSVRows(br *bufio.Reader, file string, o rowOptions, add func(row) erro
 			return nil
 		}
 		if err != nil {
-			return csvRowError(file, err)
+			return textfile.CSVError(err, name, len(names), len(rec))
 		}
 		for i, v := range rec {
-			rec[i], _ = textfile.Decode([]byte(v))
+			rec[i], _ = textfile.DecodeString(v)
 		}
 		num, _ := cr.FieldPos(0)
 		rw := cols.row(rec, file, num)
@@ -322,52 +311,54 @@ func readCSVRows(br *bufio.Reader, file string, o rowOptions, add func(row) erro
 	}
 }
 
-func csvRowError(file string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return rowError(file, pe.Line, pe.Err)
-	}
-	return fmt.Errorf("reading %s: %w", file, err)
-}
-
-// jsonRow reads one JSONL object: its text field must be a string; the id
-// field's value is its string, or its JSON text for another value; kept
-// fields keep their JSON values (null when absent).
+// jsonRow reads one JSONL object, scanned as train and eval scan theirs: its
+// text field must be a string; the id field's value is its string, or its
+// JSON text for another value; kept fields keep their JSON values (null when
+// absent). A null text or id is as encoding/json leaves a string: empty, or
+// the default source.
 func jsonRow(line, file string, num int, o rowOptions) (row, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(line), &obj); err != nil {
-		return row{}, fmt.Errorf("invalid JSON object: %w", err)
-	}
 	rw := row{source: file + ":" + strconv.Itoa(num)}
-	raw, ok := obj[o.textField]
-	if !ok {
-		return rw, fmt.Errorf("%w: no %q", corpus.ErrMissingField, o.textField)
+	all := o.keepAll()
+	if len(o.keep) > 0 {
+		rw.fields = make(map[string]any, len(o.keep))
 	}
-	if err := json.Unmarshal(raw, &rw.text); err != nil {
-		return rw, fmt.Errorf("field %q: want a string, found %.20s", o.textField, raw)
+	if !all {
+		for _, k := range o.keep {
+			rw.fields[k] = nil // until the object has it
+		}
+	}
+	var rawText, rawID string
+	err := textfile.JSONObject(line, func(key, val string) {
+		k := textfile.Unquote(key)
+		if k == o.textField {
+			rawText = val
+		}
+		if k == o.idField && o.idField != "" {
+			rawID = val
+		}
+		if _, kept := rw.fields[k]; kept || all {
+			rw.fields[k] = json.RawMessage(val)
+		}
+	})
+	if err != nil {
+		return row{}, err
+	}
+	switch {
+	case rawText == "":
+		return rw, fmt.Errorf("%w: no %q", corpus.ErrMissingField, o.textField)
+	case rawText[0] == '"':
+		rw.text = textfile.Unquote(rawText)
+	case rawText != "null":
+		return rw, fmt.Errorf("field %q: want a string, found %.20s", o.textField, rawText)
 	}
 	if o.idField != "" {
-		raw, ok := obj[o.idField]
-		if !ok {
+		switch {
+		case rawID == "":
 			return rw, fmt.Errorf("no field %q (--id-field)", o.idField)
-		}
-		if err := json.Unmarshal(raw, &rw.source); err != nil {
-			rw.source = string(raw)
-		}
-	}
-	if o.keepAll() {
-		rw.fields = make(map[string]any, len(obj))
-		for k, v := range obj {
-			rw.fields[k] = v
-		}
-	} else if len(o.keep) > 0 {
-		rw.fields = make(map[string]any, len(o.keep))
-		for _, k := range o.keep {
-			if v, ok := obj[k]; ok {
-				rw.fields[k] = v
-			} else {
-				rw.fields[k] = nil
-			}
+		case rawID[0] == '"':
+			rw.source = textfile.Unquote(rawID)
+		case rawID != "null":
+			rw.source = rawID
 		}
 	}
 	return rw, nil

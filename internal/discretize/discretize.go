@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/textnb/textnb/internal/enum"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -22,16 +23,10 @@ const (
 	Uniform
 )
 
+var strategyNames = [...]string{"quantile", "uniform"}
+
 // String returns the scikit-learn name of the strategy.
-func (s BinStrategy) String() string {
-	switch s {
-	case Quantile:
-		return "quantile"
-	case Uniform:
-		return "uniform"
-	}
-	return fmt.Sprintf("BinStrategy(%d)", int(s))
-}
+func (s BinStrategy) String() string { return enum.String(strategyNames[:], int(s)) }
 
 // DefaultBins is Discretizer's Bins when the field is 0.
 const DefaultBins = 5

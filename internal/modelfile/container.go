@@ -159,7 +159,7 @@ func OpenKind(data []byte, want Kind) ([]byte, error) {
 // decoding errors (os errors name it already).
 func Load[M any](path string, decode func([]byte) (M, error)) (M, error) {
 	var zero M
-	data, err := ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return zero, err
 	}
@@ -173,7 +173,7 @@ func Load[M any](path string, decode func([]byte) (M, error)) (M, error) {
 // FileKind reports what the model file at path holds, after checking its
 // header and checksum.
 func FileKind(path string) (Kind, error) {
-	data, err := ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return 0, err
 	}

@@ -9,12 +9,12 @@ import (
 	"os"
 )
 
-// ReadFile returns the bytes of the model file at path. What is not a
+// readFile returns the bytes of the model file at path. What is not a
 // regular file (a device, a FIFO, a folder) is refused before it is read,
 // and a file that does not open with the magic after its first bytes: so
 // neither /dev/zero nor a large stray file is read whole, and a FIFO never
 // blocks. The file is read to the size it had when opened, no further.
-func ReadFile(path string) ([]byte, error) {
+func readFile(path string) ([]byte, error) {
 	f, size, err := openFile(path)
 	if err != nil {
 		return nil, err

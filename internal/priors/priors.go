@@ -3,7 +3,9 @@ package priors
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,64 +27,95 @@ const SumTolerance = 0.01
 // class names may contain "=" but not ",". Errors wrap ErrPriors and name
 // the offending item or classes.
 func Parse(s string, classes []string) ([]float64, error) {
-	index := make(map[string]int, len(classes))
-	for i, c := range classes {
-		index[c] = i
-	}
-	p := make([]float64, len(classes))
-	given := make([]bool, len(classes))
-	var sum float64
+	f := newFit(classes)
 	for item := range strings.SplitSeq(s, ",") {
-		c, v, err := priorItem(item, index, classes)
+		if strings.TrimSpace(item) == "" {
+			return nil, fmt.Errorf("%w: empty item (two commas in a row, or one at an end)", ErrPriors)
+		}
+		eq := strings.LastIndexByte(item, '=')
+		if eq < 0 {
+			return nil, fmt.Errorf("%w: %q is not CLASS=PRIOR", ErrPriors, item)
+		}
+		name, val := strings.TrimSpace(item[:eq]), strings.TrimSpace(item[eq+1:])
+		v, err := strconv.ParseFloat(val, 64)
 		if err != nil {
+			v = math.NaN() // refused by add, once the name is known
+		}
+		if err := f.add(item, name, val, v); err != nil {
 			return nil, err
 		}
-		if given[c] {
-			return nil, fmt.Errorf("%w: class %q given twice", ErrPriors, classes[c])
-		}
-		given[c], p[c] = true, v
-		sum += v
 	}
+	return f.priors()
+}
+
+// FromMap is Parse of priors given by class name, as the server's
+// requests give them; names are taken as they are, commas included.
+func FromMap(given map[string]float64, classes []string) ([]float64, error) {
+	f := newFit(classes)
+	for _, name := range slices.Sorted(maps.Keys(given)) { // the first error, whatever the map's order
+		v := given[name]
+		val := strconv.FormatFloat(v, 'g', -1, 64)
+		if err := f.add(name+"="+val, name, val, v); err != nil {
+			return nil, err
+		}
+	}
+	return f.priors()
+}
+
+// A fit gathers the priors of classes, one class at a time.
+type fit struct {
+	classes []string
+	index   map[string]int
+	p       []float64
+	given   []bool
+	sum     float64
+}
+
+func newFit(classes []string) *fit {
+	f := &fit{classes: classes, index: make(map[string]int, len(classes)), p: make([]float64, len(classes)), given: make([]bool, len(classes))}
+	for i, c := range classes {
+		f.index[c] = i
+	}
+	return f
+}
+
+// add sets the prior v, written val, of the class name, given as item.
+func (f *fit) add(item, name, val string, v float64) error {
+	c, ok := f.index[name]
+	switch {
+	case !ok:
+		return fmt.Errorf("%w: %q names no class of the model (%s)", ErrPriors, name, strings.Join(f.classes, ", "))
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Errorf("%w: %q: %q is not a finite number", ErrPriors, item, val)
+	case v < 0:
+		return fmt.Errorf("%w: %q: a prior cannot be negative", ErrPriors, item)
+	case v == 0:
+		return fmt.Errorf("%w: %q: with prior 0 class %q could never be predicted; give a small positive prior", ErrPriors, item, name)
+	case f.given[c]:
+		return fmt.Errorf("%w: class %q given twice", ErrPriors, name)
+	}
+	f.given[c], f.p[c] = true, v
+	f.sum += v
+	return nil
+}
+
+// priors checks that every class was given and that the priors sum to 1,
+// and returns them scaled to sum to 1 exactly.
+func (f *fit) priors() ([]float64, error) {
 	var missing []string
-	for c, ok := range given {
+	for c, ok := range f.given {
 		if !ok {
-			missing = append(missing, strconv.Quote(classes[c]))
+			missing = append(missing, strconv.Quote(f.classes[c]))
 		}
 	}
 	if missing != nil {
 		return nil, fmt.Errorf("%w: no prior for class %s; give one for every class of the model", ErrPriors, enum.Join(missing))
 	}
-	if math.Abs(sum-1) > SumTolerance {
-		return nil, fmt.Errorf("%w: the priors sum to %g, want 1 (±%g)", ErrPriors, sum, SumTolerance)
+	if math.Abs(f.sum-1) > SumTolerance {
+		return nil, fmt.Errorf("%w: the priors sum to %g, want 1 (±%g)", ErrPriors, f.sum, SumTolerance)
 	}
-	for c := range p {
-		p[c] /= sum
+	for c := range f.p {
+		f.p[c] /= f.sum
 	}
-	return p, nil
-}
-
-// priorItem parses one "class=p" item.
-func priorItem(item string, index map[string]int, classes []string) (int, float64, error) {
-	if strings.TrimSpace(item) == "" {
-		return 0, 0, fmt.Errorf("%w: empty item (two commas in a row, or one at an end)", ErrPriors)
-	}
-	eq := strings.LastIndexByte(item, '=')
-	if eq < 0 {
-		return 0, 0, fmt.Errorf("%w: %q is not CLASS=PRIOR", ErrPriors, item)
-	}
-	name, val := strings.TrimSpace(item[:eq]), strings.TrimSpace(item[eq+1:])
-	c, ok := index[name]
-	if !ok {
-		return 0, 0, fmt.Errorf("%w: %q names no class of the model (%s)", ErrPriors, name, strings.Join(classes, ", "))
-	}
-	v, err := strconv.ParseFloat(val, 64)
-	switch {
-	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
-		return 0, 0, fmt.Errorf("%w: %q: %q is not a finite number", ErrPriors, item, val)
-	case v < 0:
-		return 0, 0, fmt.Errorf("%w: %q: a prior cannot be negative", ErrPriors, item)
-	case v == 0:
-		return 0, 0, fmt.Errorf("%w: %q: with prior 0 class %q could never be predicted; give a small positive prior", ErrPriors, item, name)
-	}
-	return c, v, nil
+	return f.p, nil
 }

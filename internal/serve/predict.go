@@ -177,14 +177,7 @@ func typeName(goType string) string {
 // priorShift returns the correction of m's probabilities to the priors
 // given.
 func priorShift(m *model, given map[string]float64) (nb.PriorShift, error) {
-	var list []string
-	for name, p := range given {
-		if strings.Contains(name, ",") {
-			return nb.PriorShift{}, fmt.Errorf("priors: class %q: names with a comma cannot be given", name)
-		}
-		list = append(list, name+"="+strconv.FormatFloat(p, 'g', -1, 64))
-	}
-	target, err := priors.Parse(strings.Join(list, ","), m.classes)
+	target, err := priors.FromMap(given, m.classes)
 	if err != nil {
 		return nb.PriorShift{}, err
 	}

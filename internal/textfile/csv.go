@@ -10,29 +10,40 @@ import (
 )
 
 // OpenCSV opens a .csv or .tsv file (comma ',' or '\t') and reads its
-// header, whose names it trims and decodes as text is decoded. A file
-// without a header is io.EOF. enc is the file's encoding if it was
-// transcoded from UTF-16, else UTF8.
+// header (see ReadCSVHeader). A file without a header is io.EOF. enc is the
+// file's encoding if it was transcoded from UTF-16, else UTF8.
 func OpenCSV(path string, comma rune) (f *os.File, cr *csv.Reader, header []string, enc Encoding, err error) {
 	f, br, enc, err := Open(path)
 	if err != nil {
 		return nil, nil, nil, 0, err
 	}
-	cr = csv.NewReader(br)
-	cr.Comma, cr.ReuseRecord = comma, true
-	rec, err := cr.Read()
+	cr, header, err = ReadCSVHeader(br, comma)
 	if err != nil {
 		f.Close()
 		if !errors.Is(err, io.EOF) {
-			err = CSVError(err, path, 0, len(rec))
+			err = CSVError(err, path, 0, 0)
 		}
 		return nil, nil, nil, 0, err
 	}
-	header = make([]string, len(rec))
+	return f, cr, header, enc, nil
+}
+
+// ReadCSVHeader returns a csv.Reader of r (UTF-8, as NewReader yields it),
+// which reuses its records, and the header it has read, whose names it trims and decodes as
+// text is decoded. A stream without a header is io.EOF; another error is
+// encoding/csv's.
+func ReadCSVHeader(r io.Reader, comma rune) (*csv.Reader, []string, error) {
+	cr := csv.NewReader(r)
+	cr.Comma, cr.ReuseRecord = comma, true
+	rec, err := cr.Read()
+	if err != nil {
+		return nil, nil, err
+	}
+	header := make([]string, len(rec))
 	for i, name := range rec {
 		header[i], _ = DecodeString(strings.TrimSpace(name))
 	}
-	return f, cr, header, enc, nil
+	return cr, header, nil
 }
 
 // HeaderError places err, about the header cr has just read, at its line.
