@@ -350,6 +350,15 @@ func newRowWeights(m *Model, f *foldData, binary bool) rowWeights {
 	return w
 }
 
+// tfOf returns the weighting's tf of count v, looked up for the counts 0
+// to 255: only for those does uint8(v) equal v.
+func (w *rowWeights) tfOf(v float64) float64 {
+	if k := uint8(v); float64(k) == v {
+		return w.small[k]
+	}
+	return w.tf(v)
+}
+
 // row appends raw row i's entries that the model has, weighted.
 func (w *rowWeights) row(d *cvData, i int, idx []int32, val []float64) ([]int32, []float64) {
 	ri, rv := d.row(i)
@@ -375,13 +384,7 @@ func (w *rowWeights) row(d *cvData, i int, idx []int32, val []float64) ([]int32,
 		return idx, val
 	}
 	for p := n; p < len(val); p++ {
-		v := val[p]
-		if k := int(v); float64(k) == v && k < len(w.small) {
-			v = w.small[k]
-		} else {
-			v = w.tf(v)
-		}
-		val[p] = v * w.idf[idx[p]]
+		val[p] = w.tfOf(val[p]) * w.idf[idx[p]]
 	}
 	vectorize.NormalizeRow(val[n:], w.norm)
 	return idx, val
