@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/textnb/textnb/corpus"
@@ -533,11 +534,29 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	}
 	wg.Wait()
 	// Each fold and group of settings is a task: with a few folds and
-	// several groups that keeps every core busy.
+	// several groups that keeps every core busy. A fold's columns (and
+	// selection) are the same for every group: the first of its tasks
+	// makes them, the last lets go of them.
+	type sharedFold struct {
+		get  func() (*foldData, error)
+		left atomic.Int32
+	}
+	shared := make([]sharedFold, k)
+	for fk := range shared {
+		shared[fk].get = sync.OnceValues(func() (*foldData, error) { return d.fold(fk) })
+		shared[fk].left.Store(int32(len(groups)))
+	}
 	errs := make([]error, k*len(groups))
 	parallel.For(len(errs), 0, func(i int) {
-		gi := i % len(groups)
-		errs[i] = d.runFold(x, tfs[gi], i/len(groups), settings, groups[gi], preds, folds)
+		s, gi := &shared[i/len(groups)], i%len(groups)
+		f, err := s.get()
+		if err == nil {
+			err = d.runFold(x, tfs[gi], f, settings, groups[gi], preds, folds)
+		}
+		errs[i] = err
+		if s.left.Add(-1) == 0 {
+			s.get = nil
+		}
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -596,18 +615,16 @@ func groupSettings(settings []Config) [][]int {
 	return groups
 }
 
-// runFold fits fold fk's training part once for the group g of settings,
+// runFold fits fold f's training part once for the group g of settings,
 // refits the sums for each setting of the group and predicts the held-out
-// part.
-func (d *cvData) runFold(x *cvCells, tf []float64, fk int, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
-	f, err := d.fold(fk)
-	if err != nil {
-		return err
-	}
+// part. f is only read.
+func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
+	fk := f.k
 	var (
 		idx []int32
 		val []float64
 		jll []float64
+		err error
 	)
 	n := len(f.classes)
 	m := &Model{Config: d.settingConfig(settings[g[0]]).forClasses(n), Classes: f.classes}
