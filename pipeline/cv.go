@@ -119,7 +119,7 @@ type cvData struct {
 	val   []float64
 	cols  int
 	df    []int64
-	tf    []int64           // total counts, made when MaxFeatures needs them
+	tf    []int64           // total counts, when MaxFeatures needs them
 	terms *vocab.Vocabulary // the terms; nil with hashing
 	// origin maps a column to its term's id in terms
 	origin []int32
@@ -186,6 +186,12 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 		d.ptr = append(d.ptr, len(d.idx))
 	}
 	d.dropRare()
+	if d.cfg.Vocab.MaxFeatures > 0 && !d.cfg.Vocab.Binary {
+		d.tf = make([]int64, d.cols)
+		for p, j := range d.idx {
+			d.tf[j] += int64(d.val[p])
+		}
+	}
 	return d, nil
 }
 
@@ -477,12 +483,6 @@ func (d *cvData) totals(f *foldData, df []int64) []int64 {
 	if d.cfg.Vocab.Binary {
 		return df
 	}
-	if d.tf == nil {
-		d.tf = make([]int64, d.cols) // made before the folds run in parallel
-		for p, j := range d.idx {
-			d.tf[j] += int64(d.val[p])
-		}
-	}
 	tf := slices.Clone(d.tf)
 	for _, i := range f.test {
 		idx, val := d.row(i)
@@ -498,9 +498,6 @@ func (d *cvData) totals(f *foldData, df []int64) []int64 {
 // settings that weight alike share each fold's sums; the others only refit
 // them.
 func (d *cvData) run(settings []Config) ([]*CVResult, error) {
-	if d.cfg.Vocab.MaxFeatures > 0 && d.terms != nil {
-		d.totals(&foldData{}, nil) // before the folds run in parallel
-	}
 	for i := range settings {
 		if err := settings[i].validate(); err != nil {
 			return nil, err
