@@ -14,19 +14,12 @@ type Kind uint8
 
 // The kinds of model.
 const (
-	TextModel  Kind = 1 // a Model
-	TableModel Kind = 2 // a Table
+	TextModel  = Kind(modelfile.TextModel)  // a Model
+	TableModel = Kind(modelfile.TableModel) // a Table
 )
 
-func (k Kind) String() string {
-	switch k {
-	case TextModel:
-		return "text model"
-	case TableModel:
-		return "table model"
-	}
-	return fmt.Sprintf("kind %d", uint8(k))
-}
+// String names the kind as model file errors do.
+func (k Kind) String() string { return modelfile.Kind(k).String() }
 
 // Classifier is a model of either kind, as Open returns it: a *Model or a
 // *Table. Use Kind, or a type switch, to tell which.

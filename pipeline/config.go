@@ -239,7 +239,7 @@ func (c Config) maxTableSize() int {
 
 func (c Config) hashFeatures() int {
 	if c.HashFeatures <= 0 {
-		return 1 << 20
+		return vectorize.DefaultHashFeatures
 	}
 	return c.HashFeatures
 }

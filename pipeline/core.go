@@ -50,7 +50,6 @@ func init() { textcore.Register(core) }
 func newModel(cfg Config, classes []string, v *vocab.Vocabulary, h featurehash.Hashing, docs int, df []int64) (*Model, error) {
 	cfg = cfg.forClasses(len(classes))
 	m := &Model{Config: cfg, Classes: slices.Clone(classes), an: tokenize.New(cfg.Tokenize), vocab: v, hash: h}
-	m.Config.Alpha = cfg.alpha()
 	if err := m.fitWeightingDF(docs, func() []int64 { return df }); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/textnb/textnb/corpus"
@@ -118,7 +119,7 @@ type cvData struct {
 	val   []float64
 	cols  int
 	df    []int64
-	tf    []int64           // total counts, made when MaxFeatures needs them
+	tf    []int64           // total counts, when MaxFeatures needs them
 	terms *vocab.Vocabulary // the terms; nil with hashing
 	// origin maps a column to its term's id in terms
 	origin []int32
@@ -185,6 +186,12 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 		d.ptr = append(d.ptr, len(d.idx))
 	}
 	d.dropRare()
+	if d.cfg.Vocab.MaxFeatures > 0 && !d.cfg.Vocab.Binary {
+		d.tf = make([]int64, d.cols)
+		for p, j := range d.idx {
+			d.tf[j] += int64(d.val[p])
+		}
+	}
 	return d, nil
 }
 
@@ -350,6 +357,15 @@ func newRowWeights(m *Model, f *foldData, binary bool) rowWeights {
 	return w
 }
 
+// tfOf returns the weighting's tf of count v, looked up for the counts 0
+// to 255: only for those does uint8(v) equal v.
+func (w *rowWeights) tfOf(v float64) float64 {
+	if k := uint8(v); float64(k) == v {
+		return w.small[k]
+	}
+	return w.tf(v)
+}
+
 // row appends raw row i's entries that the model has, weighted.
 func (w *rowWeights) row(d *cvData, i int, idx []int32, val []float64) ([]int32, []float64) {
 	ri, rv := d.row(i)
@@ -375,13 +391,7 @@ func (w *rowWeights) row(d *cvData, i int, idx []int32, val []float64) ([]int32,
 		return idx, val
 	}
 	for p := n; p < len(val); p++ {
-		v := val[p]
-		if k := int(v); float64(k) == v && k < len(w.small) {
-			v = w.small[k]
-		} else {
-			v = w.tf(v)
-		}
-		val[p] = v * w.idf[idx[p]]
+		val[p] = w.tfOf(val[p]) * w.idf[idx[p]]
 	}
 	vectorize.NormalizeRow(val[n:], w.norm)
 	return idx, val
@@ -473,12 +483,6 @@ func (d *cvData) totals(f *foldData, df []int64) []int64 {
 	if d.cfg.Vocab.Binary {
 		return df
 	}
-	if d.tf == nil {
-		d.tf = make([]int64, d.cols) // made before the folds run in parallel
-		for p, j := range d.idx {
-			d.tf[j] += int64(d.val[p])
-		}
-	}
 	tf := slices.Clone(d.tf)
 	for _, i := range f.test {
 		idx, val := d.row(i)
@@ -494,9 +498,6 @@ func (d *cvData) totals(f *foldData, df []int64) []int64 {
 // settings that weight alike share each fold's sums; the others only refit
 // them.
 func (d *cvData) run(settings []Config) ([]*CVResult, error) {
-	if d.cfg.Vocab.MaxFeatures > 0 && d.terms != nil {
-		d.totals(&foldData{}, nil) // before the folds run in parallel
-	}
 	for i := range settings {
 		if err := settings[i].validate(); err != nil {
 			return nil, err
@@ -530,11 +531,29 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	}
 	wg.Wait()
 	// Each fold and group of settings is a task: with a few folds and
-	// several groups that keeps every core busy.
+	// several groups that keeps every core busy. A fold's columns (and
+	// selection) are the same for every group: the first of its tasks
+	// makes them, the last lets go of them.
+	type sharedFold struct {
+		get  func() (*foldData, error)
+		left atomic.Int32
+	}
+	shared := make([]sharedFold, k)
+	for fk := range shared {
+		shared[fk].get = sync.OnceValues(func() (*foldData, error) { return d.fold(fk) })
+		shared[fk].left.Store(int32(len(groups)))
+	}
 	errs := make([]error, k*len(groups))
 	parallel.For(len(errs), 0, func(i int) {
-		gi := i % len(groups)
-		errs[i] = d.runFold(x, tfs[gi], i/len(groups), settings, groups[gi], preds, folds)
+		s, gi := &shared[i/len(groups)], i%len(groups)
+		f, err := s.get()
+		if err == nil {
+			err = d.runFold(x, tfs[gi], f, settings, groups[gi], preds, folds)
+		}
+		errs[i] = err
+		if s.left.Add(-1) == 0 {
+			s.get = nil
+		}
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -593,18 +612,16 @@ func groupSettings(settings []Config) [][]int {
 	return groups
 }
 
-// runFold fits fold fk's training part once for the group g of settings,
+// runFold fits fold f's training part once for the group g of settings,
 // refits the sums for each setting of the group and predicts the held-out
-// part.
-func (d *cvData) runFold(x *cvCells, tf []float64, fk int, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
-	f, err := d.fold(fk)
-	if err != nil {
-		return err
-	}
+// part. f is only read.
+func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
+	fk := f.k
 	var (
 		idx []int32
 		val []float64
 		jll []float64
+		err error
 	)
 	n := len(f.classes)
 	m := &Model{Config: d.settingConfig(settings[g[0]]).forClasses(n), Classes: f.classes}

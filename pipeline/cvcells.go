@@ -206,12 +206,7 @@ func (d *cvData) entryTF(kind tfKind) []float64 {
 		if w.binary {
 			v = 1
 		}
-		if k := int(v); float64(k) == v && k < len(w.small) {
-			v = w.small[k]
-		} else {
-			v = w.tf(v)
-		}
-		tf[p] = v
+		tf[p] = w.tfOf(v)
 	}
 	return tf
 }

@@ -85,10 +85,14 @@ type Explanation struct {
 }
 
 // Explain scores text and explains its top class against the runner-up
-// (ties: the first class, as Proba picks).
+// (ties: the first class, as Proba picks). Right after Proba or
+// JointLogLikelihood of the same text, it reuses that text's row.
 func (p *Predictor) Explain(text string) Explanation {
 	m := p.m
-	p.jll = p.JointLogLikelihood(p.jll[:0], text)
+	if !p.rowOK || text != p.text {
+		p.row(text)
+	}
+	p.jll = m.scorer().JointLogLikelihood(p.jll[:0], p.idx, p.val)
 	top := nb.Argmax(p.jll)
 	ru := -1
 	for c, v := range p.jll {

@@ -141,7 +141,7 @@ type legacyConfig struct {
 		KeepCase             bool
 		Stopwords            tokenize.StopwordSet // written by name already
 		Stem, SplitCompounds bool
-		WordNGrams, HanChars struct{ Min, Max int }
+		WordNGrams, HanChars fileRange // "Min", "Max": keys match tags in any case
 		NoHanWords           bool
 		Lang                 tokenize.Lang // written by name already
 	}
@@ -177,21 +177,17 @@ type legacyConfig struct {
 }
 
 // fileConfig converts c as it is: values out of range stay out of range,
-// for header.check to refuse.
+// for header.check to refuse. Tokenize has fileTokenize's fields in the
+// same order, untagged, so it converts.
 func (c legacyConfig) fileConfig() fileConfig {
 	t, v, o, s := c.Tokenize, c.Vocab, c.TFIDFOptions, c.Semi
-	if t.WordNGrams == (struct{ Min, Max int }{}) {
+	if t.WordNGrams == (fileRange{}) {
 		// Builds of format 1 and 2 read a zero range as words alone;
 		// tokenize's zero now means its DefaultWordNGrams.
 		t.WordNGrams.Min, t.WordNGrams.Max = 1, 1
 	}
 	return fileConfig{
-		Tokenize: fileTokenize{
-			MinLen: t.MinLen, HanMinLen: t.HanMinLen, KeepCase: t.KeepCase, Stopwords: t.Stopwords,
-			Stem: t.Stem, SplitCompounds: t.SplitCompounds,
-			WordNGrams: fileRange(t.WordNGrams), HanChars: fileRange(t.HanChars),
-			NoHanWords: t.NoHanWords, Lang: t.Lang,
-		},
+		Tokenize:     fileTokenize(t),
 		Vectorizer:   Vectorizer(c.Vectorizer),
 		Vocab:        fileVocab(v),
 		HashFeatures: c.HashFeatures,

@@ -204,6 +204,10 @@ type Predictor struct {
 	val          []float64
 	jll          []float64
 	sum          rowSum // of a long document's pieces
+	// text is the document whose row idx, val, terms and extra hold, if
+	// rowOK: Explain after Proba of the same text tokenizes it once.
+	text  string
+	rowOK bool
 }
 
 // NewPredictor returns a Predictor for m.
@@ -230,6 +234,7 @@ func (p *Predictor) row(text string) (idx []int32, val []float64) {
 	if m.weight != nil {
 		_ = m.weight.TransformRow(p.idx, p.val)
 	}
+	p.text, p.rowOK = text, true
 	return p.idx, p.val
 }
 

@@ -1,9 +1,9 @@
 package pipeline
 
 import (
-	"github.com/textnb/textnb/internal/compact"
 	"runtime"
 
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/vocab"
 )

@@ -335,7 +335,6 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	// that the training analyzer's word cache is garbage from here on.
 	m := &Model{Config: t.cfg, Classes: t.names, an: tokenize.New(t.cfg.Tokenize)}
 	t.an = nil
-	m.Config.Alpha = t.cfg.alpha()
 	s, err := t.train(m)
 	if err == nil {
 		err = m.finite()

@@ -116,9 +116,8 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 			}
 			if baseTokens {
 				b := base.forClasses(len(d.names))
-				for i, s := range settings {
-					s = s.forClasses(len(d.names))
-					if s.Weighting == b.Weighting && s.Classifier == b.Classifier && s.Alpha == b.Alpha {
+				for i, x := range rs { // x.Config is resolved as b is
+					if s := x.Config; s.Weighting == b.Weighting && s.Classifier == b.Classifier && s.Alpha == b.Alpha {
 						r.Base = len(r.Results) + i
 					}
 				}
