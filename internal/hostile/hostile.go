@@ -1,7 +1,7 @@
 // Package hostile generates the hostile edits of model files that the
-// tests of pipeline and table decode, and checks what decoding them does.
-// Only tests use it; it imports neither package, which pass it their
-// decoders.
+// tests of the packages writing them (pipeline, table, multilabel,
+// anymodel) decode, and checks what decoding them does. Only tests use
+// it; it imports none of those packages, which pass it their decoders.
 package hostile
 
 import (
