@@ -72,24 +72,9 @@ func (c *Counts) Add(X *vectorize.CSR, y []int, w []float64) error {
 	return nil
 }
 
-// addSoftChecked adds every row of X to every class c with weight
-// scale·resp[row*Classes+c] (the fractional counts of an EM M-step) after
-// validating them.
-func (c *Counts) addSoftChecked(X *vectorize.CSR, resp []float64, scale float64) error {
-	if err := c.check(X, len(resp), c.Classes); err != nil {
-		return err
-	}
-	if err := check.Bad(scale); err != nil {
-		return fmt.Errorf("%w: scale %g", err, scale)
-	}
-	if err := check.Weights("responsibility", resp); err != nil {
-		return err
-	}
-	c.addSoft(X, resp, scale)
-	return nil
-}
-
-// addSoft is addSoftChecked on input already validated.
+// addSoft adds every row of X to every class c with weight
+// scale·resp[row*Classes+c] (the fractional counts of an EM M-step), on
+// input already validated.
 func (c *Counts) addSoft(X *vectorize.CSR, resp []float64, scale float64) {
 	for i := 0; i < X.Rows; i++ {
 		idx, val := X.Row(i)
