@@ -88,15 +88,25 @@ func (c *Counts) addSoft(X *vectorize.CSR, resp []float64, scale float64) {
 
 // check validates X against c and that it has n/per rows.
 func (c *Counts) check(X *vectorize.CSR, n, per int) error {
-	if c.Classes == 0 || len(c.ClassCount) != c.Classes || len(c.FeatureCount) != c.Classes*c.Features {
-		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
-			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
+	if err := c.checkShape(); err != nil {
+		return err
 	}
 	if err := checkCSR(X, c.Features); err != nil {
 		return err
 	}
 	if n != X.Rows*per {
 		return fmt.Errorf("%w: %d rows need %d labels or responsibilities, got %d", ErrShape, X.Rows, X.Rows*per, n)
+	}
+	return nil
+}
+
+// checkShape reports counts whose slices do not hold Classes×Features
+// counts for at least one class.
+func (c *Counts) checkShape() error {
+	if c.Classes < 1 || c.Features < 0 || len(c.ClassCount) != c.Classes ||
+		len(c.FeatureCount) != c.Classes*c.Features {
+		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
+			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
 	}
 	return nil
 }
