@@ -72,24 +72,9 @@ func (c *Counts) Add(X *vectorize.CSR, y []int, w []float64) error {
 	return nil
 }
 
-// addSoftChecked adds every row of X to every class c with weight
-// scale·resp[row*Classes+c] (the fractional counts of an EM M-step) after
-// validating them.
-func (c *Counts) addSoftChecked(X *vectorize.CSR, resp []float64, scale float64) error {
-	if err := c.check(X, len(resp), c.Classes); err != nil {
-		return err
-	}
-	if err := check.Bad(scale); err != nil {
-		return fmt.Errorf("%w: scale %g", err, scale)
-	}
-	if err := check.Weights("responsibility", resp); err != nil {
-		return err
-	}
-	c.addSoft(X, resp, scale)
-	return nil
-}
-
-// addSoft is addSoftChecked on input already validated.
+// addSoft adds every row of X to every class c with weight
+// scale·resp[row*Classes+c] (the fractional counts of an EM M-step), on
+// input already validated.
 func (c *Counts) addSoft(X *vectorize.CSR, resp []float64, scale float64) {
 	for i := 0; i < X.Rows; i++ {
 		idx, val := X.Row(i)
@@ -103,15 +88,25 @@ func (c *Counts) addSoft(X *vectorize.CSR, resp []float64, scale float64) {
 
 // check validates X against c and that it has n/per rows.
 func (c *Counts) check(X *vectorize.CSR, n, per int) error {
-	if c.Classes == 0 || len(c.ClassCount) != c.Classes || len(c.FeatureCount) != c.Classes*c.Features {
-		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
-			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
+	if err := c.checkShape(); err != nil {
+		return err
 	}
 	if err := checkCSR(X, c.Features); err != nil {
 		return err
 	}
 	if n != X.Rows*per {
 		return fmt.Errorf("%w: %d rows need %d labels or responsibilities, got %d", ErrShape, X.Rows, X.Rows*per, n)
+	}
+	return nil
+}
+
+// checkShape reports counts whose slices do not hold Classes×Features
+// counts for at least one class.
+func (c *Counts) checkShape() error {
+	if c.Classes < 1 || c.Features < 0 || len(c.ClassCount) != c.Classes ||
+		len(c.FeatureCount) != c.Classes*c.Features {
+		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
+			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
 	}
 	return nil
 }

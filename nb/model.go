@@ -254,10 +254,8 @@ func checkCounts(c *Counts) error {
 	if c == nil {
 		return fmt.Errorf("%w: nil counts", ErrShape)
 	}
-	if c.Classes < 1 || c.Features < 0 || len(c.ClassCount) != c.Classes ||
-		len(c.FeatureCount) != c.Classes*c.Features {
-		return fmt.Errorf("%w: counts for %d classes × %d features hold %d class and %d feature counts",
-			ErrShape, c.Classes, c.Features, len(c.ClassCount), len(c.FeatureCount))
+	if err := c.checkShape(); err != nil {
+		return err
 	}
 	if err := check.Weights("class count", c.ClassCount); err != nil {
 		return err

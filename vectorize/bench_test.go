@@ -148,21 +148,9 @@ func benchTransform(b *testing.B, docs [][]string, tokens int, transform func([]
 
 func BenchmarkPostings(b *testing.B) {
 	_, X := benchVocab(b, vectorize.VocabConfig{})
-	y := make([]int, X.Rows)
-	for i := range y {
-		y[i] = i % 20
-	}
 	b.Run("build", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := postings.New(sparseOf(X), 0); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	p, _ := postings.New(sparseOf(X), 0)
-	b.Run("chi2", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := p.Chi2(y, 20); err != nil {
 				b.Fatal(err)
 			}
 		}

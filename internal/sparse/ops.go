@@ -17,15 +17,6 @@ func (m *CSR) ColumnCounts(dst []int) []int {
 	return dst
 }
 
-// ColumnSums sets dst to the sum of each column and returns it.
-func (m *CSR) ColumnSums(dst []float64) []float64 {
-	dst = resize(dst, m.Cols)
-	for k, j := range m.Indices {
-		dst[j] += m.Data[k]
-	}
-	return dst
-}
-
 // resize returns a zeroed slice of length n, reusing dst if it can.
 func resize[T any](dst []T, n int) []T {
 	if cap(dst) < n {

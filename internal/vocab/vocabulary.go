@@ -170,8 +170,8 @@ func (v *Vocabulary) TransformWordsFrom(idx []int32, val []float64, hashes []uin
 }
 
 // Select returns the vocabulary of the terms with ids keep, which must be
-// strictly increasing (as postings.SelectTopK returns them), so that new
-// id i is old id keep[i]. Use it with sparse.CSR.SelectColumns.
+// strictly increasing, so that new id i is old id keep[i], as
+// sparse.CSR.SelectColumns numbers the columns it keeps.
 func (v *Vocabulary) Select(keep []int32) (*Vocabulary, error) {
 	if err := checkIncreasing(keep, v.Len()); err != nil {
 		return nil, err
