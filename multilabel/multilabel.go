@@ -87,12 +87,27 @@ type Config struct {
 	// training and prediction; 0 means 2, and 1 counts it as any other
 	// line. A Model's Multi holds the number used.
 	Title int `json:"title"`
+	// Reweight is the number of passes of discriminative reweighting of
+	// the labels' rests (complement score only; see reweighted): 0 means
+	// 10, a negative number none. A Model's Multi holds the number used.
+	Reweight int `json:"reweight"`
 	// Seed shuffles documents into folds.
 	Seed uint64 `json:"seed"`
 }
 
-// Alphas are the α that multi-label training chooses from.
-var Alphas = []float64{0.1, 0.3, 1}
+// Alphas are the α that multi-label training chooses from; without
+// reweighting, PlainAlphas.
+var (
+	Alphas      = []float64{0.3, 1, 3}
+	PlainAlphas = []float64{0.1, 0.3, 1}
+)
+
+func (c Config) alphas() []float64 {
+	if c.reweight() == 0 {
+		return PlainAlphas
+	}
+	return Alphas
+}
 
 func (c Config) folds() int {
 	if c.Folds <= 0 {
@@ -186,6 +201,9 @@ func NewTrainer(cfg pipeline.Config, mc Config) (*Trainer, error) {
 		return nil, err
 	}
 	mc.Title = mc.title()
+	if mc.Reweight = mc.reweight(); mc.Reweight == 0 {
+		mc.Reweight = -1
+	}
 	return &Trainer{t: t, mc: mc, ids: map[string]int{}}, nil
 }
 
@@ -203,6 +221,8 @@ func checkMulti(cfg pipeline.Config, mc Config) error {
 		return fmt.Errorf("multi-label score %d, %d folds, min positives %d", mc.Score, mc.Folds, mc.MinPositives)
 	case mc.Title < 0, mc.Title > maxTitle:
 		return fmt.Errorf("a title counted %d times, want 1 to %d (0: %d)", mc.Title, maxTitle, defaultTitle)
+	case mc.Reweight > maxReweight:
+		return fmt.Errorf("%d reweighting passes, at most %d", mc.Reweight, maxReweight)
 	}
 	return nil
 }
@@ -274,7 +294,7 @@ func (mt *Trainer) Finish() (*Model, Summary, error) {
 	}
 	s.MinDF, s.Selected = r.MinDF, r.Selected
 	f := newOvRFit(r.X, mt.sets, len(mt.labels), mt.mc)
-	alphas := Alphas
+	alphas := mt.mc.alphas()
 	if m.Config.Alpha != 0 {
 		alphas = []float64{m.Config.Alpha}
 	}
@@ -282,7 +302,11 @@ func (mt *Trainer) Finish() (*Model, Summary, error) {
 	if err != nil {
 		return nil, s, err
 	}
-	lin, err := f.fit(f.all, alpha)
+	all, err := f.reweighted(f.all, func(int) bool { return true }, alpha)
+	if err != nil {
+		return nil, s, err
+	}
+	lin, err := f.fit(all, alpha)
 	if err != nil {
 		return nil, s, err
 	}
@@ -315,6 +339,8 @@ type ovrCounts struct {
 	pos  *compact.Counts // per label: its documents' rows; ClassCount: its documents
 	tot  []float64       // per feature: every document's rows
 	docs int
+	// extra is per label what reweighting added to its rest, or nil.
+	extra *compact.Counts
 }
 
 func newOvRFit(X *vectorize.CSR, sets [][]int32, labels int, mc Config) *ovrFit {
@@ -353,11 +379,11 @@ func (f *ovrFit) counts(in func(i int) bool) ovrCounts {
 
 // fit returns the scoring form of the labels' binary models for the sums
 // c. With F features, R_l the sum of the rows of the documents without
-// label l (the rest) and rest_lj = tot_j − pos_lj, the complement score of
-// label l is Σ_j x_j·(log(R_l+αF) − log(rest_lj+α)); the odds score adds
-// Σ_j x_j·(log(pos_lj+α) − log(N_l+αF)) and the prior log-odds. Where
-// pos_lj is zero what is left, −log(tot_j+α) plus a label's constant, is
-// the compact.Linear's base.
+// label l (the rest) and rest_lj = tot_j − pos_lj + extra_lj, the complement
+// score of label l is Σ_j x_j·(log(R_l+αF) − log(rest_lj+α)); the odds
+// score adds Σ_j x_j·(log(pos_lj+α) − log(N_l+αF)) and the prior log-odds.
+// Where pos_lj and extra_lj are zero what is left, −log(tot_j+α) plus a
+// label's constant, is the compact.Linear's base.
 func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
 	L, F, pos := f.labels, len(c.tot), c.pos
 	fa := alpha * float64(F)
@@ -366,15 +392,26 @@ func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
 	for p, l := range pos.Class {
 		sums[l] += pos.Count[p]
 	}
+	gain := make([]float64, L)
+	cells := pos
+	if c.extra != nil {
+		for p, l := range c.extra.Class {
+			gain[l] += c.extra.Count[p]
+		}
+		cells = unionCells(pos, c.extra)
+	}
 	t := &compact.Linear{K: L, Features: F, Bias: make([]float64, L), P: make([]float64, L), Q: make([]float64, L),
-		Base: make([]float64, F), Ptr: slices.Clone(pos.Ptr), Class: slices.Clone(pos.Class), Delta: make([]float64, len(pos.Count))}
+		Base: make([]float64, F), Ptr: cells.Ptr, Class: cells.Class, Delta: make([]float64, len(cells.Class))}
+	if c.extra == nil {
+		t.Ptr, t.Class = slices.Clone(pos.Ptr), slices.Clone(pos.Class)
+	}
 	for j, v := range c.tot {
 		t.Base[j] = math.Log(v + alpha)
 	}
 	odds := f.mc.Score == OddsScore
 	for l := range L {
 		t.P[l] = -1
-		t.Q[l] = math.Log(max(total-sums[l], 0) + fa)
+		t.Q[l] = math.Log(max(total-sums[l], 0) + gain[l] + fa)
 		if odds {
 			t.Q[l] += math.Log(alpha) - math.Log(sums[l]+fa)
 			n := pos.ClassCount[l]
@@ -384,9 +421,22 @@ func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
 	logAlpha := math.Log(alpha)
 	parallel.Chunks(F, 4096, 0, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
+			pp, pe := pos.Ptr[j], 0
+			if c.extra != nil {
+				pe = c.extra.Ptr[j]
+			}
 			for p := t.Ptr[j]; p < t.Ptr[j+1]; p++ {
-				v := pos.Count[p]
-				d := t.Base[j] - math.Log(max(c.tot[j]-v, 0)+alpha)
+				l := t.Class[p]
+				var v, e float64
+				if pp < pos.Ptr[j+1] && pos.Class[pp] == l {
+					v = pos.Count[pp]
+					pp++
+				}
+				if c.extra != nil && pe < c.extra.Ptr[j+1] && c.extra.Class[pe] == l {
+					e = c.extra.Count[pe]
+					pe++
+				}
+				d := t.Base[j] - math.Log(max(c.tot[j]-v, 0)+e+alpha)
 				if odds {
 					d += math.Log(v+alpha) - logAlpha
 				}
@@ -395,6 +445,28 @@ func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
 		}
 	})
 	return t, t.Validate()
+}
+
+// unionCells returns the feature-major cell layout (Ptr and Class, with
+// no counts) that holds the cells of both a and b.
+func unionCells(a, b *compact.Counts) *compact.Counts {
+	F := len(a.Ptr) - 1
+	u := &compact.Counts{Ptr: make([]int, F+1), Class: make([]uint16, 0, len(a.Class)+len(b.Class))}
+	for j := range F {
+		x, y := a.Class[a.Ptr[j]:a.Ptr[j+1]], b.Class[b.Ptr[j]:b.Ptr[j+1]]
+		for len(x) > 0 || len(y) > 0 {
+			switch {
+			case len(y) == 0 || len(x) > 0 && x[0] < y[0]:
+				u.Class, x = append(u.Class, x[0]), x[1:]
+			case len(x) == 0 || y[0] < x[0]:
+				u.Class, y = append(u.Class, y[0]), y[1:]
+			default:
+				u.Class, x, y = append(u.Class, x[0]), x[1:], y[1:]
+			}
+		}
+		u.Ptr[j+1] = len(u.Class)
+	}
+	return u
 }
 
 // logScores turns the labels' jll into log-probabilities in place: a

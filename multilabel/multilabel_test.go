@@ -68,8 +68,11 @@ func TestMultiTrainerLearnsLabelSets(t *testing.T) {
 		if s.Documents != 37 || s.Labels != 4 || s.Assignments != 48 || s.Unlabeled != 1 || s.Features != mm.NumFeatures() {
 			t.Errorf("%v: summary %+v", score, s)
 		}
-		if !slices.Contains(Alphas, s.Alpha) || mm.Config.Alpha != s.Alpha {
-			t.Errorf("%v: alpha %g (model %g), want one of %v", score, s.Alpha, mm.Config.Alpha, Alphas)
+		if want := mm.Multi.alphas(); !slices.Contains(want, s.Alpha) || mm.Config.Alpha != s.Alpha {
+			t.Errorf("%v: alpha %g (model %g), want one of %v", score, s.Alpha, mm.Config.Alpha, want)
+		}
+		if want := map[Score]int{ComplementScore: defaultReweight, OddsScore: -1}[score]; mm.Multi.Reweight != want {
+			t.Errorf("%v: %d reweighting passes recorded, want %d", score, mm.Multi.Reweight, want)
 		}
 		for l, th := range mm.Thresholds {
 			if !(th > 0 && th < 1) {
@@ -270,6 +273,7 @@ func TestMultiTrainerRejects(t *testing.T) {
 		{pipeline.Config{}, Config{Score: 9}},
 		{pipeline.Config{}, Config{Title: -1}},
 		{pipeline.Config{}, Config{Title: maxTitle + 1}},
+		{pipeline.Config{}, Config{Reweight: maxReweight + 1}},
 		{pipeline.Config{Select: pipeline.Selection{Method: pipeline.Chi2}}, Config{}},
 	} {
 		if _, err := NewTrainer(c.cfg, c.mc); !errors.Is(err, pipeline.ErrConfig) {

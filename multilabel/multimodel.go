@@ -3,6 +3,7 @@ package multilabel
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -70,7 +71,8 @@ type legacyConfig struct {
 // the JSON header of a multi-label model file of the given format version.
 func decodeMultiHeader(js []byte, version uint32) (multiHeader, error) {
 	var h multiHeader
-	h.Multi.Title = 1 // files without a title field count it once
+	h.Multi.Title = 1     // files without a title field count it once
+	h.Multi.Reweight = -1 // and were not reweighted
 	if version >= 3 {
 		err := json.Unmarshal(js, &h)
 		return h, err
@@ -84,7 +86,7 @@ func decodeMultiHeader(js []byte, version uint32) (multiHeader, error) {
 	}
 	m := old.Multi
 	h.Multi = Config{Score: Score(m.Score), Folds: m.Folds, MinPositives: m.MinPositives,
-		AllowEmpty: m.AllowEmpty, Seed: m.Seed, Title: 1}
+		AllowEmpty: m.AllowEmpty, Seed: m.Seed, Title: 1, Reweight: -1}
 	h.Thresholds = old.Thresholds
 	return h, nil
 }
@@ -98,6 +100,9 @@ func (h *multiHeader) check(m *pipeline.Model) error {
 	}
 	if h.Multi.Title < 1 {
 		return fmt.Errorf("a title counted %d times", h.Multi.Title)
+	}
+	if h.Multi.Reweight == 0 {
+		return errors.New("no reweighting count")
 	}
 	if len(h.Thresholds) != len(m.Classes) {
 		return fmt.Errorf("%d thresholds for %d labels", len(h.Thresholds), len(m.Classes))

@@ -40,7 +40,11 @@ func (f *ovrFit) thresholds(alphas []float64) (thresholdSet, float64, error) {
 	oof := make([]float64, n*L)
 	for _, alpha := range alphas {
 		for q := range parts {
-			lin, err := f.fit(parts[q], alpha)
+			part, err := f.reweighted(parts[q], func(i int) bool { return fold[i] != q }, alpha)
+			if err != nil {
+				return best, 0, err
+			}
+			lin, err := f.fit(part, alpha)
 			if err != nil {
 				return best, 0, err
 			}

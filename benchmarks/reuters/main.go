@@ -35,6 +35,8 @@ type config struct {
 
 var configs = []config{
 	{"default", func(*pipeline.Config, *multilabel.Config) {}},
+	{"plain", func(_ *pipeline.Config, m *multilabel.Config) { m.Reweight = -1 }},
+	{"reweight3", func(_ *pipeline.Config, m *multilabel.Config) { m.Reweight = 3 }},
 	{"title1", func(_ *pipeline.Config, m *multilabel.Config) { m.Title = 1 }},
 	{"odds", func(_ *pipeline.Config, m *multilabel.Config) { m.Score = multilabel.OddsScore }},
 	{"unigrams", func(c *pipeline.Config, _ *multilabel.Config) {

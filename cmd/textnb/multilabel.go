@@ -22,6 +22,7 @@ type multiFlags struct {
 	labelSep          *string
 	score             *multilabel.Score
 	folds, title      *int
+	reweight          *int
 	sel               *pipeline.SelectMethod
 }
 
@@ -41,6 +42,8 @@ func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
 		folds:      folds,
 		title: fs.Int("title", 0, "multi-label: times the first line (title) of a document of several lines counts; "+
 			"1 counts it as any other line (default 2)"),
+		reweight: fs.Int("reweight", 10, "multi-label: passes of discriminative reweighting, which add to each label's rest model "+
+			"the training documents it scores too high; 0 fits the plain counts (faster, smaller model)"),
 		sel: textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
 	}
 }
@@ -74,8 +77,8 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	opt := multiOptions(fs, fields, *f.labelSep)
 	detected := !*f.multi && corpus.IsMultiLabel(path, opt)
 	if !*f.multi && !detected {
-		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") {
-			return true, fmt.Errorf("%w: --label-sep, --allow-empty and --title need --multi-label", errUsage)
+		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") || set(fs, "reweight") {
+			return true, fmt.Errorf("%w: --label-sep, --allow-empty, --title and --reweight need --multi-label", errUsage)
 		}
 		return false, nil
 	}
@@ -85,6 +88,14 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	mc := multilabel.Config{AllowEmpty: *f.allowEmpty, Score: *f.score, Title: *f.title}
 	if set(fs, "title") && *f.title < 1 {
 		return true, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
+	}
+	switch r := *f.reweight; {
+	case r < 0:
+		return true, fmt.Errorf("%w: --reweight %d, want 0 or more", errUsage, r)
+	case r == 0:
+		mc.Reweight = -1
+	default:
+		mc.Reweight = r
 	}
 	if mc.Folds, err = foldsOr(*f.folds, defaultMultiFolds); err != nil {
 		return true, err
@@ -111,8 +122,12 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	}
 	fmt.Fprintf(stdout, "trained multi-label %v on %d documents (%d empty, %d without labels), %d labels (%.2f a document), %d features (min_df %d), lang %v, in %.2fs\n",
 		mc.Score, sum.Documents, st.Empty, sum.Unlabeled, sum.Labels, float64(sum.Assignments)/float64(sum.Documents), sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds())
-	fmt.Fprintf(stdout, "alpha %g; thresholds by %d-fold cross-validation (micro-F1 %.4f on it), %d rare or weak labels on the global cut\nwrote %s\n",
-		sum.Alpha, mc.Folds, sum.CVMicroF1, sum.FallbackLabels, out)
+	reweight := "no reweighting"
+	if r := mm.Multi.Reweight; r > 0 {
+		reweight = fmt.Sprintf("%d reweighting passes", r)
+	}
+	fmt.Fprintf(stdout, "alpha %g, %s; thresholds by %d-fold cross-validation (micro-F1 %.4f on it), %d rare or weak labels on the global cut\nwrote %s\n",
+		sum.Alpha, reweight, mc.Folds, sum.CVMicroF1, sum.FallbackLabels, out)
 	return true, nil
 }
 

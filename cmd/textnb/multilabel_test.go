@@ -75,7 +75,7 @@ func TestTrainMultiLabelFlags(t *testing.T) {
 	model := filepath.Join(dir, "m.model")
 	out := mustRun(t, "", "train", multiTSV, "--multi-label", "--label-sep", ",", "--label-field", "labels",
 		"--alpha", "0.5", "--multi-score", "odds", "--allow-empty", "--folds", "3", "--select", "chi2", "--features", "40", "--title", "3", "-o", model)
-	if !strings.Contains(out, "trained multi-label odds on 36 documents") || !strings.Contains(out, "alpha 0.5;") || !strings.Contains(out, "40 features") {
+	if !strings.Contains(out, "trained multi-label odds on 36 documents") || !strings.Contains(out, "alpha 0.5, no reweighting;") || !strings.Contains(out, "40 features") {
 		t.Errorf("train output %q", out)
 	}
 	mm, err := multilabel.Load(model)
@@ -180,4 +180,27 @@ func TestCLIDamagedMultiModel(t *testing.T) {
 		mustFail(t, 1, []string{p, c.msg}, "predict", "-m", p, filepath.Join(root, "doc.txt"))
 		mustFail(t, 1, []string{p, c.msg}, "eval", "-m", p, multiJSONL)
 	}
+}
+
+func TestTrainMultiLabelReweight(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		arg  string
+		want int
+		say  string
+	}{{"3", 3, "3 reweighting passes"}, {"0", -1, "no reweighting"}} {
+		model := filepath.Join(dir, c.arg+".model")
+		out := mustRun(t, "", "train", multiJSONL, "--multi-label", "--reweight", c.arg, "-o", model)
+		if !strings.Contains(out, c.say) {
+			t.Errorf("--reweight %s: train output %q lacks %q", c.arg, out, c.say)
+		}
+		mm, err := multilabel.Load(model)
+		if err != nil || mm.Multi.Reweight != c.want {
+			t.Errorf("--reweight %s: %v, model records %d passes, want %d", c.arg, err, mm.Multi.Reweight, c.want)
+		}
+	}
+	out := filepath.Join(dir, "x.model")
+	mustFail(t, 2, []string{"--reweight -1"}, "train", multiJSONL, "--multi-label", "--reweight", "-1", "-o", out)
+	mustFail(t, 2, []string{"101 reweighting passes, at most 100"}, "train", multiJSONL, "--multi-label", "--reweight", "101", "-o", out)
+	mustFail(t, 2, []string{"need --multi-label"}, "train", newsTrain, "--reweight", "3", "-o", out)
 }

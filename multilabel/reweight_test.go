@@ -1,0 +1,160 @@
+package multilabel
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/textnb/textnb/internal/hostile"
+	"github.com/textnb/textnb/internal/testkit"
+	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/vectorize"
+)
+
+// reweightedDense is the reference for reweighted and fit: dense L×F rests
+// grown pass by pass by the formula of reweighted, and the complement
+// weights of the last one.
+func reweightedDense(X [][]float64, sets [][]int32, L int, alpha float64, passes int) [][]float64 {
+	F := len(X[0])
+	rest := make([][]float64, L)
+	for l := range rest {
+		rest[l] = make([]float64, F)
+		for i, x := range X {
+			if !slices.Contains(sets[i], int32(l)) {
+				for j, v := range x {
+					rest[l][j] += v
+				}
+			}
+		}
+	}
+	gain := make([][]float64, len(X)) // per document and label
+	for i := range gain {
+		gain[i] = make([]float64, L)
+	}
+	weights := func() [][]float64 {
+		W := make([][]float64, L)
+		for l := range W {
+			R := 0.0
+			for j := range F {
+				R += rest[l][j]
+				for i, x := range X {
+					R += gain[i][l] * x[j]
+				}
+			}
+			W[l] = make([]float64, F)
+			for j := range F {
+				r := rest[l][j]
+				for i, x := range X {
+					r += gain[i][l] * x[j]
+				}
+				W[l][j] = math.Log(R+alpha*float64(F)) - math.Log(r+alpha)
+			}
+		}
+		return W
+	}
+	for range passes {
+		W := weights()
+		for i, x := range X {
+			s := make([]float64, L)
+			for l := range L {
+				for j, v := range x {
+					s[l] += v * W[l][j]
+				}
+			}
+			top := slices.Max(s)
+			sum := 0.0
+			for _, v := range s {
+				sum += math.Exp(v - top)
+			}
+			for l, v := range s {
+				if e := math.Exp(v-top)/sum - 1/float64(L); e > 0 && !slices.Contains(sets[i], int32(l)) {
+					gain[i][l] += reweightRate * e
+				}
+			}
+		}
+	}
+	return weights()
+}
+
+// Reweighting's sparse sums and merged cells give the dense reference's
+// weights, pass for pass.
+func TestReweightedWeights(t *testing.T) {
+	X := [][]float64{{2, 0, 1, 0}, {0, 3, 1, 0}, {1, 1, 0, 0}, {0, 0, 2, 1}, {1, 0, 0, 3}, {0, 2, 0, 1}}
+	sets := [][]int32{{0}, {1}, {0, 1}, {}, {2}, {1, 2}}
+	const alpha = 0.5
+	for _, passes := range []int{1, 3, 10} {
+		f := newOvRFit(vectorize.FromDense(X), sets, 3, Config{Reweight: passes})
+		c, err := f.reweighted(f.all, func(int) bool { return true }, alpha)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.extra == nil || len(c.extra.Count) == 0 {
+			t.Fatalf("%d passes: no rest gained", passes)
+		}
+		lin, err := f.fit(c, alpha)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := lin.Dense(), reweightedDense(X, sets, 3, alpha, passes)
+		for l := range 3 {
+			for j := range 4 {
+				if g, w := got.W[j*3+l]+got.Bias[l], want[l][j]; math.Abs(g-w) > 1e-9 {
+					t.Errorf("%d passes: weight of label %d, feature %d = %.12g, want %.12g", passes, l, j, g, w)
+				}
+			}
+		}
+	}
+}
+
+// With documents in part only, reweighting sees only those.
+func TestReweightedPart(t *testing.T) {
+	X := [][]float64{{2, 0, 1, 0}, {0, 3, 1, 0}, {1, 1, 0, 0}, {0, 0, 2, 1}, {1, 0, 0, 3}, {0, 2, 0, 1}}
+	sets := [][]int32{{0}, {1}, {0, 1}, {}, {2}, {1, 2}}
+	in := func(i int) bool { return i != 2 }
+	f := newOvRFit(vectorize.FromDense(X), sets, 3, Config{Reweight: 4})
+	c, err := f.reweighted(f.counts(in), in, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lin, err := f.fit(c, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := lin.Dense()
+	want := reweightedDense(slices.Delete(slices.Clone(X), 2, 3), slices.Delete(slices.Clone(sets), 2, 3), 3, 1, 4)
+	for l := range 3 {
+		for j := range 4 {
+			if g, w := got.W[j*3+l]+got.Bias[l], want[l][j]; math.Abs(g-w) > 1e-9 {
+				t.Errorf("weight of label %d, feature %d = %.12g, want %.12g", l, j, g, w)
+			}
+		}
+	}
+}
+
+func TestReweightSetting(t *testing.T) {
+	docs := readMultiDocs(t, multiJSONL)
+	plain, _ := trainMulti(t, pipeline.Config{}, Config{Reweight: -1}, docs)
+	mm, _ := trainMulti(t, pipeline.Config{}, Config{}, docs)
+	if plain.Multi.Reweight != -1 || mm.Multi.Reweight != defaultReweight {
+		t.Fatalf("reweighting passes %d and %d, want -1 and %d", plain.Multi.Reweight, mm.Multi.Reweight, defaultReweight)
+	}
+	if !slices.Contains(PlainAlphas, plain.Config.Alpha) {
+		t.Errorf("unweighted model's α %g, want one of %v", plain.Config.Alpha, PlainAlphas)
+	}
+	// The file records the passes; one written before the setting existed
+	// was not reweighted.
+	back, err := decode(testkit.Encode(t, mm))
+	if err != nil || back.Multi.Reweight != defaultReweight {
+		t.Fatalf("reloaded: %v, %d passes", err, back.Multi.Reweight)
+	}
+	old, err := decode(hostile.EditHeader(t, testkit.Encode(t, plain), func(h map[string]any) { delete(h["multi"].(map[string]any), "reweight") }))
+	if err != nil || old.Multi.Reweight != -1 {
+		t.Errorf("a file without a reweight setting: %v, %d passes, want -1", err, old.Multi.Reweight)
+	}
+	for _, bad := range []any{0, maxReweight + 1} {
+		_, err := decode(hostile.EditHeader(t, testkit.Encode(t, mm), func(h map[string]any) { h["multi"].(map[string]any)["reweight"] = bad }))
+		if err == nil {
+			t.Errorf("reweight %v in the header: no error", bad)
+		}
+	}
+}
