@@ -201,6 +201,7 @@ func NewTrainer(cfg pipeline.Config, mc Config) (*Trainer, error) {
 		return nil, err
 	}
 	mc.Title = mc.title()
+	// The model records the passes made, -1 for none.
 	if mc.Reweight = mc.reweight(); mc.Reweight == 0 {
 		mc.Reweight = -1
 	}
@@ -388,23 +389,14 @@ func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
 	L, F, pos := f.labels, len(c.tot), c.pos
 	fa := alpha * float64(F)
 	total := floatsSum(c.tot)
-	sums := make([]float64, L)
-	for p, l := range pos.Class {
-		sums[l] += pos.Count[p]
+	extra := c.extra
+	if extra == nil {
+		extra = &compact.Counts{Ptr: make([]int, F+1)}
 	}
-	gain := make([]float64, L)
-	cells := pos
-	if c.extra != nil {
-		for p, l := range c.extra.Class {
-			gain[l] += c.extra.Count[p]
-		}
-		cells = unionCells(pos, c.extra)
-	}
+	sums, gain := classSums(pos, L), classSums(extra, L)
+	ptr, class := unionCells(pos, extra)
 	t := &compact.Linear{K: L, Features: F, Bias: make([]float64, L), P: make([]float64, L), Q: make([]float64, L),
-		Base: make([]float64, F), Ptr: cells.Ptr, Class: cells.Class, Delta: make([]float64, len(cells.Class))}
-	if c.extra == nil {
-		t.Ptr, t.Class = slices.Clone(pos.Ptr), slices.Clone(pos.Class)
-	}
+		Base: make([]float64, F), Ptr: ptr, Class: class, Delta: make([]float64, len(class))}
 	for j, v := range c.tot {
 		t.Base[j] = math.Log(v + alpha)
 	}
@@ -421,21 +413,10 @@ func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
 	logAlpha := math.Log(alpha)
 	parallel.Chunks(F, 4096, 0, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
-			pp, pe := pos.Ptr[j], 0
-			if c.extra != nil {
-				pe = c.extra.Ptr[j]
-			}
+			pp, pe := pos.Ptr[j], extra.Ptr[j]
 			for p := t.Ptr[j]; p < t.Ptr[j+1]; p++ {
 				l := t.Class[p]
-				var v, e float64
-				if pp < pos.Ptr[j+1] && pos.Class[pp] == l {
-					v = pos.Count[pp]
-					pp++
-				}
-				if c.extra != nil && pe < c.extra.Ptr[j+1] && c.extra.Class[pe] == l {
-					e = c.extra.Count[pe]
-					pe++
-				}
+				v, e := cellAt(pos, j, l, &pp), cellAt(extra, j, l, &pe)
 				d := t.Base[j] - math.Log(max(c.tot[j]-v, 0)+e+alpha)
 				if odds {
 					d += math.Log(v+alpha) - logAlpha
@@ -447,26 +428,47 @@ func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
 	return t, t.Validate()
 }
 
-// unionCells returns the feature-major cell layout (Ptr and Class, with
-// no counts) that holds the cells of both a and b.
-func unionCells(a, b *compact.Counts) *compact.Counts {
+// unionCells returns the feature-major cell layout (Ptr and Class) that
+// holds the cells of both a and b.
+func unionCells(a, b *compact.Counts) (ptr []int, class []uint16) {
 	F := len(a.Ptr) - 1
-	u := &compact.Counts{Ptr: make([]int, F+1), Class: make([]uint16, 0, len(a.Class)+len(b.Class))}
+	ptr, class = make([]int, F+1), make([]uint16, 0, len(a.Class)+len(b.Class))
 	for j := range F {
 		x, y := a.Class[a.Ptr[j]:a.Ptr[j+1]], b.Class[b.Ptr[j]:b.Ptr[j+1]]
 		for len(x) > 0 || len(y) > 0 {
 			switch {
 			case len(y) == 0 || len(x) > 0 && x[0] < y[0]:
-				u.Class, x = append(u.Class, x[0]), x[1:]
+				class, x = append(class, x[0]), x[1:]
 			case len(x) == 0 || y[0] < x[0]:
-				u.Class, y = append(u.Class, y[0]), y[1:]
+				class, y = append(class, y[0]), y[1:]
 			default:
-				u.Class, x, y = append(u.Class, x[0]), x[1:], y[1:]
+				class, x, y = append(class, x[0]), x[1:], y[1:]
 			}
 		}
-		u.Ptr[j+1] = len(u.Class)
+		ptr[j+1] = len(class)
 	}
-	return u
+	return ptr, class
+}
+
+// classSums returns each class's sum of c's counts over the features.
+func classSums(c *compact.Counts, classes int) []float64 {
+	sums := make([]float64, classes)
+	for p, l := range c.Class {
+		sums[l] += c.Count[p]
+	}
+	return sums
+}
+
+// cellAt returns c's count for class l at feature j, 0 if it has none,
+// given *p, the next of feature j's cells not yet read, which it advances
+// past a match: a caller walking feature j's classes in increasing order
+// reads each of c's cells in turn.
+func cellAt(c *compact.Counts, j int, l uint16, p *int) float64 {
+	if *p < c.Ptr[j+1] && c.Class[*p] == l {
+		*p++
+		return c.Count[*p-1]
+	}
+	return 0
 }
 
 // logScores turns the labels' jll into log-probabilities in place: a

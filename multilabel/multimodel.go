@@ -102,7 +102,7 @@ func (h *multiHeader) check(m *pipeline.Model) error {
 		return fmt.Errorf("a title counted %d times", h.Multi.Title)
 	}
 	if h.Multi.Reweight == 0 {
-		return errors.New("no reweighting count")
+		return errors.New("0 reweighting passes (a file says -1 for none)")
 	}
 	if len(h.Thresholds) != len(m.Classes) {
 		return fmt.Errorf("%d thresholds for %d labels", len(h.Thresholds), len(m.Classes))

@@ -1,10 +1,12 @@
 package multilabel
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
 
+	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/pipeline"
@@ -76,11 +78,30 @@ func reweightedDense(X [][]float64, sets [][]int32, L int, alpha float64, passes
 	return weights()
 }
 
+// reweightX and reweightSets are a corpus of three labels for the
+// reference comparisons.
+var (
+	reweightX    = [][]float64{{2, 0, 1, 0}, {0, 3, 1, 0}, {1, 1, 0, 0}, {0, 0, 2, 1}, {1, 0, 0, 3}, {0, 2, 0, 1}}
+	reweightSets = [][]int32{{0}, {1}, {0, 1}, {}, {2}, {1, 2}}
+)
+
+// checkWeights compares lin's weights with the reference's.
+func checkWeights(t *testing.T, what string, lin *compact.Linear, want [][]float64) {
+	t.Helper()
+	got := lin.Dense()
+	for l, w := range want {
+		for j := range w {
+			if g := got.W[j*len(want)+l] + got.Bias[l]; math.Abs(g-w[j]) > 1e-9 {
+				t.Errorf("%s: weight of label %d, feature %d = %.12g, want %.12g", what, l, j, g, w[j])
+			}
+		}
+	}
+}
+
 // Reweighting's sparse sums and merged cells give the dense reference's
 // weights, pass for pass.
 func TestReweightedWeights(t *testing.T) {
-	X := [][]float64{{2, 0, 1, 0}, {0, 3, 1, 0}, {1, 1, 0, 0}, {0, 0, 2, 1}, {1, 0, 0, 3}, {0, 2, 0, 1}}
-	sets := [][]int32{{0}, {1}, {0, 1}, {}, {2}, {1, 2}}
+	X, sets := reweightX, reweightSets
 	const alpha = 0.5
 	for _, passes := range []int{1, 3, 10} {
 		f := newOvRFit(vectorize.FromDense(X), sets, 3, Config{Reweight: passes})
@@ -95,21 +116,13 @@ func TestReweightedWeights(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, want := lin.Dense(), reweightedDense(X, sets, 3, alpha, passes)
-		for l := range 3 {
-			for j := range 4 {
-				if g, w := got.W[j*3+l]+got.Bias[l], want[l][j]; math.Abs(g-w) > 1e-9 {
-					t.Errorf("%d passes: weight of label %d, feature %d = %.12g, want %.12g", passes, l, j, g, w)
-				}
-			}
-		}
+		checkWeights(t, fmt.Sprintf("%d passes", passes), lin, reweightedDense(X, sets, 3, alpha, passes))
 	}
 }
 
 // With documents in part only, reweighting sees only those.
 func TestReweightedPart(t *testing.T) {
-	X := [][]float64{{2, 0, 1, 0}, {0, 3, 1, 0}, {1, 1, 0, 0}, {0, 0, 2, 1}, {1, 0, 0, 3}, {0, 2, 0, 1}}
-	sets := [][]int32{{0}, {1}, {0, 1}, {}, {2}, {1, 2}}
+	X, sets := reweightX, reweightSets
 	in := func(i int) bool { return i != 2 }
 	f := newOvRFit(vectorize.FromDense(X), sets, 3, Config{Reweight: 4})
 	c, err := f.reweighted(f.counts(in), in, 1)
@@ -120,15 +133,7 @@ func TestReweightedPart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := lin.Dense()
-	want := reweightedDense(slices.Delete(slices.Clone(X), 2, 3), slices.Delete(slices.Clone(sets), 2, 3), 3, 1, 4)
-	for l := range 3 {
-		for j := range 4 {
-			if g, w := got.W[j*3+l]+got.Bias[l], want[l][j]; math.Abs(g-w) > 1e-9 {
-				t.Errorf("weight of label %d, feature %d = %.12g, want %.12g", l, j, g, w)
-			}
-		}
-	}
+	checkWeights(t, "without document 2", lin, reweightedDense(slices.Delete(slices.Clone(X), 2, 3), slices.Delete(slices.Clone(sets), 2, 3), 3, 1, 4))
 }
 
 func TestReweightSetting(t *testing.T) {
