@@ -42,6 +42,10 @@ func (mm *Model) WriteTo(w io.Writer) (int64, error) {
 // Load reads a multi-label model file.
 func Load(path string) (*Model, error) { return modelfile.Load(path, decode) }
 
+// Decode reads a multi-label model from the bytes of a model file, for a
+// reader that learns the file's kind from the bytes it has read.
+func Decode(data []byte) (*Model, error) { return decode(data) }
+
 // decode reads a multi-label model from the bytes of a model file.
 func decode(data []byte) (*Model, error) {
 	m, js, version, err := core.DecodeMulti(data)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/textcore"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
 )
@@ -14,28 +15,42 @@ var core = textcore.Get[pipeline.Config, *pipeline.Model, *pipeline.Trainer]()
 // Open reads a model file of either kind, once: it returns the text model
 // or the table model the file holds, and nil for the other.
 func Open(path string) (*pipeline.Model, *table.Table, error) {
-	type either struct {
-		m *pipeline.Model
-		t *table.Table
-	}
-	e, err := modelfile.Load(path, func(data []byte) (e either, err error) {
+	a, err := open(path, false)
+	return a.Text, a.Table, err
+}
+
+// Any is the model a file holds: exactly one field is set.
+type Any struct {
+	Text  *pipeline.Model
+	Table *table.Table
+	Multi *multilabel.Model
+}
+
+// OpenAny reads a model file of any kind, once: text, table or
+// multi-label.
+func OpenAny(path string) (Any, error) { return open(path, true) }
+
+func open(path string, multi bool) (Any, error) {
+	return modelfile.Load(path, func(data []byte) (a Any, err error) {
 		// The header names the kind; the kind's Decode checks the whole.
 		_, kind, err := modelfile.ReadHeader(data)
 		switch {
 		case err != nil:
 		case kind == modelfile.TextModel:
-			e.m, err = core.Decode(data)
+			a.Text, err = core.Decode(data)
 		case kind == modelfile.TableModel:
-			e.t, err = table.Decode(data)
+			a.Table, err = table.Decode(data)
+		case kind == modelfile.MultiLabelModel && multi:
+			a.Multi, err = multilabel.Decode(data)
 		default:
+			want := "a text or table model"
+			if multi {
+				want = "a text, table or multi-label model"
+			}
 			if _, _, err = modelfile.Open(data); err == nil {
-				err = fmt.Errorf("%w: the file holds a %v, not a text or table model", modelfile.ErrKind, kind)
+				err = fmt.Errorf("%w: the file holds a %v, not %s", modelfile.ErrKind, kind, want)
 			}
 		}
-		return e, err
+		return a, err
 	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return e.m, e.t, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/testkit"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
 )
@@ -192,5 +193,64 @@ func TestOpenRejectsBadFiles(t *testing.T) {
 	}
 	if _, err := table.Load(dir); !errors.Is(err, modelfile.ErrNotModel) {
 		t.Errorf("table.Load of a folder: %v, want ErrNotModel", err)
+	}
+}
+
+// trainMulti returns a multi-label model trained on testdata/multilabel.jsonl.
+func trainMulti(t testing.TB) *multilabel.Model {
+	t.Helper()
+	tr, err := multilabel.NewTrainer(pipeline.Config{}, multilabel.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := corpus.WalkMulti("../../testdata/multilabel.jsonl", corpus.Options{}, func(d corpus.MultiDocument) error {
+		return tr.Add(d.Labels, d.Text)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	mm, _, err := tr.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mm
+}
+
+// OpenAny reads the three kinds; Open still refuses a multi-label model
+// by kind, as builds before multi-label serving did.
+func TestOpenAny(t *testing.T) {
+	dir := t.TempDir()
+	multi, text := filepath.Join(dir, "multi.model"), filepath.Join(dir, "text.model")
+	mm := trainMulti(t)
+	if err := modelfile.Save(multi, mm); err != nil {
+		t.Fatal(err)
+	}
+	if err := modelfile.Save(text, trainText(t)); err != nil {
+		t.Fatal(err)
+	}
+	a, err := anymodel.OpenAny(multi)
+	if err != nil || a.Multi == nil || a.Text != nil || a.Table != nil || !slices.Equal(a.Multi.Labels, mm.Labels) ||
+		!slices.Equal(a.Multi.Thresholds, mm.Thresholds) {
+		t.Fatalf("OpenAny(multi-label model) = %+v, %v", a, err)
+	}
+	const doc = "the striker scored a late goal in the cup final"
+	if want, got := fmt.Sprint(mm.NewPredictor().Proba(nil, doc)), fmt.Sprint(a.Multi.NewPredictor().Proba(nil, doc)); got != want {
+		t.Errorf("opened multi-label model gives %s, trained %s", got, want)
+	}
+	if a, err := anymodel.OpenAny(text); err != nil || a.Text == nil || a.Multi != nil {
+		t.Errorf("OpenAny(text model) = %+v, %v", a, err)
+	}
+	if m, tab, err := anymodel.Open(multi); m != nil || tab != nil || !errors.Is(err, modelfile.ErrKind) ||
+		!strings.Contains(err.Error(), "multi-label model, not a text or table model") {
+		t.Errorf("Open(multi-label model) = %v, %v, %v; want ErrKind", m, tab, err)
+	}
+	for _, tc := range []struct {
+		kind    modelfile.Kind
+		payload string
+		want    error
+	}{{modelfile.Kind(7), "", modelfile.ErrKind}, {modelfile.MultiLabelModel, "not a model", modelfile.ErrFormat}} {
+		path := writeContainer(t, dir, tc.kind, tc.payload)
+		if a, err := anymodel.OpenAny(path); a != (anymodel.Any{}) || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("OpenAny(%v holding %q) = %+v, %v; want %v naming the file", tc.kind, tc.payload, a, err, tc.want)
+		}
 	}
 }
