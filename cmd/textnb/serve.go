@@ -28,7 +28,7 @@ type serveFlags struct {
 
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", "serve [--addr 127.0.0.1:8080] [flags] MODEL…\n\n"+
-		"MODEL is PATH or NAME=PATH (text or table model); the name, by default the file name less its\n"+
+		"MODEL is PATH or NAME=PATH (text, table or multi-label model); the name, by default the file name less its\n"+
 		"extension, is the {name} of POST /v1/models/{name}/predict. A model reloads on SIGHUP and when its\n"+
 		"file is replaced; SIGTERM or SIGINT drain the requests under way and stop. See docs/serve.md", stderr)
 	var f serveFlags

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -15,10 +16,42 @@ const defaultInfoTerms = 10
 
 // inspect describes m with top terms per class.
 func inspect(m *model, top int) (pipeline.Info, error) {
-	if m.table != nil {
+	switch {
+	case m.table != nil:
 		return m.table.Inspect(), nil
+	case m.multi != nil:
+		return m.multi.Inspect(top)
 	}
 	return m.text.Inspect(top)
+}
+
+// multiInfo is what GET /v1/models/{name} shows of a multi-label model: a
+// text model's description, with the multi-label settings and each
+// label's threshold in place of a prior, which labels do not have.
+type multiInfo struct {
+	Kind     string            `json:"kind"`
+	Settings pipeline.Settings `json:"settings"`
+	Multi    multilabel.Config `json:"multi"`
+	Features int               `json:"features"`
+	Terms    int               `json:"terms"`
+	Classes  []labelInfo       `json:"classes"`
+}
+
+type labelInfo struct {
+	Name       string               `json:"name"`
+	Documents  float64              `json:"documents"`
+	Threshold  float64              `json:"threshold"`
+	TopWeights []pipeline.TermScore `json:"top_weights,omitempty"`
+	TopLogOdds []pipeline.TermScore `json:"top_log_odds,omitempty"`
+}
+
+func describeMulti(mm *multilabel.Model, info pipeline.Info) multiInfo {
+	out := multiInfo{Kind: info.Kind, Settings: info.Settings, Multi: mm.Multi, Features: info.Features, Terms: info.Terms}
+	for l, c := range info.Classes {
+		out.Classes = append(out.Classes, labelInfo{Name: c.Name, Documents: c.Documents, Threshold: mm.Thresholds[l],
+			TopWeights: c.TopWeights, TopLogOdds: c.TopLogOdds})
+	}
+	return out
 }
 
 // servedState describes the version of a model being served.
@@ -34,8 +67,10 @@ type servedState struct {
 // modelSummary is a model as GET /v1/models lists it.
 type modelSummary struct {
 	servedState
-	Kind    string   `json:"kind"` // "text" or "table"
-	Classes []string `json:"classes"`
+	Kind    string   `json:"kind"`    // "text", "table" or "multi-label"
+	Classes []string `json:"classes"` // a multi-label model's labels
+	// Thresholds are a multi-label model's, by label.
+	Thresholds map[string]float64 `json:"thresholds,omitempty"`
 }
 
 func (s *Server) state(sl *slot, m *model) servedState {
@@ -48,9 +83,12 @@ func (s *Server) state(sl *slot, m *model) servedState {
 }
 
 func (s *Server) summary(sl *slot, m *model) modelSummary {
-	out := modelSummary{servedState: s.state(sl, m), Classes: m.classes, Kind: "text"}
-	if m.table != nil {
-		out.Kind = "table"
+	out := modelSummary{servedState: s.state(sl, m), Classes: m.classes, Kind: m.kind()}
+	if m.multi != nil {
+		out.Thresholds = map[string]float64{}
+		for l, t := range m.multi.Thresholds {
+			out.Thresholds[m.classes[l]] = t
+		}
 	}
 	return out
 }
@@ -91,8 +129,16 @@ func (s *Server) modelInfo(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, fmt.Sprintf("model %q: %v", m.name, err))
 		return
 	}
+	state := s.state(s.slots[m.name], m)
+	if m.multi != nil {
+		writeJSON(w, http.StatusOK, struct {
+			servedState
+			multiInfo
+		}{state, describeMulti(m.multi, details)})
+		return
+	}
 	writeJSON(w, http.StatusOK, struct {
 		servedState
 		pipeline.Info
-	}{s.state(s.slots[m.name], m), details})
+	}{state, details})
 }

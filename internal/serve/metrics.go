@@ -29,7 +29,7 @@ func newMetrics() *metrics {
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
 		}, []string{"handler"}),
 		predictions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "textnb_predictions_total", Help: "Documents or rows classified, by model and predicted class.",
+			Name: "textnb_predictions_total", Help: "Documents or rows classified, by model and predicted class (each label of a multi-label prediction).",
 		}, []string{"model", "class"}),
 		loadSeconds: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "textnb_model_load_seconds", Help: "Time the served version of a model took to load and warm.",

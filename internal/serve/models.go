@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
 	"github.com/textnb/textnb/tokenize"
@@ -66,26 +67,32 @@ func checkName(name string) error {
 type model struct {
 	name       string
 	generation uint64
-	text       *pipeline.Model // one of text and table is set
+	text       *pipeline.Model // one of text, table and multi is set
 	table      *table.Table
-	classes    []string
+	multi      *multilabel.Model
+	classes    []string  // a multi-label model's labels
 	classJSON  [][]byte  // the class names as JSON strings
-	assumed    []float64 // the priors the probabilities assume
+	assumed    []float64 // the priors the probabilities assume; nil for multi-label
 	loadTime   time.Duration
 	loadedAt   time.Time
-	preds      *predictors          // text models
-	predicted  []prometheus.Counter // per class
+	preds      *predictors[*pipeline.Predictor]   // text models
+	multiPreds *predictors[*multilabel.Predictor] // multi-label models
+	predicted  []prometheus.Counter               // per class
 	// info is what GET /v1/models/{name} shows, made on first use
 	info func() (pipeline.Info, error)
 }
 
-func newModel(name string, text *pipeline.Model, table *table.Table) *model {
-	m := &model{name: name, text: text, table: table}
-	if text != nil {
-		m.classes, m.assumed = text.Classes, text.PosteriorPriors()
-		m.preds = newPredictors(text)
-	} else {
-		m.classes, m.assumed = table.Classes, table.TrainingPriors()
+func newModel(name string, a anymodel.Any) *model {
+	m := &model{name: name, text: a.Text, table: a.Table, multi: a.Multi}
+	switch {
+	case a.Text != nil:
+		m.classes, m.assumed = a.Text.Classes, a.Text.PosteriorPriors()
+		m.preds = newPredictors(a.Text.NewPredictor)
+	case a.Multi != nil:
+		m.classes = a.Multi.Labels
+		m.multiPreds = newPredictors(a.Multi.NewPredictor)
+	default:
+		m.classes, m.assumed = a.Table.Classes, a.Table.TrainingPriors()
 	}
 	for _, c := range m.classes {
 		b, _ := json.Marshal(c)
@@ -95,21 +102,47 @@ func newModel(name string, text *pipeline.Model, table *table.Table) *model {
 	return m
 }
 
+// kind names the kind of model, as GET /v1/models and errors say it.
+func (m *model) kind() string {
+	switch {
+	case m.text != nil:
+		return "text"
+	case m.multi != nil:
+		return "multi-label"
+	}
+	return "table"
+}
+
 // warm makes the first request as fast as the next: a Chinese model's
 // segmenter loads its dictionary (seconds) before the model is served, not
 // on the first Han text, and the pool gets its first Predictor.
 func (m *model) warm() error {
-	if m.text == nil {
+	var lang tokenize.Lang
+	switch {
+	case m.text != nil:
+		lang = m.text.Config.Tokenize.Lang
+	case m.multi != nil:
+		lang = m.multi.Config.Tokenize.Lang
+	default:
 		return nil
 	}
 	text := "warm up"
-	if m.text.Config.Tokenize.Lang == tokenize.Chinese {
+	if lang == tokenize.Chinese {
 		if err := zh.Default().Load(); err != nil {
 			return err
 		}
 		text = "预热模型的中文分词词典"
 	}
-	p, err := m.preds.get(context.Background()) // a new pool: does not wait
+	if m.multi != nil {
+		p, err := m.multiPreds.get(context.Background()) // a new pool: does not wait
+		if err != nil {
+			return err
+		}
+		p.Proba(nil, text)
+		m.multiPreds.put(p)
+		return nil
+	}
+	p, err := m.preds.get(context.Background())
 	if err != nil {
 		return err
 	}
@@ -118,39 +151,40 @@ func (m *model) warm() error {
 	return nil
 }
 
-// predictors is a bounded pool of a text model's Predictors: predicting is
+// predictors is a bounded pool of a model's Predictors: predicting is
 // CPU work, so more than a few per core only cost memory (each holds a
 // tokenize.Worker), and a request waits for one instead.
-type predictors struct {
-	m    *pipeline.Model
-	free chan *pipeline.Predictor
+type predictors[P any] struct {
+	newP func() P
+	free chan P
 	made atomic.Int32
 }
 
-func newPredictors(m *pipeline.Model) *predictors {
-	return &predictors{m: m, free: make(chan *pipeline.Predictor, 4*runtime.GOMAXPROCS(0))}
+func newPredictors[P any](newP func() P) *predictors[P] {
+	return &predictors[P]{newP: newP, free: make(chan P, 4*runtime.GOMAXPROCS(0))}
 }
 
-func (ps *predictors) get(ctx context.Context) (*pipeline.Predictor, error) {
+func (ps *predictors[P]) get(ctx context.Context) (P, error) {
 	select {
 	case p := <-ps.free:
 		return p, nil
 	default:
 	}
 	if ps.made.Add(1) <= int32(cap(ps.free)) {
-		return ps.m.NewPredictor(), nil
+		return ps.newP(), nil
 	}
 	ps.made.Add(-1)
 	select {
 	case p := <-ps.free:
 		return p, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		var none P
+		return none, ctx.Err()
 	}
 }
 
 // put returns p; it never blocks, as at most cap(free) Predictors exist.
-func (ps *predictors) put(p *pipeline.Predictor) { ps.free <- p }
+func (ps *predictors[P]) put(p P) { ps.free <- p }
 
 // A slot is a served name: the model file it comes from and the version
 // being served.
@@ -173,10 +207,10 @@ func (s *slot) load(met *metrics) (*model, error) {
 	s.loadMu.Lock()
 	defer s.loadMu.Unlock()
 	start := time.Now()
-	text, table, err := anymodel.Open(s.path)
+	a, err := anymodel.OpenAny(s.path)
 	var m *model
 	if err == nil {
-		m = newModel(s.name, text, table)
+		m = newModel(s.name, a)
 		err = m.warm()
 	}
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/textnb/textnb/internal/priors"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
@@ -24,8 +25,12 @@ type predictRequest struct {
 	Text  *string           `json:"text"`
 	Texts []string          `json:"texts"`
 	Rows  []json.RawMessage `json:"rows"`
-	// Top lists the K most probable classes, most probable first.
+	// Top lists the K most probable classes, most probable first; for a
+	// multi-label model, the K most probable labels are the prediction.
 	Top int `json:"top"`
+	// Threshold predicts every label of a multi-label model whose
+	// probability reaches it, instead of the labels' learned thresholds.
+	Threshold *float64 `json:"threshold"`
 	// Explain explains each prediction by its K terms of largest
 	// contribution: true means DefaultExplainTerms.
 	Explain explainTerms `json:"explain"`
@@ -64,9 +69,13 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a batch of %d exceeds the limit of %d documents or rows per request (--max-batch)", batch, s.opt.MaxBatch))
 		return
 	}
+	if msg := misfit(m, &req); msg != "" {
+		writeError(w, http.StatusBadRequest, msg)
+		return
+	}
 	switch {
-	case m.text != nil && req.Rows != nil:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf(`model %q is a text model: send "text" or "texts"`, m.name))
+	case m.table == nil && req.Rows != nil:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf(`model %q is a %s model: send "text" or "texts"`, m.name, m.kind()))
 		return
 	case m.table != nil && req.Rows == nil:
 		writeError(w, http.StatusBadRequest, fmt.Sprintf(`model %q is a table model: send "rows"`, m.name))
@@ -78,7 +87,7 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf(`"top" is %d: want K ≥ 0`, req.Top))
 		return
 	}
-	o := output{m: m, top: min(req.Top, len(m.classes)), explain: int(req.Explain), counts: make([]float64, len(m.classes))}
+	o := output{m: m, top: min(req.Top, len(m.classes)), threshold: req.Threshold, explain: int(req.Explain), counts: make([]float64, len(m.classes))}
 	if req.Priors != nil {
 		sh, err := priorShift(m, req.Priors)
 		if err != nil {
@@ -105,6 +114,9 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 	case m.text != nil:
 		b, err = o.texts(r, b, req.Text, req.Texts)
 		code = http.StatusServiceUnavailable // only waiting for a Predictor fails
+	case m.multi != nil:
+		b, err = o.multiTexts(r, b, req.Text, req.Texts)
+		code = http.StatusServiceUnavailable
 	default:
 		b, code, err = o.rows(b, req.Rows)
 	}
@@ -121,6 +133,27 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Write(b)
+}
+
+// misfit returns why req asks what m's kind does not do, or "": the
+// multi-label options for a single-label model, and the reverse.
+func misfit(m *model, req *predictRequest) string {
+	t := req.Threshold
+	switch {
+	case m.multi == nil && t != nil:
+		return fmt.Sprintf(`model %q is a %s model: "threshold" applies to multi-label models`, m.name, m.kind())
+	case m.multi == nil:
+		return ""
+	case req.Explain > 0:
+		return fmt.Sprintf(`model %q is a multi-label model: "explain" applies to single-label text models`, m.name)
+	case req.Priors != nil:
+		return fmt.Sprintf(`model %q is a multi-label model: "priors" apply to single-label models (each label is decided on its own)`, m.name)
+	case t != nil && !(*t >= 0 && *t <= 1):
+		return fmt.Sprintf(`"threshold" is %g: want a probability from 0 to 1`, *t)
+	case t != nil && req.Top != 0:
+		return `give at most one of "top" and "threshold"`
+	}
+	return ""
 }
 
 // decode reads the JSON body into v, refusing unknown fields, trailing
@@ -164,7 +197,7 @@ func typeName(goType string) string {
 		return "an array of strings"
 	case "int":
 		return "an integer"
-	case "float64":
+	case "float64", "*float64":
 		return "a number"
 	case "map[string]float64":
 		return "an object of numbers keyed by class"
@@ -189,6 +222,8 @@ type output struct {
 	m     *model
 	top   int
 	shift *nb.PriorShift
+	// threshold, if set, picks a multi-label model's labels
+	threshold *float64
 	// explain is the number of terms of an explanation; 0: none
 	explain int
 	counts  []float64 // predictions per class
@@ -219,6 +254,84 @@ func (o *output) texts(r *http.Request, b []byte, text *string, texts []string) 
 		b = append(o.explanation(b, p, t), '}')
 	}
 	return append(b, ']'), nil
+}
+
+// multiTexts appends a multi-label model's predictions for a text or a
+// batch of texts.
+func (o *output) multiTexts(r *http.Request, b []byte, text *string, texts []string) ([]byte, error) {
+	p, err := o.m.multiPreds.get(r.Context())
+	if err != nil {
+		return b, fmt.Errorf("gave up waiting for a free predictor: %w", err)
+	}
+	defer o.m.multiPreds.put(p)
+	var proba []float64
+	if text != nil {
+		proba = p.Proba(proba, *text)
+		return o.labels(append(b, ','), p, proba), nil
+	}
+	b = append(b, `,"predictions":[`...)
+	for i, t := range texts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		proba = p.Proba(proba[:0], t)
+		b = append(o.labels(append(b, '{'), p, proba), '}')
+	}
+	return append(b, ']'), nil
+}
+
+// labels appends the fields of one multi-label prediction (without
+// braces), as textnb predict --json prints them: the labels predicted,
+// most probable first, with their probabilities, then every label's. The
+// labels are those above their thresholds, or the request's top K, or
+// those reaching its threshold.
+func (o *output) labels(b []byte, p *multilabel.Predictor, proba []float64) []byte {
+	switch {
+	case o.top > 0:
+		o.order = ranked(o.order[:0], proba, o.top)
+	case o.threshold != nil:
+		all := ranked(o.order[:0], proba, len(proba))
+		o.order = all[:0]
+		for _, l := range all {
+			if proba[l] >= *o.threshold {
+				o.order = append(o.order, l)
+			}
+		}
+	default:
+		o.order = p.Decide(o.order[:0], proba)
+	}
+	b = append(b, `"labels":[`...)
+	for i, l := range o.order {
+		o.counts[l]++
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = o.labelP(b, l, proba[l])
+	}
+	return o.proba(append(b, ']'), proba)
+}
+
+// labelP appends {"label": class c, "p": p}.
+func (o *output) labelP(b []byte, c int, p float64) []byte {
+	b = append(b, `{"label":`...)
+	b = append(b, o.m.classJSON[c]...)
+	b = append(b, `,"p":`...)
+	b = appendFloat(b, p)
+	return append(b, '}')
+}
+
+// proba appends "proba", every class's probability.
+func (o *output) proba(b []byte, proba []float64) []byte {
+	b = append(b, `,"proba":{`...)
+	for c, p := range proba {
+		if c > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, o.m.classJSON[c]...)
+		b = append(b, ':')
+		b = appendFloat(b, p)
+	}
+	return append(b, '}')
 }
 
 // explanation appends the explanation of text, if asked for: the model's
@@ -337,17 +450,7 @@ func (o *output) prediction(b []byte, proba []float64, best int) []byte {
 	o.counts[best]++
 	m := o.m
 	b = append(b, `"label":`...)
-	b = append(b, m.classJSON[best]...)
-	b = append(b, `,"proba":{`...)
-	for c, p := range proba {
-		if c > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, m.classJSON[c]...)
-		b = append(b, ':')
-		b = appendFloat(b, p)
-	}
-	b = append(b, '}')
+	b = o.proba(append(b, m.classJSON[best]...), proba)
 	if o.top > 0 {
 		o.order = ranked(o.order[:0], proba, o.top)
 		b = append(b, `,"top":[`...)
@@ -355,11 +458,7 @@ func (o *output) prediction(b []byte, proba []float64, best int) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = append(b, `{"label":`...)
-			b = append(b, m.classJSON[c]...)
-			b = append(b, `,"p":`...)
-			b = appendFloat(b, proba[c])
-			b = append(b, '}')
+			b = o.labelP(b, c, proba[c])
 		}
 		b = append(b, ']')
 	}

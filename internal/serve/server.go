@@ -15,6 +15,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
 )
@@ -68,22 +70,22 @@ func New(opt Options, specs ...Spec) (*Server, error) {
 }
 
 // Static returns a ready Server for models already in memory, warmed as
-// Load warms them; exactly one of Text and Table of each is set. It cannot
-// reload them.
+// Load warms them; exactly one of Text, Table and Multi of each is set. It
+// cannot reload them.
 func Static(opt Options, models ...Named) (*Server, error) {
 	s := newServer(opt)
 	for _, n := range models {
 		if err := checkName(n.Name); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrSpec, err)
 		}
-		if (n.Text == nil) == (n.Table == nil) {
-			return nil, fmt.Errorf("%w: model %q: give a text model or a table model", ErrSpec, n.Name)
+		if given := btoi(n.Text != nil) + btoi(n.Table != nil) + btoi(n.Multi != nil); given != 1 {
+			return nil, fmt.Errorf("%w: model %q: give one text, table or multi-label model", ErrSpec, n.Name)
 		}
 		sl := &slot{name: n.Name}
 		if err := s.add(sl); err != nil {
 			return nil, err
 		}
-		m := newModel(n.Name, n.Text, n.Table)
+		m := newModel(n.Name, anymodel.Any{Text: n.Text, Table: n.Table, Multi: n.Multi})
 		if err := m.warm(); err != nil {
 			return nil, err
 		}
@@ -100,6 +102,14 @@ type Named struct {
 	Name  string
 	Text  *pipeline.Model
 	Table *table.Table
+	Multi *multilabel.Model
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func newServer(opt Options) *Server {
