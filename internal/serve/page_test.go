@@ -9,8 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/multilabel"
 )
 
 // chromium runs headless Chromium with args and returns its standard
@@ -148,6 +152,89 @@ func keep(t *testing.T, name string, png []byte) {
 	if dir := os.Getenv("TEXTNB_SCREENSHOT_DIR"); dir != "" {
 		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// With a multi-label model the page shows the labels above their
+// thresholds, every label's bar with its threshold marked, and no
+// explanation; a text model after it shows one label again.
+func TestPageMultiLabel(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("chromium is not installed")
+	}
+	mm := trainMulti(t, multilabel.Config{})
+	s, err := Static(Options{Log: quiet}, Named{Name: "topics", Multi: mm}, Named{Name: "spam", Text: train(t, spamTSV)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	const text = "broadcasters paid record fees for match rights and the club's stock jumped"
+	p := mm.NewPredictor()
+	proba := p.Proba(nil, text)
+	var want []string
+	for _, l := range p.Decide(nil, proba) {
+		want = append(want, mm.Labels[l])
+	}
+	if len(want) < 2 {
+		t.Fatalf("%q gets labels %v: the test wants a text of several", text, want)
+	}
+	b := openBrowser(t, hs.URL+"/?model=topics")
+	b.waitFor(t, `document.getElementById("model").options.length === 2`)
+	classify := func(model, text string) {
+		t.Helper()
+		b.eval(t, `(() => {
+			document.body.dataset.state = "";
+			const sel = document.getElementById("model");
+			sel.value = `+jsString(model)+`;
+			sel.dispatchEvent(new Event("change"));
+			document.getElementById("text").value = `+jsString(text)+`;
+			document.getElementById("submit").click();
+			return true;
+		})()`)
+		b.waitFor(t, `document.body.dataset.state === "done"`)
+	}
+	classify("topics", text)
+	checks := map[string]string{
+		`document.getElementById("label-heading").textContent`:       `"Labels"`,
+		`document.getElementById("label").textContent`:               jsString(strings.Join(want, ", ")),
+		`document.getElementById("info").textContent`:                `"4 labels, version 1"`,
+		`document.querySelectorAll("#bars .bar").length`:             `4`,
+		`document.querySelectorAll("#bars .bar.best").length`:        strconv.Itoa(len(want)),
+		`document.querySelectorAll("#bars .threshold").length`:       `4`,
+		`document.getElementById("multi-note").hidden`:               `false`,
+		`document.getElementById("explain").hidden`:                  `true`,
+		`document.getElementById("error").hidden`:                    `true`,
+		`document.querySelector("#bars .bar .name").textContent`:     jsString(want[0]),
+		`document.querySelector("#bars .bar .threshold").style.left`: jsString(strconv.FormatFloat(100*mm.Thresholds[slices.Index(mm.Labels, want[0])], 'f', 1, 64) + "%"),
+		`document.querySelector("#bars .bar .p").textContent`:        jsString(strconv.FormatFloat(100*proba[slices.Index(mm.Labels, want[0])], 'f', 1, 64) + "%"),
+	}
+	for expr, want := range checks {
+		if got := b.eval(t, expr); got != want {
+			t.Errorf("%s = %s, want %s", expr, got, want)
+		}
+	}
+	shot := b.screenshot(t)
+	keep(t, "serve-page-multilabel.png", shot)
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := pixels(img, 0x2a, 0x9d, 0x55); n < 100 {
+		t.Errorf("the screenshot shows %d pixels of the predicted labels' green bars", n)
+	}
+
+	classify("spam", "WINNER! Claim your free prize now")
+	for expr, want := range map[string]string{
+		`document.getElementById("label-heading").textContent`: `"Label"`,
+		`document.getElementById("label").textContent`:         `"spam"`,
+		`document.querySelectorAll("#bars .threshold").length`: `0`,
+		`document.getElementById("multi-note").hidden`:         `true`,
+		`document.getElementById("explain").hidden`:            `false`,
+	} {
+		if got := b.eval(t, expr); got != want {
+			t.Errorf("after the text model: %s = %s, want %s", expr, got, want)
 		}
 	}
 }

@@ -1,5 +1,6 @@
 // The textnb page: pick a model, classify a text, show the probabilities
-// and which terms drove the decision. No dependencies.
+// and which terms drove the decision, or, for a multi-label model, the
+// labels above their thresholds. No dependencies.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -37,7 +38,7 @@ function showError(msg) {
 
 async function loadModels() {
   const data = await api("/v1/models");
-  models = data.models.filter((m) => m.kind === "text");
+  models = data.models.filter((m) => m.kind === "text" || m.kind === "multi-label");
   const sel = $("model");
   sel.replaceChildren();
   for (const m of models) {
@@ -46,7 +47,7 @@ async function loadModels() {
     o.textContent = m.name;
     sel.append(o);
   }
-  if (models.length === 0) throw new Error("this server has no text models");
+  if (models.length === 0) throw new Error("this server has no text or multi-label models");
   const want = new URLSearchParams(location.search).get("model");
   if (want && models.some((m) => m.name === want)) sel.value = want;
   showInfo();
@@ -54,10 +55,13 @@ async function loadModels() {
 
 function showInfo() {
   const m = models.find((m) => m.name === $("model").value);
-  $("info").textContent = m ? m.classes.length + " classes, version " + m.generation : "";
+  const what = m && m.kind === "multi-label" ? " labels" : " classes";
+  $("info").textContent = m ? m.classes.length + what + ", version " + m.generation : "";
 }
 
-function bars(classes, proba, label) {
+// bars shows each class's probability, the chosen ones (a Set) in green;
+// a multi-label model's thresholds, if given, as a mark on each bar.
+function bars(classes, proba, chosen, thresholds) {
   const box = $("bars");
   box.replaceChildren();
   const order = classes.map((c, i) => i).sort((a, b) => proba[classes[b]] - proba[classes[a]]);
@@ -65,7 +69,7 @@ function bars(classes, proba, label) {
     const c = classes[i];
     const p = proba[c];
     const row = document.createElement("div");
-    row.className = "bar" + (c === label ? " best" : "");
+    row.className = "bar" + (chosen.has(c) ? " best" : "");
     const name = document.createElement("span");
     name.className = "name";
     name.textContent = c;
@@ -77,6 +81,13 @@ function bars(classes, proba, label) {
     fill.style.display = "block";
     fill.style.width = (100 * p).toFixed(1) + "%";
     track.append(fill);
+    if (thresholds && c in thresholds) {
+      const tick = document.createElement("span");
+      tick.className = "threshold";
+      tick.style.left = (100 * thresholds[c]).toFixed(1) + "%";
+      tick.title = "threshold " + (100 * thresholds[c]).toFixed(1) + "%";
+      track.append(tick);
+    }
     const num = document.createElement("span");
     num.className = "p";
     num.textContent = (100 * p).toFixed(1) + "%";
@@ -145,10 +156,16 @@ async function classify(ev) {
   const text = $("text").value;
   $("submit").disabled = true;
   try {
-    const r = await api("/v1/models/" + encodeURIComponent(name) + "/predict", { text: text, explain: true });
     const m = models.find((m) => m.name === name);
-    $("label").textContent = r.label;
-    bars(m ? m.classes : Object.keys(r.proba), r.proba, r.label);
+    const multi = m && m.kind === "multi-label";
+    // A multi-label model explains nothing: it answers the labels above
+    // their thresholds instead of one label.
+    const r = await api("/v1/models/" + encodeURIComponent(name) + "/predict", multi ? { text: text } : { text: text, explain: true });
+    const chosen = multi ? r.labels.map((l) => l.label) : [r.label];
+    $("label-heading").textContent = multi ? "Labels" : "Label";
+    $("label").textContent = multi ? chosen.join(", ") || "none" : r.label;
+    $("multi-note").hidden = !multi;
+    bars(m ? m.classes : Object.keys(r.proba), r.proba, new Set(chosen), multi ? m.thresholds : null);
     const terms = explained(r);
     $("explain").hidden = terms.length === 0;
     if (terms.length) {
