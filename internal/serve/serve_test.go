@@ -19,6 +19,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
 	"github.com/textnb/textnb/tokenize/zh"
@@ -550,18 +551,21 @@ func TestStatic(t *testing.T) {
 // size.
 func FuzzPredict(f *testing.F) {
 	for _, s := range []string{`{"text":"free prize"}`, `{"texts":["a","b"],"top":2,"explain":3}`, `{"rows":[[1,2],{"length":1,"width":2}]}`,
-		`{"text":"a","priors":{"ham":0.5,"spam":0.5}}`, `{"texts":null}`, `[`, `{"rows":[[1e308,1e308]]}`, `{"explain":1e9}`} {
+		`{"text":"a","priors":{"ham":0.5,"spam":0.5}}`, `{"texts":null}`, `[`, `{"rows":[[1e308,1e308]]}`, `{"explain":1e9}`,
+		`{"texts":["goal","bank"],"threshold":0.2}`, `{"text":"x","threshold":1e999}`} {
 		f.Add(uint8(0), s)
 		f.Add(uint8(1), s)
+		f.Add(uint8(3), s)
 	}
 	spam, tab := train(f, spamTSV), flowers(f)
-	s, err := Static(Options{Log: quiet, MaxBody: 1 << 14, MaxBatch: 64}, Named{Name: "spam", Text: spam}, Named{Name: "flowers", Table: tab})
+	s, err := Static(Options{Log: quiet, MaxBody: 1 << 14, MaxBatch: 64}, Named{Name: "spam", Text: spam}, Named{Name: "flowers", Table: tab},
+		Named{Name: "topics", Multi: trainMulti(f, multilabel.Config{})})
 	if err != nil {
 		f.Fatal(err)
 	}
 	var calls atomic.Int64
 	f.Fuzz(func(t *testing.T, which uint8, body string) {
-		model := []string{"spam", "flowers", "none"}[which%3]
+		model := []string{"spam", "flowers", "none", "topics"}[which%4]
 		if calls.Add(1) == 1 { // the first request makes a Predictor
 			s.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/v1/models/spam/predict", strings.NewReader(`{"text":"a"}`)))
 		}
