@@ -153,3 +153,101 @@ func TestServeSignals(t *testing.T) {
 		t.Error("still serving after SIGTERM")
 	}
 }
+
+// post sends body to path of the served process and decodes the answer.
+func (p *servedProcess) post(t *testing.T, path, body string, out any) int {
+	t.Helper()
+	res, err := http.Post(p.url+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if err := json.NewDecoder(res.Body).Decode(out); err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode
+}
+
+// multiPrediction is a multi-label prediction as predict --json prints it
+// and serve answers it (less predict's source).
+type multiPrediction struct {
+	Labels []jsonClass        `json:"labels"`
+	Proba  map[string]float64 `json:"proba"`
+	Label  *string            `json:"label"`
+}
+
+// textnb serve answers for a multi-label model file what textnb predict
+// --json prints for it, with the same options, and serves the new file
+// after SIGHUP.
+func TestServeMultiLabel(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "topics.model")
+	mustRun(t, "", "train", multiJSONL, "--multi-label", "-o", model)
+	texts := []string{
+		"broadcasters paid record fees for match rights and the club's stock jumped",
+		"The chip maker's stock jumped as revenue from servers beat forecasts",
+		"the nurses warned of a hard flu season",
+		"zzz qqq",
+	}
+	// predicted returns predict --json's lines for texts, without sources.
+	predicted := func(flags ...string) []multiPrediction {
+		t.Helper()
+		out := mustRun(t, strings.Join(texts, "\n")+"\n", append([]string{"predict", "-m", model, "--json"}, append(flags, "-")...)...)
+		var got []multiPrediction
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			var p multiPrediction
+			if err := json.Unmarshal([]byte(line), &p); err != nil {
+				t.Fatalf("predict --json %v: %q: %v", flags, line, err)
+			}
+			got = append(got, p)
+		}
+		return got
+	}
+	p := startServe(t, "--no-watch", model)
+	compare := func(options string, flags ...string) {
+		t.Helper()
+		js, _ := json.Marshal(texts)
+		var got struct{ Predictions []multiPrediction }
+		if code := p.post(t, "/v1/models/topics/predict", `{"texts":`+string(js)+options+`}`, &got); code != 200 {
+			t.Fatalf("predict %s: %d", options, code)
+		}
+		want := predicted(flags...)
+		if len(got.Predictions) != len(texts) || len(want) != len(texts) {
+			t.Fatalf("%s: %d served predictions and %d printed for %d texts", options, len(got.Predictions), len(want), len(texts))
+		}
+		for i := range texts {
+			g, w := got.Predictions[i], want[i]
+			if g.Label != nil || fmt.Sprint(g.Labels) != fmt.Sprint(w.Labels) || fmt.Sprint(g.Proba) != fmt.Sprint(w.Proba) {
+				t.Errorf("%q%s: served %+v, predict --json %v prints %+v", texts[i], options, g, flags, w)
+			}
+		}
+	}
+	compare("")
+	compare(`,"top":2`, "--top", "2")
+	compare(`,"threshold":0.2`, "--threshold", "0.2")
+
+	mustRun(t, "", "train", multiJSONL, "--multi-label", "--allow-empty", "-o", model)
+	p.cmd.Process.Signal(syscall.SIGHUP)
+	var info struct {
+		Generation int
+		Kind       string
+		Multi      struct {
+			AllowEmpty bool `json:"allow_empty"`
+		}
+	}
+	for deadline := time.Now().Add(time.Minute); info.Generation != 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		res, err := http.Get(p.url + "/v1/models/topics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		json.NewDecoder(res.Body).Decode(&info)
+		res.Body.Close()
+	}
+	if info.Generation != 2 || info.Kind != "multi-label" || !info.Multi.AllowEmpty {
+		t.Fatalf("after SIGHUP: %+v, want generation 2 of the allow-empty model", info)
+	}
+	compare("")
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if err := p.cmd.Wait(); err != nil {
+		t.Errorf("textnb serve after SIGTERM: %v", err)
+	}
+}
