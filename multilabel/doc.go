@@ -11,6 +11,11 @@
 // and Multinomial classifiers, which give the same binary models, are
 // supported.
 //
+// CrossValidate trains a Model per fold of a corpus held in memory and
+// evaluates it on the held-out fold; Model.Inspect describes a model
+// (settings, thresholds, each label's top terms) and Model.Explain splits
+// a label's score for a text into its terms' contributions.
+//
 // A Model is written as a model file of its own kind (Model.WriteTo,
 // Load), which pipeline.Load refuses with pipeline.ErrKind; reading one
 // returns the errors of pipeline's model files.

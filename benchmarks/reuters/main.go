@@ -13,7 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +21,6 @@ import (
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
@@ -52,11 +50,6 @@ var configs = []config{
 	}},
 }
 
-type doc struct {
-	labels []string
-	text   string
-}
-
 func main() {
 	trainPath := flag.String("train", filepath.Join(bench.Shared(), "data", "reuters21578-modapte-train.jsonl"), "training stories (.jsonl with a labels array)")
 	testPath := flag.String("test", "", "test stories in the same format (optional)")
@@ -70,13 +63,12 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	var test []doc
+	var test []multilabel.Document
 	if *testPath != "" {
 		if test, err = read(*testPath); err != nil {
 			log.Fatal(err)
 		}
 	}
-	fold := assign(len(train), *folds, *seed)
 	fmt.Printf("Reuters-21578 ModApte: %d training stories, %d-fold cross-validation (seed %d)", len(train), *folds, *seed)
 	if test != nil {
 		fmt.Printf(", %d test stories", len(test))
@@ -93,39 +85,21 @@ func main() {
 		var cfg pipeline.Config
 		var mc multilabel.Config
 		c.set(&cfg, &mc)
-		var tp, fp, fn int
-		macro := 0.0
-		var elapsed time.Duration
-		for q := range *folds {
-			var tr, te []doc
-			for i, d := range train {
-				if fold[i] == q {
-					te = append(te, d)
-				} else {
-					tr = append(tr, d)
-				}
-			}
-			start := time.Now()
-			mm, err := fit(cfg, mc, tr)
-			if err != nil {
-				log.Fatal(err)
-			}
-			elapsed += time.Since(start)
-			r := evaluate(mm, te)
-			macro += r.MacroF1
-			for _, s := range r.PerLabel {
-				tp += int(s.Recall*float64(s.Support) + 0.5)
-				fp += s.Predicted - int(s.Recall*float64(s.Support)+0.5)
-				fn += s.Support - int(s.Recall*float64(s.Support)+0.5)
-			}
+		r, err := multilabel.CrossValidate(cfg, mc, train, multilabel.CVOptions{Folds: *folds, Seed: *seed})
+		if err != nil {
+			log.Fatal(err)
 		}
-		fmt.Printf("| textnb %s | %.4f | %.4f | %.2f |", c.name, f1(tp, fp, fn), macro/float64(*folds), elapsed.Seconds()/float64(*folds))
+		var elapsed time.Duration
+		for _, f := range r.Folds {
+			elapsed += f.TrainTime
+		}
+		fmt.Printf("| textnb %s | %.4f | %.4f | %.2f |", c.name, r.Pooled.MicroF1, r.MacroF1.Mean, elapsed.Seconds()/float64(*folds))
 		if test != nil {
 			mm, err := fit(cfg, mc, train)
 			if err != nil {
 				log.Fatal(err)
 			}
-			r := evaluate(mm, test)
+			r := mm.Evaluate(test, nil)
 			fmt.Printf(" %.4f | %.4f | %.4f |", r.MicroF1, r.MacroF1, r.MicroBreakeven)
 		}
 		fmt.Println()
@@ -134,11 +108,8 @@ func main() {
 		fmt.Println("\n(scikit-learn not run)")
 		return
 	}
-	sklearn(*trainPath, *testPath, fold, *folds)
+	sklearn(*trainPath, *testPath, multilabel.AssignFolds(len(train), *folds, *seed), *folds)
 }
-
-// f1 is micro-F1 from pooled counts.
-func f1(tp, fp, fn int) float64 { return 2 * float64(tp) / float64(2*tp+fp+fn) }
 
 func boolInt(b bool) int {
 	if b {
@@ -147,46 +118,28 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func read(path string) ([]doc, error) {
-	var docs []doc
+func read(path string) ([]multilabel.Document, error) {
+	var docs []multilabel.Document
 	_, err := corpus.WalkMulti(path, corpus.Options{}, func(d corpus.MultiDocument) error {
-		docs = append(docs, doc{d.Labels, d.Text})
+		docs = append(docs, multilabel.Document{Labels: d.Labels, Text: d.Text})
 		return nil
 	})
 	return docs, err
 }
 
-// assign puts each of n documents to one of k folds by a seeded shuffle.
-func assign(n, k int, seed uint64) []int {
-	fold := make([]int, n)
-	for i, p := range rand.New(rand.NewPCG(seed, 0)).Perm(n) {
-		fold[p] = i % k
-	}
-	return fold
-}
-
-func fit(cfg pipeline.Config, mc multilabel.Config, docs []doc) (*multilabel.Model, error) {
+// fit trains on the whole training file, for the test split's row.
+func fit(cfg pipeline.Config, mc multilabel.Config, docs []multilabel.Document) (*multilabel.Model, error) {
 	tr, err := multilabel.NewTrainer(cfg, mc)
 	if err != nil {
 		return nil, err
 	}
 	for _, d := range docs {
-		if err := tr.Add(d.labels, d.text); err != nil {
+		if err := tr.Add(d.Labels, d.Text); err != nil {
 			return nil, err
 		}
 	}
 	mm, _, err := tr.Finish()
 	return mm, err
-}
-
-func evaluate(mm *multilabel.Model, docs []doc) metrics.MultiEvaluation {
-	ev := metrics.NewMultiEvaluator(mm.Labels)
-	b := mm.NewBatch(func(p multilabel.Prediction) { ev.Add(p.Truth, p.Labels, p.Proba) })
-	for i, d := range docs {
-		b.Add(fmt.Sprint(i), d.labels, d.text)
-	}
-	b.Close()
-	return ev.Result()
 }
 
 // sklearn runs sklearn_reuters.py on the same folds and prints its rows.

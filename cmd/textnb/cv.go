@@ -6,18 +6,22 @@ import (
 	"text/tabwriter"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/metrics"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
 
 func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("cv", "cv CORPUS [--folds 10] [--seed S] [--json] [train flags]", stderr)
+	fs := newFlags("cv", "cv CORPUS [--folds 10] [--seed S] [--json] [--multi-label [--threshold-folds 5]] [train flags]", stderr)
 	folds := fs.Int("folds", pipeline.DefaultFolds, "number of folds (stratified by class)")
 	seed := fs.Uint64("seed", 0, "seed of the shuffle that deals documents to folds")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	text := newTextFlags(fs)
 	fields := corpusFlags(fs)
 	quiet := quietFlag(fs)
-	sel := multiFlags{sel: textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency), chosen on each fold's training part")}
+	thresholdFolds := fs.Int("threshold-folds", 0, "multi-label: folds of the cross-validation inside each fold's training that learns its thresholds, as train's --folds (default 5)")
+	ml := newMultiFlags(fs, thresholdFolds)
+	fs.Lookup("select").Usage = "keep only --features K terms by chi2, mi (mutual information) or df (document frequency), chosen on each fold's training part; per label with --multi-label"
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -33,8 +37,21 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := sel.selection(&cfg, *text.features); err != nil {
+	if err := ml.selection(&cfg, *text.features); err != nil {
 		return err
+	}
+	if given["threshold-folds"] && *thresholdFolds < 2 {
+		return fmt.Errorf("%w: --threshold-folds %d: want at least 2", errUsage, *thresholdFolds)
+	}
+	opt := multiOptions(fs, fields, *ml.labelSep)
+	multi, detected, mc, err := ml.config(fs, &cfg, pos[0], opt, *thresholdFolds)
+	switch {
+	case err != nil:
+		return err
+	case multi:
+		return cvMulti(pos[0], opt, cfg, mc, detected, multilabel.CVOptions{Folds: *folds, Seed: *seed}, *asJSON, stdout)
+	case given["threshold-folds"]:
+		return fmt.Errorf("%w: --threshold-folds needs --multi-label", errUsage)
 	}
 	tr, err := pipeline.NewTrainer(cfg)
 	if err != nil {
@@ -85,6 +102,100 @@ func settingName(cfg pipeline.Config) string {
 	s := fmt.Sprintf("%v %v alpha=%g ngrams=%d,%d", cfg.Classifier, cfg.Weighting, cfg.Alpha, t.WordNGrams.Min, t.WordNGrams.Max)
 	if t.HanChars.Max > 0 {
 		s += fmt.Sprintf(" char-ngrams=%d,%d", t.HanChars.Min, t.HanChars.Max)
+	}
+	return s
+}
+
+// cvMulti is cv of a multi-label configuration: each fold's model is
+// trained as train --multi-label trains it, on the fold's training part.
+func cvMulti(path string, opt corpus.Options, cfg pipeline.Config, mc multilabel.Config, detected bool, o multilabel.CVOptions, asJSON bool, stdout io.Writer) error {
+	if _, err := multilabel.NewTrainer(cfg, mc); err != nil {
+		return usageErr(err) // before reading the corpus, as train refuses it
+	}
+	var docs []multilabel.Document
+	if _, err := corpus.WalkMulti(path, opt, func(d corpus.MultiDocument) error {
+		docs = append(docs, multilabel.Document{Labels: d.Labels, Text: d.Text})
+		return nil
+	}); err != nil {
+		return err
+	}
+	r, err := multilabel.CrossValidate(cfg, mc, docs, o)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	setting := multiSettingName(cfg, r.Multi)
+	if asJSON {
+		type fold struct {
+			Train          int     `json:"train"`
+			Test           int     `json:"test"`
+			Features       int     `json:"features"`
+			Alpha          float64 `json:"alpha"`
+			TrainSeconds   float64 `json:"train_seconds"`
+			MicroF1        float64 `json:"micro_f1"`
+			MacroF1        float64 `json:"macro_f1"`
+			SubsetAccuracy float64 `json:"subset_accuracy"`
+			HammingLoss    float64 `json:"hamming_loss"`
+			MicroBreakeven float64 `json:"micro_breakeven"`
+		}
+		folds := make([]fold, len(r.Folds))
+		for i, f := range r.Folds {
+			e := f.Result
+			folds[i] = fold{f.Train, f.Test, f.Features, f.Alpha, f.TrainTime.Seconds(), e.MicroF1, e.MacroF1, e.SubsetAccuracy, e.HammingLoss, e.MicroBreakeven}
+		}
+		return printJSON(stdout, struct {
+			MultiLabel     bool                    `json:"multi_label"`
+			Detected       bool                    `json:"detected"`
+			Documents      int                     `json:"documents"`
+			Folds          int                     `json:"n_folds"`
+			Seed           uint64                  `json:"seed"`
+			Setting        string                  `json:"setting"`
+			Multi          multilabel.Config       `json:"multi"`
+			Seconds        float64                 `json:"seconds"`
+			FoldResults    []fold                  `json:"folds"`
+			MicroF1        pipeline.MeanSD         `json:"micro_f1"`
+			MacroF1        pipeline.MeanSD         `json:"macro_f1"`
+			SubsetAccuracy pipeline.MeanSD         `json:"subset_accuracy"`
+			HammingLoss    pipeline.MeanSD         `json:"hamming_loss"`
+			Pooled         metrics.MultiEvaluation `json:"pooled"`
+		}{true, detected, len(docs), len(r.Folds), o.Seed, setting, r.Multi, r.Elapsed.Seconds(), folds,
+			r.MicroF1, r.MacroF1, r.SubsetAccuracy, r.HammingLoss, r.Pooled})
+	}
+	if detected {
+		fmt.Fprintf(stdout, "multi-label corpus detected (label arrays in %s): cross-validating one model per label (--multi-label says so)\n", path)
+	}
+	fmt.Fprintf(stdout, "cross-validated %s on %d documents, %d labels, %d folds (seed %d), each fold's thresholds by %d-fold cross-validation of its training part, in %.2fs\n\n",
+		setting, len(docs), len(r.Pooled.Labels), len(r.Folds), o.Seed, r.Multi.Folds, r.Elapsed.Seconds())
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "fold\ttrain\ttest\tfeatures\talpha\tmicro-F1\tmacro-F1\tsubset acc\tHamming loss\t")
+	for i, f := range r.Folds {
+		e := f.Result
+		fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%g\t%.4f\t%.4f\t%.4f\t%.4f\t\n", i+1, f.Train, f.Test, f.Features, f.Alpha, e.MicroF1, e.MacroF1, e.SubsetAccuracy, e.HammingLoss)
+	}
+	fmt.Fprintf(w, "mean ± sd\t\t\t\t\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t\n",
+		r.MicroF1.Mean, r.MicroF1.SD, r.MacroF1.Mean, r.MacroF1.SD, r.SubsetAccuracy.Mean, r.SubsetAccuracy.SD, r.HammingLoss.Mean, r.HammingLoss.SD)
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\npooled: the %d held-out predictions of every fold, scored as one set\n", r.Pooled.N)
+	printMultiEvaluation(stdout, r.Pooled)
+	return nil
+}
+
+// multiSettingName describes a multi-label configuration as settingName
+// does a single-label one; mc has its defaults resolved.
+func multiSettingName(cfg pipeline.Config, mc multilabel.Config) string {
+	t := cfg.Tokenize
+	alpha := "cv" // chosen by each training's inner cross-validation
+	if cfg.Alpha != 0 {
+		alpha = fmt.Sprint(cfg.Alpha)
+	}
+	s := fmt.Sprintf("multi-label %v %v alpha=%s ngrams=%d,%d title=%d reweight=%d", mc.Score, cfg.Weighting, alpha,
+		t.WordNGrams.Min, t.WordNGrams.Max, mc.Title, max(mc.Reweight, 0))
+	if mc.AllowEmpty {
+		s += " allow-empty"
+	}
+	if cfg.Select.Method != pipeline.NoSelect {
+		s += fmt.Sprintf(" select=%v,%d", cfg.Select.Method, cfg.Select.K)
 	}
 	return s
 }

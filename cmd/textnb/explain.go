@@ -7,6 +7,7 @@ import (
 
 	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/internal/textfile"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -15,8 +16,11 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		"Classifies one text (the arguments joined by spaces, or all of standard input for -) and lists\n"+
 		"the terms that moved the decision: each term's signed contribution to the score of the predicted\n"+
 		"class against the runner-up. The contributions, the terms left out and the bias (what no term\n"+
-		"carries, such as the class priors) sum to the margin between the two classes' scores", stderr)
-	modelPath := fs.String("m", "", "model `file` (required; a text model)")
+		"carries, such as the class priors) sum to the margin between the two classes' scores.\n\n"+
+		"With a multi-label model, each predicted label's score: its log-odds (--multi-score odds) or its\n"+
+		"score less the mean of the labels' scores (complement, whose softmax sees only differences), and the\n"+
+		"terms' contributions to it; a document given no label (--allow-empty) explains its most probable", stderr)
+	modelPath := fs.String("m", "", "model `file` (required; a text or multi-label model)")
 	top := fs.Int("top", 10, "list the N terms with the largest contributions (0: all)")
 	asJSON := fs.Bool("json", false, "print the explanation as one JSON object")
 	pos, err := parse(fs, args)
@@ -36,6 +40,9 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 			return fmt.Errorf("reading standard input: %w", err)
 		}
 		text, _ = textfile.Decode(data)
+	}
+	if isMultiModel(*modelPath) {
+		return explainMulti(stdout, *modelPath, text, *top, *asJSON)
 	}
 	m, err := openTextModel(*modelPath, "explain")
 	if err != nil {
@@ -126,4 +133,69 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// explainedLabel is a multilabel.LabelExplanation cut to its top terms:
+// Bias + Σ Terms[i].Weight + Rest = Score.
+type explainedLabel struct {
+	multilabel.LabelExplanation
+	Rest      float64 `json:"rest"`
+	RestTerms int     `json:"rest_terms"`
+}
+
+// explainMulti is explain for a multi-label model: every predicted label
+// (or, when none is, the most probable) with the terms that moved its
+// score.
+func explainMulti(w io.Writer, path, text string, top int, asJSON bool) error {
+	mm, err := multilabel.Load(path)
+	if err != nil {
+		return err
+	}
+	p := mm.NewPredictor()
+	proba := p.Proba(nil, text)
+	labels := p.Decide(nil, proba)
+	none := len(labels) == 0
+	if none {
+		labels = ranked(proba)[:1]
+	}
+	var out []explainedLabel
+	for _, e := range mm.Explain(text, labels) {
+		x := explainedLabel{LabelExplanation: e}
+		if top > 0 && len(x.Terms) > top {
+			for _, c := range x.Terms[top:] {
+				x.Rest += c.Weight
+			}
+			x.RestTerms = len(x.Terms) - top
+			x.Terms = x.Terms[:top]
+		}
+		out = append(out, x)
+	}
+	if asJSON {
+		return printJSON(w, struct {
+			Score     multilabel.Score `json:"score"`
+			Predicted bool             `json:"predicted"` // false: no label reached its threshold
+			Labels    []explainedLabel `json:"labels"`
+		}{mm.Multi.Score, !none, out})
+	}
+	what := "score against the labels' mean"
+	if mm.Multi.Score == multilabel.OddsScore {
+		what = "log-odds"
+	}
+	if none {
+		fmt.Fprintln(w, "no label reaches its threshold; the most probable:")
+	}
+	for i, e := range out {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s (p %.4g, threshold %.4g): %s %.4f\n", plain(e.Name), e.P, e.Threshold, what, e.Score)
+		for _, c := range e.Terms {
+			fmt.Fprintf(w, "  %+9.4f  %s\n", c.Weight, plain(c.Term))
+		}
+		if e.RestTerms > 0 {
+			fmt.Fprintf(w, "  %+9.4f  (%d other %s)\n", e.Rest, e.RestTerms, plural(e.RestTerms, "term", "terms"))
+		}
+		fmt.Fprintf(w, "  %+9.4f  (bias: what no term carries)\n  %9.4f  = score\n", e.Bias, e.Score)
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -14,7 +15,8 @@ func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		"Prints a model's settings, its classes with their training documents and priors, and each class's\n"+
 		"most indicative terms: by the classifier's own weights, and by smoothed log-odds against the other\n"+
 		"classes. For a table model, each class's mean and spread (gaussian) or most probable category\n"+
-		"(categorical) of every column", stderr)
+		"(categorical) of every column. For a multi-label model, its multi-label settings, each label's\n"+
+		"training documents and threshold, and its most indicative terms by its binary model's weights", stderr)
 	top := fs.Int("top", 10, "list the N most indicative terms of each class (0: none)")
 	asJSON := fs.Bool("json", false, "print the description as one JSON object")
 	pos, err := parse(fs, args)
@@ -26,6 +28,9 @@ func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if *top < 0 {
 		return fmt.Errorf("%w: --top %d: want N ≥ 0", errUsage, *top)
+	}
+	if isMultiModel(pos[0]) {
+		return inspectMulti(stdout, pos[0], *top, *asJSON)
 	}
 	m, t, err := anymodel.Open(pos[0])
 	if err != nil {
@@ -47,29 +52,8 @@ func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 func printInfo(w io.Writer, path string, info pipeline.Info) {
 	s := info.Settings
 	fmt.Fprintf(w, "model       %s\nkind        %s\nclassifier  %s\n", plain(path), info.Kind, s.Classifier)
-	var set []string
-	add := func(name string, v any, ok bool) {
-		if ok {
-			set = append(set, fmt.Sprintf("%s %v", name, v))
-		}
-	}
-	add("alpha", s.Alpha, s.Alpha != 0)
-	add("weighting", s.Weighting, s.Weighting != "")
-	add("norm", s.Norm, s.Norm)
-	add("uniform-prior", s.UniformPrior, s.UniformPrior)
-	add("vectorizer", s.Vectorizer, s.Vectorizer != "")
-	add("lang", s.Lang, s.Lang != "")
-	add("ngrams", s.WordNGrams, s.WordNGrams != "")
-	add("char-ngrams", s.HanChars, s.HanChars != "")
-	add("stem", s.Stem, s.Stem)
-	add("stopwords", s.Stopwords, s.Stopwords != "")
-	add("min-df", s.MinDF, s.MinDF != 0)
-	add("max-df", s.MaxDF, s.MaxDF != 0)
-	add("max-features", s.MaxFeatures, s.MaxFeatures != 0)
-	add("bins", s.Bins, s.Bins != 0)
-	add("var-smoothing", s.VarSmoothing, s.VarSmoothing != 0)
-	if len(set) > 0 {
-		fmt.Fprintf(w, "settings    %s\n", strings.Join(set, ", "))
+	if set := settingsList(info.Settings); set != "" {
+		fmt.Fprintf(w, "settings    %s\n", set)
 	}
 	fmt.Fprintf(w, "features    %d\n", info.Features)
 	if info.Kind == "text" {
@@ -98,6 +82,32 @@ func printInfo(w io.Writer, path string, info pipeline.Info) {
 			printColumns(w, c)
 		}
 	}
+}
+
+// settingsList lists the settings of s that are set, comma-separated.
+func settingsList(s pipeline.Settings) string {
+	var set []string
+	add := func(name string, v any, ok bool) {
+		if ok {
+			set = append(set, fmt.Sprintf("%s %v", name, v))
+		}
+	}
+	add("alpha", s.Alpha, s.Alpha != 0)
+	add("weighting", s.Weighting, s.Weighting != "")
+	add("norm", s.Norm, s.Norm)
+	add("uniform-prior", s.UniformPrior, s.UniformPrior)
+	add("vectorizer", s.Vectorizer, s.Vectorizer != "")
+	add("lang", s.Lang, s.Lang != "")
+	add("ngrams", s.WordNGrams, s.WordNGrams != "")
+	add("char-ngrams", s.HanChars, s.HanChars != "")
+	add("stem", s.Stem, s.Stem)
+	add("stopwords", s.Stopwords, s.Stopwords != "")
+	add("min-df", s.MinDF, s.MinDF != 0)
+	add("max-df", s.MaxDF, s.MaxDF != 0)
+	add("max-features", s.MaxFeatures, s.MaxFeatures != 0)
+	add("bins", s.Bins, s.Bins != 0)
+	add("var-smoothing", s.VarSmoothing, s.VarSmoothing != 0)
+	return strings.Join(set, ", ")
 }
 
 func quoteAll(s []string) []string {
@@ -151,4 +161,55 @@ func printColumns(w io.Writer, c pipeline.ClassInfo) {
 			fmt.Fprintf(w, "  %-20s most often %d (p %.3f)\n", plain(col.Name), *col.Category, *col.Prob)
 		}
 	}
+}
+
+// inspectMulti is inspect for a multi-label model.
+func inspectMulti(w io.Writer, path string, top int, asJSON bool) error {
+	mm, err := multilabel.Load(path)
+	if err != nil {
+		return err
+	}
+	info, err := mm.Inspect(top)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if asJSON {
+		return printJSON(w, info)
+	}
+	m := info.Multi
+	reweight := "no reweighting"
+	if m.Reweight > 0 {
+		reweight = fmt.Sprintf("%d reweighting passes", m.Reweight)
+	}
+	empty := "at least one label a document"
+	if m.AllowEmpty {
+		empty = "a document may get no label (allow-empty)"
+	}
+	fmt.Fprintf(w, "model       %s\nkind        %s\nscore       %s, %s\n", plain(path), info.Kind, m.Score, reweight)
+	fmt.Fprintf(w, "settings    %s\n", settingsList(info.Settings))
+	fmt.Fprintf(w, "multi       thresholds by %d-fold cross-validation (own threshold from %d documents), title counted %d %s, %s\n",
+		m.Folds, m.MinPositives, m.Title, plural(m.Title, "time", "times"), empty)
+	fmt.Fprintf(w, "features    %d\nvocabulary  %d terms\nlabels      %d\n\n", info.Features, info.Terms, len(info.Labels))
+	width := 5
+	for _, l := range info.Labels {
+		width = max(width, len(plain(l.Name)))
+	}
+	fmt.Fprintf(w, "%-*s  %10s  %9s\n", width, "label", "documents", "threshold")
+	for _, l := range info.Labels {
+		fmt.Fprintf(w, "%-*s  %10.6g  %9.4f\n", width, plain(l.Name), l.Documents, l.Threshold)
+	}
+	for _, l := range info.Labels {
+		if len(l.TopWeights) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s: most indicative terms by weight\n", plain(l.Name))
+		tw := 0
+		for _, t := range l.TopWeights {
+			tw = max(tw, len(term(t)))
+		}
+		for _, t := range l.TopWeights {
+			fmt.Fprintf(w, "  %-*s  %9.4f\n", tw, term(t), t.Score)
+		}
+	}
+	return nil
 }

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -113,4 +116,95 @@ func TestCLIPredictExplain(t *testing.T) {
 		}
 	}
 	mustFail(t, 2, []string{"--explain", "--priors"}, "predict", "-m", model, "--explain", "--priors", "finance=0.25,food=0.25,sport=0.25,tech=0.25", newsTest)
+}
+
+func TestCLIInspectMultiLabel(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.model")
+	mustRun(t, "", "train", multiJSONL, "--folds", "3", "--title", "3", "--reweight", "2", "--allow-empty", "-o", model)
+	mm, err := multilabel.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info multilabel.Info
+	if err := json.Unmarshal([]byte(mustRun(t, "", "inspect", "--json", "--top", "3", model)), &info); err != nil {
+		t.Fatal(err)
+	}
+	want := multilabel.Settings{Score: "complement", Folds: 3, MinPositives: 3, AllowEmpty: true, Title: 3, Reweight: 2}
+	if info.Kind != "multi-label" || info.Multi != want || info.Features != mm.NumFeatures() || info.Settings.Alpha != mm.Config.Alpha || len(info.Labels) != len(mm.Labels) {
+		t.Fatalf("inspect --json: %+v", info)
+	}
+	out := mustRun(t, "", "inspect", "--top", "3", model)
+	for _, w := range []string{"kind        multi-label", "score       complement, 2 reweighting passes", "thresholds by 3-fold cross-validation",
+		"title counted 3 times", "allow-empty", fmt.Sprintf("features    %d", mm.NumFeatures()), "labels      4"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("inspect lacks %q:\n%s", w, out)
+		}
+	}
+	for l, li := range info.Labels {
+		if li.Name != mm.Labels[l] || li.Threshold != mm.Thresholds[l] || li.Documents != 12 || len(li.TopWeights) != 3 {
+			t.Errorf("label %d: %+v, the model's %s with threshold %v", l, li, mm.Labels[l], mm.Thresholds[l])
+		}
+		if row := fmt.Sprintf("%-7s  %10d  %9.4f", li.Name, 12, li.Threshold); !strings.Contains(out, row) {
+			t.Errorf("inspect lacks the row %q:\n%s", row, out)
+		}
+		if !strings.Contains(out, li.Name+": most indicative terms by weight\n  "+li.TopWeights[0].Term+" ") {
+			t.Errorf("inspect lacks %s's first term %q:\n%s", li.Name, li.TopWeights[0].Term, out)
+		}
+	}
+	if strings.Contains(mustRun(t, "", "inspect", "--top", "0", model), "most indicative") {
+		t.Error("--top 0 lists terms")
+	}
+}
+
+func TestCLIExplainMultiLabel(t *testing.T) {
+	dir := t.TempDir()
+	model, odds := filepath.Join(dir, "m.model"), filepath.Join(dir, "odds.model")
+	mustRun(t, "", "train", multiJSONL, "-o", model)
+	mustRun(t, "", "train", multiJSONL, "--multi-score", "odds", "--allow-empty", "-o", odds)
+	type explainedJSON struct {
+		Score     string
+		Predicted bool
+		Labels    []struct {
+			Label               string
+			P, Threshold, Score float64
+			Bias, Rest          float64
+			RestTerms           int `json:"rest_terms"`
+			Terms               []pipeline.Contribution
+		}
+	}
+	text := "The chip maker's stock jumped as revenue from servers beat forecasts"
+	for _, m := range []string{model, odds} {
+		// predict's labels are the ones explained, with the same p
+		pred := strings.Split(strings.TrimSpace(mustRun(t, text+"\n", "predict", "-m", m, "-")), "\t")[1:]
+		for _, top := range []string{"2", "0"} {
+			var e explainedJSON
+			if err := json.Unmarshal([]byte(mustRun(t, "", "explain", "-m", m, "--json", "--top", top, text)), &e); err != nil {
+				t.Fatal(err)
+			}
+			if !e.Predicted || 2*len(e.Labels) != len(pred) {
+				t.Fatalf("%s: explained %+v, predicted %q", m, e, pred)
+			}
+			for i, l := range e.Labels {
+				sum := l.Bias + l.Rest
+				for _, c := range l.Terms {
+					sum += c.Weight
+				}
+				if l.Label != pred[2*i] || fmt.Sprintf("%.6g", l.P) != pred[2*i+1] || math.Abs(sum-l.Score) > 1e-9 ||
+					top == "2" && (len(l.Terms) != 2 || l.RestTerms == 0) || top == "0" && l.RestTerms != 0 {
+					t.Errorf("%s --top %s: label %d explained %+v (parts sum to %g), predicted %q", m, top, i, l, sum, pred)
+				}
+				if e.Score == "odds" && math.Abs(1/(1+math.Exp(-l.Score))-l.P) > 1e-9 {
+					t.Errorf("odds: sigmoid(%g) is not p %g", l.Score, l.P)
+				}
+			}
+		}
+	}
+	out := mustRun(t, "", "explain", "-m", model, "--top", "2", text)
+	if !strings.HasPrefix(out, "finance (p ") || !strings.Contains(out, "score against the labels' mean") || !strings.Contains(out, "other terms)") || !strings.HasSuffix(out, "= score\n") {
+		t.Errorf("explain:\n%s", out)
+	}
+	// no label reaches its threshold with --allow-empty: the most probable is explained
+	if out := mustRun(t, "", "explain", "-m", odds, "a quiet afternoon"); !strings.HasPrefix(out, "no label reaches its threshold") || !strings.Contains(out, "log-odds") {
+		t.Errorf("explain of a text without labels:\n%s", out)
+	}
 }

@@ -71,34 +71,48 @@ func (f multiFlags) selection(cfg *pipeline.Config, features int) error {
 	return nil
 }
 
-// trainIf trains a multi-label model if --multi-label is set or the corpus
-// is a JSONL file of label arrays; done reports whether it did.
-func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out string, fields fieldFlags, stdout io.Writer) (done bool, err error) {
-	opt := multiOptions(fs, fields, *f.labelSep)
-	detected := !*f.multi && corpus.IsMultiLabel(path, opt)
+// config reports whether the corpus at path is read multi-label
+// (--multi-label, or detected: a JSONL file of label arrays) and if so
+// returns the multi-label settings of the flags, with innerFolds folds
+// learning the thresholds; it makes cfg's α the one cross-validation
+// chooses unless --alpha is given. Without multi-label it refuses the
+// flags that need it.
+func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, opt corpus.Options, innerFolds int) (on, detected bool, mc multilabel.Config, err error) {
+	detected = !*f.multi && corpus.IsMultiLabel(path, opt)
 	if !*f.multi && !detected {
 		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") || set(fs, "reweight") {
-			return true, fmt.Errorf("%w: --label-sep, --allow-empty, --title and --reweight need --multi-label", errUsage)
+			return false, false, mc, fmt.Errorf("%w: --label-sep, --allow-empty, --title and --reweight need --multi-label", errUsage)
 		}
-		return false, nil
+		return false, false, mc, nil
 	}
 	if !set(fs, "alpha") {
 		cfg.Alpha = 0 // chosen by cross-validation
 	}
-	mc := multilabel.Config{AllowEmpty: *f.allowEmpty, Score: *f.score, Title: *f.title}
+	mc = multilabel.Config{AllowEmpty: *f.allowEmpty, Score: *f.score, Title: *f.title}
 	if set(fs, "title") && *f.title < 1 {
-		return true, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
+		return true, detected, mc, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
 	}
 	switch r := *f.reweight; {
 	case r < 0:
-		return true, fmt.Errorf("%w: --reweight %d, want 0 or more", errUsage, r)
+		return true, detected, mc, fmt.Errorf("%w: --reweight %d, want 0 or more", errUsage, r)
 	case r == 0:
 		mc.Reweight = -1
 	default:
 		mc.Reweight = r
 	}
-	if mc.Folds, err = foldsOr(*f.folds, defaultMultiFolds); err != nil {
-		return true, err
+	if mc.Folds, err = foldsOr(innerFolds, defaultMultiFolds); err != nil {
+		return true, detected, mc, err
+	}
+	return true, detected, mc, nil
+}
+
+// trainIf trains a multi-label model if --multi-label is set or the corpus
+// is a JSONL file of label arrays; done reports whether it did.
+func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out string, fields fieldFlags, stdout io.Writer) (done bool, err error) {
+	opt := multiOptions(fs, fields, *f.labelSep)
+	on, detected, mc, err := f.config(fs, &cfg, path, opt, *f.folds)
+	if !on || err != nil {
+		return on || err != nil, err
 	}
 	tr, err := multilabel.NewTrainer(cfg, mc)
 	if err != nil {

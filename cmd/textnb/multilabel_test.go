@@ -179,6 +179,8 @@ func TestCLIDamagedMultiModel(t *testing.T) {
 		}
 		mustFail(t, 1, []string{p, c.msg}, "predict", "-m", p, filepath.Join(root, "doc.txt"))
 		mustFail(t, 1, []string{p, c.msg}, "eval", "-m", p, multiJSONL)
+		mustFail(t, 1, []string{p, c.msg}, "inspect", p)
+		mustFail(t, 1, []string{p, c.msg}, "explain", "-m", p, "the striker scored")
 	}
 }
 

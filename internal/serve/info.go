@@ -14,8 +14,9 @@ import (
 // /v1/models/{name} lists unless ?top= says otherwise, as textnb inspect.
 const defaultInfoTerms = 10
 
-// inspect describes m with top terms per class.
-func inspect(m *model, top int) (pipeline.Info, error) {
+// inspect describes m with top terms per class: a pipeline.Info, or a
+// multilabel.Info for a multi-label model.
+func inspect(m *model, top int) (any, error) {
 	switch {
 	case m.table != nil:
 		return m.table.Inspect(), nil
@@ -23,35 +24,6 @@ func inspect(m *model, top int) (pipeline.Info, error) {
 		return m.multi.Inspect(top)
 	}
 	return m.text.Inspect(top)
-}
-
-// multiInfo is what GET /v1/models/{name} shows of a multi-label model: a
-// text model's description, with the multi-label settings and each
-// label's threshold in place of a prior, which labels do not have.
-type multiInfo struct {
-	Kind     string            `json:"kind"`
-	Settings pipeline.Settings `json:"settings"`
-	Multi    multilabel.Config `json:"multi"`
-	Features int               `json:"features"`
-	Terms    int               `json:"terms"`
-	Classes  []labelInfo       `json:"classes"`
-}
-
-type labelInfo struct {
-	Name       string               `json:"name"`
-	Documents  float64              `json:"documents"`
-	Threshold  float64              `json:"threshold"`
-	TopWeights []pipeline.TermScore `json:"top_weights,omitempty"`
-	TopLogOdds []pipeline.TermScore `json:"top_log_odds,omitempty"`
-}
-
-func describeMulti(mm *multilabel.Model, info pipeline.Info) multiInfo {
-	out := multiInfo{Kind: info.Kind, Settings: info.Settings, Multi: mm.Multi, Features: info.Features, Terms: info.Terms}
-	for l, c := range info.Classes {
-		out.Classes = append(out.Classes, labelInfo{Name: c.Name, Documents: c.Documents, Threshold: mm.Thresholds[l],
-			TopWeights: c.TopWeights, TopLogOdds: c.TopLogOdds})
-	}
-	return out
 }
 
 // servedState describes the version of a model being served.
@@ -118,7 +90,7 @@ func (s *Server) modelInfo(w http.ResponseWriter, r *http.Request) {
 		}
 		top = k
 	}
-	var details pipeline.Info
+	var details any
 	var err error
 	if top == defaultInfoTerms {
 		details, err = m.info()
@@ -130,15 +102,15 @@ func (s *Server) modelInfo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	state := s.state(s.slots[m.name], m)
-	if m.multi != nil {
+	if d, ok := details.(multilabel.Info); ok {
 		writeJSON(w, http.StatusOK, struct {
 			servedState
-			multiInfo
-		}{state, describeMulti(m.multi, details)})
+			multilabel.Info
+		}{state, d})
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
 		servedState
 		pipeline.Info
-	}{state, details})
+	}{state, details.(pipeline.Info)})
 }

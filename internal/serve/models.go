@@ -79,7 +79,7 @@ type model struct {
 	multiPreds *predictors[*multilabel.Predictor] // multi-label models
 	predicted  []prometheus.Counter               // per class
 	// info is what GET /v1/models/{name} shows, made on first use
-	info func() (pipeline.Info, error)
+	info func() (any, error)
 }
 
 func newModel(name string, a anymodel.Any) *model {
@@ -98,7 +98,7 @@ func newModel(name string, a anymodel.Any) *model {
 		b, _ := json.Marshal(c)
 		m.classJSON = append(m.classJSON, b)
 	}
-	m.info = sync.OnceValues(func() (pipeline.Info, error) { return inspect(m, defaultInfoTerms) })
+	m.info = sync.OnceValues(func() (any, error) { return inspect(m, defaultInfoTerms) })
 	return m
 }
 

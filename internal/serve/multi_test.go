@@ -263,7 +263,7 @@ func TestMultiInfoMetrics(t *testing.T) {
 			Title      int
 		}
 		Features int
-		Classes  []struct {
+		Labels   []struct {
 			Name       string
 			Documents  float64
 			Threshold  float64
@@ -275,10 +275,10 @@ func TestMultiInfoMetrics(t *testing.T) {
 		t.Fatalf("info: %d %s %v", r.code, r.raw, err)
 	}
 	if info.Name != "topics" || info.Kind != "multi-label" || info.Generation != 1 || info.Settings.Classifier != mm.Config.Classifier.String() ||
-		info.Multi.Score != "complement" || info.Multi.AllowEmpty || info.Multi.Title != mm.Multi.Title || info.Features != mm.NumFeatures() || len(info.Classes) != len(mm.Labels) {
+		info.Multi.Score != "complement" || info.Multi.AllowEmpty || info.Multi.Title != mm.Multi.Title || info.Features != mm.NumFeatures() || len(info.Labels) != len(mm.Labels) {
 		t.Fatalf("info: %s", r.raw)
 	}
-	for l, c := range info.Classes {
+	for l, c := range info.Labels {
 		if c.Name != mm.Labels[l] || c.Threshold != mm.Thresholds[l] || c.Documents < 1 || c.Prior != nil || len(c.TopWeights) != 2 {
 			t.Errorf("label %d in the description: %+v", l, c)
 		}

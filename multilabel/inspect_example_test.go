@@ -1,0 +1,70 @@
+package multilabel_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/multilabel"
+	"github.com/textnb/textnb/pipeline"
+)
+
+// trained returns a model of testdata/multilabel.jsonl with the defaults.
+func trained() *multilabel.Model {
+	tr, err := multilabel.NewTrainer(pipeline.Config{}, multilabel.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = corpus.WalkMulti("../testdata/multilabel.jsonl", corpus.Options{}, func(d corpus.MultiDocument) error {
+		return tr.Add(d.Labels, d.Text)
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	m, _, err := tr.Finish()
+	if err != nil {
+		log.Fatal(err)
+	}
+	return m
+}
+
+func ExampleModel_Inspect() {
+	info, err := trained().Inspect(2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(info.Multi.Score, info.Multi.Reweight, "reweighting passes")
+	for _, l := range info.Labels {
+		fmt.Printf("%s: %g documents, threshold %.4f, top terms %q %q\n", l.Name, l.Documents, l.Threshold, l.TopWeights[0].Term, l.TopWeights[1].Term)
+	}
+	// Output:
+	// complement 10 reweighting passes
+	// sport: 12 documents, threshold 0.2653, top terms "match" "team"
+	// finance: 12 documents, threshold 0.2809, top terms "raised" "profit from"
+	// tech: 12 documents, threshold 0.2568, top terms "software" "phone"
+	// health: 12 documents, threshold 0.2520, top terms "nurses" "warned"
+}
+
+func ExampleModel_Explain() {
+	m := trained()
+	text := "The chip maker's stock jumped as revenue from servers beat forecasts"
+	p := m.NewPredictor()
+	for _, e := range m.Explain(text, p.Decide(nil, p.Proba(nil, text))) { // the predicted labels
+		fmt.Printf("%s (p %.4f, threshold %.4f): score %.4f = bias %.4f + terms; first %q %+.4f\n",
+			e.Name, e.P, e.Threshold, e.Score, e.Bias, e.Terms[0].Term, e.Terms[0].Weight)
+	}
+	// Output:
+	// finance (p 0.4059, threshold 0.2809): score 0.6034 = bias 0.0000 + terms; first "revenue" +0.0594
+	// tech (p 0.3195, threshold 0.2568): score 0.3641 = bias 0.0000 + terms; first "servers" +0.0533
+}
+
+func ExampleModel_Evaluate() {
+	m := trained()
+	r := m.Evaluate([]multilabel.Document{
+		{Labels: []string{"sport"}, Text: "the striker scored a late goal in the cup final"},
+		{Labels: []string{"finance", "tech"}, Text: "the chip maker's shares jumped on strong server revenue"},
+	}, nil)
+	fmt.Printf("micro-F1 %.4f, subset accuracy %.2f\n", r.MicroF1, r.SubsetAccuracy)
+	// Output:
+	// micro-F1 1.0000, subset accuracy 1.00
+}
