@@ -29,7 +29,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Folds) != k || r.Multi.Title != defaultTitle || r.Multi.Reweight != 10 || r.Multi.Folds != 3 {
+	if len(r.Folds) != k || r.Multi.Title != defaultTitle || r.Multi.Reweight != 0 || r.Multi.Folds != 3 {
 		t.Fatalf("%d folds, settings %+v", len(r.Folds), r.Multi)
 	}
 	labels, _ := corpusLabels(docs)
@@ -46,10 +46,10 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 				train = append(train, md)
 			}
 		}
-		mm, _ := trainMulti(t, pipeline.Config{}, mc, train)
+		mm, sum := trainMulti(t, pipeline.Config{}, mc, train)
 		want := evaluateMulti(mm, test)
 		got := r.Folds[q]
-		if got.Train != len(train) || got.Test != len(test) || got.Features != mm.NumFeatures() || got.Alpha != mm.Config.Alpha ||
+		if got.Train != len(train) || got.Test != len(test) || got.Features != mm.NumFeatures() || got.Alpha != mm.Config.Alpha || got.Reweight != sum.Reweight ||
 			got.Result.MicroF1 != want.MicroF1 || got.Result.MacroF1 != want.MacroF1 || got.Result.HammingLoss != want.HammingLoss {
 			t.Errorf("fold %d: %+v, trained by hand %d/%d documents, %d features, α %g, %+v", q, got, len(train), len(test), mm.NumFeatures(), mm.Config.Alpha, want)
 		}

@@ -12,7 +12,7 @@ import (
 )
 
 func TestInspect(t *testing.T) {
-	mm, _ := trainMulti(t, pipeline.Config{}, Config{Title: 3}, readMultiDocs(t, multiJSONL))
+	mm, _ := trainMulti(t, pipeline.Config{}, Config{Title: 3, Reweight: 10}, readMultiDocs(t, multiJSONL))
 	// a loaded model, whose counts are decoded for the terms
 	path := filepath.Join(t.TempDir(), "m.model")
 	if err := modelfile.Save(path, mm); err != nil {

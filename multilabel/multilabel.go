@@ -88,26 +88,21 @@ type Config struct {
 	// line. A Model's Multi holds the number used.
 	Title int `json:"title"`
 	// Reweight is the number of passes of discriminative reweighting of
-	// the labels' rests (complement score only; see reweighted): 0 means
-	// 10, a negative number none. A Model's Multi holds the number used.
+	// the labels' rests (complement score only; see reweighted). 0 means
+	// automatic: 10 passes or none, whichever the cross-validation that
+	// learns the thresholds scores better; a negative number means none.
+	// A Model's Multi holds the number made, -1 for none.
 	Reweight int `json:"reweight"`
 	// Seed shuffles documents into folds.
 	Seed uint64 `json:"seed"`
 }
 
-// Alphas are the α that multi-label training chooses from; without
-// reweighting, PlainAlphas.
+// Alphas are the α that multi-label training chooses from with
+// reweighting; without, PlainAlphas.
 var (
 	Alphas      = []float64{0.3, 1, 3}
 	PlainAlphas = []float64{0.1, 0.3, 1}
 )
-
-func (c Config) alphas() []float64 {
-	if c.reweight() == 0 {
-		return PlainAlphas
-	}
-	return Alphas
-}
 
 func (c Config) folds() int {
 	if c.Folds <= 0 {
@@ -165,9 +160,13 @@ type Summary struct {
 	Assignments int
 	Lang        tokenize.Lang
 	Alpha       float64
+	// Reweight is the number of reweighting passes made (0: none).
+	Reweight int
 	// CVMicroF1 is the micro-F1 of the cross-validated scores under the
-	// thresholds learned from them: optimistic, a guide for α only.
-	CVMicroF1 float64
+	// thresholds learned from them: optimistic, a guide for choosing α
+	// and Reweight only. When Reweight was automatic, OtherCVMicroF1 is
+	// the best of the other choice's (reweighting or none), else 0.
+	CVMicroF1, OtherCVMicroF1 float64
 	// FallbackLabels counts the labels that got the global cut.
 	FallbackLabels int
 	// Selected is the number of terms feature selection kept (0: none).
@@ -201,9 +200,8 @@ func NewTrainer(cfg pipeline.Config, mc Config) (*Trainer, error) {
 		return nil, err
 	}
 	mc.Title = mc.title()
-	// The model records the passes made, -1 for none.
-	if mc.Reweight = mc.reweight(); mc.Reweight == 0 {
-		mc.Reweight = -1
+	if mc.Score != ComplementScore {
+		mc.Reweight = -1 // the odds score is not reweighted
 	}
 	return &Trainer{t: t, mc: mc, ids: map[string]int{}}, nil
 }
@@ -295,27 +293,27 @@ func (mt *Trainer) Finish() (*Model, Summary, error) {
 	}
 	s.MinDF, s.Selected = r.MinDF, r.Selected
 	f := newOvRFit(r.X, mt.sets, len(mt.labels), mt.mc)
-	alphas := mt.mc.alphas()
-	if m.Config.Alpha != 0 {
-		alphas = []float64{m.Config.Alpha}
-	}
-	th, alpha, err := f.thresholds(alphas)
+	th, set, other, err := f.thresholds(mt.mc.settings(m.Config.Alpha))
 	if err != nil {
 		return nil, s, err
 	}
-	all, err := f.reweighted(f.all, func(int) bool { return true }, alpha)
+	all, err := f.reweighted(f.all, func(int) bool { return true }, set)
 	if err != nil {
 		return nil, s, err
 	}
-	lin, err := f.fit(all, alpha)
+	lin, err := f.fit(all, set.alpha)
 	if err != nil {
 		return nil, s, err
 	}
-	core.SetClassifier(m, alpha, f.all.pos, lin)
+	core.SetClassifier(m, set.alpha, f.all.pos, lin)
 	mm := &Model{Config: m.Config, Multi: mt.mc, Labels: mt.labels, Thresholds: th.probs, m: m}
-	s.Documents, s.Labels, s.Features, s.Alpha = len(mt.sets), len(mt.labels), r.X.Cols, alpha
+	mm.Multi.Reweight = set.passes // the passes made, -1 for none
+	if set.passes == 0 {
+		mm.Multi.Reweight = -1
+	}
+	s.Documents, s.Labels, s.Features, s.Alpha = len(mt.sets), len(mt.labels), r.X.Cols, set.alpha
 	s.Empty, s.Lang = r.Empty, m.Config.Tokenize.Lang
-	s.CVMicroF1, s.FallbackLabels = th.microF1, th.fallbacks
+	s.Reweight, s.CVMicroF1, s.OtherCVMicroF1, s.FallbackLabels = set.passes, th.microF1, other, th.fallbacks
 	for _, set := range mt.sets {
 		s.Assignments += len(set)
 		if len(set) == 0 {

@@ -68,11 +68,16 @@ func TestMultiTrainerLearnsLabelSets(t *testing.T) {
 		if s.Documents != 37 || s.Labels != 4 || s.Assignments != 48 || s.Unlabeled != 1 || s.Features != mm.NumFeatures() {
 			t.Errorf("%v: summary %+v", score, s)
 		}
-		if want := mm.Multi.alphas(); !slices.Contains(want, s.Alpha) || mm.Config.Alpha != s.Alpha {
+		want := PlainAlphas
+		if s.Reweight > 0 {
+			want = Alphas
+		}
+		if !slices.Contains(want, s.Alpha) || mm.Config.Alpha != s.Alpha {
 			t.Errorf("%v: alpha %g (model %g), want one of %v", score, s.Alpha, mm.Config.Alpha, want)
 		}
-		if want := map[Score]int{ComplementScore: defaultReweight, OddsScore: -1}[score]; mm.Multi.Reweight != want {
-			t.Errorf("%v: %d reweighting passes recorded, want %d", score, mm.Multi.Reweight, want)
+		passes := map[int]int{0: -1, defaultReweight: defaultReweight}
+		if r, ok := passes[s.Reweight]; !ok || mm.Multi.Reweight != r || score == OddsScore && r != -1 {
+			t.Errorf("%v: %d reweighting passes made, %d recorded", score, s.Reweight, mm.Multi.Reweight)
 		}
 		for l, th := range mm.Thresholds {
 			if !(th > 0 && th < 1) {

@@ -17,13 +17,22 @@ type thresholdSet struct {
 	fallbacks int       // labels given the global cut
 }
 
-// thresholds learns a threshold per label, and α from alphas, from the
-// documents' cross-validated scores: the documents are shuffled into
-// folds, each fold is scored by the models of the other folds' sums, and
-// each label's threshold is the score cut that maximizes its F1 over
-// every document (SCut; Yang 2001). Of several α the one whose thresholds
-// give the best micro-F1 wins.
-func (f *ovrFit) thresholds(alphas []float64) (thresholdSet, float64, error) {
+// setting is a choice that cross-validation makes: α and the number of
+// reweighting passes.
+type setting struct {
+	alpha  float64
+	passes int
+}
+
+// thresholds learns a threshold per label, and the setting from
+// settings, from the documents' cross-validated scores: the documents are
+// shuffled into folds, each fold is scored by the models of the other
+// folds' sums, and each label's threshold is the score cut that maximizes
+// its F1 over every document (SCut; Yang 2001). Of several settings the
+// one whose thresholds give the best micro-F1 wins; the second best's
+// micro-F1 among those of the other number of passes is runnerUp (0 if
+// every setting has the same number).
+func (f *ovrFit) thresholds(settings []setting) (best thresholdSet, won setting, runnerUp float64, err error) {
 	n, L := len(f.sets), f.labels
 	k := min(f.mc.folds(), n)
 	fold := make([]int, n)
@@ -35,22 +44,21 @@ func (f *ovrFit) thresholds(alphas []float64) (thresholdSet, float64, error) {
 	for q := range parts {
 		parts[q] = f.counts(func(i int) bool { return fold[i] != q })
 	}
-	var best thresholdSet
-	bestAlpha := 0.0
 	oof := make([]float64, n*L)
-	for _, alpha := range alphas {
+	scores := make([]float64, len(settings))
+	for c, set := range settings {
 		for q := range parts {
-			part, err := f.reweighted(parts[q], func(i int) bool { return fold[i] != q }, alpha)
+			part, err := f.reweighted(parts[q], func(i int) bool { return fold[i] != q }, set)
 			if err != nil {
-				return best, 0, err
+				return best, won, 0, err
 			}
-			lin, err := f.fit(part, alpha)
+			lin, err := f.fit(part, set.alpha)
 			if err != nil {
-				return best, 0, err
+				return best, won, 0, err
 			}
 			s, err := lin.Scorer()
 			if err != nil {
-				return best, 0, err
+				return best, won, 0, err
 			}
 			parallel.Chunks(n, 64, 0, func(lo, hi int) {
 				for i := lo; i < hi; i++ {
@@ -63,14 +71,20 @@ func (f *ovrFit) thresholds(alphas []float64) (thresholdSet, float64, error) {
 			})
 		}
 		th := f.cut(oof)
-		if bestAlpha == 0 || th.microF1 > best.microF1 {
-			best, bestAlpha = th, alpha
+		scores[c] = th.microF1
+		if c == 0 || th.microF1 > best.microF1 {
+			best, won = th, set
+		}
+	}
+	for c, set := range settings {
+		if set.passes != won.passes {
+			runnerUp = max(runnerUp, scores[c])
 		}
 	}
 	for l, t := range best.probs {
 		best.probs[l] = math.Exp(t)
 	}
-	return best, bestAlpha, nil
+	return best, won, runnerUp, nil
 }
 
 // scored is one document's log-probability for a label and whether the

@@ -19,18 +19,38 @@ const defaultReweight = 10
 // maxReweight bounds Reweight; each pass costs a scoring of the corpus.
 const maxReweight = 100
 
-func (c Config) reweight() int {
+// settings are the settings that cross-validation chooses from: α from
+// Alphas with the reweighting passes, or PlainAlphas without, or both
+// when Reweight is automatic; alpha, if not 0, is the only α.
+func (c Config) settings(alpha float64) []setting {
+	var passes []int
 	switch {
 	case c.Reweight < 0 || c.Score != ComplementScore:
-		return 0
+		passes = []int{0}
 	case c.Reweight == 0:
-		return defaultReweight
+		passes = []int{0, defaultReweight}
+	default:
+		passes = []int{c.Reweight}
 	}
-	return c.Reweight
+	var out []setting
+	for _, p := range passes {
+		alphas := Alphas
+		switch {
+		case alpha != 0:
+			alphas = []float64{alpha}
+		case p == 0:
+			alphas = PlainAlphas
+		}
+		for _, a := range alphas {
+			out = append(out, setting{a, p})
+		}
+	}
+	return out
 }
 
 // reweighted returns c, the sums of the documents for which in is true,
-// with each label's rest grown by discriminative reweighting, after Su et
+// with each label's rest grown by set.passes passes of discriminative
+// reweighting at α set.alpha, after Su et
 // al.'s discriminative multinomial naive Bayes (2008): each pass scores
 // those documents with the model of the sums so far, and a document that
 // a label l does not hold, but to which l's probability exceeds the
@@ -38,9 +58,8 @@ func (c Config) reweight() int {
 // excess. The labels that take probability from a document wrongly so
 // learn its terms as evidence against them; a label never confused keeps
 // its counts, and the table gains cells only where confusion was.
-func (f *ovrFit) reweighted(c ovrCounts, in func(i int) bool, alpha float64) (ovrCounts, error) {
-	passes := f.mc.reweight()
-	if passes == 0 {
+func (f *ovrFit) reweighted(c ovrCounts, in func(i int) bool, set setting) (ovrCounts, error) {
+	if set.passes == 0 {
 		return c, nil
 	}
 	L := f.labels
@@ -52,8 +71,8 @@ func (f *ovrFit) reweighted(c ovrCounts, in func(i int) bool, alpha float64) (ov
 	}
 	w := make([]float64, len(docs)*L) // per document and label: the rest weight gained
 	uniform := 1 / float64(L)
-	for range passes {
-		lin, err := f.fit(c, alpha)
+	for range set.passes {
+		lin, err := f.fit(c, set.alpha)
 		if err != nil {
 			return c, err
 		}

@@ -1,6 +1,7 @@
 package multilabel
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -105,7 +106,7 @@ func TestReweightedWeights(t *testing.T) {
 	const alpha = 0.5
 	for _, passes := range []int{1, 3, 10} {
 		f := newOvRFit(vectorize.FromDense(X), sets, 3, Config{Reweight: passes})
-		c, err := f.reweighted(f.all, func(int) bool { return true }, alpha)
+		c, err := f.reweighted(f.all, func(int) bool { return true }, setting{alpha, passes})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +126,7 @@ func TestReweightedPart(t *testing.T) {
 	X, sets := reweightX, reweightSets
 	in := func(i int) bool { return i != 2 }
 	f := newOvRFit(vectorize.FromDense(X), sets, 3, Config{Reweight: 4})
-	c, err := f.reweighted(f.counts(in), in, 1)
+	c, err := f.reweighted(f.counts(in), in, setting{1, 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestReweightedPart(t *testing.T) {
 func TestReweightSetting(t *testing.T) {
 	docs := readMultiDocs(t, multiJSONL)
 	plain, _ := trainMulti(t, pipeline.Config{}, Config{Reweight: -1}, docs)
-	mm, _ := trainMulti(t, pipeline.Config{}, Config{}, docs)
+	mm, _ := trainMulti(t, pipeline.Config{}, Config{Reweight: defaultReweight}, docs)
 	if plain.Multi.Reweight != -1 || mm.Multi.Reweight != defaultReweight {
 		t.Fatalf("reweighting passes %d and %d, want -1 and %d", plain.Multi.Reweight, mm.Multi.Reweight, defaultReweight)
 	}
@@ -161,5 +162,33 @@ func TestReweightSetting(t *testing.T) {
 		if err == nil {
 			t.Errorf("reweight %v in the header: no error", bad)
 		}
+	}
+}
+
+// Automatic reweighting makes the model of the choice, plain counts or
+// reweighting, whose cross-validated micro-F1 is higher (plain on a tie),
+// and reports the other's. The fold seeds 0, 1 and 2 make plain win,
+// tie and lose on the test corpus.
+func TestReweightAuto(t *testing.T) {
+	docs := readMultiDocs(t, multiJSONL)
+	chosen := map[int]bool{}
+	for seed := range uint64(3) {
+		auto, as := trainMulti(t, pipeline.Config{}, Config{Seed: seed}, docs)
+		plain, ps := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: -1}, docs)
+		rw, rs := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: defaultReweight}, docs)
+		want, ws, other := plain, ps, rs.CVMicroF1
+		if rs.CVMicroF1 > ps.CVMicroF1 {
+			want, ws, other = rw, rs, ps.CVMicroF1
+		}
+		if !bytes.Equal(testkit.Encode(t, auto), testkit.Encode(t, want)) {
+			t.Errorf("seed %d: automatic model (%d passes) differs from the one chosen (%d passes)", seed, as.Reweight, ws.Reweight)
+		}
+		if as.Reweight != ws.Reweight || as.Alpha != ws.Alpha || as.CVMicroF1 != ws.CVMicroF1 || as.OtherCVMicroF1 != other {
+			t.Errorf("seed %d: summary %+v, want %d passes, α %g, micro-F1 %g against %g", seed, as, ws.Reweight, ws.Alpha, ws.CVMicroF1, other)
+		}
+		chosen[as.Reweight] = true
+	}
+	if !chosen[0] || !chosen[defaultReweight] {
+		t.Errorf("the seeds chose only %v passes; the test needs both choices", chosen)
 	}
 }

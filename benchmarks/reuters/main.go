@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -73,11 +74,11 @@ func main() {
 	if test != nil {
 		fmt.Printf(", %d test stories", len(test))
 	}
-	fmt.Printf("\n\n| configuration | CV micro-F1 | CV macro-F1 | train s/fold |")
+	fmt.Printf("\n\n| configuration | CV micro-F1 | CV macro-F1 | train s/fold | reweighting passes by fold |")
 	if test != nil {
 		fmt.Printf(" test micro-F1 | test macro-F1 | test breakeven |")
 	}
-	fmt.Printf("\n|---|---|---|---|%s\n", strings.Repeat("---|", 3*boolInt(test != nil)))
+	fmt.Printf("\n|---|---|---|---|---|%s\n", strings.Repeat("---|", 3*boolInt(test != nil)))
 	for _, c := range configs {
 		if *only != "" && !strings.Contains(","+*only+",", ","+c.name+",") {
 			continue
@@ -90,10 +91,12 @@ func main() {
 			log.Fatal(err)
 		}
 		var elapsed time.Duration
-		for _, f := range r.Folds {
+		passes := make([]string, len(r.Folds)) // each fold's choice under automatic reweighting
+		for i, f := range r.Folds {
 			elapsed += f.TrainTime
+			passes[i] = strconv.Itoa(f.Reweight)
 		}
-		fmt.Printf("| textnb %s | %.4f | %.4f | %.2f |", c.name, r.Pooled.MicroF1, r.MacroF1.Mean, elapsed.Seconds()/float64(*folds))
+		fmt.Printf("| textnb %s | %.4f | %.4f | %.2f | %s |", c.name, r.Pooled.MicroF1, r.MacroF1.Mean, elapsed.Seconds()/float64(*folds), strings.Join(passes, " "))
 		if test != nil {
 			mm, err := fit(cfg, mc, train)
 			if err != nil {

@@ -73,7 +73,7 @@ def main():
             p[:, keep] = fit_predict(vec, est, [texts[i] for i in tr], Y[tr][:, keep], [texts[i] for i in te])
             pred[te] = p
             macro.append(macro_f1(Y[te], p))
-        row = "| scikit-learn %s | %.4f | %.4f | %.2f |" % (
+        row = "| scikit-learn %s | %.4f | %.4f | %.2f | |" % (
             name, f1_score(Y, pred, average="micro"), np.mean(macro), (time.time() - start) / k)
         if test is not None:
             Yt = MultiLabelBinarizer(classes=mlb.classes_).fit(labels).transform(

@@ -105,7 +105,7 @@ func TestCVMultiLabel(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !r.MultiLabel || !r.Detected || r.Documents != 37 || r.NFolds != k || len(r.Folds) != k || r.Pooled.N != 37 ||
-		r.Setting != "multi-label complement tfidf alpha=cv ngrams=1,2 title=2 reweight=10" {
+		r.Setting != "multi-label complement tfidf alpha=cv ngrams=1,2 title=2 reweight=cv" {
 		t.Fatalf("cv --json: %+v", r)
 	}
 	// The folds by hand: train --multi-label on each fold's complement,
@@ -165,7 +165,7 @@ func TestCVMultiLabel(t *testing.T) {
 	mustFail(t, 2, []string{"--label-sep", "--multi-label"}, "cv", spamTSV, "--label-sep", ",")
 	mustFail(t, 2, []string{"--threshold-folds needs --multi-label"}, "cv", spamTSV, "--threshold-folds", "3")
 	mustFail(t, 2, []string{"--threshold-folds 1"}, "cv", multiJSONL, "--threshold-folds", "1")
-	mustFail(t, 2, []string{"--reweight -1"}, "cv", multiJSONL, "--reweight", "-1")
+	mustFail(t, 2, []string{`invalid value "-1" for flag --reweight`}, "cv", multiJSONL, "--reweight", "-1")
 	mustFail(t, 2, []string{"vocab vectorizer"}, "cv", multiJSONL, "--vectorizer", "hash")
 	mustFail(t, 1, []string{"38 folds for 37 documents"}, "cv", multiJSONL, "--folds", "38")
 	bad := filepath.Join(dir, "bad.jsonl")

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
@@ -22,7 +24,7 @@ type multiFlags struct {
 	labelSep          *string
 	score             *multilabel.Score
 	folds, title      *int
-	reweight          *int
+	reweight          *reweightFlag
 	sel               *pipeline.SelectMethod
 }
 
@@ -42,10 +44,49 @@ func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
 		folds:      folds,
 		title: fs.Int("title", 0, "multi-label: times the first line (title) of a document of several lines counts; "+
 			"1 counts it as any other line (default 2)"),
-		reweight: fs.Int("reweight", 10, "multi-label: passes of discriminative reweighting, which add to each label's rest model "+
-			"the training documents it scores too high; 0 fits the plain counts (faster, smaller model)"),
-		sel: textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
+		reweight: newReweightFlag(fs),
+		sel:      textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
 	}
+}
+
+// reweightFlag is --reweight: multilabel.Config.Reweight, where 0 is
+// "auto" and none is -1, written as the CLI says them: auto, or a number
+// of passes with 0 for none.
+type reweightFlag int
+
+func newReweightFlag(fs *flag.FlagSet) *reweightFlag {
+	r := new(reweightFlag)
+	fs.Var(r, "reweight", "multi-label: passes of discriminative reweighting, which add to each label's rest model "+
+		"the training documents it scores too high; 0 fits the plain counts (faster, smaller model); auto: 10 or 0, "+
+		"whichever the threshold cross-validation scores better")
+	return r
+}
+
+func (r *reweightFlag) String() string {
+	switch {
+	case r == nil || *r == 0:
+		return "auto"
+	case *r < 0:
+		return "0"
+	}
+	return strconv.Itoa(int(*r))
+}
+
+func (r *reweightFlag) Set(s string) error {
+	if s == "auto" {
+		*r = 0
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil || n < 0:
+		return errors.New("want auto or a number of passes, 0 or more")
+	case n == 0:
+		*r = -1
+	default:
+		*r = reweightFlag(n)
+	}
+	return nil
 }
 
 // thresholdFlag is predict's --threshold.
@@ -92,14 +133,7 @@ func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, 
 	if set(fs, "title") && *f.title < 1 {
 		return true, detected, mc, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
 	}
-	switch r := *f.reweight; {
-	case r < 0:
-		return true, detected, mc, fmt.Errorf("%w: --reweight %d, want 0 or more", errUsage, r)
-	case r == 0:
-		mc.Reweight = -1
-	default:
-		mc.Reweight = r
-	}
+	mc.Reweight = int(*f.reweight)
 	if mc.Folds, err = foldsOr(innerFolds, defaultMultiFolds); err != nil {
 		return true, detected, mc, err
 	}
@@ -139,6 +173,13 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	reweight := "no reweighting"
 	if r := mm.Multi.Reweight; r > 0 {
 		reweight = fmt.Sprintf("%d reweighting passes", r)
+	}
+	if sum.OtherCVMicroF1 != 0 {
+		other := "10 passes"
+		if sum.Reweight > 0 {
+			other = "none"
+		}
+		reweight += fmt.Sprintf(" (cross-validated against %s: micro-F1 %.4f)", other, sum.OtherCVMicroF1)
 	}
 	fmt.Fprintf(stdout, "alpha %g, %s; thresholds by %d-fold cross-validation (micro-F1 %.4f on it), %d rare or weak labels on the global cut\nwrote %s\n",
 		sum.Alpha, reweight, mc.Folds, sum.CVMicroF1, sum.FallbackLabels, out)
