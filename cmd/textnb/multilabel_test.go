@@ -107,6 +107,9 @@ func TestTrainMultiLabelFlags(t *testing.T) {
 	mustFail(t, 2, []string{"--title", "--multi-label"}, "train", spamTSV, "--title", "2", "-o", model)
 	mustFail(t, 2, []string{"--title 0"}, "train", multiJSONL, "--title", "0", "-o", model)
 	mustFail(t, 2, []string{"vocab vectorizer"}, "train", multiJSONL, "--vectorizer", "hash", "-o", model)
+	// --tune searches single-label settings: a detected or declared multi-label corpus is refused, not misread
+	mustFail(t, 2, []string{"--tune searches single-label settings"}, "train", multiJSONL, "--tune", "-o", model)
+	mustFail(t, 2, []string{"--tune searches single-label settings"}, "train", multiTSV, "--multi-label", "--label-sep", ",", "--tune", "-o", model)
 }
 
 func TestSelectSingleLabel(t *testing.T) {
