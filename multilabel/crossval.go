@@ -2,10 +2,10 @@ package multilabel
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"time"
 
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -180,17 +180,7 @@ func corpusLabels(docs []Document) ([]string, map[string]int) {
 	return labels, index
 }
 
-// meanSD is the mean of xs and their standard deviation divided by
-// len(xs), as pipeline's cross-validation reports them.
 func meanSD(xs []float64) pipeline.MeanSD {
-	var m pipeline.MeanSD
-	for _, x := range xs {
-		m.Mean += x
-	}
-	m.Mean /= float64(len(xs))
-	for _, x := range xs {
-		m.SD += (x - m.Mean) * (x - m.Mean)
-	}
-	m.SD = math.Sqrt(m.SD / float64(len(xs)))
-	return m
+	m, sd := tally.MeanSD(xs)
+	return pipeline.MeanSD{Mean: m, SD: sd}
 }

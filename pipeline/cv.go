@@ -47,16 +47,8 @@ type MeanSD struct {
 }
 
 func meanSD(xs []float64) MeanSD {
-	var m MeanSD
-	for _, x := range xs {
-		m.Mean += x
-	}
-	m.Mean /= float64(len(xs))
-	for _, x := range xs {
-		m.SD += (x - m.Mean) * (x - m.Mean)
-	}
-	m.SD = math.Sqrt(m.SD / float64(len(xs)))
-	return m
+	m, sd := tally.MeanSD(xs)
+	return MeanSD{m, sd}
 }
 
 // FoldResult is one fold: the sizes of its two parts, what pruning the

@@ -2,6 +2,8 @@
 // multi-label threshold search, pipeline and the command.
 package tally
 
+import "math"
+
 // Confusion counts binary decisions.
 type Confusion struct{ TP, FP, FN, TN int }
 
@@ -37,4 +39,17 @@ func BoolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// MeanSD returns the mean of xs and their standard deviation divided by
+// len(xs) (numpy's std), as cross-validation reports a score over folds.
+func MeanSD(xs []float64) (mean, sd float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(xs)))
 }
