@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -314,15 +313,7 @@ func TestMultiInfoMetrics(t *testing.T) {
 // a text model replacing it is served as a text model.
 func TestMultiReload(t *testing.T) {
 	s, url, path := topicsAndSpam(t, Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	watched := make(chan error, 1)
-	go func() { watched <- s.Watch(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-watched; err != nil {
-			t.Error(err)
-		}
-	}()
+	watch(t, s)
 	gen := func() uint64 { return s.slots["topics"].cur.Load().generation }
 	open := trainMulti(t, multilabel.Config{AllowEmpty: true})
 	// A temporary file renamed over path, again until a reload shows: the

@@ -405,15 +405,7 @@ func TestReloadOnRename(t *testing.T) {
 	dir := t.TempDir()
 	path := save(t, filepath.Join(dir, "m.model"), train(t, spamTSV))
 	s, url := start(t, Options{}, Spec{"m", path})
-	ctx, cancel := context.WithCancel(context.Background())
-	watched := make(chan error, 1)
-	go func() { watched <- s.Watch(ctx) }()
-	defer func() {
-		cancel()
-		if err := <-watched; err != nil {
-			t.Error(err)
-		}
-	}()
+	watch(t, s)
 	gen := func() uint64 { return s.slots["m"].cur.Load().generation }
 
 	stop := make(chan struct{})
@@ -666,6 +658,19 @@ func FuzzRequest(f *testing.F) {
 		api := strings.HasPrefix(req.URL.Path, "/v1/") || req.URL.Path == "/healthz" || req.URL.Path == "/readyz"
 		if api && method != "HEAD" && !json.Valid(rec.Body.Bytes()) {
 			t.Fatalf("%s %q: %d, not JSON: %q", method, path, rec.Code, rec.Body)
+		}
+	})
+}
+
+// watch runs s.Watch until the test ends, and fails the test on its error.
+func watch(t *testing.T, s *Server) {
+	ctx, cancel := context.WithCancel(context.Background())
+	watched := make(chan error, 1)
+	go func() { watched <- s.Watch(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-watched; err != nil {
+			t.Error(err)
 		}
 	})
 }
