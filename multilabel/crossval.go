@@ -31,8 +31,10 @@ type CVFold struct {
 	Features    int
 	Alpha       float64 // chosen by the fold's training, unless given
 	// Reweight is the number of reweighting passes the fold's training
-	// made (0: none), its choice when mc.Reweight is automatic.
-	Reweight int
+	// made (0: none) at the rate ReweightRate: its choice where mc leaves
+	// them automatic.
+	Reweight     int
+	ReweightRate float64
 	// TrainTime is the fold's training alone, not its evaluation.
 	TrainTime time.Duration
 	Result    metrics.MultiEvaluation
@@ -48,7 +50,8 @@ type CVResult struct {
 	// The folds' scores' mean and spread.
 	MicroF1, MacroF1, SubsetAccuracy, HammingLoss pipeline.MeanSD
 	// Multi is mc with its defaults resolved, as each fold's model records
-	// it, but for an automatic Reweight (0), which each fold chooses.
+	// it, but for an automatic Reweight or ReweightRate (0), which each
+	// fold chooses.
 	Multi   Config
 	Elapsed time.Duration
 }
@@ -103,7 +106,7 @@ func CrossValidate(cfg pipeline.Config, mc Config, docs []Document, opt CVOption
 		if err != nil {
 			return nil, fmt.Errorf("fold %d of %d: %w", q+1, k, err)
 		}
-		f := CVFold{Train: len(train), Test: len(test), Features: mm.NumFeatures(), Alpha: sum.Alpha, Reweight: sum.Reweight, TrainTime: time.Since(t0)}
+		f := CVFold{Train: len(train), Test: len(test), Features: mm.NumFeatures(), Alpha: sum.Alpha, Reweight: sum.Reweight, ReweightRate: sum.ReweightRate, TrainTime: time.Since(t0)}
 		// The fold model's label l is the corpus's label at[l].
 		at := make([]int, len(mm.Labels))
 		for l, name := range mm.Labels {

@@ -26,6 +26,8 @@ type Settings struct {
 	AllowEmpty   bool `json:"allow_empty"`
 	Title        int  `json:"title"`    // times a title counts
 	Reweight     int  `json:"reweight"` // reweighting passes; 0: none
+	// ReweightRate is the reweighting's rate η; 0: none.
+	ReweightRate float64 `json:"reweight_rate"`
 }
 
 // LabelInfo describes one label of a model.
@@ -54,7 +56,7 @@ func (mm *Model) Inspect(top int) (Info, error) {
 	info := Info{
 		Kind: "multi-label", Settings: in.Settings, Features: in.Features, Terms: in.Terms,
 		Multi: Settings{Score: c.Score.String(), Folds: c.folds(), MinPositives: c.minPositives(), AllowEmpty: c.AllowEmpty,
-			Title: c.title(), Reweight: max(c.Reweight, 0)},
+			Title: c.title(), Reweight: max(c.Reweight, 0), ReweightRate: c.ReweightRate},
 	}
 	// The inner model's classes are the labels; its priors and log-odds
 	// against the other labels (which overlap) mean nothing here.

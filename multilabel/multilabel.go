@@ -93,6 +93,10 @@ type Config struct {
 	// learns the thresholds scores better; a negative number means none.
 	// A Model's Multi holds the number made, -1 for none.
 	Reweight int `json:"reweight"`
+	// ReweightRate is the rate η of reweighting; 0 means that the
+	// cross-validation chooses it from ReweightRates. A Model's Multi holds
+	// the rate used, 0 without reweighting.
+	ReweightRate float64 `json:"reweight_rate,omitempty"`
 	// Seed shuffles documents into folds.
 	Seed uint64 `json:"seed"`
 }
@@ -100,7 +104,7 @@ type Config struct {
 // Alphas are the α that multi-label training chooses from with
 // reweighting; without, PlainAlphas.
 var (
-	Alphas      = []float64{0.3, 1, 3}
+	Alphas      = []float64{1, 3}
 	PlainAlphas = []float64{0.1, 0.3, 1}
 )
 
@@ -160,8 +164,10 @@ type Summary struct {
 	Assignments int
 	Lang        tokenize.Lang
 	Alpha       float64
-	// Reweight is the number of reweighting passes made (0: none).
-	Reweight int
+	// Reweight is the number of reweighting passes made (0: none), at
+	// the rate ReweightRate.
+	Reweight     int
+	ReweightRate float64
 	// CVMicroF1 is the micro-F1 of the cross-validated scores under the
 	// thresholds learned from them: optimistic, a guide for choosing α
 	// and Reweight only. When Reweight was automatic, OtherCVMicroF1 is
@@ -201,7 +207,7 @@ func NewTrainer(cfg pipeline.Config, mc Config) (*Trainer, error) {
 	}
 	mc.Title = mc.title()
 	if mc.Score != ComplementScore {
-		mc.Reweight = -1 // the odds score is not reweighted
+		mc.Reweight, mc.ReweightRate = -1, 0 // the odds score is not reweighted
 	}
 	return &Trainer{t: t, mc: mc, ids: map[string]int{}}, nil
 }
@@ -222,6 +228,8 @@ func checkMulti(cfg pipeline.Config, mc Config) error {
 		return fmt.Errorf("a title counted %d times, want 1 to %d (0: %d)", mc.Title, maxTitle, defaultTitle)
 	case mc.Reweight > maxReweight:
 		return fmt.Errorf("%d reweighting passes, at most %d", mc.Reweight, maxReweight)
+	case !(mc.ReweightRate >= 0 && mc.ReweightRate <= maxReweightRate):
+		return fmt.Errorf("reweighting rate %g, want 0 (chosen) or up to %d", mc.ReweightRate, maxReweightRate)
 	}
 	return nil
 }
@@ -307,13 +315,14 @@ func (mt *Trainer) Finish() (*Model, Summary, error) {
 	}
 	core.SetClassifier(m, set.alpha, f.all.pos, lin)
 	mm := &Model{Config: m.Config, Multi: mt.mc, Labels: mt.labels, Thresholds: th.probs, m: m}
-	mm.Multi.Reweight = set.passes // the passes made, -1 for none
+	mm.Multi.Reweight, mm.Multi.ReweightRate = set.passes, set.rate // the passes made, -1 for none
 	if set.passes == 0 {
 		mm.Multi.Reweight = -1
 	}
 	s.Documents, s.Labels, s.Features, s.Alpha = len(mt.sets), len(mt.labels), r.X.Cols, set.alpha
 	s.Empty, s.Lang = r.Empty, m.Config.Tokenize.Lang
-	s.Reweight, s.CVMicroF1, s.OtherCVMicroF1, s.FallbackLabels = set.passes, th.microF1, other, th.fallbacks
+	s.Reweight, s.ReweightRate = set.passes, set.rate
+	s.CVMicroF1, s.OtherCVMicroF1, s.FallbackLabels = th.microF1, other, th.fallbacks
 	for _, set := range mt.sets {
 		s.Assignments += len(set)
 		if len(set) == 0 {

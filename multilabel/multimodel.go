@@ -79,6 +79,9 @@ func decodeMultiHeader(js []byte, version uint32) (multiHeader, error) {
 	h.Multi.Reweight = -1 // and were not reweighted
 	if version >= 3 {
 		err := json.Unmarshal(js, &h)
+		if h.Multi.Reweight > 0 && h.Multi.ReweightRate == 0 {
+			h.Multi.ReweightRate = legacyRate // written when there was one rate
+		}
 		return h, err
 	}
 	var old struct {
@@ -107,6 +110,9 @@ func (h *multiHeader) check(m *pipeline.Model) error {
 	}
 	if h.Multi.Reweight == 0 {
 		return errors.New("0 reweighting passes (a file says -1 for none)")
+	}
+	if h.Multi.Reweight < 0 && h.Multi.ReweightRate != 0 {
+		return fmt.Errorf("reweighting rate %g without reweighting", h.Multi.ReweightRate)
 	}
 	if len(h.Thresholds) != len(m.Classes) {
 		return fmt.Errorf("%d thresholds for %d labels", len(h.Thresholds), len(m.Classes))

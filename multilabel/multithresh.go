@@ -17,11 +17,12 @@ type thresholdSet struct {
 	fallbacks int       // labels given the global cut
 }
 
-// setting is a choice that cross-validation makes: α and the number of
-// reweighting passes.
+// setting is a choice that cross-validation makes: α, the number of
+// reweighting passes and their rate.
 type setting struct {
 	alpha  float64
 	passes int
+	rate   float64 // 0 without passes
 }
 
 // thresholds learns a threshold per label, and the setting from

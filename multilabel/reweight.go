@@ -8,10 +8,17 @@ import (
 	"github.com/textnb/textnb/internal/parallel"
 )
 
-// reweightRate is η: how much of a document a label's rest gains for each
-// unit of probability the label wrongly takes from it in a pass. With the
-// default TF-IDF rows (unit length) a pass moves at most η documents' worth.
-const reweightRate = 20
+// ReweightRates are the rates η that multi-label training chooses from: how
+// much of a document a label's rest gains for each unit of probability
+// the label wrongly takes from it in a pass. With the default TF-IDF rows
+// (unit length) a pass moves at most η documents' worth.
+var ReweightRates = []float64{20, 40}
+
+// legacyRate is the rate of the builds that had only one.
+const legacyRate = 20
+
+// maxReweightRate bounds ReweightRate; a larger step overshoots.
+const maxReweightRate = 1000
 
 // defaultReweight is the number of reweighting passes by default.
 const defaultReweight = 10
@@ -20,8 +27,9 @@ const defaultReweight = 10
 const maxReweight = 100
 
 // settings are the settings that cross-validation chooses from: α from
-// Alphas with the reweighting passes, or PlainAlphas without, or both
-// when Reweight is automatic; alpha, if not 0, is the only α.
+// PlainAlphas without reweighting; with it, α from Alphas and the rate
+// from ReweightRates (or ReweightRate); both when Reweight is automatic.
+// alpha, if not 0, is the only α.
 func (c Config) settings(alpha float64) []setting {
 	var passes []int
 	switch {
@@ -34,15 +42,20 @@ func (c Config) settings(alpha float64) []setting {
 	}
 	var out []setting
 	for _, p := range passes {
-		alphas := Alphas
+		alphas, rates := Alphas, ReweightRates
 		switch {
-		case alpha != 0:
-			alphas = []float64{alpha}
 		case p == 0:
-			alphas = PlainAlphas
+			alphas, rates = PlainAlphas, []float64{0}
+		case c.ReweightRate != 0:
+			rates = []float64{c.ReweightRate}
+		}
+		if alpha != 0 {
+			alphas = []float64{alpha}
 		}
 		for _, a := range alphas {
-			out = append(out, setting{a, p})
+			for _, r := range rates {
+				out = append(out, setting{a, p, r})
+			}
 		}
 	}
 	return out
@@ -50,7 +63,7 @@ func (c Config) settings(alpha float64) []setting {
 
 // reweighted returns c, the sums of the documents for which in is true,
 // with each label's rest grown by set.passes passes of discriminative
-// reweighting at α set.alpha, after Su et
+// reweighting at α set.alpha and rate η set.rate, after Su et
 // al.'s discriminative multinomial naive Bayes (2008): each pass scores
 // those documents with the model of the sums so far, and a document that
 // a label l does not hold, but to which l's probability exceeds the
@@ -90,7 +103,7 @@ func (f *ovrFit) reweighted(c ovrCounts, in func(i int) bool, set setting) (ovrC
 				wk := w[k*L : (k+1)*L]
 				for l, lp := range jll {
 					if e := math.Exp(lp) - uniform; e > 0 && !slices.Contains(f.sets[i], int32(l)) {
-						wk[l] += reweightRate * e
+						wk[l] += set.rate * e
 					}
 				}
 			}

@@ -2,6 +2,7 @@ package multilabel
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -17,7 +18,7 @@ import (
 // reweightedDense is the reference for reweighted and fit: dense L×F rests
 // grown pass by pass by the formula of reweighted, and the complement
 // weights of the last one.
-func reweightedDense(X [][]float64, sets [][]int32, L int, alpha float64, passes int) [][]float64 {
+func reweightedDense(X [][]float64, sets [][]int32, L int, alpha float64, passes int, rate float64) [][]float64 {
 	F := len(X[0])
 	rest := make([][]float64, L)
 	for l := range rest {
@@ -71,7 +72,7 @@ func reweightedDense(X [][]float64, sets [][]int32, L int, alpha float64, passes
 			}
 			for l, v := range s {
 				if e := math.Exp(v-top)/sum - 1/float64(L); e > 0 && !slices.Contains(sets[i], int32(l)) {
-					gain[i][l] += reweightRate * e
+					gain[i][l] += rate * e
 				}
 			}
 		}
@@ -104,9 +105,10 @@ func checkWeights(t *testing.T, what string, lin *compact.Linear, want [][]float
 func TestReweightedWeights(t *testing.T) {
 	X, sets := reweightX, reweightSets
 	const alpha = 0.5
-	for _, passes := range []int{1, 3, 10} {
+	for _, set := range []setting{{alpha, 1, 20}, {alpha, 3, 40}, {alpha, 10, 20}, {alpha, 10, 40}} {
+		passes := set.passes
 		f := newOvRFit(vectorize.FromDense(X), sets, 3, Config{Reweight: passes})
-		c, err := f.reweighted(f.all, func(int) bool { return true }, setting{alpha, passes})
+		c, err := f.reweighted(f.all, func(int) bool { return true }, set)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +119,7 @@ func TestReweightedWeights(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkWeights(t, fmt.Sprintf("%d passes", passes), lin, reweightedDense(X, sets, 3, alpha, passes))
+		checkWeights(t, fmt.Sprintf("%d passes at rate %g", passes, set.rate), lin, reweightedDense(X, sets, 3, alpha, passes, set.rate))
 	}
 }
 
@@ -126,7 +128,7 @@ func TestReweightedPart(t *testing.T) {
 	X, sets := reweightX, reweightSets
 	in := func(i int) bool { return i != 2 }
 	f := newOvRFit(vectorize.FromDense(X), sets, 3, Config{Reweight: 4})
-	c, err := f.reweighted(f.counts(in), in, setting{1, 4})
+	c, err := f.reweighted(f.counts(in), in, setting{1, 4, 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +136,7 @@ func TestReweightedPart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkWeights(t, "without document 2", lin, reweightedDense(slices.Delete(slices.Clone(X), 2, 3), slices.Delete(slices.Clone(sets), 2, 3), 3, 1, 4))
+	checkWeights(t, "without document 2", lin, reweightedDense(slices.Delete(slices.Clone(X), 2, 3), slices.Delete(slices.Clone(sets), 2, 3), 3, 1, 4, 20))
 }
 
 func TestReweightSetting(t *testing.T) {
@@ -162,6 +164,49 @@ func TestReweightSetting(t *testing.T) {
 		if err == nil {
 			t.Errorf("reweight %v in the header: no error", bad)
 		}
+	}
+	// The rate: recorded; a reweighted file without one was written when
+	// the rate was 20; a rate without passes, or out of range, is damage.
+	if mm.Multi.ReweightRate != 20 && mm.Multi.ReweightRate != 40 || back.Multi.ReweightRate != mm.Multi.ReweightRate || plain.Multi.ReweightRate != 0 {
+		t.Errorf("rates %g (reloaded %g) and %g for no reweighting", mm.Multi.ReweightRate, back.Multi.ReweightRate, plain.Multi.ReweightRate)
+	}
+	legacy, err := decode(hostile.EditHeader(t, testkit.Encode(t, mm), func(h map[string]any) { delete(h["multi"].(map[string]any), "reweight_rate") }))
+	if err != nil || legacy.Multi.ReweightRate != legacyRate {
+		t.Errorf("a reweighted file without a rate: %v, rate %g, want %d", err, legacy.Multi.ReweightRate, legacyRate)
+	}
+	for _, c := range []struct {
+		model *Model
+		rate  any
+	}{{plain, 20}, {mm, -1}, {mm, maxReweightRate + 1}, {mm, "NaN"}} {
+		_, err := decode(hostile.EditHeader(t, testkit.Encode(t, c.model), func(h map[string]any) { h["multi"].(map[string]any)["reweight_rate"] = c.rate }))
+		if !errors.Is(err, pipeline.ErrDamaged) {
+			t.Errorf("rate %v with %d passes in the header: %v, want ErrDamaged", c.rate, c.model.Multi.Reweight, err)
+		}
+	}
+}
+
+// Given passes, the cross-validation chooses the rate as it chooses α:
+// the model is the one of the rate it reports, fixed. The fold seeds 0, 1
+// and 2 choose each rate on the test corpus.
+func TestReweightRateChoice(t *testing.T) {
+	docs := readMultiDocs(t, multiJSONL)
+	chosen := map[float64]bool{}
+	for seed := range uint64(3) {
+		mm, s := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: defaultReweight}, docs)
+		fixed, fs := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: defaultReweight, ReweightRate: s.ReweightRate}, docs)
+		other := ReweightRates[0]
+		if s.ReweightRate == other {
+			other = ReweightRates[1]
+		}
+		_, rs := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: defaultReweight, ReweightRate: other}, docs)
+		if !bytes.Equal(testkit.Encode(t, mm), testkit.Encode(t, fixed)) || mm.Multi.ReweightRate != s.ReweightRate ||
+			fs.CVMicroF1 != s.CVMicroF1 || rs.CVMicroF1 > s.CVMicroF1 {
+			t.Errorf("seed %d: rate %g chosen (micro-F1 %g), fixed it gives %g; rate %g gives %g", seed, s.ReweightRate, s.CVMicroF1, fs.CVMicroF1, other, rs.CVMicroF1)
+		}
+		chosen[s.ReweightRate] = true
+	}
+	if len(chosen) != len(ReweightRates) {
+		t.Errorf("the seeds chose only the rates %v; the test needs each", chosen)
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -74,7 +73,7 @@ func main() {
 	if test != nil {
 		fmt.Printf(", %d test stories", len(test))
 	}
-	fmt.Printf("\n\n| configuration | CV micro-F1 | CV macro-F1 | train s/fold | reweighting passes by fold |")
+	fmt.Printf("\n\n| configuration | CV micro-F1 | CV macro-F1 | train s/fold | reweighting passes/rate by fold |")
 	if test != nil {
 		fmt.Printf(" test micro-F1 | test macro-F1 | test breakeven |")
 	}
@@ -94,7 +93,7 @@ func main() {
 		passes := make([]string, len(r.Folds)) // each fold's choice under automatic reweighting
 		for i, f := range r.Folds {
 			elapsed += f.TrainTime
-			passes[i] = strconv.Itoa(f.Reweight)
+			passes[i] = fmt.Sprintf("%d/%g", f.Reweight, f.ReweightRate)
 		}
 		fmt.Printf("| textnb %s | %.4f | %.4f | %.2f | %s |", c.name, r.Pooled.MicroF1, r.MacroF1.Mean, elapsed.Seconds()/float64(*folds), strings.Join(passes, " "))
 		if test != nil {

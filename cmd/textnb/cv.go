@@ -131,6 +131,7 @@ func cvMulti(path string, opt corpus.Options, cfg pipeline.Config, mc multilabel
 			Features       int     `json:"features"`
 			Alpha          float64 `json:"alpha"`
 			Reweight       int     `json:"reweight"`
+			ReweightRate   float64 `json:"reweight_rate"`
 			TrainSeconds   float64 `json:"train_seconds"`
 			MicroF1        float64 `json:"micro_f1"`
 			MacroF1        float64 `json:"macro_f1"`
@@ -141,7 +142,7 @@ func cvMulti(path string, opt corpus.Options, cfg pipeline.Config, mc multilabel
 		folds := make([]fold, len(r.Folds))
 		for i, f := range r.Folds {
 			e := f.Result
-			folds[i] = fold{f.Train, f.Test, f.Features, f.Alpha, f.Reweight, f.TrainTime.Seconds(), e.MicroF1, e.MacroF1, e.SubsetAccuracy, e.HammingLoss, e.MicroBreakeven}
+			folds[i] = fold{f.Train, f.Test, f.Features, f.Alpha, f.Reweight, f.ReweightRate, f.TrainTime.Seconds(), e.MicroF1, e.MacroF1, e.SubsetAccuracy, e.HammingLoss, e.MicroBreakeven}
 		}
 		return printJSON(stdout, struct {
 			MultiLabel     bool                    `json:"multi_label"`
@@ -167,12 +168,12 @@ func cvMulti(path string, opt corpus.Options, cfg pipeline.Config, mc multilabel
 	fmt.Fprintf(stdout, "cross-validated %s on %d documents, %d labels, %d folds (seed %d), each fold's thresholds by %d-fold cross-validation of its training part, in %.2fs\n\n",
 		setting, len(docs), len(r.Pooled.Labels), len(r.Folds), o.Seed, r.Multi.Folds, r.Elapsed.Seconds())
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "fold\ttrain\ttest\tfeatures\talpha\tpasses\tmicro-F1\tmacro-F1\tsubset acc\tHamming loss\t")
+	fmt.Fprintln(w, "fold\ttrain\ttest\tfeatures\talpha\tpasses\trate\tmicro-F1\tmacro-F1\tsubset acc\tHamming loss\t")
 	for i, f := range r.Folds {
 		e := f.Result
-		fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%g\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t\n", i+1, f.Train, f.Test, f.Features, f.Alpha, f.Reweight, e.MicroF1, e.MacroF1, e.SubsetAccuracy, e.HammingLoss)
+		fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%g\t%d\t%g\t%.4f\t%.4f\t%.4f\t%.4f\t\n", i+1, f.Train, f.Test, f.Features, f.Alpha, f.Reweight, f.ReweightRate, e.MicroF1, e.MacroF1, e.SubsetAccuracy, e.HammingLoss)
 	}
-	fmt.Fprintf(w, "mean ± sd\t\t\t\t\t\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t\n",
+	fmt.Fprintf(w, "mean ± sd\t\t\t\t\t\t\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t%.4f ± %.4f\t\n",
 		r.MicroF1.Mean, r.MicroF1.SD, r.MacroF1.Mean, r.MacroF1.SD, r.SubsetAccuracy.Mean, r.SubsetAccuracy.SD, r.HammingLoss.Mean, r.HammingLoss.SD)
 	if err := w.Flush(); err != nil {
 		return err
@@ -193,6 +194,9 @@ func multiSettingName(cfg pipeline.Config, mc multilabel.Config) string {
 	reweight := "cv" // chosen as α is
 	if mc.Reweight != 0 {
 		reweight = fmt.Sprint(max(mc.Reweight, 0))
+	}
+	if mc.ReweightRate != 0 {
+		reweight += fmt.Sprintf(" rate=%g", mc.ReweightRate)
 	}
 	s := fmt.Sprintf("multi-label %v %v alpha=%s ngrams=%d,%d title=%d reweight=%s", mc.Score, cfg.Weighting, alpha,
 		t.WordNGrams.Min, t.WordNGrams.Max, mc.Title, reweight)

@@ -177,10 +177,7 @@ func inspectMulti(w io.Writer, path string, top int, asJSON bool) error {
 		return printJSON(w, info)
 	}
 	m := info.Multi
-	reweight := "no reweighting"
-	if m.Reweight > 0 {
-		reweight = fmt.Sprintf("%d reweighting passes", m.Reweight)
-	}
+	reweight := reweighting(m.Reweight, m.ReweightRate)
 	empty := "at least one label a document"
 	if m.AllowEmpty {
 		empty = "a document may get no label (allow-empty)"

@@ -120,7 +120,7 @@ func TestCLIPredictExplain(t *testing.T) {
 
 func TestCLIInspectMultiLabel(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "m.model")
-	mustRun(t, "", "train", multiJSONL, "--folds", "3", "--title", "3", "--reweight", "2", "--allow-empty", "-o", model)
+	mustRun(t, "", "train", multiJSONL, "--folds", "3", "--title", "3", "--reweight", "2", "--reweight-rate", "40", "--allow-empty", "-o", model)
 	mm, err := multilabel.Load(model)
 	if err != nil {
 		t.Fatal(err)
@@ -129,12 +129,12 @@ func TestCLIInspectMultiLabel(t *testing.T) {
 	if err := json.Unmarshal([]byte(mustRun(t, "", "inspect", "--json", "--top", "3", model)), &info); err != nil {
 		t.Fatal(err)
 	}
-	want := multilabel.Settings{Score: "complement", Folds: 3, MinPositives: 3, AllowEmpty: true, Title: 3, Reweight: 2}
+	want := multilabel.Settings{Score: "complement", Folds: 3, MinPositives: 3, AllowEmpty: true, Title: 3, Reweight: 2, ReweightRate: 40}
 	if info.Kind != "multi-label" || info.Multi != want || info.Features != mm.NumFeatures() || info.Settings.Alpha != mm.Config.Alpha || len(info.Labels) != len(mm.Labels) {
 		t.Fatalf("inspect --json: %+v", info)
 	}
 	out := mustRun(t, "", "inspect", "--top", "3", model)
-	for _, w := range []string{"kind        multi-label", "score       complement, 2 reweighting passes", "thresholds by 3-fold cross-validation",
+	for _, w := range []string{"kind        multi-label", "score       complement, 2 reweighting passes at rate 40", "thresholds by 3-fold cross-validation",
 		"title counted 3 times", "allow-empty", fmt.Sprintf("features    %d", mm.NumFeatures()), "labels      4"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("inspect lacks %q:\n%s", w, out)

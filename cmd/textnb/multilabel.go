@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 
@@ -25,6 +26,7 @@ type multiFlags struct {
 	score             *multilabel.Score
 	folds, title      *int
 	reweight          *reweightFlag
+	rate              *rateFlag
 	sel               *pipeline.SelectMethod
 }
 
@@ -45,8 +47,17 @@ func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
 		title: fs.Int("title", 0, "multi-label: times the first line (title) of a document of several lines counts; "+
 			"1 counts it as any other line (default 2)"),
 		reweight: newReweightFlag(fs),
+		rate:     newRateFlag(fs),
 		sel:      textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
 	}
+}
+
+// reweighting describes passes of reweighting at rate.
+func reweighting(passes int, rate float64) string {
+	if passes <= 0 {
+		return "no reweighting"
+	}
+	return fmt.Sprintf("%d reweighting passes at rate %g", passes, rate)
 }
 
 // reweightFlag is --reweight: multilabel.Config.Reweight, where 0 is
@@ -60,6 +71,37 @@ func newReweightFlag(fs *flag.FlagSet) *reweightFlag {
 		"the training documents it scores too high; 0 fits the plain counts (faster, smaller model); auto: 10 or 0, "+
 		"whichever the threshold cross-validation scores better")
 	return r
+}
+
+// rateFlag is --reweight-rate: multilabel.Config.ReweightRate, 0 written
+// as auto.
+type rateFlag float64
+
+func newRateFlag(fs *flag.FlagSet) *rateFlag {
+	r := new(rateFlag)
+	fs.Var(r, "reweight-rate", "multi-label: the rate of reweighting, how much of a document a label's rest gains per unit of "+
+		"probability the label wrongly takes; auto: 20 or 40, whichever the threshold cross-validation scores better")
+	return r
+}
+
+func (r *rateFlag) String() string {
+	if r == nil || *r == 0 {
+		return "auto"
+	}
+	return strconv.FormatFloat(float64(*r), 'g', -1, 64)
+}
+
+func (r *rateFlag) Set(s string) error {
+	if s == "auto" {
+		*r = 0
+		return nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 1) {
+		return errors.New("want auto or a rate above 0")
+	}
+	*r = rateFlag(v)
+	return nil
 }
 
 func (r *reweightFlag) String() string {
@@ -121,8 +163,8 @@ func (f multiFlags) selection(cfg *pipeline.Config, features int) error {
 func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, opt corpus.Options, innerFolds int) (on, detected bool, mc multilabel.Config, err error) {
 	detected = !*f.multi && corpus.IsMultiLabel(path, opt)
 	if !*f.multi && !detected {
-		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") || set(fs, "reweight") {
-			return false, false, mc, fmt.Errorf("%w: --label-sep, --allow-empty, --title and --reweight need --multi-label", errUsage)
+		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") || set(fs, "reweight") || set(fs, "reweight-rate") {
+			return false, false, mc, fmt.Errorf("%w: --label-sep, --allow-empty, --title, --reweight and --reweight-rate need --multi-label", errUsage)
 		}
 		return false, false, mc, nil
 	}
@@ -133,7 +175,10 @@ func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, 
 	if set(fs, "title") && *f.title < 1 {
 		return true, detected, mc, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
 	}
-	mc.Reweight = int(*f.reweight)
+	mc.Reweight, mc.ReweightRate = int(*f.reweight), float64(*f.rate)
+	if mc.Reweight < 0 && mc.ReweightRate != 0 {
+		return true, detected, mc, fmt.Errorf("%w: --reweight-rate %g with --reweight 0, which makes no pass", errUsage, mc.ReweightRate)
+	}
 	if mc.Folds, err = foldsOr(innerFolds, defaultMultiFolds); err != nil {
 		return true, detected, mc, err
 	}
@@ -170,10 +215,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	}
 	fmt.Fprintf(stdout, "trained multi-label %v on %d documents (%d empty, %d without labels), %d labels (%.2f a document), %d features (min_df %d), lang %v, in %.2fs\n",
 		mc.Score, sum.Documents, st.Empty, sum.Unlabeled, sum.Labels, float64(sum.Assignments)/float64(sum.Documents), sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds())
-	reweight := "no reweighting"
-	if r := mm.Multi.Reweight; r > 0 {
-		reweight = fmt.Sprintf("%d reweighting passes", r)
-	}
+	reweight := reweighting(sum.Reweight, sum.ReweightRate)
 	if sum.OtherCVMicroF1 != 0 {
 		other := "10 passes"
 		if sum.Reweight > 0 {

@@ -193,7 +193,7 @@ func TestTrainMultiLabelReweight(t *testing.T) {
 		arg  string
 		want int
 		say  string
-	}{{"3", 3, "3 reweighting passes"}, {"0", -1, "no reweighting"},
+	}{{"3", 3, "3 reweighting passes at rate "}, {"0", -1, "no reweighting"},
 		// automatic: the thresholds' cross-validation scores plain counts higher on this corpus
 		{"auto", -1, "no reweighting (cross-validated against 10 passes: micro-F1 0.7097); thresholds by 5-fold cross-validation (micro-F1 0.7347 on it)"}} {
 		model := filepath.Join(dir, c.arg+".model")
@@ -209,5 +209,17 @@ func TestTrainMultiLabelReweight(t *testing.T) {
 	out := filepath.Join(dir, "x.model")
 	mustFail(t, 2, []string{`invalid value "-1" for flag --reweight: want auto or a number of passes, 0 or more`}, "train", multiJSONL, "--multi-label", "--reweight", "-1", "-o", out)
 	mustFail(t, 2, []string{"101 reweighting passes, at most 100"}, "train", multiJSONL, "--multi-label", "--reweight", "101", "-o", out)
+	// --reweight-rate fixes the rate, which cross-validation chooses otherwise
+	model := filepath.Join(dir, "rate.model")
+	if out := mustRun(t, "", "train", multiJSONL, "--reweight", "4", "--reweight-rate", "33", "-o", model); !strings.Contains(out, "4 reweighting passes at rate 33") {
+		t.Errorf("--reweight-rate 33: train output %q", out)
+	}
+	if mm, err := multilabel.Load(model); err != nil || mm.Multi.ReweightRate != 33 {
+		t.Errorf("--reweight-rate 33: %v, model records rate %v", err, mm.Multi.ReweightRate)
+	}
+	mustFail(t, 2, []string{`invalid value "0" for flag --reweight-rate: want auto or a rate above 0`}, "train", multiJSONL, "--reweight-rate", "0", "-o", out)
+	mustFail(t, 2, []string{"reweighting rate 2000, want 0 (chosen) or up to 1000"}, "train", multiJSONL, "--reweight-rate", "2000", "-o", out)
+	mustFail(t, 2, []string{"--reweight-rate 20 with --reweight 0"}, "train", multiJSONL, "--reweight", "0", "--reweight-rate", "20", "-o", out)
+	mustFail(t, 2, []string{"--reweight-rate need --multi-label"}, "train", newsTrain, "--reweight-rate", "20", "-o", out)
 	mustFail(t, 2, []string{"need --multi-label"}, "train", newsTrain, "--reweight", "3", "-o", out)
 }
