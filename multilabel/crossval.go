@@ -87,6 +87,7 @@ func CrossValidate(cfg pipeline.Config, mc Config, docs []Document, opt CVOption
 	if err != nil {
 		return nil, err
 	}
+	tr.Abort()
 	fold := AssignFolds(len(docs), k, opt.Seed)
 	labels, index := corpusLabels(docs)
 	pooled := metrics.NewMultiEvaluator(labels)
@@ -161,6 +162,7 @@ func fit(cfg pipeline.Config, mc Config, docs []Document) (*Model, Summary, erro
 	}
 	for _, d := range docs {
 		if err := tr.Add(d.Labels, d.Text); err != nil {
+			tr.Abort()
 			return nil, Summary{}, err
 		}
 	}

@@ -2,12 +2,15 @@ package multilabel
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/tokenize"
 )
 
 func multiDocuments(t testing.TB) []Document {
@@ -130,5 +133,50 @@ func TestCrossValidateRejects(t *testing.T) {
 	_, err := CrossValidate(pipeline.Config{}, Config{Folds: 2}, two, CVOptions{Folds: 3})
 	if !errors.Is(err, pipeline.ErrOneClass) || !strings.Contains(err.Error(), "fold ") {
 		t.Errorf("a fold of one label: %v", err)
+	}
+}
+
+// CrossValidate lets go of every Trainer it starts, also of the one that
+// only checks the settings and of a fold whose documents are refused: a
+// trainer of a set language tokenizes on workers from the start.
+func TestCrossValidateStopsTrainers(t *testing.T) {
+	docs := multiDocuments(t)
+	bad := append(slices.Clone(docs), Document{Labels: []string{""}, Text: "an empty label"})
+	cfg := pipeline.Config{Tokenize: tokenize.Config{Lang: tokenize.English}}
+	before := runtime.NumGoroutine()
+	for range 5 {
+		if _, err := CrossValidate(cfg, Config{Folds: 2, Reweight: -1}, docs, CVOptions{Folds: 2}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := CrossValidate(cfg, Config{Folds: 2, Reweight: -1}, bad, CVOptions{Folds: 2}); !errors.Is(err, pipeline.ErrEmptyLabel) {
+			t.Fatalf("a corpus with an empty label: %v, want ErrEmptyLabel", err)
+		}
+	}
+	// Workers end just after they are told to: wait for them, without
+	// asserting how long that takes.
+	for deadline := time.Now().Add(time.Minute); runtime.NumGoroutine() > before && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after 10 cross-validations, %d before", n, before)
+	}
+}
+
+// After Abort a Trainer takes nothing more.
+func TestTrainerAbort(t *testing.T) {
+	tr, err := NewTrainer(pipeline.Config{Tokenize: tokenize.Config{Lang: tokenize.English}}, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Add([]string{"a"}, "some text"); err != nil {
+		t.Fatal(err)
+	}
+	tr.Abort()
+	tr.Abort() // a second call does nothing
+	if err := tr.Add([]string{"a"}, "more text"); !errors.Is(err, pipeline.ErrFinished) {
+		t.Errorf("Add after Abort: %v, want ErrFinished", err)
+	}
+	if _, _, err := tr.Finish(); !errors.Is(err, pipeline.ErrFinished) {
+		t.Errorf("Finish after Abort: %v, want ErrFinished", err)
 	}
 }

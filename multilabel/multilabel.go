@@ -278,6 +278,19 @@ func withTitle(text string, times int) string {
 	return strings.Repeat(title, times-1) + text
 }
 
+// Abort ends training without a model, for a caller whose input failed
+// part way, as pipeline.Trainer.Abort does: it stops the tokenizing
+// workers and lets go of everything added. Later calls to Add and Finish
+// return ErrFinished.
+func (mt *Trainer) Abort() {
+	if mt.finished {
+		return
+	}
+	mt.finished = true
+	mt.t.Abort()
+	mt.sets, mt.labels, mt.ids = nil, nil, nil
+}
+
 // Finish trains the model on everything added. A Trainer finishes
 // once.
 func (mt *Trainer) Finish() (*Model, Summary, error) {

@@ -109,9 +109,11 @@ func settingName(cfg pipeline.Config) string {
 // cvMulti is cv of a multi-label configuration: each fold's model is
 // trained as train --multi-label trains it, on the fold's training part.
 func cvMulti(path string, opt corpus.Options, cfg pipeline.Config, mc multilabel.Config, detected bool, o multilabel.CVOptions, asJSON bool, stdout io.Writer) error {
-	if _, err := multilabel.NewTrainer(cfg, mc); err != nil {
+	tr, err := multilabel.NewTrainer(cfg, mc)
+	if err != nil {
 		return usageErr(err) // before reading the corpus, as train refuses it
 	}
+	tr.Abort()
 	var docs []multilabel.Document
 	if _, err := corpus.WalkMulti(path, opt, func(d corpus.MultiDocument) error {
 		docs = append(docs, multilabel.Document{Labels: d.Labels, Text: d.Text})
