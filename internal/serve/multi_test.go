@@ -3,6 +3,7 @@ package serve
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -361,5 +362,29 @@ func TestMultiStatic(t *testing.T) {
 	}
 	if _, err := Static(Options{}, Named{Name: "x", Multi: mm, Text: train(t, spamTSV)}); err == nil || !strings.Contains(err.Error(), "give one text, table or multi-label model") {
 		t.Errorf("a Named of two models: %v", err)
+	}
+}
+
+// ranked gives the order of an insertion sort (the classes by decreasing
+// probability, ties by index) in O(n log n), for models of many labels.
+func TestRanked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 7, 300, 5000} {
+		proba := make([]float64, n)
+		for i := range proba {
+			proba[i] = float64(rng.IntN(50)) / 50 // many ties
+		}
+		var want []int
+		for c := range proba {
+			want = append(want, c)
+			for i := len(want) - 1; i > 0 && proba[want[i]] > proba[want[i-1]]; i-- {
+				want[i], want[i-1] = want[i-1], want[i]
+			}
+		}
+		for _, k := range []int{1, n / 2, n} {
+			if got := ranked([]int{-1}, proba, k); got[0] != -1 || !slices.Equal(got[1:], want[:k]) {
+				t.Errorf("n %d, k %d: ranked differs from the insertion sort", n, k)
+			}
+		}
 	}
 }

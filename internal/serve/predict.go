@@ -2,12 +2,14 @@ package serve
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -290,13 +292,13 @@ func (o *output) labels(b []byte, p *multilabel.Predictor, proba []float64) []by
 	case o.top > 0:
 		o.order = ranked(o.order[:0], proba, o.top)
 	case o.threshold != nil:
-		all := ranked(o.order[:0], proba, len(proba))
-		o.order = all[:0]
-		for _, l := range all {
-			if proba[l] >= *o.threshold {
+		o.order = o.order[:0]
+		for l, v := range proba {
+			if v >= *o.threshold {
 				o.order = append(o.order, l)
 			}
 		}
+		sortByProba(o.order, proba)
 	default:
 		o.order = p.Decide(o.order[:0], proba)
 	}
@@ -467,13 +469,18 @@ func (o *output) prediction(b []byte, proba []float64, best int) []byte {
 
 // ranked appends the k most probable classes, ties by index.
 func ranked(dst []int, proba []float64, k int) []int {
+	n := len(dst)
 	for c := range proba {
 		dst = append(dst, c)
-		for i := len(dst) - 1; i > 0 && proba[dst[i]] > proba[dst[i-1]]; i-- {
-			dst[i], dst[i-1] = dst[i-1], dst[i]
-		}
 	}
-	return dst[:k]
+	sortByProba(dst[n:], proba)
+	return dst[:n+k]
+}
+
+// sortByProba sorts the classes cs by their probabilities, highest first,
+// ties in the order given: O(n log n), for models of thousands of labels.
+func sortByProba(cs []int, proba []float64) {
+	slices.SortStableFunc(cs, func(a, b int) int { return cmp.Compare(proba[b], proba[a]) })
 }
 
 // appendFloat writes v as a JSON number (null if it is not finite, which
