@@ -49,9 +49,8 @@ type CVResult struct {
 	Pooled metrics.MultiEvaluation
 	// The folds' scores' mean and spread.
 	MicroF1, MacroF1, SubsetAccuracy, HammingLoss pipeline.MeanSD
-	// Multi is mc with its defaults resolved, as each fold's model records
-	// it, but for an automatic Reweight or ReweightRate (0), which each
-	// fold chooses.
+	// Multi is mc as each fold's training takes it (Config's conventions:
+	// Reweight and ReweightRate 0 mean that each fold chose, in CVFold).
 	Multi   Config
 	Elapsed time.Duration
 }

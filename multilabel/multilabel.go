@@ -67,8 +67,8 @@ func (s *Score) UnmarshalText(b []byte) error {
 
 // Config configures multi-label training; the zero value is the
 // default. The shared stages (tokenizer, vocabulary, weighting) and Alpha
-// come from pipeline.Config; a zero pipeline.Config.Alpha means that α is chosen from
-// Alphas by cross-validation.
+// come from pipeline.Config; a zero pipeline.Config.Alpha means that α is chosen by
+// cross-validation, from Alphas with reweighting and PlainAlphas without.
 type Config struct {
 	Score Score `json:"score"`
 	// Folds is the number of cross-validation folds that thresholds (and

@@ -75,7 +75,7 @@ func TestMultiTrainerLearnsLabelSets(t *testing.T) {
 		if !slices.Contains(want, s.Alpha) || mm.Config.Alpha != s.Alpha {
 			t.Errorf("%v: alpha %g (model %g), want one of %v", score, s.Alpha, mm.Config.Alpha, want)
 		}
-		passes := map[int]int{0: -1, defaultReweight: defaultReweight}
+		passes := map[int]int{0: -1, DefaultReweight: DefaultReweight}
 		if r, ok := passes[s.Reweight]; !ok || mm.Multi.Reweight != r || score == OddsScore && r != -1 {
 			t.Errorf("%v: %d reweighting passes made, %d recorded", score, s.Reweight, mm.Multi.Reweight)
 		}

@@ -30,9 +30,9 @@ type setting struct {
 // shuffled into folds, each fold is scored by the models of the other
 // folds' sums, and each label's threshold is the score cut that maximizes
 // its F1 over every document (SCut; Yang 2001). Of several settings the
-// one whose thresholds give the best micro-F1 wins; the second best's
-// micro-F1 among those of the other number of passes is runnerUp (0 if
-// every setting has the same number).
+// one whose thresholds give the best micro-F1 wins; runnerUp is the best
+// micro-F1 among the settings of the other number of passes (0 if every
+// setting has the same number).
 func (f *ovrFit) thresholds(settings []setting) (best thresholdSet, won setting, runnerUp float64, err error) {
 	n, L := len(f.sets), f.labels
 	k := min(f.mc.folds(), n)

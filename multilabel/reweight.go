@@ -20,8 +20,9 @@ const legacyRate = 20
 // maxReweightRate bounds ReweightRate; a larger step overshoots.
 const maxReweightRate = 1000
 
-// defaultReweight is the number of reweighting passes by default.
-const defaultReweight = 10
+// DefaultReweight is the number of passes that automatic reweighting
+// (Config.Reweight 0) weighs against none.
+const DefaultReweight = 10
 
 // maxReweight bounds Reweight; each pass costs a scoring of the corpus.
 const maxReweight = 100
@@ -36,7 +37,7 @@ func (c Config) settings(alpha float64) []setting {
 	case c.Reweight < 0 || c.Score != ComplementScore:
 		passes = []int{0}
 	case c.Reweight == 0:
-		passes = []int{0, defaultReweight}
+		passes = []int{0, DefaultReweight}
 	default:
 		passes = []int{c.Reweight}
 	}

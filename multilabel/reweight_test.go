@@ -142,9 +142,9 @@ func TestReweightedPart(t *testing.T) {
 func TestReweightSetting(t *testing.T) {
 	docs := readMultiDocs(t, multiJSONL)
 	plain, _ := trainMulti(t, pipeline.Config{}, Config{Reweight: -1}, docs)
-	mm, _ := trainMulti(t, pipeline.Config{}, Config{Reweight: defaultReweight}, docs)
-	if plain.Multi.Reweight != -1 || mm.Multi.Reweight != defaultReweight {
-		t.Fatalf("reweighting passes %d and %d, want -1 and %d", plain.Multi.Reweight, mm.Multi.Reweight, defaultReweight)
+	mm, _ := trainMulti(t, pipeline.Config{}, Config{Reweight: DefaultReweight}, docs)
+	if plain.Multi.Reweight != -1 || mm.Multi.Reweight != DefaultReweight {
+		t.Fatalf("reweighting passes %d and %d, want -1 and %d", plain.Multi.Reweight, mm.Multi.Reweight, DefaultReweight)
 	}
 	if !slices.Contains(PlainAlphas, plain.Config.Alpha) {
 		t.Errorf("unweighted model's α %g, want one of %v", plain.Config.Alpha, PlainAlphas)
@@ -152,7 +152,7 @@ func TestReweightSetting(t *testing.T) {
 	// The file records the passes; one written before the setting existed
 	// was not reweighted.
 	back, err := decode(testkit.Encode(t, mm))
-	if err != nil || back.Multi.Reweight != defaultReweight {
+	if err != nil || back.Multi.Reweight != DefaultReweight {
 		t.Fatalf("reloaded: %v, %d passes", err, back.Multi.Reweight)
 	}
 	old, err := decode(hostile.EditHeader(t, testkit.Encode(t, plain), func(h map[string]any) { delete(h["multi"].(map[string]any), "reweight") }))
@@ -192,13 +192,13 @@ func TestReweightRateChoice(t *testing.T) {
 	docs := readMultiDocs(t, multiJSONL)
 	chosen := map[float64]bool{}
 	for seed := range uint64(3) {
-		mm, s := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: defaultReweight}, docs)
-		fixed, fs := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: defaultReweight, ReweightRate: s.ReweightRate}, docs)
+		mm, s := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: DefaultReweight}, docs)
+		fixed, fs := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: DefaultReweight, ReweightRate: s.ReweightRate}, docs)
 		other := ReweightRates[0]
 		if s.ReweightRate == other {
 			other = ReweightRates[1]
 		}
-		_, rs := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: defaultReweight, ReweightRate: other}, docs)
+		_, rs := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: DefaultReweight, ReweightRate: other}, docs)
 		if !bytes.Equal(testkit.Encode(t, mm), testkit.Encode(t, fixed)) || mm.Multi.ReweightRate != s.ReweightRate ||
 			fs.CVMicroF1 != s.CVMicroF1 || rs.CVMicroF1 > s.CVMicroF1 {
 			t.Errorf("seed %d: rate %g chosen (micro-F1 %g), fixed it gives %g; rate %g gives %g", seed, s.ReweightRate, s.CVMicroF1, fs.CVMicroF1, other, rs.CVMicroF1)
@@ -220,7 +220,7 @@ func TestReweightAuto(t *testing.T) {
 	for seed := range uint64(3) {
 		auto, as := trainMulti(t, pipeline.Config{}, Config{Seed: seed}, docs)
 		plain, ps := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: -1}, docs)
-		rw, rs := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: defaultReweight}, docs)
+		rw, rs := trainMulti(t, pipeline.Config{}, Config{Seed: seed, Reweight: DefaultReweight}, docs)
 		want, ws, other := plain, ps, rs.CVMicroF1
 		if rs.CVMicroF1 > ps.CVMicroF1 {
 			want, ws, other = rw, rs, ps.CVMicroF1
@@ -233,7 +233,7 @@ func TestReweightAuto(t *testing.T) {
 		}
 		chosen[as.Reweight] = true
 	}
-	if !chosen[0] || !chosen[defaultReweight] {
+	if !chosen[0] || !chosen[DefaultReweight] {
 		t.Errorf("the seeds chose only %v passes; the test needs both choices", chosen)
 	}
 }

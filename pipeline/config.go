@@ -112,7 +112,7 @@ type Config struct {
 	// Alpha is the additive smoothing; 0 means DefaultAlpha, except that
 	// Classifier Auto with two classes takes DefaultBinaryAlpha, and a
 	// multilabel.Trainer the α that cross-validation chooses from
-	// multilabel.Alphas.
+	// multilabel.Alphas or PlainAlphas.
 	// Values below MinAlpha are raised to it: MinAlpha is the least
 	// smoothing there is.
 	Alpha float64

@@ -128,8 +128,11 @@ func TestCVMultiLabel(t *testing.T) {
 			}
 		}
 		trainPath, testPath, model := filepath.Join(dir, "train.jsonl"), filepath.Join(dir, "test.jsonl"), filepath.Join(dir, "fold.model")
-		os.WriteFile(trainPath, []byte(strings.Join(train, "\n")+"\n"), 0o644)
-		os.WriteFile(testPath, []byte(strings.Join(test, "\n")+"\n"), 0o644)
+		for path, rows := range map[string][]string{trainPath: train, testPath: test} {
+			if err := os.WriteFile(path, []byte(strings.Join(rows, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		mustRun(t, "", "train", trainPath, "-o", model)
 		var e metrics.MultiEvaluation
 		if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", testPath)), &e); err != nil {
@@ -169,6 +172,8 @@ func TestCVMultiLabel(t *testing.T) {
 	mustFail(t, 2, []string{"vocab vectorizer"}, "cv", multiJSONL, "--vectorizer", "hash")
 	mustFail(t, 1, []string{"38 folds for 37 documents"}, "cv", multiJSONL, "--folds", "38")
 	bad := filepath.Join(dir, "bad.jsonl")
-	os.WriteFile(bad, []byte(rows[0]+"\n"+rows[1]+"\n{\"labels\": [\"x\"], \"text\": \n"), 0o644)
+	if err := os.WriteFile(bad, []byte(rows[0]+"\n"+rows[1]+"\n{\"labels\": [\"x\"], \"text\": \n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	mustFail(t, 1, []string{"bad.jsonl:3: invalid JSON"}, "cv", bad)
 }

@@ -67,9 +67,9 @@ type reweightFlag int
 
 func newReweightFlag(fs *flag.FlagSet) *reweightFlag {
 	r := new(reweightFlag)
-	fs.Var(r, "reweight", "multi-label: passes of discriminative reweighting, which add to each label's rest model "+
+	fs.Var(r, "reweight", "multi-label: `auto|N` passes of discriminative reweighting, which add to each label's rest model "+
 		"the training documents it scores too high; 0 fits the plain counts (faster, smaller model); auto: 10 or 0, "+
-		"whichever the threshold cross-validation scores better")
+		"whichever the threshold cross-validation scores better (default auto)")
 	return r
 }
 
@@ -79,8 +79,8 @@ type rateFlag float64
 
 func newRateFlag(fs *flag.FlagSet) *rateFlag {
 	r := new(rateFlag)
-	fs.Var(r, "reweight-rate", "multi-label: the rate of reweighting, how much of a document a label's rest gains per unit of "+
-		"probability the label wrongly takes; auto: 20 or 40, whichever the threshold cross-validation scores better")
+	fs.Var(r, "reweight-rate", "multi-label: the `auto|R` rate of reweighting, how much of a document a label's rest gains per unit of "+
+		"probability the label wrongly takes; auto: 20 or 40, whichever the threshold cross-validation scores better (default auto)")
 	return r
 }
 
@@ -217,7 +217,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 		mc.Score, sum.Documents, st.Empty, sum.Unlabeled, sum.Labels, float64(sum.Assignments)/float64(sum.Documents), sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds())
 	reweight := reweighting(sum.Reweight, sum.ReweightRate)
 	if sum.OtherCVMicroF1 != 0 {
-		other := "10 passes"
+		other := fmt.Sprintf("%d passes", multilabel.DefaultReweight)
 		if sum.Reweight > 0 {
 			other = "none"
 		}

@@ -57,7 +57,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		return writeDocFreqs(cfg, pos[0], fields, *out, stdout)
 	}
-	if given["tune"] && (*ml.multi || corpus.IsMultiLabel(pos[0], multiOptions(fs, fields, *ml.labelSep))) {
+	if *tune.tune && (*ml.multi || corpus.IsMultiLabel(pos[0], multiOptions(fs, fields, *ml.labelSep))) {
 		return fmt.Errorf("%w: --tune searches single-label settings; multi-label training chooses α and reweighting by its own cross-validation "+
 			"(textnb cv --multi-label compares other settings)", errUsage)
 	}

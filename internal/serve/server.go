@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
@@ -78,7 +79,7 @@ func Static(opt Options, models ...Named) (*Server, error) {
 		if err := checkName(n.Name); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrSpec, err)
 		}
-		if given := btoi(n.Text != nil) + btoi(n.Table != nil) + btoi(n.Multi != nil); given != 1 {
+		if given := tally.BoolInt(n.Text != nil) + tally.BoolInt(n.Table != nil) + tally.BoolInt(n.Multi != nil); given != 1 {
 			return nil, fmt.Errorf("%w: model %q: give one text, table or multi-label model", ErrSpec, n.Name)
 		}
 		sl := &slot{name: n.Name}
@@ -103,13 +104,6 @@ type Named struct {
 	Text  *pipeline.Model
 	Table *table.Table
 	Multi *multilabel.Model
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func newServer(opt Options) *Server {

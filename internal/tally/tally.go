@@ -41,8 +41,9 @@ func BoolInt(b bool) int {
 	return 0
 }
 
-// MeanSD returns the mean of xs and their standard deviation divided by
-// len(xs) (numpy's std), as cross-validation reports a score over folds.
+// MeanSD returns the mean of xs and their population standard deviation
+// (the squares' mean under the root, as numpy's std), as cross-validation
+// reports a score over folds.
 func MeanSD(xs []float64) (mean, sd float64) {
 	for _, x := range xs {
 		mean += x
