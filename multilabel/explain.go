@@ -28,9 +28,9 @@ type LabelExplanation struct {
 }
 
 // Explain scores text and explains each of labels (indices into
-// mm.Labels) as a LabelExplanation, in the order given. Its cost is a pass
-// over the scoring table per label (every label's, with ComplementScore,
-// for the mean), not per document: it is meant for one text at a time.
+// mm.Labels, which must be in range) as a LabelExplanation, in the order
+// given. It reads the scoring table at the text's features only, for
+// every label with ComplementScore (the mean needs them all).
 func (mm *Model) Explain(text string, labels []int) []LabelExplanation {
 	proba := mm.NewPredictor().Proba(nil, text)
 	idx, val := core.Row(mm.m)(withTitle(text, mm.Multi.Title)) // as Proba reads text
@@ -47,16 +47,12 @@ func (mm *Model) Explain(text string, labels []int) []LabelExplanation {
 		if !complement && !slices.Contains(labels, l) {
 			continue
 		}
-		w, b := mm.m.ClassWeights(l)
-		at[l], bias[l] = make([]float64, len(idx)), b
-		for q, j := range idx {
-			at[l][q] = w[j]
-		}
+		at[l], bias[l] = core.WeightsAt(mm.m, make([]float64, 0, len(idx)), l, idx)
 		if complement {
 			for q := range idx {
 				ref[q] += at[l][q] / float64(L)
 			}
-			refBias += b / float64(L)
+			refBias += bias[l] / float64(L)
 		}
 	}
 	terms := mm.m.Terms()

@@ -42,6 +42,13 @@ var core = &textcore.Core[Config, *Model, *Trainer]{
 	SetClassifier: setClassifier,
 	WriteMulti:    writeMulti,
 	DecodeMulti:   decodeMulti,
+	WeightsAt: func(m *Model, dst []float64, c int, features []int32) ([]float64, float64) {
+		t := m.linear()
+		for _, j := range features {
+			dst = append(dst, weightOf(t, c, int(j)))
+		}
+		return dst, t.Bias[c]
+	},
 }
 
 func init() { textcore.Register(core) }

@@ -194,6 +194,18 @@ func TestClassWeightsMatchDenseTable(t *testing.T) {
 			if b != d.Bias[c] {
 				t.Fatalf("%v: class %d bias %g, dense %g", cfg.Classifier, c, b, d.Bias[c])
 			}
+			// WeightsAt, which multi-label explanations use, reads the same
+			// weights at some features only.
+			some := []int32{0, int32(len(w) / 3), int32(len(w) - 1), 0}
+			at, ab := core.WeightsAt(m, []float64{-1}, c, some)
+			if ab != b || len(at) != 1+len(some) || at[0] != -1 {
+				t.Fatalf("%v: class %d WeightsAt: %v, bias %g", cfg.Classifier, c, at, ab)
+			}
+			for q, j := range some {
+				if at[1+q] != w[j] {
+					t.Fatalf("%v: class %d feature %d: WeightsAt %g, ClassWeights %g", cfg.Classifier, c, j, at[1+q], w[j])
+				}
+			}
 			for j, v := range w {
 				if want := d.W[j*d.K+c]; math.Abs(v-want) > 1e-12*math.Max(1, math.Abs(want)) {
 					t.Fatalf("%v: class %d feature %d weight %g, dense %g", cfg.Classifier, c, j, v, want)

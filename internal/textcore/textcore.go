@@ -72,6 +72,10 @@ type Core[C, M, T any] struct {
 	// DecodeMulti reads the text model of a multi-label model file, and
 	// returns it with the file's JSON header and format version.
 	DecodeMulti func(data []byte) (m M, header []byte, version uint32, err error)
+	// WeightsAt appends to dst class c's weights of features, and returns
+	// them with its bias: what m.ClassWeights gives at those features,
+	// without computing the others.
+	WeightsAt func(m M, dst []float64, c int, features []int32) ([]float64, float64)
 }
 
 // MultiRows is what MultiRows returns besides the model.
