@@ -203,7 +203,6 @@ func TestMultiErrors(t *testing.T) {
 		msg         string
 	}{
 		{"topics", `{"rows":[[1,2]]}`, `model "topics" is a multi-label model: send "text" or "texts"`},
-		{"topics", `{"text":"a","explain":true}`, `model "topics" is a multi-label model: "explain" applies to single-label text models`},
 		{"topics", `{"text":"a","explain":0}`, ""},
 		{"topics", `{"text":"a","priors":{"sport":1}}`, `model "topics" is a multi-label model: "priors" apply to single-label models`},
 		{"topics", `{"text":"a","priors":null}`, ""},
@@ -384,6 +383,47 @@ func TestRanked(t *testing.T) {
 		for _, k := range []int{1, n / 2, n} {
 			if got := ranked([]int{-1}, proba, k); got[0] != -1 || !slices.Equal(got[1:], want[:k]) {
 				t.Errorf("n %d, k %d: ranked differs from the insertion sort", n, k)
+			}
+		}
+	}
+}
+
+// "explain" explains each label predicted as multilabel.Model.Explain
+// does, each with at most the terms asked for; the answer's labels are
+// those without it.
+func TestMultiExplain(t *testing.T) {
+	_, url, _ := topicsAndSpam(t, Options{})
+	mm := trainMulti(t, multilabel.Config{})
+	p := mm.NewPredictor()
+	for _, req := range []map[string]any{{"texts": multiTexts, "explain": 3}, {"texts": multiTexts, "explain": true, "top": 2}} {
+		r, got := postMulti(t, url, "topics", req)
+		var raw struct {
+			Predictions []struct{ Explanations []multilabel.LabelExplanation }
+		}
+		if err := json.Unmarshal([]byte(r.raw), &raw); err != nil || len(raw.Predictions) != len(multiTexts) {
+			t.Fatalf("%v: %v %s", req, err, r.raw)
+		}
+		terms := DefaultExplainTerms
+		if k, ok := req["explain"].(int); ok {
+			terms = k
+		}
+		for i, text := range multiTexts {
+			proba := p.Proba(nil, text)
+			labels := p.Decide(nil, proba)
+			if _, ok := req["top"]; ok {
+				labels = byProba(proba)[:2]
+			}
+			want := mm.Explain(text, labels)
+			es := raw.Predictions[i].Explanations
+			if len(es) != len(want) || len(got[i].Labels) != len(want) {
+				t.Fatalf("%v, text %d: %d explanations, %d labels, want %d", req, i, len(es), len(got[i].Labels), len(want))
+			}
+			for k, e := range es {
+				w := want[k]
+				w.Label, w.Terms = 0, w.Terms[:min(len(w.Terms), terms)]
+				if fmt.Sprint(e) != fmt.Sprint(w) || e.Name != got[i].Labels[k].Label {
+					t.Errorf("%v, text %d: explanation %+v, want %+v", req, i, e, w)
+				}
 			}
 		}
 	}

@@ -146,8 +146,6 @@ func misfit(m *model, req *predictRequest) string {
 		return fmt.Sprintf(`model %q is a %s model: "threshold" applies to multi-label models`, m.name, m.kind())
 	case m.multi == nil:
 		return ""
-	case req.Explain > 0:
-		return fmt.Sprintf(`model %q is a multi-label model: "explain" applies to single-label text models`, m.name)
 	case req.Priors != nil:
 		return fmt.Sprintf(`model %q is a multi-label model: "priors" apply to single-label models (each label is decided on its own)`, m.name)
 	case t != nil && !(*t >= 0 && *t <= 1):
@@ -269,7 +267,7 @@ func (o *output) multiTexts(r *http.Request, b []byte, text *string, texts []str
 	var proba []float64
 	if text != nil {
 		proba = p.Proba(proba, *text)
-		return o.labels(append(b, ','), p, proba), nil
+		return o.labels(append(b, ','), p, proba, *text), nil
 	}
 	b = append(b, `,"predictions":[`...)
 	for i, t := range texts {
@@ -277,7 +275,7 @@ func (o *output) multiTexts(r *http.Request, b []byte, text *string, texts []str
 			b = append(b, ',')
 		}
 		proba = p.Proba(proba[:0], t)
-		b = append(o.labels(append(b, '{'), p, proba), '}')
+		b = append(o.labels(append(b, '{'), p, proba, t), '}')
 	}
 	return append(b, ']'), nil
 }
@@ -286,8 +284,9 @@ func (o *output) multiTexts(r *http.Request, b []byte, text *string, texts []str
 // braces), as textnb predict --json prints them: the labels predicted,
 // most probable first, with their probabilities, then every label's. The
 // labels are those above their thresholds, or the request's top K, or
-// those reaching its threshold.
-func (o *output) labels(b []byte, p *multilabel.Predictor, proba []float64) []byte {
+// those reaching its threshold; if asked for, "explanations" explain
+// them, one by one.
+func (o *output) labels(b []byte, p *multilabel.Predictor, proba []float64, text string) []byte {
 	switch {
 	case o.top > 0:
 		o.order = ranked(o.order[:0], proba, o.top)
@@ -310,7 +309,16 @@ func (o *output) labels(b []byte, p *multilabel.Predictor, proba []float64) []by
 		}
 		b = o.labelP(b, l, proba[l])
 	}
-	return o.proba(append(b, ']'), proba)
+	b = o.proba(append(b, ']'), proba)
+	if o.explain == 0 {
+		return b
+	}
+	es := o.m.multi.Explain(text, o.order)
+	for i := range es {
+		es[i].Terms = es[i].Terms[:min(len(es[i].Terms), o.explain)]
+	}
+	js, _ := json.Marshal(es) // plain strings and finite floats
+	return append(append(b, `,"explanations":`...), js...)
 }
 
 // labelP appends {"label": class c, "p": p}.
