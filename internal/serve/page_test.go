@@ -238,3 +238,52 @@ func TestPageMultiLabel(t *testing.T) {
 		}
 	}
 }
+
+// The page goes by the answer, not by the model list it loaded: a model
+// whose file a reload replaced with a multi-label model shows its labels.
+func TestPageModelChangesKind(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil {
+		t.Skip("chromium is not installed")
+	}
+	path := save(t, filepath.Join(t.TempDir(), "m.model"), train(t, spamTSV))
+	s, url := start(t, Options{Log: quiet}, Spec{"m", path})
+	b := openBrowser(t, url+"/?model=m")
+	b.waitFor(t, `document.getElementById("model").options.length === 1`)
+	classify := func(text string) {
+		t.Helper()
+		b.eval(t, `(() => {
+			document.body.dataset.state = "";
+			document.getElementById("text").value = `+jsString(text)+`;
+			document.getElementById("submit").click();
+			return true;
+		})()`)
+		b.waitFor(t, `document.body.dataset.state === "done"`)
+	}
+	classify("WINNER! Claim your free prize now")
+	if got := b.eval(t, `document.getElementById("label").textContent`); got != `"spam"` {
+		t.Fatalf("the text model's label: %s", got)
+	}
+	mm := trainMulti(t, multilabel.Config{})
+	save(t, path, mm)
+	if err := s.ReloadModel("m"); err != nil {
+		t.Fatal(err)
+	}
+	const text = "broadcasters paid record fees for match rights and the club's stock jumped"
+	p := mm.NewPredictor()
+	var want []string
+	for _, l := range p.Decide(nil, p.Proba(nil, text)) {
+		want = append(want, mm.Labels[l])
+	}
+	classify(text)
+	for expr, w := range map[string]string{
+		`document.getElementById("label-heading").textContent`: `"Labels"`,
+		`document.getElementById("label").textContent`:         jsString(strings.Join(want, ", ")),
+		`document.querySelectorAll("#bars .bar").length`:       strconv.Itoa(len(mm.Labels)),
+		`document.querySelectorAll("#bars .bar.best").length`:  strconv.Itoa(len(want)),
+		`document.getElementById("error").hidden`:              `true`,
+	} {
+		if got := b.eval(t, expr); got != w {
+			t.Errorf("after the reload: %s = %s, want %s", expr, got, w)
+		}
+	}
+}

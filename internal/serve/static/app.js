@@ -157,15 +157,19 @@ async function classify(ev) {
   $("submit").disabled = true;
   try {
     const m = models.find((m) => m.name === name);
-    const multi = m && m.kind === "multi-label";
-    // A multi-label model explains nothing: it answers the labels above
-    // their thresholds instead of one label.
-    const r = await api("/v1/models/" + encodeURIComponent(name) + "/predict", multi ? { text: text } : { text: text, explain: true });
+    const listedMulti = m && m.kind === "multi-label";
+    // A multi-label model answers the labels above their thresholds
+    // instead of one label, and the page shows no explanation for it.
+    const r = await api("/v1/models/" + encodeURIComponent(name) + "/predict", listedMulti ? { text: text } : { text: text, explain: true });
+    // The answer, not the list loaded with the page, says what the model
+    // is now: a reload may have replaced its file with the other kind.
+    const multi = Array.isArray(r.labels);
+    const current = m && multi === listedMulti;
     const chosen = multi ? r.labels.map((l) => l.label) : [r.label];
     $("label-heading").textContent = multi ? "Labels" : "Label";
     $("label").textContent = multi ? chosen.join(", ") || "none" : r.label;
     $("multi-note").hidden = !multi;
-    bars(m ? m.classes : Object.keys(r.proba), r.proba, new Set(chosen), multi ? m.thresholds : null);
+    bars(current ? m.classes : Object.keys(r.proba), r.proba, new Set(chosen), multi && current ? m.thresholds : null);
     const terms = explained(r);
     $("explain").hidden = terms.length === 0;
     if (terms.length) {
