@@ -178,6 +178,7 @@ func (mp *Predictor) Decide(dst []int, proba []float64) []int {
 // Prediction is the result for one document of a Batch.
 type Prediction struct {
 	Source string
+	Text   string   // as given to Add, for an explanation
 	Truth  []string // as given to Add
 	Labels []int    // predicted, indices into Model.Labels, most probable first
 	Proba  []float64
@@ -212,7 +213,7 @@ func (mm *Model) NewBatch(emit func(Prediction)) *Batch {
 			n := len(proba)
 			proba = p.Proba(proba, it.text)
 			doc := proba[n:len(proba):len(proba)]
-			out[i] = Prediction{Source: it.source, Truth: it.truth, Labels: p.Decide(nil, doc), Proba: doc}
+			out[i] = Prediction{Source: it.source, Text: it.text, Truth: it.truth, Labels: p.Decide(nil, doc), Proba: doc}
 		}
 		return out
 	}

@@ -265,7 +265,9 @@ func singleLabelPriors(fs *flag.FlagSet) error {
 // predictMulti is predict for a multi-label model: every label above its
 // threshold (or --threshold P), or the --top K most probable, with its
 // probability.
-func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, stdout io.Writer, asJSON bool, top int, threshold float64) error {
+// predictMulti is predict for a multi-label model; with explainTerms ≥ 0
+// (0: all) each label printed is explained by that many terms.
+func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, stdout io.Writer, asJSON bool, top int, threshold float64, explainTerms int) error {
 	if err := singleLabelPriors(fs); err != nil {
 		return err
 	}
@@ -292,7 +294,16 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 				}
 			}
 		}
-		printMulti(w, mm, p, labels, asJSON)
+		var es []multilabel.LabelExplanation
+		if explainTerms >= 0 {
+			es = mm.Explain(p.Text, labels)
+			for i := range es {
+				if explainTerms > 0 {
+					es[i].Terms = es[i].Terms[:min(len(es[i].Terms), explainTerms)]
+				}
+			}
+		}
+		printMulti(w, mm, p, labels, es, asJSON)
 	})
 	defer b.Close()
 	for _, in := range pos {
@@ -325,14 +336,17 @@ func cmpDesc(a, b float64) int {
 }
 
 type jsonMulti struct {
-	Source string             `json:"source"`
-	Labels []jsonClass        `json:"labels"`
-	Proba  map[string]float64 `json:"proba"`
+	Source       string                        `json:"source"`
+	Labels       []jsonClass                   `json:"labels"`
+	Proba        map[string]float64            `json:"proba"`
+	Explanations []multilabel.LabelExplanation `json:"explanations,omitempty"`
 }
 
-func printMulti(w io.Writer, mm *multilabel.Model, p multilabel.Prediction, labels []int, asJSON bool) {
+// printMulti prints a prediction's labels, and es, their explanations,
+// if any.
+func printMulti(w io.Writer, mm *multilabel.Model, p multilabel.Prediction, labels []int, es []multilabel.LabelExplanation, asJSON bool) {
 	if asJSON {
-		j := jsonMulti{Source: p.Source, Labels: []jsonClass{}, Proba: map[string]float64{}}
+		j := jsonMulti{Source: p.Source, Labels: []jsonClass{}, Proba: map[string]float64{}, Explanations: es}
 		for _, l := range labels {
 			j.Labels = append(j.Labels, jsonClass{mm.Labels[l], p.Proba[l]})
 		}
@@ -346,6 +360,19 @@ func printMulti(w io.Writer, mm *multilabel.Model, p multilabel.Prediction, labe
 	fmt.Fprint(w, p.Source)
 	for _, l := range labels {
 		fmt.Fprintf(w, "\t%s\t%.6g", mm.Labels[l], p.Proba[l])
+	}
+	for i, e := range es { // label: term +w, term −w; label: …
+		sep := "\t"
+		if i > 0 {
+			sep = "; "
+		}
+		fmt.Fprintf(w, "%s%s:", sep, e.Name)
+		for k, c := range e.Terms {
+			if k > 0 {
+				fmt.Fprint(w, ",")
+			}
+			fmt.Fprintf(w, " %s %+.4f", c.Term, c.Weight)
+		}
 	}
 	fmt.Fprintln(w)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -222,4 +223,48 @@ func TestTrainMultiLabelReweight(t *testing.T) {
 	mustFail(t, 2, []string{"--reweight-rate 20 with --reweight 0"}, "train", multiJSONL, "--reweight", "0", "--reweight-rate", "20", "-o", out)
 	mustFail(t, 2, []string{"--reweight-rate need --multi-label"}, "train", newsTrain, "--reweight-rate", "20", "-o", out)
 	mustFail(t, 2, []string{"need --multi-label"}, "train", newsTrain, "--reweight", "3", "-o", out)
+}
+
+// predict --explain explains each label printed as multilabel.Model.Explain
+// does, with --terms terms, in JSON and on the line.
+func TestPredictMultiLabelExplain(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "m.model")
+	mustRun(t, "", "train", multiJSONL, "--reweight", "10", "-o", model)
+	mm, err := multilabel.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"broadcasters paid record fees for match rights and the club's stock jumped", "the nurses warned of a hard flu season"}
+	out := mustRun(t, strings.Join(texts, "\n")+"\n", "predict", "-m", model, "--json", "--explain", "--terms", "2", "-")
+	p := mm.NewPredictor()
+	for i, line := range lines(out) {
+		var got struct {
+			Labels       []struct{ Label string }
+			Explanations []multilabel.LabelExplanation
+		}
+		if err := json.Unmarshal([]byte(line), &got); err != nil {
+			t.Fatal(err)
+		}
+		want := mm.Explain(texts[i], p.Decide(nil, p.Proba(nil, texts[i])))
+		if len(got.Explanations) != len(want) || len(got.Labels) != len(want) {
+			t.Fatalf("text %d: %d explanations of %d labels, want %d", i, len(got.Explanations), len(got.Labels), len(want))
+		}
+		for k, e := range got.Explanations {
+			w := want[k]
+			w.Label, w.Terms = 0, w.Terms[:min(2, len(w.Terms))]
+			if fmt.Sprint(e) != fmt.Sprint(w) || e.Name != got.Labels[k].Label {
+				t.Errorf("text %d: %+v, want %+v", i, e, w)
+			}
+		}
+	}
+	line := mustRun(t, texts[0]+"\n", "predict", "-m", model, "--explain", "--terms", "1", "-")
+	e := mm.Explain(texts[0], p.Decide(nil, p.Proba(nil, texts[0])))
+	if len(e) < 2 {
+		t.Fatalf("%q gets %d labels; the test wants two", texts[0], len(e))
+	}
+	want := fmt.Sprintf("\t%s: %s %+.4f; %s: %s %+.4f\n", e[0].Name, e[0].Terms[0].Term, e[0].Terms[0].Weight, e[1].Name, e[1].Terms[0].Term, e[1].Terms[0].Weight)
+	if !strings.HasSuffix(line, want) {
+		t.Errorf("predict --explain line %q, want it to end in %q", line, want)
+	}
+	mustFail(t, 2, []string{"--keep-fields applies to single-label models"}, "predict", "-m", model, "--json", "--keep-fields", "id", "-")
 }

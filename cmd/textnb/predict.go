@@ -27,7 +27,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	keep := fs.String("keep-fields", "", "with --json: copy these comma-separated `fields` of each row into its \"fields\" object (* for all)")
 	format := fs.String("format", "", "read - and every file as tsv, csv, jsonl or lines (one document per line; the default for -), whatever their extension")
 	explain := fs.Bool("explain", false, "text models: add the --terms terms that moved each decision, with their contributions "+
-		"to the top class's score against the runner-up (textnb explain --help)")
+		"to the top class's score against the runner-up; multi-label models: to each printed label's score against the labels' mean (textnb explain --help)")
 	terms := fs.Int("terms", 5, "with --explain: list the N terms with the largest contributions (0: all)")
 	pf := newPriorFlags(fs)
 	threshold := thresholdFlag(fs)
@@ -54,10 +54,16 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		ro.keep = strings.Split(*keep, ",")
 	}
 	if isMultiModel(*modelPath) {
-		if len(ro.keep) > 0 || *explain {
-			return fmt.Errorf("%w: --keep-fields and --explain apply to single-label models", errUsage)
+		if len(ro.keep) > 0 {
+			return fmt.Errorf("%w: --keep-fields applies to single-label models", errUsage)
 		}
-		return predictMulti(fs, *modelPath, pos, ro, stdout, *asJSON, *top, *threshold)
+		explainTerms := -1 // none
+		if *explain {
+			if explainTerms = *terms; explainTerms < 0 {
+				return fmt.Errorf("%w: --terms %d: want N ≥ 0", errUsage, *terms)
+			}
+		}
+		return predictMulti(fs, *modelPath, pos, ro, stdout, *asJSON, *top, *threshold, explainTerms)
 	}
 	if set(fs, "threshold") {
 		return fmt.Errorf("%w: --threshold applies to multi-label models", errUsage)
