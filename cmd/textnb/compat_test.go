@@ -6,18 +6,22 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/multilabel"
 )
 
-// TestFormat2Files checks that model files written by the build before the
-// format-2 header changed (testdata/models/*-v2.model) still load and predict
-// exactly what they predicted when written (*-v2.predict.jsonl, made by that
-// build's predict --json). Only labels and probabilities are compared: the
+// TestEarlierModelFiles checks that model files written by earlier builds
+// (testdata/models/*-v2.model: before the format-2 header changed;
+// multilabel-v3.model: before the reweighting rate was recorded) still
+// load and predict exactly what they predicted when written
+// (*.predict.jsonl, made by those builds' predict --json). Only labels and probabilities are compared: the
 // sources name paths relative to where the files were made.
-func TestFormat2Files(t *testing.T) {
+func TestEarlierModelFiles(t *testing.T) {
 	const dir = "../../testdata/models/"
 	for _, c := range []struct{ model, input string }{
 		{"news-v2", "../../testdata/news/test"},
 		{"multilabel-v2", "../../testdata/multilabel.jsonl"},
+		{"multilabel-v3", "../../testdata/multilabel.jsonl"}, // reweighted, before the rate was recorded
 		{"gaussian-v2", dir + "iris-new.tsv"},
 		{"categorical-v2", dir + "iris-new.tsv"},
 	} {
@@ -34,6 +38,11 @@ func TestFormat2Files(t *testing.T) {
 			for i := range w {
 				if !reflect.DeepEqual(g[i], w[i]) {
 					t.Fatalf("prediction %d:\n got %v\nwant %v", i+1, g[i], w[i])
+				}
+			}
+			if c.model == "multilabel-v3" {
+				if mm, err := multilabel.Load(dir + c.model + ".model"); err != nil || mm.Multi.Reweight != 10 || mm.Multi.ReweightRate != 20 {
+					t.Errorf("%v; want 10 passes at rate 20, the only rate then", err)
 				}
 			}
 		})
