@@ -28,13 +28,14 @@ type LabelExplanation struct {
 }
 
 // Explain scores text and explains each of labels (indices into
-// mm.Labels, which must be in range) as a LabelExplanation, in the order
-// given. It reads the scoring table at the text's features only, for
-// every label with ComplementScore (the mean needs them all).
-func (mm *Model) Explain(text string, labels []int) []LabelExplanation {
-	proba := mm.NewPredictor().Proba(nil, text)
-	idx, val := core.Row(mm.m)(withTitle(text, mm.Multi.Title)) // as Proba reads text
-	idx, val = slices.Clone(idx), slices.Clone(val)
+// Model.Labels, which must be in range) as a LabelExplanation, in the
+// order given. It reads the scoring table at the text's features only,
+// for every label with ComplementScore (the mean needs them all); after
+// Proba of the same text it does not tokenize the text again.
+func (mp *Predictor) Explain(text string, labels []int) []LabelExplanation {
+	mm := mp.mm
+	proba := mp.Proba(nil, text)
+	idx, val := mp.rowOf(text) // Proba's
 	L := len(mm.Labels)
 	// at[l][q] is label l's weight of the text's q-th feature; ref[q] the
 	// reference weight that Score is taken against (0 for odds).

@@ -45,11 +45,11 @@ func ExampleModel_Inspect() {
 	// health: 12 documents, threshold 0.2155, top terms "patients" "hospital"
 }
 
-func ExampleModel_Explain() {
+func ExamplePredictor_Explain() {
 	m := trained()
 	text := "The chip maker's stock jumped as revenue from servers beat forecasts"
 	p := m.NewPredictor()
-	for _, e := range m.Explain(text, p.Decide(nil, p.Proba(nil, text))) { // the predicted labels
+	for _, e := range p.Explain(text, p.Decide(nil, p.Proba(nil, text))) { // the predicted labels
 		fmt.Printf("%s (p %.4f, threshold %.4f): score %.4f = bias %.4f + terms; first %q %+.4f\n",
 			e.Name, e.P, e.Threshold, e.Score, e.Bias, e.Terms[0].Term, e.Terms[0].Weight)
 	}

@@ -1,6 +1,7 @@
 package multilabel
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -58,7 +59,12 @@ func TestExplainSumsToScore(t *testing.T) {
 	for _, score := range []Score{ComplementScore, OddsScore} {
 		mm, _ := trainMulti(t, pipeline.Config{}, Config{Score: score}, docs)
 		all := []int{0, 1, 2, 3}
-		es := mm.Explain(text, all)
+		ep := mm.NewPredictor()
+		ep.Proba(nil, "another text, whose row the Predictor holds until it reads the next")
+		es := ep.Explain(text, all)
+		if fresh := mm.NewPredictor().Explain(text, all); fmt.Sprint(fresh) != fmt.Sprint(es) {
+			t.Errorf("%v: a new Predictor explains %+v, one that read another text %+v", score, fresh, es)
+		}
 		p := mm.NewPredictor().Proba(nil, text)
 		for i, e := range es {
 			sum := e.Bias
@@ -82,7 +88,7 @@ func TestExplainSumsToScore(t *testing.T) {
 				}
 			}
 		}
-		if one := mm.Explain(text, []int{2}); len(one) != 1 || one[0].Score != es[2].Score {
+		if one := ep.Explain(text, []int{2}); len(one) != 1 || one[0].Score != es[2].Score {
 			t.Errorf("%v: one label explained as %+v", score, one)
 		}
 	}

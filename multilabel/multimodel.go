@@ -1,16 +1,15 @@
 package multilabel
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -128,8 +127,14 @@ func (h *multiHeader) check(m *pipeline.Model) error {
 // A Predictor scores documents with a Model. It is not safe for
 // concurrent use; make one per goroutine.
 type Predictor struct {
-	mm    *Model
-	p     *pipeline.Predictor // its scores are the labels' jll
+	mm  *Model
+	row func(text string) ([]int32, []float64) // the shared stages' row, in reused buffers
+	// text is the last text (its title repeated) and idx, val its row, so
+	// that Explain after Proba of the same text tokenizes it once.
+	text  string
+	idx   []int32
+	val   []float64
+	rowOK bool
 	logTh []float64
 	pred  []bool
 	logp  []float64 // Decide's
@@ -141,13 +146,25 @@ func (mm *Model) NewPredictor() *Predictor {
 	for l, t := range mm.Thresholds {
 		logTh[l] = math.Log(t)
 	}
-	return &Predictor{mm: mm, p: mm.m.NewPredictor(), logTh: logTh, pred: make([]bool, len(logTh))}
+	return &Predictor{mm: mm, row: core.Row(mm.m), logTh: logTh, pred: make([]bool, len(logTh))}
+}
+
+// rowOf returns text's weighted row, titles counted as training counted
+// them; the slices are valid until the next call with another text.
+func (mp *Predictor) rowOf(text string) ([]int32, []float64) {
+	text = withTitle(text, mp.mm.Multi.Title)
+	if !mp.rowOK || text != mp.text {
+		mp.idx, mp.val = mp.row(text)
+		mp.text, mp.rowOK = text, true
+	}
+	return mp.idx, mp.val
 }
 
 // Proba appends each label's probability for text.
 func (mp *Predictor) Proba(dst []float64, text string) []float64 {
 	n := len(dst)
-	dst = mp.p.JointLogLikelihood(dst, withTitle(text, mp.mm.Multi.Title))
+	idx, val := mp.rowOf(text)
+	dst = core.ScoreRow(mp.mm.m, dst, idx, val)
 	logScores(mp.mm.Multi.Score, dst[n:])
 	for l, v := range dst[n:] {
 		dst[n+l] = math.Exp(v)
@@ -171,7 +188,21 @@ func (mp *Predictor) Decide(dst []int, proba []float64) []int {
 			dst = append(dst, l)
 		}
 	}
-	slices.SortStableFunc(dst[n:], func(a, b int) int { return cmp.Compare(proba[b], proba[a]) })
+	tally.SortDesc(dst[n:], proba)
+	return dst
+}
+
+// AtLeast appends to dst every label (index into Labels) whose probability
+// in proba is at least p, most probable first: the labels that a threshold
+// of the caller's, instead of the learned ones, predicts.
+func AtLeast(dst []int, proba []float64, p float64) []int {
+	n := len(dst)
+	for l, v := range proba {
+		if v >= p {
+			dst = append(dst, l)
+		}
+	}
+	tally.SortDesc(dst[n:], proba)
 	return dst
 }
 

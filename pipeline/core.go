@@ -42,6 +42,9 @@ var core = &textcore.Core[Config, *Model, *Trainer]{
 	SetClassifier: setClassifier,
 	WriteMulti:    writeMulti,
 	DecodeMulti:   decodeMulti,
+	ScoreRow: func(m *Model, dst []float64, idx []int32, val []float64) []float64 {
+		return m.scorer().JointLogLikelihood(dst, idx, val)
+	},
 	WeightsAt: func(m *Model, dst []float64, c int, features []int32) ([]float64, float64) {
 		t := m.linear()
 		for _, j := range features {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/internal/textfile"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
@@ -156,10 +157,10 @@ func explainMulti(w io.Writer, path, text string, top int, asJSON bool) error {
 	labels := p.Decide(nil, proba)
 	none := len(labels) == 0
 	if none {
-		labels = ranked(proba)[:1]
+		labels = tally.Ranked(nil, proba, 1)
 	}
 	var out []explainedLabel
-	for _, e := range mm.Explain(text, labels) {
+	for _, e := range p.Explain(text, labels) {
 		x := explainedLabel{LabelExplanation: e}
 		if top > 0 && len(x.Terms) > top {
 			for _, c := range x.Terms[top:] {

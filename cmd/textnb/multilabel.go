@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
@@ -264,9 +264,8 @@ func singleLabelPriors(fs *flag.FlagSet) error {
 
 // predictMulti is predict for a multi-label model: every label above its
 // threshold (or --threshold P), or the --top K most probable, with its
-// probability.
-// predictMulti is predict for a multi-label model; with explainTerms ≥ 0
-// (0: all) each label printed is explained by that many terms.
+// probability; with explainTerms ≥ 0 (0: all) each label printed is
+// explained by that many terms.
 func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, stdout io.Writer, asJSON bool, top int, threshold float64, explainTerms int) error {
 	if err := singleLabelPriors(fs); err != nil {
 		return err
@@ -281,25 +280,21 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
+	explainer := mm.NewPredictor() // the callback runs on one goroutine
 	b := mm.NewBatch(func(p multilabel.Prediction) {
 		labels := p.Labels
 		switch {
 		case byTop:
-			labels = ranked(p.Proba)[:min(top, len(p.Proba))]
+			labels = tally.Ranked(nil, p.Proba, top)
 		case byThreshold:
-			labels = nil
-			for _, l := range ranked(p.Proba) {
-				if p.Proba[l] >= threshold {
-					labels = append(labels, l)
-				}
-			}
+			labels = multilabel.AtLeast(nil, p.Proba, threshold)
 		}
 		var es []multilabel.LabelExplanation
 		if explainTerms >= 0 {
-			es = mm.Explain(p.Text, labels)
+			es = explainer.Explain(p.Text, labels)
 			for i := range es {
-				if explainTerms > 0 {
-					es[i].Terms = es[i].Terms[:min(len(es[i].Terms), explainTerms)]
+				if explainTerms > 0 && len(es[i].Terms) > explainTerms {
+					es[i].Terms = es[i].Terms[:explainTerms]
 				}
 			}
 		}
@@ -312,27 +307,6 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 		}
 	}
 	return nil
-}
-
-// ranked returns the class (or label) indices by decreasing probability,
-// ties by index.
-func ranked(proba []float64) []int {
-	idx := make([]int, len(proba))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmpDesc(proba[a], proba[b]) })
-	return idx
-}
-
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }
 
 type jsonMulti struct {

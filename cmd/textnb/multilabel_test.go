@@ -245,7 +245,7 @@ func TestPredictMultiLabelExplain(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &got); err != nil {
 			t.Fatal(err)
 		}
-		want := mm.Explain(texts[i], p.Decide(nil, p.Proba(nil, texts[i])))
+		want := p.Explain(texts[i], p.Decide(nil, p.Proba(nil, texts[i])))
 		if len(got.Explanations) != len(want) || len(got.Labels) != len(want) {
 			t.Fatalf("text %d: %d explanations of %d labels, want %d", i, len(got.Explanations), len(got.Labels), len(want))
 		}
@@ -258,7 +258,7 @@ func TestPredictMultiLabelExplain(t *testing.T) {
 		}
 	}
 	line := mustRun(t, texts[0]+"\n", "predict", "-m", model, "--explain", "--terms", "1", "-")
-	e := mm.Explain(texts[0], p.Decide(nil, p.Proba(nil, texts[0])))
+	e := p.Explain(texts[0], p.Decide(nil, p.Proba(nil, texts[0])))
 	if len(e) < 2 {
 		t.Fatalf("%q gets %d labels; the test wants two", texts[0], len(e))
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -137,7 +138,7 @@ func (p *printer) print(s scored) {
 		return
 	}
 	r := s.Prediction
-	order := ranked(r.Proba)[:p.top]
+	order := tally.Ranked(nil, r.Proba, p.top)
 	var x *explained
 	if p.explainer != nil {
 		e := summarize(p.explainer.Explain(s.doc.text), r.Proba, p.terms)

@@ -3,7 +3,6 @@ package serve
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -361,70 +360,5 @@ func TestMultiStatic(t *testing.T) {
 	}
 	if _, err := Static(Options{}, Named{Name: "x", Multi: mm, Text: train(t, spamTSV)}); err == nil || !strings.Contains(err.Error(), "give one text, table or multi-label model") {
 		t.Errorf("a Named of two models: %v", err)
-	}
-}
-
-// ranked gives the order of an insertion sort (the classes by decreasing
-// probability, ties by index) in O(n log n), for models of many labels.
-func TestRanked(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{1, 2, 7, 300, 5000} {
-		proba := make([]float64, n)
-		for i := range proba {
-			proba[i] = float64(rng.IntN(50)) / 50 // many ties
-		}
-		var want []int
-		for c := range proba {
-			want = append(want, c)
-			for i := len(want) - 1; i > 0 && proba[want[i]] > proba[want[i-1]]; i-- {
-				want[i], want[i-1] = want[i-1], want[i]
-			}
-		}
-		for _, k := range []int{1, n / 2, n} {
-			if got := ranked([]int{-1}, proba, k); got[0] != -1 || !slices.Equal(got[1:], want[:k]) {
-				t.Errorf("n %d, k %d: ranked differs from the insertion sort", n, k)
-			}
-		}
-	}
-}
-
-// "explain" explains each label predicted as multilabel.Model.Explain
-// does, each with at most the terms asked for; the answer's labels are
-// those without it.
-func TestMultiExplain(t *testing.T) {
-	_, url, _ := topicsAndSpam(t, Options{})
-	mm := trainMulti(t, multilabel.Config{})
-	p := mm.NewPredictor()
-	for _, req := range []map[string]any{{"texts": multiTexts, "explain": 3}, {"texts": multiTexts, "explain": true, "top": 2}} {
-		r, got := postMulti(t, url, "topics", req)
-		var raw struct {
-			Predictions []struct{ Explanations []multilabel.LabelExplanation }
-		}
-		if err := json.Unmarshal([]byte(r.raw), &raw); err != nil || len(raw.Predictions) != len(multiTexts) {
-			t.Fatalf("%v: %v %s", req, err, r.raw)
-		}
-		terms := DefaultExplainTerms
-		if k, ok := req["explain"].(int); ok {
-			terms = k
-		}
-		for i, text := range multiTexts {
-			proba := p.Proba(nil, text)
-			labels := p.Decide(nil, proba)
-			if _, ok := req["top"]; ok {
-				labels = byProba(proba)[:2]
-			}
-			want := mm.Explain(text, labels)
-			es := raw.Predictions[i].Explanations
-			if len(es) != len(want) || len(got[i].Labels) != len(want) {
-				t.Fatalf("%v, text %d: %d explanations, %d labels, want %d", req, i, len(es), len(got[i].Labels), len(want))
-			}
-			for k, e := range es {
-				w := want[k]
-				w.Label, w.Terms = 0, w.Terms[:min(len(w.Terms), terms)]
-				if fmt.Sprint(e) != fmt.Sprint(w) || e.Name != got[i].Labels[k].Label {
-					t.Errorf("%v, text %d: explanation %+v, want %+v", req, i, e, w)
-				}
-			}
-		}
 	}
 }

@@ -2,19 +2,18 @@ package serve
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/textnb/textnb/internal/priors"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
@@ -289,15 +288,9 @@ func (o *output) multiTexts(r *http.Request, b []byte, text *string, texts []str
 func (o *output) labels(b []byte, p *multilabel.Predictor, proba []float64, text string) []byte {
 	switch {
 	case o.top > 0:
-		o.order = ranked(o.order[:0], proba, o.top)
+		o.order = tally.Ranked(o.order[:0], proba, o.top)
 	case o.threshold != nil:
-		o.order = o.order[:0]
-		for l, v := range proba {
-			if v >= *o.threshold {
-				o.order = append(o.order, l)
-			}
-		}
-		sortByProba(o.order, proba)
+		o.order = multilabel.AtLeast(o.order[:0], proba, *o.threshold)
 	default:
 		o.order = p.Decide(o.order[:0], proba)
 	}
@@ -313,7 +306,7 @@ func (o *output) labels(b []byte, p *multilabel.Predictor, proba []float64, text
 	if o.explain == 0 {
 		return b
 	}
-	es := o.m.multi.Explain(text, o.order)
+	es := p.Explain(text, o.order) // Proba's row: the text is not tokenized again
 	for i := range es {
 		es[i].Terms = es[i].Terms[:min(len(es[i].Terms), o.explain)]
 	}
@@ -462,7 +455,7 @@ func (o *output) prediction(b []byte, proba []float64, best int) []byte {
 	b = append(b, `"label":`...)
 	b = o.proba(append(b, m.classJSON[best]...), proba)
 	if o.top > 0 {
-		o.order = ranked(o.order[:0], proba, o.top)
+		o.order = tally.Ranked(o.order[:0], proba, o.top)
 		b = append(b, `,"top":[`...)
 		for i, c := range o.order {
 			if i > 0 {
@@ -473,22 +466,6 @@ func (o *output) prediction(b []byte, proba []float64, best int) []byte {
 		b = append(b, ']')
 	}
 	return b
-}
-
-// ranked appends the k most probable classes, ties by index.
-func ranked(dst []int, proba []float64, k int) []int {
-	n := len(dst)
-	for c := range proba {
-		dst = append(dst, c)
-	}
-	sortByProba(dst[n:], proba)
-	return dst[:n+k]
-}
-
-// sortByProba sorts the classes cs by their probabilities, highest first,
-// ties in the order given: O(n log n), for models of thousands of labels.
-func sortByProba(cs []int, proba []float64) {
-	slices.SortStableFunc(cs, func(a, b int) int { return cmp.Compare(proba[b], proba[a]) })
 }
 
 // appendFloat writes v as a JSON number (null if it is not finite, which

@@ -2,7 +2,11 @@
 // multi-label threshold search, pipeline and the command.
 package tally
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Confusion counts binary decisions.
 type Confusion struct{ TP, FP, FN, TN int }
@@ -53,4 +57,21 @@ func MeanSD(xs []float64) (mean, sd float64) {
 		sd += (x - mean) * (x - mean)
 	}
 	return mean, math.Sqrt(sd / float64(len(xs)))
+}
+
+// Ranked appends to dst the indices of v's k largest values (all of them if
+// k ≥ len(v)), largest first, ties by index: a prediction's most probable
+// classes or labels.
+func Ranked(dst []int, v []float64, k int) []int {
+	n := len(dst)
+	for i := range v {
+		dst = append(dst, i)
+	}
+	SortDesc(dst[n:], v)
+	return dst[:n+min(k, len(v))]
+}
+
+// SortDesc sorts the indices idx by decreasing v, ties in the order given.
+func SortDesc(idx []int, v []float64) {
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(v[b], v[a]) })
 }

@@ -72,6 +72,9 @@ type Core[C, M, T any] struct {
 	// DecodeMulti reads the text model of a multi-label model file, and
 	// returns it with the file's JSON header and format version.
 	DecodeMulti func(data []byte) (m M, header []byte, version uint32, err error)
+	// ScoreRow appends one unnormalized log posterior per class for the
+	// weighted row idx, val, as a Predictor scores a text's row.
+	ScoreRow func(m M, dst []float64, idx []int32, val []float64) []float64
 	// WeightsAt appends to dst class c's weights of features, and returns
 	// them with its bias: what m.ClassWeights gives at those features,
 	// without computing the others.
