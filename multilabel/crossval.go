@@ -102,7 +102,7 @@ func CrossValidate(cfg pipeline.Config, mc Config, docs []Document, opt CVOption
 			}
 		}
 		t0 := time.Now()
-		mm, sum, err := fit(cfg, mc, train)
+		mm, sum, err := Train(cfg, mc, train)
 		if err != nil {
 			return nil, fmt.Errorf("fold %d of %d: %w", q+1, k, err)
 		}
@@ -153,8 +153,9 @@ func (mm *Model) Evaluate(docs []Document, also func(Prediction)) metrics.MultiE
 	return ev.Result()
 }
 
-// fit trains a model of cfg and mc on docs.
-func fit(cfg pipeline.Config, mc Config, docs []Document) (*Model, Summary, error) {
+// Train trains a model of cfg and mc on docs, as a Trainer given them in
+// order does.
+func Train(cfg pipeline.Config, mc Config, docs []Document) (*Model, Summary, error) {
 	tr, err := NewTrainer(cfg, mc)
 	if err != nil {
 		return nil, Summary{}, err

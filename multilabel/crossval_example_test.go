@@ -9,7 +9,8 @@ import (
 	"github.com/textnb/textnb/pipeline"
 )
 
-func ExampleCrossValidate() {
+// documents reads testdata/multilabel.jsonl.
+func documents() []multilabel.Document {
 	var docs []multilabel.Document
 	_, err := corpus.WalkMulti("../testdata/multilabel.jsonl", corpus.Options{}, func(d corpus.MultiDocument) error {
 		docs = append(docs, multilabel.Document{Labels: d.Labels, Text: d.Text})
@@ -18,8 +19,22 @@ func ExampleCrossValidate() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	return docs
+}
+
+func ExampleTrain() {
+	m, sum, err := multilabel.Train(pipeline.Config{}, multilabel.Config{}, documents())
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.Labels, sum.Documents, "documents, alpha", sum.Alpha)
+	// Output:
+	// [sport finance tech health] 37 documents, alpha 0.1
+}
+
+func ExampleCrossValidate() {
 	// Three folds, each a training with the default settings.
-	r, err := multilabel.CrossValidate(pipeline.Config{}, multilabel.Config{}, docs, multilabel.CVOptions{Folds: 3})
+	r, err := multilabel.CrossValidate(pipeline.Config{}, multilabel.Config{}, documents(), multilabel.CVOptions{Folds: 3})
 	if err != nil {
 		log.Fatal(err)
 	}

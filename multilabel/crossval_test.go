@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -71,9 +72,9 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 				}
 			}
 			for _, l := range d.Labels {
-				fn += boolInt(!slices.Contains(predicted, l))
+				fn += tally.BoolInt(!slices.Contains(predicted, l))
 			}
-			exact += boolInt(sameSet(predicted, d.Labels))
+			exact += tally.BoolInt(sameSet(predicted, d.Labels))
 			n++
 		}
 	}
@@ -95,13 +96,6 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 func sameSet(a, b []string) bool {
 	a, b = slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b))
 	return slices.Equal(a, b)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func TestAssignFolds(t *testing.T) {

@@ -4,24 +4,13 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
 
 // trained returns a model of testdata/multilabel.jsonl with the defaults.
 func trained() *multilabel.Model {
-	tr, err := multilabel.NewTrainer(pipeline.Config{}, multilabel.Config{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	_, err = corpus.WalkMulti("../testdata/multilabel.jsonl", corpus.Options{}, func(d corpus.MultiDocument) error {
-		return tr.Add(d.Labels, d.Text)
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	m, _, err := tr.Finish()
+	m, _, err := multilabel.Train(pipeline.Config{}, multilabel.Config{}, documents())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
@@ -77,7 +78,7 @@ func main() {
 	if test != nil {
 		fmt.Printf(" test micro-F1 | test macro-F1 | test breakeven |")
 	}
-	fmt.Printf("\n|---|---|---|---|---|%s\n", strings.Repeat("---|", 3*boolInt(test != nil)))
+	fmt.Printf("\n|---|---|---|---|---|%s\n", strings.Repeat("---|", 3*tally.BoolInt(test != nil)))
 	for _, c := range configs {
 		if *only != "" && !strings.Contains(","+*only+",", ","+c.name+",") {
 			continue
@@ -97,7 +98,7 @@ func main() {
 		}
 		fmt.Printf("| textnb %s | %.4f | %.4f | %.2f | %s |", c.name, r.Pooled.MicroF1, r.MacroF1.Mean, elapsed.Seconds()/float64(*folds), strings.Join(passes, " "))
 		if test != nil {
-			mm, err := fit(cfg, mc, train)
+			mm, _, err := multilabel.Train(cfg, mc, train)
 			if err != nil {
 				log.Fatal(err)
 			}
@@ -113,13 +114,6 @@ func main() {
 	sklearn(*trainPath, *testPath, multilabel.AssignFolds(len(train), *folds, *seed), *folds)
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 func read(path string) ([]multilabel.Document, error) {
 	var docs []multilabel.Document
 	_, err := corpus.WalkMulti(path, corpus.Options{}, func(d corpus.MultiDocument) error {
@@ -127,21 +121,6 @@ func read(path string) ([]multilabel.Document, error) {
 		return nil
 	})
 	return docs, err
-}
-
-// fit trains on the whole training file, for the test split's row.
-func fit(cfg pipeline.Config, mc multilabel.Config, docs []multilabel.Document) (*multilabel.Model, error) {
-	tr, err := multilabel.NewTrainer(cfg, mc)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range docs {
-		if err := tr.Add(d.Labels, d.Text); err != nil {
-			return nil, err
-		}
-	}
-	mm, _, err := tr.Finish()
-	return mm, err
 }
 
 // sklearn runs sklearn_reuters.py on the same folds and prints its rows.
