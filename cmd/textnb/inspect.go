@@ -66,14 +66,10 @@ func printInfo(w io.Writer, path string, info pipeline.Info) {
 		fmt.Fprintf(w, "columns     %s\n", strings.Join(quoteAll(info.Columns), ", "))
 	}
 	fmt.Fprintf(w, "classes     %d\n\n", len(info.Classes))
-	width := 5
-	for _, c := range info.Classes {
-		width = max(width, len(plain(c.Name)))
-	}
-	fmt.Fprintf(w, "%-*s  %10s  %7s\n", width, "class", "documents", "prior")
-	for _, c := range info.Classes {
-		fmt.Fprintf(w, "%-*s  %10.6g  %7.4f\n", width, plain(c.Name), c.Documents, c.Prior)
-	}
+	printClassTable(w, "class", "prior", len(info.Classes), func(i int) (string, float64, float64) {
+		c := info.Classes[i]
+		return c.Name, c.Documents, c.Prior
+	})
 	for _, c := range info.Classes {
 		switch {
 		case len(c.TopWeights) > 0 || len(c.TopLogOdds) > 0:
@@ -81,6 +77,21 @@ func printInfo(w io.Writer, path string, info pipeline.Info) {
 		case len(c.Columns) > 0:
 			printColumns(w, c)
 		}
+	}
+}
+
+// printClassTable prints n classes (or labels), each's name, documents
+// and value under the column's heading, one a line.
+func printClassTable(w io.Writer, kind, column string, n int, row func(i int) (name string, docs, value float64)) {
+	width, cw := len(kind), max(7, len(column))
+	for i := range n {
+		name, _, _ := row(i)
+		width = max(width, len(plain(name)))
+	}
+	fmt.Fprintf(w, "%-*s  %10s  %*s\n", width, kind, "documents", cw, column)
+	for i := range n {
+		name, docs, v := row(i)
+		fmt.Fprintf(w, "%-*s  %10.6g  %*.4f\n", width, plain(name), docs, cw, v)
 	}
 }
 
@@ -134,7 +145,11 @@ func printTerms(w io.Writer, c pipeline.ClassInfo) {
 	for _, t := range c.TopWeights {
 		width = max(width, len(term(t)))
 	}
-	fmt.Fprintf(w, "  %-*s  %9s    %s\n", width, "by weight", "weight", "by log-odds")
+	right := "by log-odds"
+	if len(c.TopLogOdds) == 0 { // a multi-label model's labels have none
+		right = ""
+	}
+	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-*s  %9s    %s", width, "by weight", "weight", right), " "))
 	for i := range max(len(c.TopWeights), len(c.TopLogOdds)) {
 		left := strings.Repeat(" ", width+11)
 		if i < len(c.TopWeights) {
@@ -187,25 +202,13 @@ func inspectMulti(w io.Writer, path string, top int, asJSON bool) error {
 	fmt.Fprintf(w, "multi       thresholds by %d-fold cross-validation (own threshold from %d documents), title counted %d %s, %s\n",
 		m.Folds, m.MinPositives, m.Title, plural(m.Title, "time", "times"), empty)
 	fmt.Fprintf(w, "features    %d\nvocabulary  %d terms\nlabels      %d\n\n", info.Features, info.Terms, len(info.Labels))
-	width := 5
+	printClassTable(w, "label", "threshold", len(info.Labels), func(i int) (string, float64, float64) {
+		l := info.Labels[i]
+		return l.Name, l.Documents, l.Threshold
+	})
 	for _, l := range info.Labels {
-		width = max(width, len(plain(l.Name)))
-	}
-	fmt.Fprintf(w, "%-*s  %10s  %9s\n", width, "label", "documents", "threshold")
-	for _, l := range info.Labels {
-		fmt.Fprintf(w, "%-*s  %10.6g  %9.4f\n", width, plain(l.Name), l.Documents, l.Threshold)
-	}
-	for _, l := range info.Labels {
-		if len(l.TopWeights) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "\n%s: most indicative terms by weight\n", plain(l.Name))
-		tw := 0
-		for _, t := range l.TopWeights {
-			tw = max(tw, len(term(t)))
-		}
-		for _, t := range l.TopWeights {
-			fmt.Fprintf(w, "  %-*s  %9.4f\n", tw, term(t), t.Score)
+		if len(l.TopWeights) > 0 {
+			printTerms(w, pipeline.ClassInfo{Name: l.Name, TopWeights: l.TopWeights})
 		}
 	}
 	return nil

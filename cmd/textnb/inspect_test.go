@@ -147,7 +147,10 @@ func TestCLIInspectMultiLabel(t *testing.T) {
 		if row := fmt.Sprintf("%-7s  %10d  %9.4f", li.Name, 12, li.Threshold); !strings.Contains(out, row) {
 			t.Errorf("inspect lacks the row %q:\n%s", row, out)
 		}
-		if !strings.Contains(out, li.Name+": most indicative terms by weight\n  "+li.TopWeights[0].Term+" ") {
+		// the label's heading, the column heading (weights only), then its first term
+		_, after, _ := strings.Cut(out, "\n"+li.Name+": most indicative terms\n")
+		if ls := strings.SplitN(after, "\n", 3); len(ls) < 3 || !strings.HasPrefix(ls[0], "  by weight") ||
+			strings.Contains(ls[0], "log-odds") || !strings.HasPrefix(ls[1], "  "+li.TopWeights[0].Term+" ") {
 			t.Errorf("inspect lacks %s's first term %q:\n%s", li.Name, li.TopWeights[0].Term, out)
 		}
 	}
