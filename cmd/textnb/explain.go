@@ -94,33 +94,49 @@ func summarize(e pipeline.Explanation, proba []float64, top int) explained {
 	if x.Terms == nil {
 		x.Terms = []pipeline.Contribution{}
 	}
-	if top > 0 && len(x.Terms) > top {
-		for _, c := range x.Terms[top:] {
-			x.Rest += c.Weight
-		}
-		x.RestTerms = len(x.Terms) - top
-		x.Terms = x.Terms[:top]
-	}
+	x.Terms, x.Rest, x.RestTerms = keepTop(x.Terms, top)
 	return x
+}
+
+// keepTop returns the first top terms (all if top is 0), largest first as
+// an explanation lists them, and the sum and number of the others.
+func keepTop(terms []pipeline.Contribution, top int) (kept []pipeline.Contribution, rest float64, others int) {
+	if top == 0 || len(terms) <= top {
+		return terms, 0, 0
+	}
+	for _, c := range terms[top:] {
+		rest += c.Weight
+	}
+	return terms[:top], rest, len(terms) - top
 }
 
 func printExplained(w io.Writer, e explained) {
 	fmt.Fprintf(w, "%s (p %.4g) over %s (p %.4g): margin %.4f\n", plain(e.Label), e.P, plain(e.RunnerUp), e.PRunnerUp, e.Margin)
-	for _, c := range e.Terms {
+	printParts(w, e.Terms, e.Rest, e.RestTerms, e.Bias, e.Margin, "margin")
+}
+
+// printParts prints what sums to an explained total, one part a line: the
+// terms, the others, the bias, then the total.
+func printParts(w io.Writer, terms []pipeline.Contribution, rest float64, others int, bias, total float64, what string) {
+	for _, c := range terms {
 		fmt.Fprintf(w, "  %+9.4f  %s\n", c.Weight, plain(c.Term))
 	}
-	if e.RestTerms > 0 {
-		fmt.Fprintf(w, "  %+9.4f  (%d other %s)\n", e.Rest, e.RestTerms, plural(e.RestTerms, "term", "terms"))
+	if others > 0 {
+		fmt.Fprintf(w, "  %+9.4f  (%d other %s)\n", rest, others, plural(others, "term", "terms"))
 	}
-	fmt.Fprintf(w, "  %+9.4f  (bias: what no term carries)\n  %9.4f  = margin\n", e.Bias, e.Margin)
+	fmt.Fprintf(w, "  %+9.4f  (bias: what no term carries)\n  %9.4f  = %s\n", bias, total, what)
 }
 
 // inline formats the top terms of e on one line, for a column of
 // predict's output.
 func (e explained) inline() string {
+	return "over " + plain(e.RunnerUp) + ":" + inlineTerms(e.Terms)
+}
+
+// inlineTerms formats terms as " term +0.41, term -0.12".
+func inlineTerms(terms []pipeline.Contribution) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "over %s:", plain(e.RunnerUp))
-	for i, c := range e.Terms {
+	for i, c := range terms {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -162,13 +178,7 @@ func explainMulti(w io.Writer, path, text string, top int, asJSON bool) error {
 	var out []explainedLabel
 	for _, e := range p.Explain(text, labels) {
 		x := explainedLabel{LabelExplanation: e}
-		if top > 0 && len(x.Terms) > top {
-			for _, c := range x.Terms[top:] {
-				x.Rest += c.Weight
-			}
-			x.RestTerms = len(x.Terms) - top
-			x.Terms = x.Terms[:top]
-		}
+		x.Terms, x.Rest, x.RestTerms = keepTop(x.Terms, top)
 		out = append(out, x)
 	}
 	if asJSON {
@@ -190,13 +200,7 @@ func explainMulti(w io.Writer, path, text string, top int, asJSON bool) error {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s (p %.4g, threshold %.4g): %s %.4f\n", plain(e.Name), e.P, e.Threshold, what, e.Score)
-		for _, c := range e.Terms {
-			fmt.Fprintf(w, "  %+9.4f  %s\n", c.Weight, plain(c.Term))
-		}
-		if e.RestTerms > 0 {
-			fmt.Fprintf(w, "  %+9.4f  (%d other %s)\n", e.Rest, e.RestTerms, plural(e.RestTerms, "term", "terms"))
-		}
-		fmt.Fprintf(w, "  %+9.4f  (bias: what no term carries)\n  %9.4f  = score\n", e.Bias, e.Score)
+		printParts(w, e.Terms, e.Rest, e.RestTerms, e.Bias, e.Score, "score")
 	}
 	return nil
 }

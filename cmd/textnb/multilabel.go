@@ -293,9 +293,7 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 		if explainTerms >= 0 {
 			es = explainer.Explain(p.Text, labels)
 			for i := range es {
-				if explainTerms > 0 && len(es[i].Terms) > explainTerms {
-					es[i].Terms = es[i].Terms[:explainTerms]
-				}
+				es[i].Terms, _, _ = keepTop(es[i].Terms, explainTerms)
 			}
 		}
 		printMulti(w, mm, p, labels, es, asJSON)
@@ -331,22 +329,16 @@ func printMulti(w io.Writer, mm *multilabel.Model, p multilabel.Prediction, labe
 		fmt.Fprintf(w, "%s\n", out)
 		return
 	}
-	fmt.Fprint(w, p.Source)
+	fmt.Fprint(w, plain(p.Source)) // as single-label predict prints them
 	for _, l := range labels {
-		fmt.Fprintf(w, "\t%s\t%.6g", mm.Labels[l], p.Proba[l])
+		fmt.Fprintf(w, "\t%s\t%.6g", plain(mm.Labels[l]), p.Proba[l])
 	}
 	for i, e := range es { // label: term +w, term −w; label: …
 		sep := "\t"
 		if i > 0 {
 			sep = "; "
 		}
-		fmt.Fprintf(w, "%s%s:", sep, e.Name)
-		for k, c := range e.Terms {
-			if k > 0 {
-				fmt.Fprint(w, ",")
-			}
-			fmt.Fprintf(w, " %s %+.4f", c.Term, c.Weight)
-		}
+		fmt.Fprintf(w, "%s%s:%s", sep, plain(e.Name), inlineTerms(e.Terms))
 	}
 	fmt.Fprintln(w)
 }
