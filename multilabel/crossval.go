@@ -82,15 +82,14 @@ func CrossValidate(cfg pipeline.Config, mc Config, docs []Document, opt CVOption
 	if k < 2 || k > len(docs) {
 		return nil, fmt.Errorf("%w: %d folds for %d documents, want 2 to %d", pipeline.ErrConfig, k, len(docs), len(docs))
 	}
-	tr, err := NewTrainer(cfg, mc) // refuses a bad setting before any work
+	_, resolved, err := resolve(cfg, mc) // refuses a bad setting before any work
 	if err != nil {
 		return nil, err
 	}
-	tr.Abort()
 	fold := AssignFolds(len(docs), k, opt.Seed)
 	labels, index := corpusLabels(docs)
 	pooled := metrics.NewMultiEvaluator(labels)
-	r := &CVResult{Multi: tr.mc}
+	r := &CVResult{Multi: resolved}
 	var micro, macro, subset, hamming []float64
 	for q := range k {
 		var train, test []Document

@@ -195,21 +195,34 @@ type Trainer struct {
 // and the pipeline.Complement and pipeline.Multinomial classifiers (which give the same
 // binary models) are supported; pipeline.Auto means Complement.
 func NewTrainer(cfg pipeline.Config, mc Config) (*Trainer, error) {
-	if cfg.Classifier == pipeline.Auto {
-		cfg.Classifier = pipeline.Complement // each label's rest model: see Score
-	}
-	if err := checkMulti(cfg, mc); err != nil {
-		return nil, fmt.Errorf("%w: %v", pipeline.ErrConfig, err)
+	cfg, mc, err := resolve(cfg, mc)
+	if err != nil {
+		return nil, err
 	}
 	t, err := pipeline.NewTrainer(cfg)
 	if err != nil {
 		return nil, err
 	}
+	return &Trainer{t: t, mc: mc, ids: map[string]int{}}, nil
+}
+
+// resolve returns cfg and mc as a Trainer takes them, or the error
+// NewTrainer refuses them with, without starting anything.
+func resolve(cfg pipeline.Config, mc Config) (pipeline.Config, Config, error) {
+	if cfg.Classifier == pipeline.Auto {
+		cfg.Classifier = pipeline.Complement // each label's rest model: see Score
+	}
+	if err := checkMulti(cfg, mc); err != nil {
+		return cfg, mc, fmt.Errorf("%w: %v", pipeline.ErrConfig, err)
+	}
+	if err := core.Validate(cfg); err != nil {
+		return cfg, mc, err
+	}
 	mc.Title = mc.title()
 	if mc.Score != ComplementScore {
 		mc.Reweight, mc.ReweightRate = -1, 0 // the odds score is not reweighted
 	}
-	return &Trainer{t: t, mc: mc, ids: map[string]int{}}, nil
+	return cfg, mc, nil
 }
 
 // checkMulti reports settings that multi-label training does not support;
