@@ -134,20 +134,19 @@ func (m *model) warm() error {
 		text = "预热模型的中文分词词典"
 	}
 	if m.multi != nil {
-		p, err := m.multiPreds.get(context.Background()) // a new pool: does not wait
-		if err != nil {
-			return err
-		}
-		p.Proba(nil, text)
-		m.multiPreds.put(p)
-		return nil
+		return warmOne(m.multiPreds, func(p *multilabel.Predictor) { p.Proba(nil, text) })
 	}
-	p, err := m.preds.get(context.Background())
+	return warmOne(m.preds, func(p *pipeline.Predictor) { p.Proba(nil, text) })
+}
+
+// warmOne makes ps's first Predictor and scores with it.
+func warmOne[P any](ps *predictors[P], score func(P)) error {
+	p, err := ps.get(context.Background()) // a new pool: does not wait
 	if err != nil {
 		return err
 	}
-	p.Proba(nil, text)
-	m.preds.put(p)
+	score(p)
+	ps.put(p)
 	return nil
 }
 
