@@ -37,6 +37,11 @@ type Evaluation struct {
 	// with its count, most frequent first (ties by true, then predicted
 	// label index).
 	Confused []ConfusedPair `json:"confused"`
+	// The probability scores, nil unless documents came with their
+	// probabilities (AddProba); BinaryScores only for two classes, both
+	// with documents.
+	*ProbaScores
+	*BinaryScores
 }
 
 // MaxDenseLabels bounds the labels for which an Evaluation holds the dense
@@ -54,8 +59,15 @@ type ConfusedPair struct {
 func (r Evaluation) UnknownLabels() []string { return r.Labels[r.Classes:] }
 
 // Evaluator accumulates predictions for an Evaluation. Its memory grows
-// with the labels and the distinct confused pairs, never with their square.
+// with the labels and the distinct confused pairs, never with their square
+// (and, for a two-class model's ROC, with the documents added by
+// AddProba).
 type Evaluator struct {
+	// Positive names the positive class of a two-class model's
+	// BinaryScores; "" (or a name not of the model) means the minority
+	// class of the documents, the model's second class if they tie.
+	Positive string
+
 	classes int // the model's, the first labels
 	labels  []string
 	index   map[string]int
@@ -63,6 +75,7 @@ type Evaluator struct {
 	support, predicted, correct []int
 	confused                    map[[2]int32]int // off the diagonal
 	n                           int
+	proba                       proba
 }
 
 // NewEvaluator returns an Evaluator for a model's classes.
@@ -137,6 +150,14 @@ func (e *Evaluator) Result() Evaluation {
 		}
 	}
 	r.Accuracy = tally.Ratio(correct, e.n)
+	r.ProbaScores = e.proba.scores()
+	if e.classes == 2 {
+		pos, ok := e.index[e.Positive]
+		if !ok || pos >= e.classes || e.Positive == "" {
+			pos = -1
+		}
+		r.BinaryScores = e.proba.binary(labels, pos)
+	}
 	if used > 0 {
 		r.MacroF1 /= float64(used)
 	}
