@@ -70,6 +70,26 @@ func ExampleModel_Predict() {
 	// ham
 }
 
+// A spam filter that must rarely lose a real message predicts spam only
+// when sure.
+func ExampleModel_SetThreshold() {
+	m, err := textnb.Train(spam, textnb.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	text := "free prize, claim now"
+	fmt.Printf("p(spam) %.2f: %s\n", m.Predict(text).Proba[0].Prob, m.Predict(text).Label)
+	if err := m.SetThreshold("spam", 0.99); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.Predict(text).Label)
+	fmt.Println(m.SetThreshold("eggs", 0.5))
+	// Output:
+	// p(spam) 0.97: spam
+	// ham
+	// invalid decision threshold: "eggs" is not a class of the model (spam, ham)
+}
+
 // Chinese text needs no settings: the language is detected and the text
 // segmented into words.
 func ExampleModel_PredictBatch() {

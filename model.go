@@ -58,8 +58,9 @@ func prediction(classes []string, proba []float64, best int) Prediction {
 	return p
 }
 
-// Predict returns the most probable label of text (ties: the first class)
-// and the probabilities of all labels.
+// Predict returns the most probable label of text (ties: the first class),
+// or the one the model's threshold decides, and the probabilities of all
+// labels.
 func (m *Model) Predict(text string) Prediction {
 	p := m.predictors.Get().(*pipeline.Predictor)
 	defer m.predictors.Put(p)
@@ -79,6 +80,27 @@ func (m *Model) PredictBatch(texts []string) []Prediction {
 	}
 	b.Close()
 	return out
+}
+
+// SetThreshold makes a two-class model predict label iff its probability
+// is at least p, else the other class; Save keeps the threshold. Call it
+// before m is shared: it must not run while m predicts.
+func (m *Model) SetThreshold(label string, p float64) error {
+	t, err := m.m.NewThreshold(label, p)
+	if err != nil {
+		return err
+	}
+	m.m.Threshold = &t
+	return nil
+}
+
+// Threshold returns the label and probability of m's decision threshold;
+// ok is false when m predicts the most probable label.
+func (m *Model) Threshold() (label string, p float64, ok bool) {
+	if t := m.m.Threshold; t != nil {
+		return m.m.Classes[t.Class], t.P, true
+	}
+	return "", 0, false
 }
 
 // Explanation tells why a text got its label: each term's signed

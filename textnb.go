@@ -39,6 +39,9 @@ var (
 	// ErrKind: a model file holds a table model where a text model was
 	// asked for, or the other way round.
 	ErrKind = pipeline.ErrKind
+	// ErrThreshold: a decision threshold names no class of the model, is
+	// not a probability, or is given to a model of more than two classes.
+	ErrThreshold = pipeline.ErrThreshold
 )
 
 // Train trains a text model on docs with cfg.

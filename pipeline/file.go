@@ -29,6 +29,8 @@ type header struct {
 	// Model.LabelField and TextField: absent from older files, ignored by older builds.
 	LabelField string `json:"label_field,omitempty"`
 	TextField  string `json:"text_field,omitempty"`
+	// Model.Threshold: absent from older files, ignored by older builds.
+	Threshold *fileThreshold `json:"threshold,omitempty"`
 }
 
 // WriteTo writes the model file to w, streaming: the checksum is computed
@@ -44,6 +46,15 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 	le := binary.LittleEndian
 	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Config.Tokenize.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount,
 		LabelField: m.LabelField, TextField: m.TextField}
+	if t := m.Threshold; t != nil {
+		if t.Class < 0 || t.Class >= len(m.Classes) {
+			return 0, fmt.Errorf("%w: class %d of %d", ErrThreshold, t.Class, len(m.Classes))
+		}
+		if _, err := newThreshold(m.Classes, m.Classes[t.Class], t.P); err != nil {
+			return 0, err
+		}
+		h.Threshold = &fileThreshold{Class: m.Classes[t.Class], P: t.P}
+	}
 	var idf []float64
 	if p := m.idf(); p != nil {
 		idf = *p
@@ -147,6 +158,13 @@ func decodeModel(payload []byte, version uint32) (out *Model, err error) {
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
 	m.LabelField, m.TextField = h.LabelField, h.TextField
+	if f := h.Threshold; f != nil {
+		t, err := newThreshold(m.Classes, f.Class, f.P)
+		if err != nil {
+			return nil, fmt.Errorf("%w: header: %v", ErrDamaged, err)
+		}
+		m.Threshold = &t
+	}
 	if err := m.restore(idf); err != nil {
 		return nil, err
 	}

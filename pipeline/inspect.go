@@ -36,6 +36,7 @@ type Settings struct {
 	MaxFeatures  int     `json:"max_features,omitempty"`
 	Bins         int     `json:"bins,omitempty"`          // Categorical
 	VarSmoothing float64 `json:"var_smoothing,omitempty"` // Gaussian
+	Threshold    string  `json:"threshold,omitempty"`     // the decision threshold, as LABEL=P
 }
 
 // ClassInfo describes one class of a model.
@@ -107,6 +108,9 @@ func (m *Model) Inspect(top int) (Info, error) {
 	}
 	if c.Classifier == Bernoulli {
 		info.Settings.Weighting = "" // Bernoulli sees only presence
+	}
+	if t := m.Threshold; t != nil {
+		info.Settings.Threshold = t.String(m.Classes)
 	}
 	if m.vocab != nil {
 		info.Terms = m.vocab.Len()

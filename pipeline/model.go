@@ -24,6 +24,10 @@ type Model struct {
 	// usual "label" and "text", so that eval and predict read the same
 	// layout. A model file stores them; older builds ignore them.
 	LabelField, TextField string
+	// Threshold, if set, decides a two-class model's predictions (see
+	// Decide); a model file stores it, and older files, without one,
+	// predict the most probable class.
+	Threshold *Threshold
 
 	an     *tokenize.Analyzer
 	vocab  *vocab.Vocabulary // nil with the hashing vectorizer
@@ -256,8 +260,14 @@ func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
 }
 
 // Proba appends the class probabilities of text and returns them with the
-// index of the most probable class (ties: the first class).
+// index of the class predicted: the most probable (ties: the first class),
+// or the one the model's Threshold decides.
 func (p *Predictor) Proba(dst []float64, text string) ([]float64, int) {
 	p.jll = p.JointLogLikelihood(p.jll[:0], text)
-	return nb.Proba(dst, p.jll), nb.Argmax(p.jll)
+	n := len(dst)
+	dst = nb.Proba(dst, p.jll)
+	if t := p.m.Threshold; t != nil {
+		return dst, t.Decide(dst[n:])
+	}
+	return dst, nb.Argmax(p.jll)
 }
