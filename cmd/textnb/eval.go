@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/textnb/textnb/internal/modelfile"
@@ -13,7 +14,14 @@ import (
 )
 
 func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval -m MODEL [--json] [--errors N] [--order name|seen] [--priors C=P,…|--estimate-priors] CORPUS\n\n"+
+	fs := newFlags("eval", "eval -m MODEL [--json] [--errors N] [--order name|seen] [--priors C=P,…|--estimate-priors] [--threshold LABEL=P] [--positive LABEL] CORPUS\n\n"+
+		"Besides accuracy and per-class scores, eval scores the probabilities: log_loss (mean −ln p(true class), p clipped at\n"+
+		"1e-15), brier (mean over documents of Σ_c (p_c − 1[c = true class])², twice scikit-learn's two-class brier_score_loss)\n"+
+		"and ece (10 equal-width bins of the top probability: Σ_b |B|/n·|accuracy(B) − confidence(B)|), over the documents\n"+
+		"of classes the model knows; for a two-class model, roc_auc and recall_at_fpr, the positive class's highest recall\n"+
+		"at a score threshold whose false-positive rate is at most 0.1% and 1% (tied scores pass a threshold together; no\n"+
+		"interpolation). Accuracy and the confusion matrix follow the model's decision threshold (train --threshold) or\n"+
+		"--threshold; the probability scores do not depend on it.\n\n"+
 		"With a table model CORPUS is a .csv or .tsv table with the model's feature columns and --label-field", stderr)
 	modelPath := fs.String("m", "", "model `file` (required)")
 	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")
@@ -23,6 +31,8 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		"the confusion matrix as a heat map, the most confused pairs, and the misclassified documents (--errors of them, "+
 		"25 by default) with the terms that decided them; for a multi-label model the micro/macro scores, per-label bars "+
 		"and the documents with the most label errors")
+	positive := fs.String("positive", "", "two-class models: the positive `LABEL` of roc_auc and recall_at_fpr (default: the class with fewer documents in CORPUS, the model's second class if they tie)")
+	threshold := thresholdFlag(fs)
 	fields := corpusFlags(fs)
 	pf := newPriorFlags(fs)
 	quiet := quietFlag(fs)
@@ -41,6 +51,9 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --order %q: want name or seen", errUsage, *order)
 	}
 	if isMultiModel(*modelPath) {
+		if threshold.given || *positive != "" {
+			return fmt.Errorf("%w: --threshold and --positive apply to single-label models", errUsage)
+		}
 		return evalMulti(fs, *modelPath, pos[0], fields, *sep, stdout, *asJSON, *report, *nErrors)
 	}
 	if *report != "" {
@@ -65,7 +78,16 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		in.ahead.stop()
 		in.ahead = startReadAhead(pos[0], in.fields)
 	}
+	if err := applyThreshold(threshold, c); err != nil {
+		return err
+	}
 	ev := metrics.NewEvaluator(c.classes())
+	if *positive != "" {
+		if len(c.classes()) != 2 || !slices.Contains(c.classes(), *positive) {
+			return fmt.Errorf("%w: --positive %s: want one of the classes of a two-class model (the model has %d: %s)", errUsage, plain(*positive), len(c.classes()), plain(strings.Join(c.classes()[:min(len(c.classes()), maxNames)], ", ")))
+		}
+		ev.Positive = *positive
+	}
 	var errs []misclassified
 	var explainer *pipeline.Predictor                                        // used by the emitting goroutine alone
 	if tc, ok := c.(textClassifier); ok && *pf.list == "" && !*pf.estimate { // explanations are of the model's own scores
@@ -73,9 +95,9 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	meter := newMeter(stderr, "eval", pos[0], *quiet)
 	defer meter.Stop()
-	sh, err := pf.shift(c.classes(), c.priors(), func(s scored) {
+	sh, err := pf.shift(c.classes(), c.priors(), decide(c), func(s scored) {
 		meter.Add(1, int64(len(s.doc.text)))
-		ev.AddClass(s.Truth, s.Class)
+		ev.AddProba(s.Truth, s.Class, s.Proba)
 		if len(errs) < keep && c.classes()[s.Class] != s.Truth {
 			errs = append(errs, newMisclassified(s, c.classes(), explainer))
 		}
@@ -91,6 +113,9 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	meter.Stop()
 	rep := evalReport{Evaluation: ev.Result(), Errors: errs}
+	if tc, ok := c.(textClassifier); ok && tc.m.Threshold != nil {
+		rep.Threshold = tc.m.Threshold.String(tc.m.Classes)
+	}
 	if rep.Errors == nil {
 		rep.Errors = []misclassified{}
 	}
@@ -134,7 +159,10 @@ func newMisclassified(s scored, classes []string, p *pipeline.Predictor) misclas
 // asked for.
 type evalReport struct {
 	metrics.Evaluation
-	Errors []misclassified `json:"errors,omitempty"`
+	// Threshold is the decision threshold that decided the predictions,
+	// as LABEL=P; "": the most probable class.
+	Threshold string          `json:"threshold,omitempty"`
+	Errors    []misclassified `json:"errors,omitempty"`
 }
 
 // writeEvaluation prints r as a report, or as one JSON object.
@@ -169,6 +197,10 @@ func labelOrder(r metrics.Evaluation, seen bool) []int {
 func printEvaluation(w io.Writer, rep evalReport, seen bool) {
 	r := rep.Evaluation
 	fmt.Fprintf(w, "documents %d\naccuracy  %.4f\nmacro-F1  %.4f\n", r.N, r.Accuracy, r.MacroF1)
+	if rep.Threshold != "" {
+		fmt.Fprintf(w, "threshold %s (accuracy and the confusion matrix follow it)\n", plain(rep.Threshold))
+	}
+	printProbaScores(w, r)
 	if unknown := r.UnknownLabels(); len(unknown) > 0 {
 		names := make([]string, 0, maxNames)
 		for _, l := range unknown[:min(len(unknown), maxNames)] {
@@ -210,6 +242,32 @@ func printEvaluation(w io.Writer, rep evalReport, seen bool) {
 		fmt.Fprintf(w, "\nmisclassified documents (first %d of %d)\n", len(rep.Errors), r.N-correct(r))
 		for _, e := range rep.Errors {
 			fmt.Fprintf(w, "%s\ttrue %s\tpredicted %s\tp %.4g\n", plain(e.Source), plain(e.Truth), plain(e.Predicted), e.P)
+		}
+	}
+}
+
+// printProbaScores prints the probability scores, if any, and a two-class
+// model's ranking scores.
+func printProbaScores(w io.Writer, r metrics.Evaluation) {
+	if r.ProbaScores == nil {
+		return
+	}
+	of := ""
+	if r.ProbaScores.N != r.N {
+		of = fmt.Sprintf(" (of the %d documents of the model's classes)", r.ProbaScores.N)
+	}
+	fmt.Fprintf(w, "log loss  %.4f%s\nBrier     %.4f (Σ over classes, mean over documents)\nECE       %.4f (%d bins of the top probability)\n",
+		r.LogLoss, of, r.Brier, r.ECE, metrics.ReliabilityBins)
+	if b := r.BinaryScores; b != nil {
+		fmt.Fprintf(w, "ROC AUC   %.4f (positive class %s)\n", b.ROCAUC, plain(b.Positive))
+		for _, f := range metrics.RecallFPRs {
+			fmt.Fprintf(w, "recall    %.4f at FPR ≤ %g\n", b.RecallAtFPR[strconv.FormatFloat(f, 'g', -1, 64)], f)
+		}
+	}
+	fmt.Fprintf(w, "\nreliability (top probability: documents, mean confidence, accuracy)\n")
+	for _, bin := range r.Reliability {
+		if bin.Count > 0 {
+			fmt.Fprintf(w, "  %.1f–%.1f  %7d  %.4f  %.4f\n", bin.Lo, bin.Hi, bin.Count, bin.Confidence, bin.Accuracy)
 		}
 	}
 }

@@ -65,7 +65,13 @@ func printInfo(w io.Writer, path string, info pipeline.Info) {
 	} else {
 		fmt.Fprintf(w, "columns     %s\n", strings.Join(quoteAll(info.Columns), ", "))
 	}
-	fmt.Fprintf(w, "classes     %d\n\n", len(info.Classes))
+	fmt.Fprintf(w, "classes     %d\n", len(info.Classes))
+	if s.Threshold != "" {
+		i := strings.LastIndexByte(s.Threshold, '=') // as ParseThreshold reads it
+		label, p := s.Threshold[:i], s.Threshold[i+1:]
+		fmt.Fprintf(w, "threshold   %s: predicts %s iff p(%s) ≥ %s, else the other class\n", plain(s.Threshold), plain(label), plain(label), p)
+	}
+	fmt.Fprintln(w)
 	printClassTable(w, "class", "prior", len(info.Classes), func(i int) (string, float64, float64) {
 		c := info.Classes[i]
 		return c.Name, c.Documents, c.Prior

@@ -131,11 +131,6 @@ func (r *reweightFlag) Set(s string) error {
 	return nil
 }
 
-// thresholdFlag is predict's --threshold.
-func thresholdFlag(fs *flag.FlagSet) *float64 {
-	return fs.Float64("threshold", 0, "multi-label models: print every label with at least this probability instead of those above their learned thresholds")
-}
-
 func labelSepFlag(fs *flag.FlagSet) *string {
 	return fs.String("label-sep", "", "multi-label: separator of several labels in a .tsv/.csv label field (e.g. \",\")")
 }
@@ -192,6 +187,9 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	on, detected, mc, err := f.config(fs, &cfg, path, opt, *f.folds)
 	if !on || err != nil {
 		return on || err != nil, err
+	}
+	if th, ok := lookupThreshold(fs); ok && th.label != "" {
+		return true, fmt.Errorf("%w: --threshold %s: a multi-label model learns a threshold per label", errUsage, th)
 	}
 	tr, err := multilabel.NewTrainer(cfg, mc)
 	if err != nil {
@@ -266,11 +264,14 @@ func singleLabelPriors(fs *flag.FlagSet) error {
 // threshold (or --threshold P), or the --top K most probable, with its
 // probability; with explainTerms ≥ 0 (0: all) each label printed is
 // explained by that many terms.
-func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, stdout io.Writer, asJSON bool, top int, threshold float64, explainTerms int) error {
+func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, stdout io.Writer, asJSON bool, top int, th *thresholdValue, explainTerms int) error {
 	if err := singleLabelPriors(fs); err != nil {
 		return err
 	}
-	byTop, byThreshold := set(fs, "top"), set(fs, "threshold")
+	byTop, byThreshold, threshold := set(fs, "top"), th.given, th.p
+	if th.label != "" {
+		return fmt.Errorf("%w: --threshold %s: a multi-label model takes one probability P for every label", errUsage, th)
+	}
 	if byThreshold && !(threshold >= 0 && threshold <= 1) {
 		return fmt.Errorf("%w: --threshold %g: want a probability", errUsage, threshold)
 	}

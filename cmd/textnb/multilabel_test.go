@@ -68,7 +68,7 @@ func TestTrainMultiLabelDetectedPredictEval(t *testing.T) {
 	mustFail(t, 2, []string{"--priors"}, "predict", "-m", model, "--priors", "a=1", "-")
 	mustFail(t, 1, []string{"holds a multi-label model, not a text model"}, "merge", "-o", filepath.Join(t.TempDir(), "x.model"), model, model)
 	single := trainTo(t, newsTrain)
-	mustFail(t, 2, []string{"--threshold applies to multi-label models"}, "predict", "-m", single, "--threshold", "0.5", "-")
+	mustFail(t, 2, []string{"P alone applies to multi-label models", "this one has 4 classes"}, "predict", "-m", single, "--threshold", "0.5", "-")
 }
 
 func TestTrainMultiLabelFlags(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/textnb/textnb/internal/tally"
@@ -64,14 +65,14 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 				return fmt.Errorf("%w: --terms %d: want N ≥ 0", errUsage, *terms)
 			}
 		}
-		return predictMulti(fs, *modelPath, pos, ro, stdout, *asJSON, *top, *threshold, explainTerms)
-	}
-	if set(fs, "threshold") {
-		return fmt.Errorf("%w: --threshold applies to multi-label models", errUsage)
+		return predictMulti(fs, *modelPath, pos, ro, stdout, *asJSON, *top, threshold, explainTerms)
 	}
 	in := inputs{rows: ro}
 	c, err := openClassifier(*modelPath, &in)
 	if err != nil {
+		return err
+	}
+	if err := applyThreshold(threshold, c); err != nil {
 		return err
 	}
 	if _, text := c.fields(); text != "" && !givenFlags(fs)["text-field"] {
@@ -92,7 +93,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if tc, ok := c.(textClassifier); ok && *explain {
 		p.explainer = tc.m.NewPredictor() // used by print, on one goroutine
 	}
-	sh, err := pf.shift(c.classes(), c.priors(), p.print)
+	sh, err := pf.shift(c.classes(), c.priors(), decide(c), p.print)
 	if err != nil {
 		return err
 	}
@@ -164,6 +165,9 @@ func (p *printer) print(s scored) {
 		return
 	}
 	fmt.Fprint(p.w, plain(r.Source))
+	if order[0] != r.Class { // a decision threshold chose another class: it comes first
+		order = slices.Insert(slices.DeleteFunc(order, func(c int) bool { return c == r.Class }), 0, r.Class)[:p.top]
+	}
 	for _, c := range order {
 		fmt.Fprintf(p.w, "\t%s\t%.6g", plain(p.classes[c]), r.Proba[c])
 	}

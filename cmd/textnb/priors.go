@@ -36,14 +36,16 @@ type shift struct {
 	correct  *nb.PriorShift // nil: leave the probabilities alone
 	estimate bool
 	held     []scored
-	keepText bool // held documents keep their text
+	keepText bool                // held documents keep their text
+	decide   func([]float64) int // the class of corrected probabilities
 	emit     func(scored)
 }
 
 // shift returns the correction for a model with classes whose probabilities
-// assume the priors assumed.
-func (f priorFlags) shift(classes []string, assumed []float64, emit func(scored)) (*shift, error) {
-	s := &shift{classes: classes, assumed: assumed, estimate: *f.estimate, emit: emit}
+// assume the priors assumed, and which decides its class from corrected
+// probabilities by decide.
+func (f priorFlags) shift(classes []string, assumed []float64, decide func([]float64) int, emit func(scored)) (*shift, error) {
+	s := &shift{classes: classes, assumed: assumed, estimate: *f.estimate, decide: decide, emit: emit}
 	if *f.list == "" {
 		return s, nil
 	}
@@ -80,7 +82,7 @@ func (s *shift) add(p scored) {
 		s.held = append(s.held, p)
 	case s.correct != nil:
 		s.correct.Apply(p.Proba)
-		p.Class = nb.Argmax(p.Proba)
+		p.Class = s.decide(p.Proba)
 		s.emit(p)
 	default:
 		s.emit(p)

@@ -11,11 +11,14 @@ import (
 
 // semiFlags are train's semi-supervised flags.
 type semiFlags struct {
-	unlabeled            *string
-	method               *pipeline.SemiMethod
-	k, threshold, lambda *float64
-	rounds               *int
-	raw                  *bool
+	unlabeled *string
+	method    *pipeline.SemiMethod
+	k, lambda *float64
+	// threshold is snb's as a bare P, the model's decision threshold as
+	// LABEL=P
+	threshold *thresholdValue
+	rounds    *int
+	raw       *bool
 }
 
 func newSemiFlags(fs *flag.FlagSet) semiFlags {
@@ -23,7 +26,7 @@ func newSemiFlags(fs *flag.FlagSet) semiFlags {
 		unlabeled: fs.String("unlabeled", "", "also learn from the unlabeled documents at `PATH` (a folder of files or a line file; needs --semi)"),
 		method:    textFlag(fs, "semi", pipeline.NoSemi, "semi-supervised method for --unlabeled: nsnb (confident self-training), snb (threshold self-training), em (Nigam et al.)"),
 		k:         fs.Float64("k", pipeline.DefaultSemiK, "nsnb: documents pseudo-labeled per round, a count (≥ 1) or a fraction of those left (< 1)"),
-		threshold: fs.Float64("threshold", 0, "snb: minimum top probability to pseudo-label a document (default 0.9)"),
+		threshold: decisionFlag(fs),
 		rounds:    fs.Int("rounds", 0, "nsnb, snb: maximum rounds (default 10); em: maximum iterations (default 50)"),
 		lambda:    fs.Float64("lambda", pipeline.DefaultSemiLambda, "em: weight of the unlabeled documents' soft counts"),
 		raw:       fs.Bool("raw-posteriors", false, "nsnb: rank and pseudo-label by the classifier's own posteriors, as the NSNB paper does, not by per-class standardized scores"),
@@ -34,8 +37,11 @@ func newSemiFlags(fs *flag.FlagSet) semiFlags {
 // settings. The pipeline reads a zero as the default, so an explicit zero
 // (given) is refused rather than silently replaced.
 func (f semiFlags) config(given map[string]bool) (pipeline.Semi, error) {
-	s := pipeline.Semi{Method: *f.method, K: *f.k, Threshold: *f.threshold, Rounds: *f.rounds, Lambda: *f.lambda, RawPosteriors: *f.raw}
-	for name, zero := range map[string]bool{"k": s.K == 0, "threshold": s.Threshold == 0, "rounds": s.Rounds == 0, "lambda": s.Lambda == 0} {
+	s := pipeline.Semi{Method: *f.method, K: *f.k, Rounds: *f.rounds, Lambda: *f.lambda, RawPosteriors: *f.raw}
+	if f.threshold.label == "" {
+		s.Threshold = f.threshold.p
+	}
+	for name, zero := range map[string]bool{"k": s.K == 0, "threshold": s.Threshold == 0 && f.threshold.label == "", "rounds": s.Rounds == 0, "lambda": s.Lambda == 0} {
 		if given[name] && zero {
 			return s, fmt.Errorf("%w: --%s 0: want a positive value (see --help)", errUsage, name)
 		}

@@ -107,6 +107,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	m.LabelField, m.TextField = fields.stored(fs)
+	if err := storeDecision(semi.threshold, m); err != nil {
+		return err
+	}
 	if err := modelfile.Save(*out, m); err != nil {
 		return err
 	}

@@ -207,10 +207,11 @@ func TestMultiErrors(t *testing.T) {
 		{"topics", `{"text":"a","priors":null}`, ""},
 		{"topics", `{"text":"a","threshold":1.5}`, `"threshold" is 1.5: want a probability from 0 to 1`},
 		{"topics", `{"text":"a","threshold":-0.1}`, `"threshold" is -0.1`},
-		{"topics", `{"text":"a","threshold":"high"}`, `field "threshold": a JSON string where a number was expected`},
+		{"topics", `{"text":"a","threshold":"high"}`, `field "threshold": a JSON string where a number (multi-label models) or an object {"LABEL": P} (two-class text models) was expected`},
 		{"topics", `{"text":"a","threshold":0.5,"top":2}`, `give at most one of "top" and "threshold"`},
 		{"topics", `{"text":"a","top":-1}`, `"top" is -1`},
-		{"spam", `{"text":"a","threshold":0.5}`, `model "spam" is a text model: "threshold" applies to multi-label models`},
+		{"spam", `{"text":"a","threshold":0.5}`, `model "spam" is a text model: "threshold" names a class with its probability, as {"ham": 0.5}`},
+		{"topics", `{"text":"a","threshold":{"sport":0.5}}`, `model "topics" is a multi-label model: "threshold" is one probability for every label`},
 	} {
 		r := do(t, "POST", url+"/v1/models/"+c.model+"/predict", c.body)
 		msg, _ := r.body["error"].(string)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,8 +31,11 @@ type predictRequest struct {
 	// multi-label model, the K most probable labels are the prediction.
 	Top int `json:"top"`
 	// Threshold predicts every label of a multi-label model whose
-	// probability reaches it, instead of the labels' learned thresholds.
-	Threshold *float64 `json:"threshold"`
+	// probability reaches it, instead of the labels' learned thresholds;
+	// for a two-class text model it is {"LABEL": P}: LABEL iff its
+	// probability reaches P, else the other class, instead of the model's
+	// stored threshold or its most probable class.
+	Threshold *requestThreshold `json:"threshold"`
 	// Explain explains each prediction by its K terms of largest
 	// contribution: true means DefaultExplainTerms.
 	Explain explainTerms `json:"explain"`
@@ -88,7 +92,19 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf(`"top" is %d: want K ≥ 0`, req.Top))
 		return
 	}
-	o := output{m: m, top: min(req.Top, len(m.classes)), threshold: req.Threshold, explain: int(req.Explain), counts: make([]float64, len(m.classes))}
+	o := output{m: m, top: min(req.Top, len(m.classes)), explain: int(req.Explain), counts: make([]float64, len(m.classes))}
+	if t := req.Threshold; t != nil {
+		if m.multi != nil {
+			o.threshold = &t.p
+		} else {
+			d, err := m.text.NewThreshold(t.label, t.p)
+			if err != nil {
+				writeError(w, http.StatusBadRequest, fmt.Sprintf(`"threshold": %v`, err))
+				return
+			}
+			o.decision = &d
+		}
+	}
 	if req.Priors != nil {
 		sh, err := priorShift(m, req.Priors)
 		if err != nil {
@@ -141,14 +157,18 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 func misfit(m *model, req *predictRequest) string {
 	t := req.Threshold
 	switch {
-	case m.multi == nil && t != nil:
-		return fmt.Sprintf(`model %q is a %s model: "threshold" applies to multi-label models`, m.name, m.kind())
+	case m.table != nil && t != nil:
+		return fmt.Sprintf(`model %q is a table model: "threshold" applies to text and multi-label models`, m.name)
+	case m.text != nil && t != nil && t.label == "":
+		return fmt.Sprintf(`model %q is a text model: "threshold" names a class with its probability, as {%q: %g}`, m.name, m.classes[0], t.p)
 	case m.multi == nil:
 		return ""
 	case req.Priors != nil:
 		return fmt.Sprintf(`model %q is a multi-label model: "priors" apply to single-label models (each label is decided on its own)`, m.name)
-	case t != nil && !(*t >= 0 && *t <= 1):
-		return fmt.Sprintf(`"threshold" is %g: want a probability from 0 to 1`, *t)
+	case t != nil && t.label != "":
+		return fmt.Sprintf(`model %q is a multi-label model: "threshold" is one probability for every label`, m.name)
+	case t != nil && !(t.p >= 0 && t.p <= 1):
+		return fmt.Sprintf(`"threshold" is %g: want a probability from 0 to 1`, t.p)
 	case t != nil && req.Top != 0:
 		return `give at most one of "top" and "threshold"`
 	}
@@ -200,6 +220,8 @@ func typeName(goType string) string {
 		return "a number"
 	case "map[string]float64":
 		return "an object of numbers keyed by class"
+	case "*serve.requestThreshold":
+		return `a number (multi-label models) or an object {"LABEL": P} (two-class text models)`
 	case "[]json.RawMessage":
 		return "an array of rows"
 	}
@@ -223,6 +245,8 @@ type output struct {
 	shift *nb.PriorShift
 	// threshold, if set, picks a multi-label model's labels
 	threshold *float64
+	// decision, if set, decides a two-class text model's class
+	decision *pipeline.Threshold
 	// explain is the number of terms of an explanation; 0: none
 	explain int
 	counts  []float64 // predictions per class
@@ -357,6 +381,41 @@ const (
 	MaxExplainTerms     = 1000
 )
 
+// requestThreshold is a request's "threshold": a number P (label "") or
+// an object {"LABEL": P} of one class.
+type requestThreshold struct {
+	label string
+	p     float64
+}
+
+func (t *requestThreshold) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &t.p); err == nil {
+		return nil
+	}
+	var named map[string]float64
+	if err := json.Unmarshal(b, &named); err == nil && len(named) == 1 {
+		for t.label, t.p = range named {
+		}
+		return nil
+	} else if err == nil {
+		return fmt.Errorf(`"threshold" names %d classes: want one, as {"LABEL": P}`, len(named))
+	}
+	kind := "value"
+	switch bytes.TrimLeft(b, " \t\r\n")[0] {
+	case '"':
+		kind = "string"
+	case '[':
+		kind = "array"
+	case 't', 'f':
+		kind = "bool"
+	case '{':
+		kind = "object"
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		kind = "number " + string(b)
+	}
+	return &json.UnmarshalTypeError{Value: kind, Type: reflect.TypeFor[*requestThreshold]()} // encoding/json names the field
+}
+
 // explainTerms reads "explain": true, false or a number of terms.
 type explainTerms int
 
@@ -446,7 +505,16 @@ func row(x []float64, t *table.Table, raw json.RawMessage) ([]float64, error) {
 
 // prediction appends the fields of one prediction (without braces).
 func (o *output) prediction(b []byte, proba []float64, best int) []byte {
-	if o.shift != nil {
+	switch {
+	case o.decision != nil:
+		if o.shift != nil {
+			o.shift.Apply(proba)
+		}
+		best = o.decision.Decide(proba)
+	case o.shift != nil && o.m.text != nil:
+		o.shift.Apply(proba)
+		best = o.m.text.Decide(proba) // by the model's threshold, if it has one
+	case o.shift != nil:
 		o.shift.Apply(proba)
 		best = nb.Argmax(proba)
 	}
