@@ -39,6 +39,8 @@ var (
 // multi-label report uses too.
 func parseReport() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"add": func(a, b int) int { return a + b },
+		"sub": func(a, b int) int { return a - b },
 		"barWidth": func(w, maxW float64) int {
 			if maxW <= 0 {
 				return 0
@@ -127,6 +129,10 @@ type reportData struct {
 	Errors            []misclassified
 	Explained         bool
 	MaxWeight         float64 // the largest |contribution| listed, for the bars' scale
+	Threshold         string
+	Proba             *metrics.ProbaScores
+	Reliability       *reliabilityChart // nil without probabilities
+	ROC               *rocChart         // two-class models
 }
 
 type pairRow struct {
@@ -140,6 +146,19 @@ func newReportData(model, corpusPath string, rep evalReport, seen bool) reportDa
 	d := reportData{Model: model, Corpus: corpusPath, N: r.N, Classes: r.Classes, Accuracy: r.Accuracy, MacroF1: r.MacroF1,
 		Wrong: r.N - correct(r), Unknown: len(r.UnknownLabels()), UnknownDocs: r.UnknownDocs, Errors: rep.Errors}
 	d.UnknownNames = r.UnknownLabels()[:min(d.Unknown, maxNames)]
+	d.Threshold, d.Proba = rep.Threshold, r.ProbaScores
+	if r.ProbaScores != nil {
+		d.Reliability = newReliabilityChart(r.ProbaScores)
+	}
+	if b := r.BinaryScores; b != nil {
+		negatives := 0
+		for _, l := range r.Labels[:r.Classes] {
+			if l != b.Positive {
+				negatives += r.PerClass[l].Support
+			}
+		}
+		d.ROC = newROCChart(b, negatives)
+	}
 	order := labelOrder(r, seen)
 	d.Bars = newBarChart(r, order)
 	switch {

@@ -130,7 +130,7 @@ func TestReportInBrowser(t *testing.T) {
 			t.Errorf("svg %s has %d rects", s.ID, s.Rects)
 		}
 	}
-	if s := sizes["scores"]; len(svgs) != 2 || s[0] < 400 || s[1] < 100 || sizes["confusion"][0] < 150 || sizes["confusion"][1] < 150 {
+	if s := sizes["scores"]; len(svgs) != 3 || s[0] < 400 || s[1] < 100 || sizes["confusion"][0] < 150 || sizes["confusion"][1] < 150 {
 		t.Errorf("charts laid out as %+v", svgs)
 	}
 	if !strings.Contains(dom, "Misclassified documents") || !strings.Contains(dom, "= margin of") {
