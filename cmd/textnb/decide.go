@@ -49,20 +49,22 @@ func (v *thresholdValue) Set(s string) error {
 
 // thresholdFlag is predict's and eval's --threshold.
 func thresholdFlag(fs *flag.FlagSet) *thresholdValue {
-	v := new(thresholdValue)
-	fs.Var(v, "threshold", "`LABEL=P`: a two-class text model predicts LABEL iff its probability is at least P, else the other class, "+
+	return newThresholdFlag(fs, "`LABEL=P`: a two-class text model predicts LABEL iff its probability is at least P, else the other class, "+
 		"instead of the most probable class or the threshold train stored; P alone, for multi-label models: "+
 		"every label with at least this probability instead of those above their learned thresholds")
-	return v
 }
 
 // decisionFlag is train's --threshold: snb's, or the model's decision
 // threshold.
 func decisionFlag(fs *flag.FlagSet) *thresholdValue {
-	v := new(thresholdValue)
-	fs.Var(v, "threshold", "`LABEL=P`: store the decision threshold of a two-class model in it: predict, eval and serve then "+
+	return newThresholdFlag(fs, "`LABEL=P`: store the decision threshold of a two-class model in it: predict, eval and serve then "+
 		"predict LABEL iff its probability is at least P, else the other class; P alone: snb's minimum top probability "+
 		"to pseudo-label a document (default 0.9)")
+}
+
+func newThresholdFlag(fs *flag.FlagSet, usage string) *thresholdValue {
+	v := new(thresholdValue)
+	fs.Var(v, "threshold", usage)
 	return v
 }
 
