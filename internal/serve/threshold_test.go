@@ -58,6 +58,10 @@ func TestPredictTextThreshold(t *testing.T) {
 			}
 		}
 	}
+	// The model's description shows its threshold.
+	if r := do(t, "GET", url+"/v1/models/strict", ""); r.code != 200 || r.body["settings"].(map[string]any)["threshold"] != "spam=0.99" {
+		t.Errorf("GET /v1/models/strict: %d %.300s", r.code, r.raw)
+	}
 	// With priors, the threshold decides the corrected probabilities.
 	body, _ := json.Marshal(map[string]any{"texts": texts, "priors": map[string]float64{"ham": 0.2, "spam": 0.8}, "threshold": map[string]float64{"spam": 0.9}})
 	r := do(t, "POST", url+"/v1/models/strict/predict", string(body))
