@@ -45,3 +45,18 @@ func ExampleMultiEvaluator() {
 	fmt.Printf("micro-F1 %.3f, subset accuracy %.1f, Hamming loss %.3f\n", r.MicroF1, r.SubsetAccuracy, r.HammingLoss)
 	// Output: micro-F1 0.667, subset accuracy 0.5, Hamming loss 0.333
 }
+
+func ExampleEvaluator_AddProba() {
+	ev := metrics.NewEvaluator([]string{"ham", "spam"})
+	// The true label, the class decided and every class's probability.
+	ev.AddProba("ham", 0, []float64{0.9, 0.1})
+	ev.AddProba("spam", 1, []float64{0.2, 0.8})
+	ev.AddProba("ham", 1, []float64{0.4, 0.6})
+	ev.AddProba("ham", 0, []float64{0.7, 0.3})
+	r := ev.Result()
+	fmt.Printf("log loss %.3f, Brier %.3f, ECE %.3f\n", r.LogLoss, r.Brier, r.ECE)
+	fmt.Printf("positive %s, ROC AUC %.3f, recall at 1%% FPR %.2f\n", r.Positive, r.ROCAUC, r.RecallAtFPR["0.01"])
+	// Output:
+	// log loss 0.400, Brier 0.250, ECE 0.300
+	// positive spam, ROC AUC 1.000, recall at 1% FPR 1.00
+}
