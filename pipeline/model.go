@@ -40,6 +40,8 @@ type Model struct {
 	scorer func() *compact.Scorer
 	// classCount is the number of training documents per class.
 	classCount []float64
+	// calibration, if set, scales the scores that Proba normalizes.
+	calibration *Calibration
 
 	counts     *compact.Counts
 	countsRaw  []byte // undecoded counts of a loaded model
@@ -255,9 +257,14 @@ func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
 	return p.m.scorer().JointLogLikelihood(dst, idx, val)
 }
 
-// Proba appends the class probabilities of text and returns them with the
-// index of the most probable class (ties: the first class).
+// Proba appends the class probabilities of text, calibrated if the model
+// is (Model.Calibration), and returns them with the index of the most
+// probable class (ties: the first class).
 func (p *Predictor) Proba(dst []float64, text string) ([]float64, int) {
 	p.jll = p.JointLogLikelihood(p.jll[:0], text)
-	return nb.Proba(dst, p.jll), nb.Argmax(p.jll)
+	best := nb.Argmax(p.jll)
+	if c := p.m.calibration; c != nil {
+		c.calibrate(p.jll)
+	}
+	return nb.Proba(dst, p.jll), best
 }
