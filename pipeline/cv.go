@@ -644,12 +644,12 @@ func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Confi
 		return fmt.Errorf("fold %d: %w", fk+1, err)
 	}
 	w.binary = false                     // a model predicts from counts
-	at := d.scoreColumns(f) // nil unless scores are kept
 	test := vectorize.NewCSR(f.features) // the held-out rows, weighted; unsorted
 	for _, i := range f.test {
 		idx, val = w.row(d, i, idx[:0], val[:0])
 		test.AppendRow(idx, val)
 	}
+	at := d.scoreColumns(f) // nil unless scores are kept
 	for gi, s := range g {
 		if gi > 0 {
 			m.Config = d.settingConfig(settings[s]).forClasses(n)
