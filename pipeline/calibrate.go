@@ -92,16 +92,18 @@ func CrossValidateDocs(cfg Config, o CVOptions, docs Docs) (*CVResult, error) {
 // FitCalibration fits it on cross-validated held-out scores.
 type Calibration struct {
 	// Temperature, > 0, divides the scores.
-	Temperature float64
+	Temperature float64 `json:"temperature"`
 	// Priors are the class priors the calibrated probabilities assume (see
 	// Model.PosteriorPriors): their mean over the held-out documents, in
 	// the order of the model's classes.
-	Priors []float64
+	Priors []float64 `json:"priors"`
 	// Folds and Documents are those of the cross-validation fitted on.
-	Folds, Documents int
+	Folds     int `json:"folds"`
+	Documents int `json:"documents"`
 	// LogLossBefore and LogLossAfter are the held-out documents' mean log
 	// loss with the scores as they are and calibrated.
-	LogLossBefore, LogLossAfter float64
+	LogLossBefore float64 `json:"cv_log_loss_before"`
+	LogLossAfter  float64 `json:"cv_log_loss_after"`
 }
 
 // ErrNoScores is returned by FitCalibration for a CVResult without
@@ -371,4 +373,28 @@ func (f *fileCalibration) calibration(k int) (*Calibration, error) {
 		return nil, fmt.Errorf("calibration: %v", err)
 	}
 	return c, nil
+}
+
+// top returns the index of the result with the best mean accuracy, then
+// macro-F1; the first of equals.
+func top(rs []*CVResult) int {
+	t := 0
+	for i, x := range rs {
+		b := rs[t]
+		if x.Accuracy.Mean > b.Accuracy.Mean || x.Accuracy.Mean == b.Accuracy.Mean && x.MacroF1.Mean > b.MacroF1.Mean {
+			t = i
+		}
+	}
+	return t
+}
+
+// dropScores lets go of the held-out scores of the results that Tune can no
+// longer choose: all but the best so far and the base configuration's.
+func (r *TuneResult) dropScores() {
+	t := top(r.Results)
+	for i, x := range r.Results {
+		if i != t && i != r.Base {
+			x.HeldOut = nil
+		}
+	}
 }

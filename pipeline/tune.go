@@ -123,14 +123,10 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 				}
 			}
 			r.Results = append(r.Results, rs...)
+			r.dropScores()
 		}
 	}
-	for i, x := range r.Results {
-		b := r.Results[r.Top]
-		if x.Accuracy.Mean > b.Accuracy.Mean || x.Accuracy.Mean == b.Accuracy.Mean && x.MacroF1.Mean > b.MacroF1.Mean {
-			r.Top = i
-		}
-	}
+	r.Top = top(r.Results)
 	r.Best = r.Top
 	if r.Base >= 0 {
 		b, d := r.Results[r.Top], r.Results[r.Base]

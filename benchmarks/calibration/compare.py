@@ -16,6 +16,8 @@ from scipy.special import logsumexp, softmax
 from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
 
+from sklearn_calibration import ece, log_loss as logloss
+
 
 def read(path):
     y, s = [], []
@@ -27,21 +29,6 @@ def read(path):
             s.append([float(v) for v in parts[1:]])
     s = np.array(s)
     return np.array(y), s - s.max(axis=1, keepdims=True)
-
-
-def ece(p, y, bins=10):
-    conf, pred = p.max(axis=1), p.argmax(axis=1)
-    b = np.minimum((conf * bins).astype(int), bins - 1)
-    e = 0.0
-    for i in range(bins):
-        m = b == i
-        if m.any():
-            e += m.mean() * abs((pred[m] == y[m]).mean() - conf[m].mean())
-    return e
-
-
-def logloss(p, y):
-    return -np.mean(np.log(np.clip(p[np.arange(len(y)), y], 1e-300, None)))
 
 
 def nll_tb(theta, s, y, bias):
