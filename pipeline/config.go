@@ -135,7 +135,8 @@ type Config struct {
 	Select Selection `json:",omitzero"`
 	// Calibrate fits a Calibration of the probabilities on k-fold
 	// cross-validated scores of this configuration. A Trainer sees each
-	// document once and does not: the train command cross-validates first
+	// document once and does not: textnb.Train, TrainFrom and the train
+	// command read the documents again to cross-validate
 	// (CrossValidateDocs with CVOptions.KeepScores, then Model.Calibrate).
 	// A calibrated model's Config has it set.
 	Calibrate bool `json:",omitzero"`
