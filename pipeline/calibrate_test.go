@@ -10,6 +10,7 @@ import (
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/vectorize"
 )
 
 // Labels drawn from softmax(s/T) for a known T: the fit recovers T, and it
@@ -270,4 +271,37 @@ func meanOf(rows []float64, k, c int) float64 {
 		s += rows[i]
 	}
 	return s / float64(len(rows)/k)
+}
+
+// Merging calibrated models, or a calibrated and an uncalibrated one,
+// gives an uncalibrated model whose file loads.
+func TestMergeDropsCalibration(t *testing.T) {
+	cfg := Config{Weighting: RawCounts, Vocab: vectorize.VocabConfig{MinDF: 1}}
+	plain, cal := calibrated(t, cfg)
+	m, err := Merge(cal, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Calibration() != nil || m.Config.Calibrate {
+		t.Fatalf("merged calibration %+v, Calibrate %v", m.Calibration(), m.Config.Calibrate)
+	}
+	if _, err := decode(testkit.Encode(t, m)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A Trainer asked to calibrate gives an uncalibrated model until
+// Calibrate, and its file loads.
+func TestTrainerLeavesCalibrationToCalibrate(t *testing.T) {
+	m, _, err := trainerOf(t, Config{Calibrate: true}, readDocs(t, newsTrain)).Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Config.Calibrate || m.Calibration() != nil {
+		t.Fatalf("Finish: Calibrate %v, calibration %+v", m.Config.Calibrate, m.Calibration())
+	}
+	m.Config.Calibrate = true // as a caller may set it
+	if loaded, err := decode(testkit.Encode(t, m)); err != nil || loaded.Config.Calibrate {
+		t.Fatalf("loaded: %v, Calibrate %v", err, loaded != nil && loaded.Config.Calibrate)
+	}
 }

@@ -46,6 +46,7 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 	le := binary.LittleEndian
 	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Config.Tokenize.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount,
 		LabelField: m.LabelField, TextField: m.TextField, Calibration: newFileCalibration(m.calibration)}
+	h.Config.Calibrate = m.calibration != nil // whatever the Config asked for
 	var idf []float64
 	if p := m.idf(); p != nil {
 		idf = *p

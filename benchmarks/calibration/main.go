@@ -76,7 +76,7 @@ func main() {
 	defer cleanup()
 	python := bench.Python()
 	script := filepath.Join(bench.Root(), "benchmarks", "calibration", "sklearn_calibration.py")
-	fmt.Printf("| corpus | model | accuracy | log loss | ECE | calibration |\n|---|---|---|---|---|---|\n")
+	fmt.Printf("| corpus | model | accuracy | mean top p | log loss | ECE | calibration |\n|---|---|---|---|---|---|---|\n")
 	for _, s := range datasets() {
 		train, test, labels, err := s.write(tmp)
 		if err != nil {
@@ -103,7 +103,7 @@ func main() {
 			if err != nil {
 				log.Fatalf("%s: %v", s.name, err)
 			}
-			fmt.Printf("| %s | %s | %.4f | %.4f | %.4f | %s |\n", s.name, c.name, sc.accuracy, sc.logLoss, sc.ece, calibrationOf(tr.Stdout))
+			fmt.Printf("| %s | %s | %.4f | %.4f | %.4f | %.4f | %s |\n", s.name, c.name, sc.accuracy, sc.confidence, sc.logLoss, sc.ece, calibrationOf(tr.Stdout))
 		}
 		if s.name == "chnsenticorp" || !bench.HasSklearn(python) { // scikit-learn's tokenizer does not segment Chinese
 			continue
@@ -114,13 +114,13 @@ func main() {
 		}
 		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 			var r struct {
-				Model                  string
-				Accuracy, LogLoss, ECE float64
+				Model                              string
+				Accuracy, Confidence, LogLoss, ECE float64
 			}
 			if err := json.Unmarshal([]byte(strings.NewReplacer("log_loss", "LogLoss", "ece", "ECE").Replace(line)), &r); err != nil {
 				log.Fatal(err)
 			}
-			fmt.Printf("| %s | %s | %.4f | %.4f | %.4f | |\n", s.name, r.Model, r.Accuracy, r.LogLoss, r.ECE)
+			fmt.Printf("| %s | %s | %.4f | %.4f | %.4f | %.4f | |\n", s.name, r.Model, r.Accuracy, r.Confidence, r.LogLoss, r.ECE)
 		}
 	}
 }
@@ -158,7 +158,7 @@ func (s dataset) write(dir string) (train, test string, labels []string, err err
 }
 
 // scores are a model's scores on a test part.
-type scores struct{ accuracy, logLoss, ece float64 }
+type scores struct{ accuracy, confidence, logLoss, ece float64 }
 
 // score scores the lines of "textnb predict --json" against the labels,
 // in order. The ECE is over 10 equal-width bins of the top probability:
@@ -179,6 +179,7 @@ func score(out string, labels []string) (scores, error) {
 			return s, err
 		}
 		top := p.Proba[p.Label]
+		s.confidence += top
 		ok := p.Label == labels[i]
 		s.logLoss -= math.Log(max(p.Proba[labels[i]], 1e-15))
 		b := min(int(top*10), 9)
@@ -196,6 +197,7 @@ func score(out string, labels []string) (scores, error) {
 		}
 	}
 	s.accuracy /= total
+	s.confidence /= total
 	s.logLoss /= total
 	return s, nil
 }

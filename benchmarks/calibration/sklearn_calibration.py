@@ -4,7 +4,7 @@ as benchmarks/calibration scores textnb's.
 usage: sklearn_calibration.py TRAIN.jsonl TEST.jsonl
 Features as textnb's defaults: CountVectorizer 1-2-grams +
 TfidfTransformer(sublinear_tf=True). Prints one JSON object per model:
-{"model", "accuracy", "log_loss", "ece"}.
+{"model", "accuracy", "confidence" (mean top probability), "log_loss", "ece"}.
 """
 import json
 import sys
@@ -58,7 +58,7 @@ def main():
         p = m.predict_proba(xte)
         y = np.searchsorted(m.classes_, test_y)
         print(json.dumps({"model": name, "accuracy": float((p.argmax(axis=1) == y).mean()),
-                          "log_loss": log_loss(p, y), "ece": ece(p, y)}))
+                          "confidence": float(p.max(axis=1).mean()), "log_loss": log_loss(p, y), "ece": ece(p, y)}))
 
 
 if __name__ == "__main__":
