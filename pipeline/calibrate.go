@@ -72,6 +72,15 @@ func (d *cvData) heldOut(scores []float64) *HeldOut {
 
 // CrossValidateDocs cross-validates cfg on docs (Trainer.CrossValidate).
 func CrossValidateDocs(cfg Config, o CVOptions, docs Docs) (*CVResult, error) {
+	t, err := trainerOn(cfg, docs)
+	if err != nil {
+		return nil, err
+	}
+	return t.CrossValidate(o)
+}
+
+// trainerOn returns a Trainer for cfg that has been given docs.
+func trainerOn(cfg Config, docs Docs) (*Trainer, error) {
 	t, err := NewTrainer(cfg)
 	if err != nil {
 		return nil, err
@@ -82,7 +91,7 @@ func CrossValidateDocs(cfg Config, o CVOptions, docs Docs) (*CVResult, error) {
 		t.Abort() // stops its tokenizing goroutines
 		return nil, err
 	}
-	return t.CrossValidate(o)
+	return t, nil
 }
 
 // Calibration maps a model's scores to probabilities that mean what they
@@ -337,7 +346,13 @@ func (c *Calibration) calibrate(jll []float64) {
 
 // fileCalibration is Calibration in a model file's header.
 type fileCalibration struct {
-	Method        string    `json:"method"` // "temperature"
+	Method string `json:"method"` // "temperature"
+	fileTemperature
+}
+
+// fileTemperature has the fields of Calibration in the same order, so
+// they convert, and a field added to one side alone breaks the build.
+type fileTemperature struct {
 	Temperature   float64   `json:"temperature"`
 	Priors        []float64 `json:"priors"`
 	Folds         int       `json:"folds"`
@@ -354,8 +369,7 @@ func newFileCalibration(c *Calibration) *fileCalibration {
 	if c == nil {
 		return nil
 	}
-	return &fileCalibration{Method: temperatureScaling, Temperature: c.Temperature, Priors: c.Priors,
-		Folds: c.Folds, Documents: c.Documents, LogLossBefore: c.LogLossBefore, LogLossAfter: c.LogLossAfter}
+	return &fileCalibration{Method: temperatureScaling, fileTemperature: fileTemperature(*c)}
 }
 
 // calibration returns the calibration of a model of k classes that f
@@ -367,8 +381,7 @@ func (f *fileCalibration) calibration(k int) (*Calibration, error) {
 	if f.Method != temperatureScaling {
 		return nil, fmt.Errorf("calibration method %q, want %q", f.Method, temperatureScaling)
 	}
-	c := &Calibration{Temperature: f.Temperature, Priors: f.Priors, Folds: f.Folds, Documents: f.Documents,
-		LogLossBefore: f.LogLossBefore, LogLossAfter: f.LogLossAfter}
+	c := (*Calibration)(&f.fileTemperature)
 	if err := c.check(k); err != nil {
 		return nil, fmt.Errorf("calibration: %v", err)
 	}
