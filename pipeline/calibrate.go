@@ -100,7 +100,7 @@ func trainerOn(cfg Config, docs Docs) (*Trainer, error) {
 // keeps their order, so predictions and explanations do not change.
 // FitCalibration fits it on cross-validated held-out scores.
 type Calibration struct {
-	// Temperature, > 0, divides the scores.
+	// Temperature, > 0 (2^−40 to 2^40), divides the scores.
 	Temperature float64 `json:"temperature"`
 	// Priors are the class priors the calibrated probabilities assume (see
 	// Model.PosteriorPriors): their mean over the held-out documents, in
@@ -311,11 +311,12 @@ func (m *Model) Calibration() *Calibration {
 }
 
 // check reports what no fitted calibration of k classes has: a
-// temperature not positive and finite, priors that are not k
-// probabilities summing to 1, or a log loss below 0.
+// temperature outside the fit's bounds (which keep scores / T finite),
+// priors that are not k positive probabilities summing to 1, or a log
+// loss below 0.
 func (c *Calibration) check(k int) error {
-	if !(c.Temperature > 0 && c.Temperature <= math.MaxFloat64) {
-		return fmt.Errorf("temperature %g, want a finite value > 0", c.Temperature)
+	if !(c.Temperature >= 1/maxBeta && c.Temperature <= 1/minBeta) {
+		return fmt.Errorf("temperature %g, want %g to %g", c.Temperature, 1/maxBeta, 1/minBeta)
 	}
 	if len(c.Priors) != k {
 		return fmt.Errorf("%d priors for %d classes", len(c.Priors), k)
