@@ -269,7 +269,8 @@ func (m *Model) Calibrate(r *CVResult) error {
 }
 
 // SetCalibration makes m's probabilities calibrated by c, whose priors
-// are in the order of m's classes, or uncalibrated if c is nil.
+// are in the order of m's classes, or uncalibrated if c is nil. Neither it
+// nor Calibrate may run while m predicts.
 func (m *Model) SetCalibration(c *Calibration) error {
 	return m.setCalibration(c, m.Classes)
 }
@@ -312,7 +313,7 @@ func (m *Model) Calibration() *Calibration {
 
 // check reports what no fitted calibration of k classes has: a
 // temperature outside the fit's bounds (which keep scores / T finite),
-// priors that are not k positive probabilities summing to 1, or a log
+// priors that are not k probabilities summing to 1, or a log
 // loss below 0.
 func (c *Calibration) check(k int) error {
 	if !(c.Temperature >= 1/maxBeta && c.Temperature <= 1/minBeta) {
@@ -323,8 +324,8 @@ func (c *Calibration) check(k int) error {
 	}
 	sum := 0.0
 	for _, p := range c.Priors {
-		if !(p > 0 && p <= 1) {
-			return fmt.Errorf("prior %g, want a probability > 0", p)
+		if !(p >= 0 && p <= 1) {
+			return fmt.Errorf("prior %g, want a probability", p)
 		}
 		sum += p
 	}
