@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -303,5 +304,30 @@ func TestTrainerLeavesCalibrationToCalibrate(t *testing.T) {
 	m.Config.Calibrate = true // as a caller may set it
 	if loaded, err := decode(testkit.Encode(t, m)); err != nil || loaded.Config.Calibrate {
 		t.Fatalf("loaded: %v, Calibrate %v", err, loaded != nil && loaded.Config.Calibrate)
+	}
+}
+
+// Files of earlier builds load uncalibrated, their probabilities the
+// scores' softmax, and their priors as before.
+func TestEarlierFilesUncalibrated(t *testing.T) {
+	for _, name := range []string{"news-v1", "news-v2"} {
+		m, err := Load(filepath.Join("../testdata/models", name+".model"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Calibration() != nil || m.Config.Calibrate {
+			t.Fatalf("%s: calibration %+v", name, m.Calibration())
+		}
+		if p := m.PosteriorPriors(); m.Config.Classifier == Complement && p[0] != 1/float64(len(p)) {
+			t.Errorf("%s: priors %v", name, p)
+		}
+		pr := m.NewPredictor()
+		for _, text := range []string{"the striker scored twice", "shares fell sharply", ""} {
+			proba, best := pr.Proba(nil, text)
+			jll := pr.JointLogLikelihood(nil, text)
+			if want := nb.Proba(nil, jll); !slices.Equal(proba, want) || best != nb.Argmax(jll) {
+				t.Errorf("%s: %q: %v, want softmax of the scores %v", name, text, proba, want)
+			}
+		}
 	}
 }
