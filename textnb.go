@@ -57,7 +57,9 @@ func Train(docs []Document, cfg Config) (*Model, error) {
 
 // TrainFrom trains a text model on a sequence of documents, such as
 // ReadCorpus returns, without holding them in memory. It stops at the
-// first error of the sequence and returns it.
+// first error of the sequence and returns it. With cfg.Calibrate it goes
+// through the sequence a second time, for a k-fold cross-validation
+// (pipeline.DefaultFolds) that calibrates the probabilities.
 func TrainFrom(docs iter.Seq2[Document, error], cfg Config) (*Model, error) {
 	tr, err := pipeline.NewTrainer(cfg)
 	if err != nil {
@@ -79,6 +81,25 @@ func TrainFrom(docs iter.Seq2[Document, error], cfg Config) (*Model, error) {
 	m, _, err := tr.Finish()
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Calibrate {
+		r, err := pipeline.CrossValidateDocs(cfg, pipeline.CVOptions{KeepScores: true}, func(yield func(label, text string) bool) error {
+			for d, err := range docs {
+				if err != nil {
+					return err
+				}
+				if !yield(d.Label, d.Text) {
+					break
+				}
+			}
+			return nil
+		})
+		if err == nil {
+			err = m.Calibrate(r)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("calibration: %w", err)
+		}
 	}
 	return newModel(m), nil
 }

@@ -133,6 +133,13 @@ type Config struct {
 	// Select keeps only the best terms by a criterion (vocab vectorizer);
 	// Vocab.MaxFeatures is then not applied.
 	Select Selection `json:",omitzero"`
+	// Calibrate fits a Calibration of the probabilities on k-fold
+	// cross-validated scores of this configuration. A Trainer sees each
+	// document once and does not: textnb.Train, TrainFrom and the train
+	// command read the documents again to cross-validate
+	// (CrossValidateDocs with CVOptions.KeepScores, then Model.Calibrate).
+	// A calibrated model's Config has it set.
+	Calibrate bool `json:",omitzero"`
 }
 
 // SemiMethod names a semi-supervised training method.

@@ -30,6 +30,9 @@ type CVOptions struct {
 	// Seed shuffles each class before its documents are dealt to the folds
 	// (corpus.StratifiedKFold).
 	Seed uint64
+	// KeepScores keeps each held-out document's scores in CVResult.HeldOut,
+	// for FitCalibration: documents × classes values per setting.
+	KeepScores bool
 }
 
 func (o CVOptions) folds() int {
@@ -73,8 +76,10 @@ type CVResult struct {
 	MacroF1  MeanSD       `json:"macro_f1"`
 	// Predicted is each document's label as predicted by the model of the
 	// fold that held it out, in the order the documents were added.
-	Predicted []string      `json:"-"`
-	Elapsed   time.Duration `json:"-"`
+	Predicted []string `json:"-"`
+	// HeldOut is each document's held-out scores, with CVOptions.KeepScores.
+	HeldOut *HeldOut      `json:"-"`
+	Elapsed time.Duration `json:"-"`
 }
 
 // CrossValidate runs stratified k-fold cross-validation on the documents
@@ -117,6 +122,7 @@ type cvData struct {
 	origin []int32
 	minDF  []int // per fold, when automatic
 	folds  [][]int
+	keep   bool // CVOptions.KeepScores
 }
 
 // cvData ends the input and keeps its raw rows.
@@ -132,7 +138,7 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 	if k < 2 || k > len(t.y) {
 		return nil, fmt.Errorf("%w: %d folds for %d documents, want 2 to %d", ErrConfig, k, len(t.y), len(t.y))
 	}
-	d := &cvData{cfg: t.cfg, names: t.names, y: t.y}
+	d := &cvData{cfg: t.cfg, names: t.names, y: t.y, keep: o.KeepScores}
 	if d.cfg.Select.Method != NoSelect {
 		d.cfg.Vocab.MaxFeatures = 0 // K is the selection's, as in Finish
 	}
@@ -501,6 +507,7 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	for s := range preds {
 		preds[s] = make([]string, len(d.y))
 	}
+	scores := d.newScores(len(settings))
 	folds := make([][]FoldResult, len(settings))
 	for s := range folds {
 		folds[s] = make([]FoldResult, k)
@@ -540,7 +547,7 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 		s, gi := &shared[i/len(groups)], i%len(groups)
 		f, err := s.get()
 		if err == nil {
-			err = d.runFold(x, tfs[gi], f, settings, groups[gi], preds, folds)
+			err = d.runFold(x, tfs[gi], f, settings, groups[gi], preds, scores, folds)
 		}
 		errs[i] = err
 		if s.left.Add(-1) == 0 {
@@ -554,7 +561,7 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	}
 	out := make([]*CVResult, len(settings))
 	for s, cfg := range settings {
-		r := &CVResult{Config: d.settingConfig(cfg).forClasses(len(d.names)), Folds: folds[s], Predicted: preds[s]}
+		r := &CVResult{Config: d.settingConfig(cfg).forClasses(len(d.names)), Folds: folds[s], Predicted: preds[s], HeldOut: d.heldOut(scores[s])}
 		acc, f1 := make([]float64, k), make([]float64, k)
 		for i, f := range r.Folds {
 			acc[i], f1[i] = f.Accuracy, f.MacroF1
@@ -607,7 +614,7 @@ func groupSettings(settings []Config) [][]int {
 // runFold fits fold f's training part once for the group g of settings,
 // refits the sums for each setting of the group and predicts the held-out
 // part. f is only read.
-func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Config, g []int, preds [][]string, folds [][]FoldResult) error {
+func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Config, g []int, preds [][]string, scores [][]float64, folds [][]FoldResult) error {
 	fk := f.k
 	var (
 		idx []int32
@@ -642,6 +649,7 @@ func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Confi
 		idx, val = w.row(d, i, idx[:0], val[:0])
 		test.AppendRow(idx, val)
 	}
+	at := d.scoreColumns(f) // nil unless scores are kept
 	for gi, s := range g {
 		if gi > 0 {
 			m.Config = d.settingConfig(settings[s]).forClasses(n)
@@ -657,6 +665,7 @@ func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Confi
 			c := nb.Argmax(jll)
 			ev.AddClass(d.names[d.y[i]], c)
 			preds[s][i] = f.classes[c]
+			d.keepScores(scores[s], at, i, jll)
 		}
 		e := ev.Result()
 		folds[s][fk] = FoldResult{Train: len(f.train), Test: len(f.test), Features: f.features, MinDF: f.minDF,

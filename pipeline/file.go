@@ -31,6 +31,8 @@ type header struct {
 	TextField  string `json:"text_field,omitempty"`
 	// Model.Threshold: absent from older files, ignored by older builds.
 	Threshold *fileThreshold `json:"threshold,omitempty"`
+	// Calibration is absent from uncalibrated and older files.
+	Calibration *fileCalibration `json:"calibration,omitempty"`
 }
 
 // WriteTo writes the model file to w, streaming: the checksum is computed
@@ -45,7 +47,8 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 	cw := modelfile.NewWriter(w, k)
 	le := binary.LittleEndian
 	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Config.Tokenize.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount,
-		LabelField: m.LabelField, TextField: m.TextField}
+		LabelField: m.LabelField, TextField: m.TextField, Calibration: newFileCalibration(m.calibration)}
+	h.Config.Calibrate = m.calibration != nil // whatever the Config asked for
 	if t := m.Threshold; t != nil {
 		if t.Class < 0 || t.Class >= len(m.Classes) {
 			return 0, fmt.Errorf("%w: class %d of %d", ErrThreshold, t.Class, len(m.Classes))
@@ -121,6 +124,12 @@ func decodeModel(payload []byte, version uint32) (out *Model, err error) {
 		return nil, fmt.Errorf("%w: header: %v", ErrDamaged, r.err)
 	}
 	m := &Model{Config: cfg, Classes: h.Classes, classCount: h.ClassCount}
+	if m.calibration, r.err = h.Calibration.calibration(len(h.Classes)); r.err == nil && (m.calibration != nil) != cfg.Calibrate {
+		r.err = fmt.Errorf("calibrate %v with calibration %v", cfg.Calibrate, m.calibration != nil)
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: header: %v", ErrDamaged, r.err)
+	}
 	if h.Terms > 0 {
 		blob, ends := r.packed(h.Terms)
 		if r.err == nil {

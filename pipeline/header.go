@@ -37,6 +37,7 @@ type fileConfig struct {
 	Semi         fileSemi     `json:"semi"`
 	NoHanChars   bool         `json:"no_han_chars"`
 	Select       Selection    `json:"select"`
+	Calibrate    bool         `json:"calibrate,omitempty"` // absent from older files
 }
 
 type fileTokenize struct {
@@ -105,6 +106,7 @@ func newFileConfig(c Config) fileConfig {
 		Semi:         fileSemi(c.Semi),
 		NoHanChars:   c.NoHanChars,
 		Select:       c.Select,
+		Calibrate:    c.Calibrate,
 	}
 }
 
@@ -130,6 +132,7 @@ func (f fileConfig) config() Config {
 		Semi:         Semi(f.Semi),
 		NoHanChars:   f.NoHanChars,
 		Select:       f.Select,
+		Calibrate:    f.Calibrate,
 	}
 }
 

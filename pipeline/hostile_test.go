@@ -45,6 +45,11 @@ func tinyText(t testing.TB) map[string][]byte {
 	} {
 		out[name] = testkit.Encode(t, trainDocs(t, cfg, tinyDocs))
 	}
+	cal := trainDocs(t, Config{}, tinyDocs)
+	if err := cal.Calibrate(crossValidate(t, Config{}, tinyDocs, CVOptions{Folds: 2, KeepScores: true})); err != nil {
+		t.Fatal(err)
+	}
+	out["cnb-calibrated"] = testkit.Encode(t, cal)
 	return out
 }
 

@@ -15,6 +15,8 @@ type Info struct {
 	Terms    int         `json:"terms"`    // vocabulary size; 0 with hashing and for tables
 	Columns  []string    `json:"columns,omitempty"`
 	Classes  []ClassInfo `json:"classes"`
+	// Calibration is how the probabilities are calibrated; nil: they are not.
+	Calibration *Calibration `json:"calibration,omitempty"`
 }
 
 // Settings are a model's main settings by name. Fields that do not apply
@@ -115,6 +117,7 @@ func (m *Model) Inspect(top int) (Info, error) {
 	if m.vocab != nil {
 		info.Terms = m.vocab.Len()
 	}
+	info.Calibration = m.Calibration()
 	priors := m.PosteriorPriors()
 	for k, name := range m.Classes {
 		info.Classes = append(info.Classes, ClassInfo{Name: name, Documents: m.classCount[k], Prior: priors[k]})

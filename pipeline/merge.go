@@ -22,7 +22,8 @@ var ErrMerge = fmt.Errorf("%w: models cannot be merged", ErrConfig)
 //
 // Only models whose counts do not depend on corpus-wide statistics merge:
 // raw counts (Weighting RawCounts, or Bernoulli), no pruning by document
-// frequency (min_df 1, no max_df or max_features).
+// frequency (min_df 1, no max_df or max_features). The merged model is
+// not calibrated, whether the models were or not.
 func Merge(models ...*Model) (*Model, error) {
 	if len(models) == 0 {
 		return nil, fmt.Errorf("%w: nothing to merge", ErrMerge)
@@ -39,6 +40,7 @@ func Merge(models ...*Model) (*Model, error) {
 		}
 	}
 	out := &Model{Config: models[0].Config, an: models[0].an, hash: models[0].hash}
+	out.Config.Calibrate = false // a calibration is of its model's scores, not of the merged counts'
 	for _, m := range models {
 		for _, c := range m.Classes {
 			if !slices.Contains(out.Classes, c) {
@@ -82,7 +84,9 @@ func configDifference(a, b *Model) (setting string, va, vb any) {
 	if a.Config.Tokenize.Lang != b.Config.Tokenize.Lang {
 		return "language", a.Config.Tokenize.Lang, b.Config.Tokenize.Lang
 	}
-	if setting, va, vb = fieldDifference("", reflect.ValueOf(a.Config), reflect.ValueOf(b.Config)); setting != "" {
+	ca, cb := a.Config, b.Config
+	ca.Calibrate, cb.Calibrate = false, false // Merge drops calibrations
+	if setting, va, vb = fieldDifference("", reflect.ValueOf(ca), reflect.ValueOf(cb)); setting != "" {
 		return setting, va, vb
 	}
 	if a.NumFeatures() != b.NumFeatures() && a.vocab == nil {

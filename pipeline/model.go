@@ -44,6 +44,8 @@ type Model struct {
 	scorer func() *compact.Scorer
 	// classCount is the number of training documents per class.
 	classCount []float64
+	// calibration, if set, scales the scores that Proba normalizes.
+	calibration *Calibration
 
 	counts     *compact.Counts
 	countsRaw  []byte // undecoded counts of a loaded model
@@ -259,15 +261,20 @@ func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
 	return p.m.scorer().JointLogLikelihood(dst, idx, val)
 }
 
-// Proba appends the class probabilities of text and returns them with the
-// index of the class predicted: the most probable (ties: the first class),
-// or the one the model's Threshold decides.
+// Proba appends the class probabilities of text, calibrated if the model
+// is (Model.Calibration), and returns them with the index of the class
+// predicted: the most probable (ties: the first class), or the one the
+// model's Threshold decides on the calibrated probabilities.
 func (p *Predictor) Proba(dst []float64, text string) ([]float64, int) {
 	p.jll = p.JointLogLikelihood(p.jll[:0], text)
+	best := nb.Argmax(p.jll)
+	if c := p.m.calibration; c != nil {
+		c.calibrate(p.jll)
+	}
 	n := len(dst)
 	dst = nb.Proba(dst, p.jll)
 	if t := p.m.Threshold; t != nil {
 		return dst, t.Decide(dst[n:])
 	}
-	return dst, nb.Argmax(p.jll)
+	return dst, best
 }

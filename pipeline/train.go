@@ -334,6 +334,7 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	// The model gets an analyzer of its own, as a loaded model does, so
 	// that the training analyzer's word cache is garbage from here on.
 	m := &Model{Config: t.cfg, Classes: t.names, an: tokenize.New(t.cfg.Tokenize)}
+	m.Config.Calibrate = false // until Model.Calibrate
 	t.an = nil
 	s, err := t.train(m)
 	if err == nil {

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -95,14 +94,8 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 			if base.Tokenize.Lang == tokenize.Chinese && len(g.CharNGrams) > 0 {
 				cfg.NoHanChars = ch == (tokenize.NGramRange{})
 			}
-			t, err := NewTrainer(cfg)
+			t, err := trainerOn(cfg, docs)
 			if err != nil {
-				return nil, err
-			}
-			var addErr error
-			err = docs(func(label, text string) bool { addErr = t.Add(label, text); return addErr == nil })
-			if err = cmp.Or(err, addErr); err != nil {
-				t.Abort() // stops its tokenizing goroutines
 				return nil, err
 			}
 			d, err := t.cvData(o)
@@ -123,14 +116,10 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 				}
 			}
 			r.Results = append(r.Results, rs...)
+			r.dropScores()
 		}
 	}
-	for i, x := range r.Results {
-		b := r.Results[r.Top]
-		if x.Accuracy.Mean > b.Accuracy.Mean || x.Accuracy.Mean == b.Accuracy.Mean && x.MacroF1.Mean > b.MacroF1.Mean {
-			r.Top = i
-		}
-	}
+	r.Top = top(r.Results)
 	r.Best = r.Top
 	if r.Base >= 0 {
 		b, d := r.Results[r.Top], r.Results[r.Base]

@@ -65,6 +65,10 @@ func printInfo(w io.Writer, path string, info pipeline.Info) {
 	} else {
 		fmt.Fprintf(w, "columns     %s\n", strings.Join(quoteAll(info.Columns), ", "))
 	}
+	if c := info.Calibration; c != nil {
+		fmt.Fprintf(w, "calibrated  temperature %.6g, fitted on %d documents by %d-fold cross-validation (held-out log loss %.4f → %.4f)\n",
+			c.Temperature, c.Documents, c.Folds, c.LogLossBefore, c.LogLossAfter)
+	}
 	fmt.Fprintf(w, "classes     %d\n", len(info.Classes))
 	if s.Threshold != "" {
 		i := strings.LastIndexByte(s.Threshold, '=') // as ParseThreshold reads it

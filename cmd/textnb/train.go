@@ -26,6 +26,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	quiet := quietFlag(fs)
 	ml := newMultiFlags(fs, tune.folds)
 	spill := newSpillFlags(fs)
+	calibrate := fs.Bool("calibrate", false, fmt.Sprintf("fit a temperature to the probabilities on the held-out scores of a k-fold cross-validation "+
+		"of these settings (--folds, default %d; --seed), so that they mean what they say; predictions do not change. "+
+		"--tune calibrates from its own cross-validation", pipeline.DefaultFolds))
 	statsOnly := fs.Bool("stats-only", false, "write this part's document frequencies, not a model (training in parts: see textnb stats)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -52,8 +55,8 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *statsOnly {
-		if given["tune"] || given["multi-label"] || given["select"] {
-			return fmt.Errorf("%w: --stats-only writes document frequencies for training in parts; --tune, --multi-label and --select do not combine with it", errUsage)
+		if given["tune"] || given["multi-label"] || given["select"] || given["calibrate"] {
+			return fmt.Errorf("%w: --stats-only writes document frequencies for training in parts; --tune, --multi-label, --select and --calibrate do not combine with it", errUsage)
 		}
 		return writeDocFreqs(cfg, pos[0], fields, *out, stdout)
 	}
@@ -61,9 +64,17 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --tune searches single-label settings; multi-label training chooses α and reweighting by its own cross-validation "+
 			"(textnb cv --multi-label compares other settings)", errUsage)
 	}
-	if cfg, err = tune.choose(cfg, pos[0], fields, stdout); err != nil {
+	if *calibrate && (*ml.multi || corpus.IsMultiLabel(pos[0], multiOptions(fs, fields, *ml.labelSep))) {
+		return fmt.Errorf("%w: --calibrate calibrates single-label models; multi-label training fits its thresholds by its own cross-validation", errUsage)
+	}
+	if *calibrate && cfg.Semi.Method != pipeline.NoSemi {
+		return fmt.Errorf("%w: --calibrate cross-validates, which semi-supervised training does not support", errUsage)
+	}
+	var cv *pipeline.CVResult // the chosen settings' cross-validation, to calibrate from
+	if cfg, cv, err = tune.choose(cfg, pos[0], fields, stdout); err != nil {
 		return err
 	}
+	cfg.Calibrate = cfg.Calibrate || *calibrate || cv != nil
 	if err := ml.selection(&cfg, *text.features); err != nil {
 		return err
 	}
@@ -107,6 +118,11 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	m.LabelField, m.TextField = fields.stored(fs)
+	if cfg.Calibrate {
+		if err := calibrateModel(m, cfg, cv, pos[0], fields, tune, stderr, *quiet); err != nil {
+			return err
+		}
+	}
 	if err := storeDecision(semi.threshold, m); err != nil {
 		return err
 	}
@@ -116,6 +132,32 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "trained %s (alpha %g) on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\nwrote %s\n",
 		m.Config.Classifier, m.Config.Alpha, sum.Documents, sum.Empty, sum.Classes, sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds(), *out)
 	semi.report(stdout, sum)
+	if c := m.Calibration(); c != nil {
+		fmt.Fprintf(stdout, "calibrated: temperature %.4g, %d-fold cross-validated log loss %.4f → %.4f\n",
+			c.Temperature, c.Folds, c.LogLossBefore, c.LogLossAfter)
+	}
+	return nil
+}
+
+// calibrateModel calibrates m, trained with cfg on the corpus at path, from cv, the
+// cross-validation of its settings that --tune ran, or else from a k-fold
+// cross-validation run now.
+func calibrateModel(m *pipeline.Model, cfg pipeline.Config, cv *pipeline.CVResult, path string, fields fieldFlags, tune tuneFlags, stderr io.Writer, quiet bool) error {
+	if cv == nil {
+		folds, err := foldsOr(*tune.folds, pipeline.DefaultFolds)
+		if err != nil {
+			return err
+		}
+		meter := newMeter(stderr, "train: calibrating", "", quiet)
+		cv, err = pipeline.CrossValidateDocs(cfg, pipeline.CVOptions{Folds: folds, Seed: *tune.seed, KeepScores: true}, walkDocs(path, fields))
+		meter.Stop()
+		if err != nil {
+			return fmt.Errorf("%s: --calibrate: %w", path, err)
+		}
+	}
+	if err := m.Calibrate(cv); err != nil {
+		return fmt.Errorf("%s: calibration: %w", path, err)
+	}
 	return nil
 }
 

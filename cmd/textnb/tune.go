@@ -30,8 +30,9 @@ func newTuneFlags(fs *flag.FlagSet) tuneFlags {
 		tune: fs.Bool("tune", false, "choose the settings of --grid by cross-validation on the training corpus, print the table, and train with the best"),
 		grid: fs.String("grid", "", "settings for --tune, e.g. 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb' "+
 			"(default: 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;weighting=tfidf|counts;model=cnb|mnb', and for Chinese char-ngrams=none|1,1|1,2|1,3|2,3)"),
-		folds: fs.Int("folds", 0, fmt.Sprintf("cross-validation folds of --tune (default %d) and of --multi-label's thresholds (default %d)", defaultTuneFolds, defaultMultiFolds)),
-		seed:  fs.Uint64("seed", 0, "--tune: seed of the shuffle that deals documents to folds"),
+		folds: fs.Int("folds", 0, fmt.Sprintf("cross-validation folds of --tune (default %d), --calibrate (default %d) and --multi-label's thresholds (default %d)",
+			defaultTuneFolds, pipeline.DefaultFolds, defaultMultiFolds)),
+		seed: fs.Uint64("seed", 0, "--tune, --calibrate: seed of the shuffle that deals documents to folds"),
 	}
 }
 
@@ -47,44 +48,32 @@ func foldsOr(folds, def int) (int, error) {
 	return folds, nil
 }
 
-// choose runs --tune, if asked, and returns cfg with the best settings.
-func (f tuneFlags) choose(cfg pipeline.Config, path string, fields fieldFlags, stdout io.Writer) (pipeline.Config, error) {
+// choose runs --tune, if asked, and returns cfg with the best settings and
+// their cross-validation, with held-out scores for calibration.
+func (f tuneFlags) choose(cfg pipeline.Config, path string, fields fieldFlags, stdout io.Writer) (pipeline.Config, *pipeline.CVResult, error) {
 	if !*f.tune {
 		if *f.grid != "" {
-			return cfg, fmt.Errorf("%w: --grid needs --tune", errUsage)
+			return cfg, nil, fmt.Errorf("%w: --grid needs --tune", errUsage)
 		}
-		return cfg, nil
+		return cfg, nil, nil
 	}
 	if cfg.Semi.Method != pipeline.NoSemi {
-		return cfg, fmt.Errorf("%w: --tune does not combine with --semi", errUsage)
+		return cfg, nil, fmt.Errorf("%w: --tune does not combine with --semi", errUsage)
 	}
 	g := pipeline.DefaultGrid()
 	if *f.grid != "" {
 		var err error
 		if g, err = parseGrid(*f.grid); err != nil {
-			return cfg, usageErr(err)
+			return cfg, nil, usageErr(err)
 		}
-	}
-	errStop := errors.New("enough")
-	docs := func(yield func(label, text string) bool) error {
-		err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
-			if !yield(d.Label, d.Text) {
-				return errStop
-			}
-			return nil
-		})
-		if errors.Is(err, errStop) {
-			return nil
-		}
-		return err
 	}
 	folds, err := foldsOr(*f.folds, defaultTuneFolds)
 	if err != nil {
-		return cfg, err
+		return cfg, nil, err
 	}
-	r, err := pipeline.Tune(cfg, g, pipeline.CVOptions{Folds: folds, Seed: *f.seed}, docs)
+	r, err := pipeline.Tune(cfg, g, pipeline.CVOptions{Folds: folds, Seed: *f.seed, KeepScores: true}, walkDocs(path, fields))
 	if err != nil {
-		return cfg, fmt.Errorf("%s: %w", path, err)
+		return cfg, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	best := r.Results[r.Best]
 	fmt.Fprintf(stdout, "tuned %d settings by %d-fold cross-validation (seed %d) in %.2fs\n\n",
@@ -99,11 +88,29 @@ func (f tuneFlags) choose(cfg pipeline.Config, path string, fields fieldFlags, s
 		fmt.Fprintf(w, "%s\t%s\t%.4f ± %.4f\t%.4f ± %.4f\n", mark, settingName(x.Config), x.Accuracy.Mean, x.Accuracy.SD, x.MacroF1.Mean, x.MacroF1.SD)
 	}
 	if err := w.Flush(); err != nil {
-		return cfg, err
+		return cfg, nil, err
 	}
 	if r.Best == r.Base && r.Best != r.Top {
 		fmt.Fprintf(stdout, "\n(%s scores best, but the default is within a standard error of it)", settingName(r.Results[r.Top].Config))
 	}
 	fmt.Fprintf(stdout, "\nbest: %s\n", settingName(best.Config))
-	return best.Config, nil
+	return best.Config, best, nil
+}
+
+// walkDocs reads the corpus at path for the pipeline functions that read
+// it more than once.
+func walkDocs(path string, fields fieldFlags) pipeline.Docs {
+	errStop := errors.New("enough")
+	return func(yield func(label, text string) bool) error {
+		err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
+			if !yield(d.Label, d.Text) {
+				return errStop
+			}
+			return nil
+		})
+		if errors.Is(err, errStop) {
+			return nil
+		}
+		return err
+	}
 }
