@@ -29,6 +29,10 @@ type header struct {
 	// Model.LabelField and TextField: absent from older files, ignored by older builds.
 	LabelField string `json:"label_field,omitempty"`
 	TextField  string `json:"text_field,omitempty"`
+	// Model.MailInput and MailFeatures: absent from older files and from
+	// models trained on text.
+	MailInput    string `json:"mail_input,omitempty"`
+	MailFeatures string `json:"mail_features,omitempty"`
 }
 
 // WriteTo writes the model file to w, streaming: the checksum is computed
@@ -43,7 +47,7 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 	cw := modelfile.NewWriter(w, k)
 	le := binary.LittleEndian
 	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Config.Tokenize.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount,
-		LabelField: m.LabelField, TextField: m.TextField}
+		LabelField: m.LabelField, TextField: m.TextField, MailInput: m.MailInput, MailFeatures: m.MailFeatures}
 	var idf []float64
 	if p := m.idf(); p != nil {
 		idf = *p
@@ -147,6 +151,7 @@ func decodeModel(payload []byte, version uint32) (out *Model, err error) {
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
 	m.LabelField, m.TextField = h.LabelField, h.TextField
+	m.MailInput, m.MailFeatures = h.MailInput, h.MailFeatures
 	if err := m.restore(idf); err != nil {
 		return nil, err
 	}

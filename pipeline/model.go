@@ -24,6 +24,12 @@ type Model struct {
 	// usual "label" and "text", so that eval and predict read the same
 	// layout. A model file stores them; older builds ignore them.
 	LabelField, TextField string
+	// MailInput and MailFeatures say how a training corpus that held mail
+	// was read: its input ("auto" or "mail", as corpus.ParseInput reads
+	// them) and the mail feature groups rendered (as mail.ParseFeatures
+	// reads them), so that predict and serve decode raw mail the same way.
+	// Both are "" for a model trained on text: its inputs read as text.
+	MailInput, MailFeatures string
 
 	an     *tokenize.Analyzer
 	vocab  *vocab.Vocabulary // nil with the hashing vectorizer
