@@ -15,15 +15,15 @@ const (
 	// the document and repeated once.
 	Title Features = 1 << iota
 	// Addresses renders the From, Reply-To and Return-Path addresses and
-	// their domains: ǂfrom_bob@example.com ǂfromdom_example.com, and
+	// their domains: ǂfrom_bob_example_com ǂfromdom_example_com, and
 	// ǂreplyto_…, ǂreplytodom_…, ǂreturnpath_…, ǂreturnpathdom_….
 	Addresses
 	// URLs renders the host of every link of the body, in the text or in
-	// HTML attributes: ǂurl_www.example.com.
+	// HTML attributes: ǂurl_www_example_com.
 	URLs
 	// Structure renders ǂhtmlonly (HTML without a text/plain part),
 	// ǂattach_application_pdf and ǂattachext_pdf for an attachment's type
-	// and file name extension, ǂcharset_iso-8859-1 for each declared
+	// and file name extension, ǂcharset_iso_8859_1 for each declared
 	// charset, ǂnodate and ǂnomsgid for a missing Date or Message-ID, and
 	// ǂdamaged for a message that did not parse cleanly.
 	Structure

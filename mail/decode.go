@@ -125,8 +125,8 @@ func (d *decoder) token(kind, value string) {
 	d.tokens = append(d.tokens, t)
 }
 
-// tokenValue reduces s to one term of the tokenizer: lowercase ASCII
-// letters and digits, with the connectors . @ - kept between word bytes and
+// tokenValue reduces s to one word of the tokenizer whatever its
+// settings (SplitCompounds included): lowercase ASCII letters and digits,
 // anything else an underscore, at most 100 bytes.
 func tokenValue(s string) string {
 	b := []byte(s[:min(len(s), 100)])
@@ -134,21 +134,12 @@ func tokenValue(s string) string {
 		switch {
 		case c >= 'A' && c <= 'Z':
 			b[i] = c + 'a' - 'A'
-		case isWordByte(c), c == '.', c == '@', c == '-':
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
 		default:
 			b[i] = '_'
 		}
 	}
-	for i, c := range b {
-		if (c == '.' || c == '@' || c == '-') && (i == 0 || i == len(b)-1 || !isWordByte(b[i-1]) || !isWordByte(b[i+1])) {
-			b[i] = '_'
-		}
-	}
 	return string(b)
-}
-
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // clean removes Marker from text a message holds, so that only feature
@@ -188,7 +179,11 @@ func (d *decoder) entity(h header, body []byte, depth int) {
 			d.damaged = true
 			return
 		}
-		parts, ok := splitMultipart(body, params["boundary"], d.c.maxParts()-d.parts)
+		left := d.c.maxParts() - d.parts
+		parts, ok := splitMultipart(body, params["boundary"], left)
+		if len(parts) >= left {
+			d.damaged = true // there may be more
+		}
 		if !ok {
 			d.damaged = true
 			d.text(h, body, "text/plain", params)

@@ -1,9 +1,6 @@
 package mail
 
-import (
-	"bytes"
-	"strings"
-)
+import "strings"
 
 // Kind is what Detect finds a file to be.
 type Kind uint8
@@ -31,8 +28,7 @@ const DetectBytes = 16 << 10
 // posts carry them too. An mbox file starts with a "From " line followed by
 // at least two fields.
 func Detect(head []byte) Kind {
-	if bytes.HasPrefix(head, []byte("From ")) {
-		_, next := nextLine(head, 0)
+	if first, next := nextLine(head, 0); fromLine(first) {
 		if fields, _ := headerEvidence(head[next:]); fields >= 2 {
 			return MboxFile
 		}

@@ -13,8 +13,9 @@
 // Feature tokens start with [Marker], a Latin letter (U+01C2) that the
 // tokenizer keeps inside a word and that Decode removes from everything
 // else it renders, so no word of a message can produce one. Their values
-// are lowercased and reduced to letters, digits, underscores and the
-// connectors the tokenizer joins on (. @ -), so each is one term. The groups
+// are lowercased ASCII letters and digits, anything else an underscore
+// (bob@example.com is bob_example_com), so each is one word whatever the
+// tokenizer's settings. The groups
 // (see [Features]) are switchable; Config's zero value renders them all.
 //
 // [Detect] tells a message or an mbox from plain text by its first bytes,

@@ -77,8 +77,11 @@ func splitHeader(msg []byte, max int) (h header, body []byte, damaged bool) {
 		if line[0] == ' ' || line[0] == '\t' {
 			if len(h) > 0 && kept < max {
 				f := &h[len(h)-1]
-				if len(f.value) < max {
-					add := min(len(line), max-len(f.value), max-kept)
+				add := min(len(line), max-len(f.value), max-kept)
+				if add < len(line) {
+					damaged = true
+				}
+				if add > 0 {
 					f.value += string(line[:add])
 					kept += add
 				}
@@ -94,7 +97,9 @@ func splitHeader(msg []byte, max int) (h header, body []byte, damaged bool) {
 		}
 		if kept < max {
 			value := line[len(name)+1:]
-			value = value[:min(len(value), max-kept)]
+			if len(value) > max-kept {
+				value, damaged = value[:max-kept], true
+			}
 			kept += len(name) + len(value)
 			h = append(h, field{strings.ToLower(name), string(value)})
 		} else {

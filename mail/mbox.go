@@ -9,7 +9,8 @@ import (
 
 // Mbox reads the messages of an mbox file one at a time, in memory
 // bounded by Config.MaxMessage whatever the file's size. A message starts
-// with a "From " line at the start of the file or after a blank line;
+// with a "From sender date" line (the date with a digit) at the start of
+// the file or after a blank line;
 // lines of the body quoted as ">From " (mboxrd, and mboxo's "From ") lose
 // one ">". Text before the first "From " line, or a file without one, is
 // a message too.
@@ -49,7 +50,7 @@ func (m *Mbox) Next() ([]byte, error) {
 	for {
 		line, err := m.r.ReadSlice('\n')
 		if len(line) > 0 {
-			if atStart && blankBefore && bytes.HasPrefix(line, []byte("From ")) {
+			if atStart && blankBefore && fromLine(line) {
 				if have {
 					m.started = true // the next message's From line
 					if err := m.skipLine(line, err); err != nil {
@@ -65,6 +66,8 @@ func (m *Mbox) Next() ([]byte, error) {
 				atStart, blankBefore = true, false
 				continue
 			}
+			full := err == nil // the line ended here
+			blank := atStart && full && (len(line) == 1 || len(line) == 2 && line[0] == '\r')
 			if atStart && quotedFrom(line) {
 				line = line[1:]
 			}
@@ -73,9 +76,7 @@ func (m *Mbox) Next() ([]byte, error) {
 				line, m.truncated = line[:max(room, 0)], true
 			}
 			msg = append(msg, line...)
-			full := err == nil // the line ended here
-			blankBefore = atStart && full && (len(line) == 1 || len(line) == 2 && line[0] == '\r')
-			atStart = full
+			blankBefore, atStart = blank, full
 		}
 		switch {
 		case err == nil, errors.Is(err, bufio.ErrBufferFull):
@@ -111,6 +112,17 @@ func (m *Mbox) skipLine(line []byte, err error) error {
 		return io.EOF
 	}
 	return err
+}
+
+// fromLine reports whether line starts a message: "From ", the sender,
+// and a date with a digit ("From here on, ..." in a body is no From line).
+func fromLine(line []byte) bool {
+	rest, ok := bytes.CutPrefix(line, []byte("From "))
+	if !ok {
+		return false
+	}
+	_, date, ok := bytes.Cut(bytes.TrimLeft(rest, " "), []byte(" "))
+	return ok && bytes.ContainsAny(date, "0123456789")
 }
 
 // quotedFrom reports a line of ">" characters and "From ".
