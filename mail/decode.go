@@ -41,8 +41,10 @@ func Decode(msg []byte, c Config) Message {
 	}
 	h, body, damaged := splitHeader(msg, c.maxHeader())
 	d.damaged = d.damaged || damaged
-	subject := clean(headerText(h.get("subject")))
-	id := strings.TrimSpace(headerText(h.get("message-id")))
+	_, params := contentType(h.get("content-type"))
+	cs := params["charset"] // of 8-bit header bytes, for want of a better guess
+	subject := clean(headerText(h.get("subject"), cs))
+	id := strings.TrimSpace(headerText(h.get("message-id"), cs))
 	id = strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">")
 
 	d.entity(h, body, 0)
@@ -58,7 +60,7 @@ func Decode(msg []byte, c Config) Message {
 		}
 	}
 	for _, name := range []string{"from", "to"} {
-		if v := clean(headerText(h.get(name))); v != "" {
+		if v := clean(headerText(h.get(name), cs)); v != "" {
 			b.WriteString(v)
 			b.WriteByte('\n')
 		}
@@ -66,7 +68,7 @@ func Decode(msg []byte, c Config) Message {
 	b.WriteString(d.body.String())
 	if d.feat&Addresses != 0 {
 		for _, a := range [...]struct{ field, kind string }{{"from", "from"}, {"reply-to", "replyto"}, {"return-path", "returnpath"}} {
-			for _, addr := range addresses(headerText(h.get(a.field))) {
+			for _, addr := range addresses(headerText(h.get(a.field), cs)) {
 				d.token(a.kind, addr)
 				d.token(a.kind+"dom", addr[strings.LastIndexByte(addr, '@')+1:])
 			}
@@ -169,7 +171,7 @@ func (d *decoder) entity(h header, body []byte, depth int) {
 		name = params["name"]
 	}
 	if name != "" && d.feat&Structure != 0 {
-		if ext := strings.TrimPrefix(path.Ext(headerText(name)), "."); ext != "" {
+		if ext := strings.TrimPrefix(path.Ext(headerText(name, params["charset"])), "."); ext != "" {
 			d.token("attachext", ext)
 		}
 	}
@@ -198,7 +200,8 @@ func (d *decoder) entity(h header, body []byte, depth int) {
 		inner := decodeTransfer(h.get("content-transfer-encoding"), body, &d.damaged)
 		ih, ib, damaged := splitHeader(inner, d.c.maxHeader())
 		d.damaged = d.damaged || damaged
-		if s := clean(headerText(ih.get("subject"))); s != "" {
+		_, iparams := contentType(ih.get("content-type"))
+		if s := clean(headerText(ih.get("subject"), iparams["charset"])); s != "" {
 			d.body.WriteString(s)
 			d.body.WriteByte('\n')
 		}

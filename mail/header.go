@@ -5,6 +5,7 @@ import (
 	"io"
 	"mime"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/transform"
@@ -133,10 +134,16 @@ var wordDecoder = &mime.WordDecoder{CharsetReader: func(charset string, input io
 	return strings.NewReader(s), nil
 }}
 
-// headerText decodes a field's value for reading: raw 8-bit bytes as plain
-// text is decoded, encoded words by their charset, white space collapsed.
-func headerText(raw string) string {
-	s, _ := textfile.DecodeString(raw)
+// headerText decodes a field's value for reading: raw 8-bit bytes in the
+// message's declared charset, or as plain text is decoded when there is
+// none, encoded words by their charset, white space collapsed.
+func headerText(raw, charset string) string {
+	var s string
+	if charset != "" && !utf8.ValidString(raw) {
+		s = decodeCharset([]byte(raw), charset)
+	} else {
+		s, _ = textfile.DecodeString(raw)
+	}
 	if strings.Contains(s, "=?") {
 		if dec, err := wordDecoder.DecodeHeader(s); err == nil {
 			s = strings.ToValidUTF8(dec, "\ufffd")
