@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/textnb/textnb/internal/enum"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/readfile"
 	"github.com/textnb/textnb/internal/textfile"
@@ -35,21 +36,12 @@ const (
 
 var inputNames = [...]string{"auto", "text", "mail"}
 
-func (in Input) String() string {
-	if int(in) < len(inputNames) {
-		return inputNames[in]
-	}
-	return "Input(" + strconv.Itoa(int(in)) + ")"
-}
+func (in Input) String() string { return enum.String(inputNames[:], int(in)) }
 
 // ParseInput reads "auto", "text" or "mail".
 func ParseInput(s string) (Input, error) {
-	for i, name := range inputNames {
-		if s == name {
-			return Input(i), nil
-		}
-	}
-	return 0, fmt.Errorf("input %q: want auto, text or mail", s)
+	i, err := enum.Parse(ErrUnsupported, "input", inputNames[:], s)
+	return Input(i), err
 }
 
 // bigMail is the size above which a mail file is streamed, an mbox
