@@ -27,18 +27,24 @@ const (
 	// charset, ǂnodate and ǂnomsgid for a missing Date or Message-ID, and
 	// ǂdamaged for a message that did not parse cleanly.
 	Structure
+	// Headers renders the names of the header fields present
+	// (ǂhdr_list_id, ǂhdr_x_mailer, …), the mailer (ǂmailer_ and the first
+	// word of X-Mailer or User-Agent) and the domains of the hosts of the
+	// Received fields (ǂrcvd_example_com), as header-reading filters such
+	// as SpamBayes do.
+	Headers
 
 	// AllFeatures is every group: the default.
-	AllFeatures = Title | Addresses | URLs | Structure
+	AllFeatures = Title | Addresses | URLs | Structure | Headers
 )
 
 var featureNames = []struct {
 	f    Features
 	name string
-}{{Title, "subject"}, {Addresses, "addr"}, {URLs, "url"}, {Structure, "struct"}}
+}{{Title, "subject"}, {Addresses, "addr"}, {URLs, "url"}, {Structure, "struct"}, {Headers, "hdr"}}
 
 // String names the set as ParseFeatures reads it: "all", "none" or a
-// comma-separated list of subject, addr, url and struct.
+// comma-separated list of subject, addr, url, struct and hdr.
 func (f Features) String() string {
 	switch f & AllFeatures {
 	case AllFeatures:
@@ -56,7 +62,7 @@ func (f Features) String() string {
 }
 
 // ParseFeatures reads "all", "none" or a comma-separated list of the group
-// names subject, addr, url and struct.
+// names subject, addr, url, struct and hdr.
 func ParseFeatures(s string) (Features, error) {
 	switch strings.TrimSpace(s) {
 	case "all", "":
@@ -74,7 +80,7 @@ next:
 				continue next
 			}
 		}
-		return 0, fmt.Errorf("mail features %q: unknown group %q; want all, none or a list of subject, addr, url, struct", s, part)
+		return 0, fmt.Errorf("mail features %q: unknown group %q; want all, none or a list of subject, addr, url, struct, hdr", s, part)
 	}
 	return f, nil
 }

@@ -74,6 +74,9 @@ func Decode(msg []byte, c Config) Message {
 			}
 		}
 	}
+	if d.feat&Headers != 0 {
+		d.headers(h, cs)
+	}
 	if d.feat&Structure != 0 {
 		if d.html && !d.plain {
 			d.token("htmlonly", "")
@@ -106,6 +109,44 @@ type decoder struct {
 	parts       int
 	plain, html bool // a text/plain or text/html part was read
 	damaged     bool
+}
+
+// headers adds the Headers group's tokens of the message header h.
+func (d *decoder) headers(h header, charset string) {
+	for _, f := range h {
+		d.token("hdr", f.name)
+	}
+	mailer := h.get("x-mailer")
+	if mailer == "" {
+		mailer = h.get("user-agent")
+	}
+	if w := strings.FieldsFunc(headerText(mailer, charset), func(r rune) bool { return r == ' ' || r == '/' || r == '(' }); len(w) > 0 {
+		d.token("mailer", w[0])
+	}
+	for _, f := range h {
+		if f.name != "received" {
+			continue
+		}
+		words := strings.Fields(f.value)
+		for i := 0; i+1 < len(words); i++ {
+			if words[i] != "from" && words[i] != "by" {
+				continue
+			}
+			host := strings.ToLower(strings.Trim(words[i+1], "()[];"))
+			if labels := strings.Split(host, "."); len(labels) >= 2 && !isNumber(labels[len(labels)-1]) {
+				d.token("rcvd", strings.Join(labels[len(labels)-2:], "."))
+			}
+		}
+	}
+}
+
+func isNumber(s string) bool {
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // maxTokens caps the feature tokens of a message (hosts, charsets, ...).

@@ -45,7 +45,9 @@ func TestDecodePlain(t *testing.T) {
 	tokens := strings.Fields(lines[len(lines)-2])
 	want := []string{"ǂcharset_iso_8859_1", "ǂurl_www_example_com", "ǂurl_www_other_org",
 		"ǂfrom_bob_example_com", "ǂfromdom_example_com", "ǂreplyto_offers_deals_example_net", "ǂreplytodom_deals_example_net",
-		"ǂreturnpath_bounce_lists_example_org", "ǂreturnpathdom_lists_example_org"}
+		"ǂreturnpath_bounce_lists_example_org", "ǂreturnpathdom_lists_example_org",
+		"ǂhdr_return_path", "ǂhdr_received", "ǂhdr_from", "ǂhdr_reply_to", "ǂhdr_to", "ǂhdr_subject", "ǂhdr_date",
+		"ǂhdr_message_id", "ǂhdr_content_type", "ǂhdr_content_transfer_encoding", "ǂrcvd_example_com", "ǂrcvd_example_org"}
 	if !slices.Equal(tokens, want) {
 		t.Errorf("feature tokens\n%q, want\n%q", tokens, want)
 	}
@@ -77,7 +79,7 @@ func TestFeatureGroups(t *testing.T) {
 	if !strings.Contains(urls, "ǂurl_www_example_com") || strings.Contains(urls, "ǂfrom") || strings.Contains(urls, "ǂcharset") {
 		t.Errorf("URLs only:\n%s", urls)
 	}
-	for _, s := range []string{"all", "none", "subject,url", "addr,struct"} {
+	for _, s := range []string{"all", "none", "subject,url", "addr,struct", "subject,addr,url,struct"} {
 		f, err := ParseFeatures(s)
 		if err != nil || f.String() != s {
 			t.Errorf("ParseFeatures(%q) = %v, %v", s, f, err)

@@ -20,7 +20,8 @@ func newMailFlags(fs *flag.FlagSet) *mailFlags {
 		"(a Received field, or Message-ID and Date) or that start with an mbox From line, as mail, and the rest as text; "+
 		"predict and eval default to how the model's corpus was read")
 	fs.Var(&f.features, "mail-features", "feature tokens a message adds (docs/mail.md): all, none, or a list of subject (the Subject counted twice), "+
-		"addr (From, Reply-To, Return-Path addresses and domains), url (link hosts), struct (HTML-only, attachments, charsets, missing Date or Message-ID)")
+		"addr (From, Reply-To, Return-Path addresses and domains), url (link hosts), struct (HTML-only, attachments, charsets, missing Date or Message-ID), "+
+		"hdr (header field names, the mailer, Received hosts' domains)")
 	return f
 }
 
