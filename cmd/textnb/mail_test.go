@@ -32,7 +32,9 @@ func mailCorpus(t *testing.T) string {
 func TestTrainPredictMail(t *testing.T) {
 	dir := mailCorpus(t)
 	model := filepath.Join(t.TempDir(), "m.model")
-	mustRun(t, "", "train", dir, "-o", model, "--quiet")
+	if out := mustRun(t, "", "train", dir, "-o", model, "--quiet"); !strings.Contains(out, "read 24 of the documents as mail (--input auto, --mail-features all)") {
+		t.Errorf("train:\n%s", out)
+	}
 	m, err := pipeline.Load(model)
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +53,10 @@ func TestTrainPredictMail(t *testing.T) {
 	// --input text reads the raw file as one document.
 	if out := mustRun(t, "", "predict", "-m", model, "--input", "text", in); strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, in+"\t") {
 		t.Errorf("predict --input text:\n%s", out)
+	}
+	// A Maildir is predict's input as well as a class folder's content.
+	if out := mustRun(t, "", "predict", "-m", model, filepath.Join(dir, "ham", "Maildir")); strings.Count(out, "\tham\t") != 12 || !strings.HasPrefix(out, "h0@example.org\t") {
+		t.Errorf("predict a Maildir:\n%s", out)
 	}
 	if out := mustRun(t, "", "eval", "-m", model, dir); !strings.Contains(out, "accuracy") {
 		t.Errorf("eval:\n%s", out)

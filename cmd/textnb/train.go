@@ -113,6 +113,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "trained %s (alpha %g) on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\nwrote %s\n",
 		m.Config.Classifier, m.Config.Alpha, sum.Documents, sum.Empty, sum.Classes, sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds(), *out)
+	if st.Mail > 0 {
+		fmt.Fprintf(stdout, "read %d of the documents as mail (--input %s, --mail-features %s)\n", st.Mail, m.MailInput, m.MailFeatures)
+	}
 	semi.report(stdout, sum)
 	return nil
 }
