@@ -62,6 +62,11 @@ func headerEvidence(b []byte) (fields int, mail bool) {
 			return 0, false
 		}
 		fields++
+		switch len(name) { // most fields are none of these: spare the comparisons
+		case len("date"), len("lines"), len("received"), len("message-id"), len("nntp-posting-host"): // and path, xref, newsgroups, of the same lengths
+		default:
+			continue
+		}
 		switch {
 		case strings.EqualFold(name, "received"):
 			received = true
