@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzMail checks that any bytes decode, as a message and as an mbox,
+// FuzzMail checks that any bytes are detected and decode, as a message and as an mbox,
 // without a panic, into valid UTF-8 in which Marker starts feature tokens
 // only, and that an mbox never returns more than the limit per message.
 func FuzzMail(f *testing.F) {
@@ -27,6 +27,9 @@ func FuzzMail(f *testing.F) {
 	}
 	c := Config{MaxMessage: 1 << 16, MaxHeader: 1 << 12, MaxDepth: 8, MaxParts: 64}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if k := Detect(b); k > MboxFile {
+			t.Fatalf("Detect(%q) = %v", b, k)
+		}
 		m := Decode(b, c)
 		if !utf8.ValidString(m.Text) || !utf8.ValidString(m.ID) {
 			t.Fatalf("Decode(%q): not UTF-8: %q", b, m.Text)
