@@ -9,8 +9,9 @@ import (
 
 // Document is one text with its label.
 type Document struct {
-	// Source is "path" for a document read from its own file and
-	// "path:line" for one read from a line of a TSV, CSV or JSONL file.
+	// Source is "path" for a document read from its own file,
+	// "path:line" for one read from a line of a TSV, CSV or JSONL file,
+	// and "path:N" for the Nth message of an mbox file.
 	Source string
 	// Label is the class name; "" when reading unlabeled.
 	Label string
