@@ -297,7 +297,7 @@ func (d *decoder) text(h header, body []byte, ct string, params map[string]strin
 			textHosts(s, func(host string) { d.token("url", host) })
 		}
 	}
-	d.body.WriteByte('\n')
+	d.lineBreak()
 }
 
 // contentType parses a Content-Type (or Content-Disposition) value: the

@@ -29,7 +29,7 @@ func (d *decoder) readHTML(s string) {
 			case atom.Script, atom.Style:
 				skip++
 			case atom.Br, atom.P, atom.Div, atom.Tr, atom.Li, atom.Td, atom.Table, atom.H1, atom.H2, atom.H3:
-				d.body.WriteByte('\n')
+				d.lineBreak()
 			}
 			for hasAttr {
 				var key, val []byte
@@ -48,9 +48,16 @@ func (d *decoder) readHTML(s string) {
 					skip--
 				}
 			case atom.P, atom.Div, atom.Tr, atom.Table:
-				d.body.WriteByte('\n')
+				d.lineBreak()
 			}
 		}
+	}
+}
+
+// lineBreak ends the body's line, once.
+func (d *decoder) lineBreak() {
+	if s := d.body.String(); s != "" && s[len(s)-1] != '\n' {
+		d.body.WriteByte('\n')
 	}
 }
 
