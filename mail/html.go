@@ -80,8 +80,10 @@ func urlHost(u string) string {
 	if at := strings.LastIndexByte(u, '@'); at >= 0 { // user info, a trick of phishing
 		u = u[at+1:]
 	}
-	if host, _, err := net.SplitHostPort(u); err == nil {
-		u = host
+	if strings.IndexByte(u, ':') >= 0 { // a port, or an IPv6 address; SplitHostPort allocates an error without one
+		if host, _, err := net.SplitHostPort(u); err == nil {
+			u = host
+		}
 	}
 	return strings.Trim(strings.ToLower(u), ".[]")
 }
