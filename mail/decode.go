@@ -206,7 +206,7 @@ func (d *decoder) entity(h header, body []byte, depth int) {
 	if cs := params["charset"]; cs != "" && d.feat&Structure != 0 {
 		d.token("charset", strings.ToLower(strings.Trim(cs, `"' `)))
 	}
-	disposition, dparams := contentType(h.get("content-disposition"))
+	_, dparams := contentType(h.get("content-disposition"))
 	name := dparams["filename"]
 	if name == "" {
 		name = params["name"]
@@ -254,7 +254,6 @@ func (d *decoder) entity(h header, body []byte, depth int) {
 			d.token("attach", ct)
 		}
 	}
-	_ = disposition
 }
 
 // multipart reads the parts of a multipart body. Of the alternatives of
