@@ -13,6 +13,9 @@ type batch struct {
 	err           error
 	labels        textfile.Interner // the batch's labels, one copy each
 	scratch       []byte            // builds Sources
+	// mbox names a large mbox file whose messages, of class mboxLabel,
+	// the reader streams itself (see walkMbox) after docs
+	mbox, mboxLabel string
 }
 
 // add appends a document with its encoding.

@@ -4,17 +4,24 @@ import (
 	"errors"
 
 	"github.com/textnb/textnb/internal/textfile"
+	"github.com/textnb/textnb/mail"
 )
 
 // Document is one text with its label.
 type Document struct {
-	// Source is "path" for a document read from its own file and
-	// "path:line" for one read from a line of a TSV, CSV or JSONL file.
+	// Source is "path" for a document read from its own file,
+	// "path:line" for one read from a line of a TSV, CSV or JSONL file,
+	// and "path:N" for the Nth message of an mbox file.
 	Source string
 	// Label is the class name; "" when reading unlabeled.
 	Label string
-	// Text is the decoded UTF-8 text; it may be empty.
+	// Text is the decoded UTF-8 text; it may be empty. A message's text
+	// is what mail.Decode renders of it.
 	Text string
+	// ID is a message's Message-ID, if it has one.
+	ID string
+	// Mail reports a document read from a message.
+	Mail bool
 }
 
 // Options configures reading. The zero value reads labeled documents with
@@ -34,6 +41,13 @@ type Options struct {
 	// LabelSep splits a label field into several labels (WalkMulti only):
 	// "spam,promo" with LabelSep "," is two labels.
 	LabelSep string
+
+	// Input says whether files are read as mail; the zero value,
+	// InputAuto, detects messages and mbox files (see Input).
+	Input Input
+	// Mail configures the decoding of messages; its zero value renders
+	// every feature group (see package mail).
+	Mail mail.Config
 
 	multi bool // WalkMulti: a JSONL label field may be an array
 }
@@ -61,6 +75,8 @@ type Stats struct {
 	// LabelsIgnored is set when an unlabeled read met labels in a line file
 	// (a label column or a label field) and dropped them.
 	LabelsIgnored bool
+	// Mail counts the documents read from messages.
+	Mail int
 	// Encodings counts documents by the encoding their text was decoded from.
 	Encodings map[Encoding]int
 }

@@ -17,6 +17,16 @@
 //   - A .jsonl (or .ndjson) file: one JSON object per line with string fields
 //     "label" and "text" (or the names set in Options).
 //   - A .txt file: a single document, only when reading unlabeled.
+//   - Mail (Options.Input, InputAuto by default): a file of a folder that
+//     is an RFC 5322 message (.eml, or detected by its header block, see
+//     mail.Detect) is one document, the text mail.Decode renders of it; an
+//     mbox file (.mbox, or starting with a "From " line) is one document per
+//     message, named path:N (path alone for a file of one message); a
+//     Maildir's cur and new folders are read and its tmp skipped. An .eml or
+//     .mbox file may also be read alone, unlabeled. An mbox larger than
+//     64 MiB is streamed, a message at a time. Plain text, 20 Newsgroups
+//     posts with their From: and Subject: lines included, reads as text;
+//     InputText reads every file as text, InputMail every file as mail.
 //
 // Blank lines in line files are skipped. Line numbers in errors and in
 // Document.Source count every physical line, header included; a CSV record

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/internal/parallel"
-	"github.com/textnb/textnb/internal/textfile"
 )
 
 // WalkStats reads the documents at path (see the package documentation for
@@ -20,24 +19,46 @@ import (
 // while listing a directory are returned before fn is first called.
 // The Stats cover the documents passed to fn.
 func WalkStats(path string, opt Options, fn func(Document) error) (Stats, error) {
-	st := Stats{Encodings: make(map[Encoding]int)}
 	produce, err := producer(path, opt)
 	if err != nil {
-		return st, err
+		return Stats{Encodings: make(map[Encoding]int)}, err
 	}
-	err = parallel.Ordered(opt.Workers, produce, func(b batch) error {
+	return walk(path, produce, opt, fn)
+}
+
+// WalkFile reads the file at path as a folder's file is read, unlabeled:
+// one text document or, as opt.Input says, the messages of a mail file.
+// It returns the Stats of the documents passed to fn.
+func WalkFile(path string, opt Options, fn func(Document) error) (Stats, error) {
+	opt.Unlabeled = true
+	return walk(path, fileProducer([]fileDoc{{name: path}}, opt), opt, fn)
+}
+
+// walk passes the documents that produce queues to fn, in order.
+func walk(path string, produce func(emitFunc), opt Options, fn func(Document) error) (Stats, error) {
+	st := Stats{Encodings: make(map[Encoding]int)}
+	err := parallel.Ordered(opt.Workers, produce, func(b batch) error {
 		if b.labelsIgnored {
 			st.LabelsIgnored = true
 		}
-		for i, d := range b.docs {
+		each := func(d Document, enc Encoding) error {
 			st.Docs++
-			st.Encodings[b.encs[i]]++
+			st.Encodings[enc]++
 			if strings.TrimSpace(d.Text) == "" {
 				st.Empty++
 			}
-			if err := fn(d); err != nil {
+			if d.Mail {
+				st.Mail++
+			}
+			return fn(d)
+		}
+		for i, d := range b.docs {
+			if err := each(d, b.encs[i]); err != nil {
 				return err
 			}
+		}
+		if b.err == nil && b.mbox != "" {
+			return walkMbox(b.mbox, b.mboxLabel, opt, each)
 		}
 		return b.err
 	})
@@ -67,7 +88,7 @@ func ReadAll(path string, opt Options) ([]Document, error) {
 }
 
 // supported lists the accepted inputs, for error messages.
-const supported = "a directory of class folders, .tsv, .csv, .jsonl or .ndjson (and .txt when unlabeled)"
+const supported = "a directory of class folders, .tsv, .csv, .jsonl or .ndjson (and .txt, .eml or .mbox when unlabeled)"
 
 // producer picks the reader for what path is. Errors it returns (missing
 // path, bad directory layout, unopenable file) come before any document.
@@ -81,7 +102,7 @@ func producer(path string, opt Options) (func(emitFunc), error) {
 		if err != nil {
 			return nil, err
 		}
-		return fileProducer(files), nil
+		return fileProducer(files, opt), nil
 	}
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: %s is not a regular file or directory", ErrUnsupported, path)
@@ -93,9 +114,15 @@ func producer(path string, opt Options) (func(emitFunc), error) {
 		return lineProducer(path, opt, jsonlSetup)
 	case ".csv":
 		return csvProducer(path, opt)
+	case ".eml", ".mbox", ".mbx":
+		if opt.Unlabeled && opt.Input != InputText {
+			return fileProducer([]fileDoc{{name: path}}, opt), nil
+		}
+		return nil, fmt.Errorf("%w: %s: a mail file is unlabeled documents (set Unlabeled); labeled mail is %s",
+			ErrUnsupported, path, "a directory of class folders of messages, mbox files or Maildirs")
 	case ".txt":
 		if opt.Unlabeled {
-			return fileProducer([]fileDoc{{name: path}}), nil
+			return fileProducer([]fileDoc{{name: path}}, opt), nil
 		}
 		return nil, fmt.Errorf("%w: %s: a .txt file is one unlabeled document (set Unlabeled); labeled input is %s",
 			ErrUnsupported, path, supported)
@@ -120,25 +147,13 @@ func (f fileDoc) path() string {
 }
 
 // fileProducer emits one unit per file, read and decoded by a worker.
-func fileProducer(files []fileDoc) func(emitFunc) {
+func fileProducer(files []fileDoc, opt Options) func(emitFunc) {
 	return func(emit emitFunc) {
 		for _, f := range files {
-			if !emit(func() batch { return readFileDoc(f) }) {
+			if !emit(func() batch { return readFileDoc(f, opt) }) {
 				return
 			}
 		}
-	}
-}
-
-func readFileDoc(f fileDoc) batch {
-	path := f.path()
-	text, enc, err := textfile.ReadFile(path)
-	if err != nil {
-		return batch{err: err}
-	}
-	return batch{
-		docs: []Document{{Source: path, Label: f.label, Text: text}},
-		encs: []Encoding{enc},
 	}
 }
 
@@ -158,9 +173,10 @@ func listCorpus(root string, unlabeled bool, workers int) ([]fileDoc, error) {
 		err              error
 	}
 	var parts []part
+	maildir := isMaildir(entries)
 entries:
 	for _, e := range entries {
-		if hidden(e.Name()) {
+		if hidden(e.Name()) || maildir && e.Name() == "tmp" {
 			continue
 		}
 		p := filepath.Join(root, e.Name())
@@ -214,8 +230,9 @@ func listClass(dst []fileDoc, dir, label string) ([]fileDoc, error) {
 	if err != nil {
 		return dst, fmt.Errorf("corpus: %w", err)
 	}
+	maildir := isMaildir(entries)
 	for _, e := range entries {
-		if hidden(e.Name()) {
+		if hidden(e.Name()) || maildir && e.Name() == "tmp" {
 			continue
 		}
 		mode, err := followLink(dir, e)
@@ -252,3 +269,18 @@ func followLink(dir string, e fs.DirEntry) (fs.FileMode, error) {
 }
 
 func hidden(name string) bool { return strings.HasPrefix(name, ".") }
+
+// isMaildir reports a folder's entries that are a Maildir's: cur, new and
+// tmp, whose tmp holds messages still being delivered, which are skipped.
+func isMaildir(entries []fs.DirEntry) bool {
+	var n int
+	for _, e := range entries {
+		switch e.Name() {
+		case "cur", "new", "tmp":
+			if e.IsDir() {
+				n++
+			}
+		}
+	}
+	return n == 3
+}

@@ -33,6 +33,10 @@ type header struct {
 	Threshold *fileThreshold `json:"threshold,omitempty"`
 	// Calibration is absent from uncalibrated and older files.
 	Calibration *fileCalibration `json:"calibration,omitempty"`
+	// Model.MailInput and MailFeatures: absent from older files and from
+	// models trained on text.
+	MailInput    string `json:"mail_input,omitempty"`
+	MailFeatures string `json:"mail_features,omitempty"`
 }
 
 // WriteTo writes the model file to w, streaming: the checksum is computed
@@ -47,7 +51,7 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 	cw := modelfile.NewWriter(w, k)
 	le := binary.LittleEndian
 	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Config.Tokenize.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount,
-		LabelField: m.LabelField, TextField: m.TextField, Calibration: newFileCalibration(m.calibration)}
+		LabelField: m.LabelField, TextField: m.TextField, MailInput: m.MailInput, MailFeatures: m.MailFeatures, Calibration: newFileCalibration(m.calibration)}
 	h.Config.Calibrate = m.calibration != nil // whatever the Config asked for
 	if t := m.Threshold; t != nil {
 		if t.Class < 0 || t.Class >= len(m.Classes) {
@@ -174,6 +178,7 @@ func decodeModel(payload []byte, version uint32) (out *Model, err error) {
 		}
 		m.Threshold = &t
 	}
+	m.MailInput, m.MailFeatures = h.MailInput, h.MailFeatures
 	if err := m.restore(idf); err != nil {
 		return nil, err
 	}

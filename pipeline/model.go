@@ -28,6 +28,12 @@ type Model struct {
 	// Decide); a model file stores it, and older files, without one,
 	// predict the most probable class.
 	Threshold *Threshold
+	// MailInput and MailFeatures say how a training corpus that held mail
+	// was read: its input ("auto" or "mail", as corpus.ParseInput reads
+	// them) and the mail feature groups rendered (as mail.ParseFeatures
+	// reads them), so that predict and serve decode raw mail the same way.
+	// Both are "" for a model trained on text: its inputs read as text.
+	MailInput, MailFeatures string
 
 	an     *tokenize.Analyzer
 	vocab  *vocab.Vocabulary // nil with the hashing vectorizer

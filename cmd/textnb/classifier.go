@@ -20,7 +20,8 @@ import (
 type classifier interface {
 	classes() []string
 	priors() []float64
-	fields() (label, text string) // the training corpus's columns, if not the usual ones
+	fields() (label, text string)   // the training corpus's columns, if not the usual ones
+	mail() (input, features string) // how the training corpus's mail was read; "" for text
 	feed(paths []string, emit func(scored)) error
 }
 
@@ -62,6 +63,9 @@ type textClassifier struct {
 func (c textClassifier) classes() []string            { return c.m.Classes }
 func (c textClassifier) priors() []float64            { return c.m.PosteriorPriors() }
 func (c textClassifier) fields() (label, text string) { return c.m.LabelField, c.m.TextField }
+func (c textClassifier) mail() (input, features string) {
+	return c.m.MailInput, c.m.MailFeatures
+}
 
 // feed classifies eval's corpus as its read-ahead delivers it (paths are
 // what it reads), or predict's inputs at paths.
@@ -93,9 +97,10 @@ type tableClassifier struct {
 	in *inputs
 }
 
-func (c tableClassifier) classes() []string            { return c.t.Classes }
-func (c tableClassifier) priors() []float64            { return c.t.TrainingPriors() }
-func (c tableClassifier) fields() (label, text string) { return c.t.LabelField, "" }
+func (c tableClassifier) classes() []string              { return c.t.Classes }
+func (c tableClassifier) priors() []float64              { return c.t.TrainingPriors() }
+func (c tableClassifier) fields() (label, text string)   { return c.t.LabelField, "" }
+func (c tableClassifier) mail() (input, features string) { return "", "" }
 
 func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 	labelField := "" // predict: rows without labels

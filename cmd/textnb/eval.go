@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/pipeline"
@@ -66,6 +67,9 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		keep = reportErrors
 	}
 	in := inputs{labeled: true, fields: fields.options(false)}
+	if !givenFlags(fs)["input"] {
+		in.fields.Input = corpus.InputText // as most models were trained; one trained on mail reads again below
+	}
 	if kind, err := modelfile.PeekKind(*modelPath); err == nil && kind == modelfile.TextModel {
 		in.ahead = startReadAhead(pos[0], in.fields) // a table is read as rows, once the model is known
 		defer func() { in.ahead.stop() }()

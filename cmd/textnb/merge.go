@@ -34,6 +34,7 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return namedModels(err, pos)
 	}
 	m.LabelField, m.TextField = models[0].LabelField, models[0].TextField
+	m.MailInput, m.MailFeatures = models[0].MailInput, models[0].MailFeatures
 	if err := modelfile.Save(*out, m); err != nil {
 		return err
 	}

@@ -33,6 +33,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	terms := fs.Int("terms", 5, "with --explain: list the N terms with the largest contributions (0: all)")
 	pf := newPriorFlags(fs)
 	threshold := thresholdFlag(fs)
+	mf := newMailFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -44,6 +45,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return fmt.Errorf("%w: --top %d: want K ≥ 1", errUsage, *top)
 	}
 	ro := rowOptions{textField: *textField, idField: *idField, stdin: stdin}
+	mf.apply(&ro.corpus)
 	if *format != "" {
 		if ro.format, err = parseFormat(*format); err != nil {
 			return usageErr(err)
@@ -78,6 +80,8 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if _, text := c.fields(); text != "" && !givenFlags(fs)["text-field"] {
 		in.rows.textField = text // the column the model was trained from
 	}
+	input, features := c.mail()
+	mf.useStored(fs, &in.rows.corpus, input, features) // mail decoded as the training corpus's was
 	if _, table := c.(tableClassifier); table && (ro.wantsFields() || *format != "" || *textField != "text" || *explain) {
 		return fmt.Errorf("%w: --id-field, --keep-fields, --format, --text-field and --explain apply to text models", errUsage)
 	}

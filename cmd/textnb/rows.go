@@ -66,6 +66,7 @@ type rowOptions struct {
 	idField   string   // "": the source is file:line
 	keep      []string // fields to keep; "*" alone keeps them all
 	stdin     io.Reader
+	corpus    corpus.Options // how folders and whole files are read: Input and Mail
 }
 
 func (o rowOptions) keepAll() bool { return len(o.keep) == 1 && o.keep[0] == "*" }
@@ -92,9 +93,9 @@ func readDocs(path string, o rowOptions, add func(row) error) error {
 		if o.wantsFields() {
 			return fmt.Errorf("%w: %s: --id-field and --keep-fields need a line file, not a folder", errUsage, path)
 		}
-		return corpus.Walk(path, corpus.Options{Unlabeled: true}, func(d corpus.Document) error {
-			return add(row{source: d.Source, file: d.Source, text: d.Text})
-		})
+		opt := o.corpus
+		opt.Unlabeled = true
+		return corpus.Walk(path, opt, func(d corpus.Document) error { return add(docRow(d)) })
 	}
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s: not a regular file or folder", path)
@@ -106,11 +107,8 @@ func readDocs(path string, o rowOptions, add func(row) error) error {
 		if o.wantsFields() {
 			return fmt.Errorf("%w: %s: --id-field and --keep-fields need a .tsv, .csv or .jsonl file (or --format)", errUsage, path)
 		}
-		text, _, err := textfile.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return add(row{source: path, file: path, text: text})
+		_, err := corpus.WalkFile(path, o.corpus, func(d corpus.Document) error { return add(docRow(d)) })
+		return err
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -118,6 +116,16 @@ func readDocs(path string, o rowOptions, add func(row) error) error {
 	}
 	defer f.Close()
 	return readLineRows(f, path, format, o, add)
+}
+
+// docRow is the row of a document of a folder or a whole file: a message
+// is named by its Message-ID.
+func docRow(d corpus.Document) row {
+	source := d.Source
+	if d.ID != "" {
+		source = d.ID
+	}
+	return row{source: source, file: d.Source, text: d.Text}
 }
 
 // rowError places err at line of file.

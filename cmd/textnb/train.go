@@ -90,7 +90,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	meter := newMeter(stderr, "train", pos[0], *quiet)
 	labels := newLabelStats()
-	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
+	st, err := corpus.WalkStats(pos[0], fields.options(false), func(d corpus.Document) error {
 		if err := tr.Add(d.Label, d.Text); err != nil {
 			return err
 		}
@@ -118,6 +118,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
 	m.LabelField, m.TextField = fields.stored(fs)
+	m.MailInput, m.MailFeatures = fields.mail.stored(st)
 	if cfg.Calibrate {
 		if err := calibrateModel(m, cfg, cv, pos[0], fields, tune, stderr, *quiet); err != nil {
 			return err
@@ -131,6 +132,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "trained %s (alpha %g) on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\nwrote %s\n",
 		m.Config.Classifier, m.Config.Alpha, sum.Documents, sum.Empty, sum.Classes, sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds(), *out)
+	if st.Mail > 0 {
+		fmt.Fprintf(stdout, "read %d of the documents as mail (--input %s, --mail-features %s)\n", st.Mail, m.MailInput, m.MailFeatures)
+	}
 	semi.report(stdout, sum)
 	if c := m.Calibration(); c != nil {
 		fmt.Fprintf(stdout, "calibrated: temperature %.4g, %d-fold cross-validated log loss %.4f → %.4f\n",
@@ -232,20 +236,25 @@ func parseRange(flag, s string) (tokenize.NGramRange, error) {
 	return tokenize.NGramRange{Min: a, Max: b}, nil
 }
 
-// fieldFlags are the column-naming flags shared by train, eval and predict.
-type fieldFlags struct{ label, text *string }
+// fieldFlags are the column-naming and mail flags shared by train, eval
+// and cv.
+type fieldFlags struct {
+	label, text *string
+	mail        *mailFlags
+}
 
-func corpusFlags(fs interface {
-	String(name, value, usage string) *string
-}) fieldFlags {
+func corpusFlags(fs *flag.FlagSet) fieldFlags {
 	return fieldFlags{
 		label: fs.String("label-field", "label", "label column of .csv/.tsv headers and .jsonl objects"),
 		text:  fs.String("text-field", "text", "text column of .csv/.tsv headers and .jsonl objects"),
+		mail:  newMailFlags(fs),
 	}
 }
 
 func (f fieldFlags) options(unlabeled bool) corpus.Options {
-	return corpus.Options{LabelField: *f.label, TextField: *f.text, Unlabeled: unlabeled}
+	opt := corpus.Options{LabelField: *f.label, TextField: *f.text, Unlabeled: unlabeled}
+	f.mail.apply(&opt)
+	return opt
 }
 
 // stored returns the field names a model keeps: those that are not the
@@ -272,5 +281,7 @@ func (f fieldFlags) useStored(fs *flag.FlagSet, opt *corpus.Options, c classifie
 	if text != "" && !given["text-field"] {
 		opt.TextField = text
 	}
+	input, features := c.mail()
+	f.mail.useStored(fs, opt, input, features)
 	return *opt != before
 }

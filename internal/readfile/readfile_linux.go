@@ -12,24 +12,36 @@ import (
 // system calls of reading a small one. ReadFile opens, sizes, reads and
 // closes: four calls for a regular file (see readAll).
 func ReadFile(path string) ([]byte, error) {
+	data, _, err := ReadFileLimit(path, -1)
+	return data, err
+}
+
+// ReadFileLimit is ReadFile for a regular file of at most limit bytes
+// (limit < 0: any size); of a larger one it reads nothing and returns nil
+// data with the file's size.
+func ReadFileLimit(path string, limit int64) ([]byte, int64, error) {
 	var fd int
 	err := retry(func() (err error) {
 		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		return err
 	})
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, 0, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if retry(func() error { return syscall.Fstat(fd, &st) }) != nil {
 		st.Size, st.Mode = 0, 0 // read to the end all the same, as os.ReadFile does
 	}
-	data, err := readAll(fd, st.Size, st.Mode&syscall.S_IFMT == syscall.S_IFREG)
-	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	regular := st.Mode&syscall.S_IFMT == syscall.S_IFREG
+	if limit >= 0 && regular && st.Size > limit {
+		return nil, st.Size, nil
 	}
-	return data, nil
+	data, err := readAll(fd, st.Size, regular)
+	if err != nil {
+		return nil, 0, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	return data, int64(len(data)), nil
 }
 
 // minBuf is os.ReadFile's smallest read: files in /proc claim size 0 and

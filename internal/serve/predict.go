@@ -15,6 +15,7 @@ import (
 
 	"github.com/textnb/textnb/internal/priors"
 	"github.com/textnb/textnb/internal/tally"
+	"github.com/textnb/textnb/mail"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
@@ -22,9 +23,12 @@ import (
 )
 
 // predictRequest is the body of POST /v1/models/{name}/predict: exactly one
-// of Text, Texts and Rows.
+// of Text, Mail, Texts and Rows.
 type predictRequest struct {
-	Text  *string           `json:"text"`
+	Text *string `json:"text"`
+	// Mail is a raw message (RFC 5322), decoded as the model's training
+	// corpus's mail was (see package mail) and then classified as a text.
+	Mail  *string           `json:"mail"`
 	Texts []string          `json:"texts"`
 	Rows  []json.RawMessage `json:"rows"`
 	// Top lists the K most probable classes, most probable first; for a
@@ -44,6 +48,19 @@ type predictRequest struct {
 	Priors map[string]float64 `json:"priors"`
 }
 
+// decodeMail renders a raw message as the document text m's training
+// corpus's messages were rendered as: with its feature groups, or all of
+// them for a model not trained on mail.
+func decodeMail(m *model, raw string) string {
+	var c mail.Config
+	if m.text != nil && m.text.MailFeatures != "" {
+		if f, err := mail.ParseFeatures(m.text.MailFeatures); err == nil {
+			c = mail.WithFeatures(f)
+		}
+	}
+	return mail.Decode([]byte(raw), c).Text
+}
+
 // bufs recycles response buffers of up to maxPooled bytes.
 var bufs = sync.Pool{New: func() any { return new([]byte) }}
 
@@ -61,14 +78,22 @@ func (s *Server) predict(w http.ResponseWriter, r *http.Request) {
 	}
 	single := req.Text != nil
 	n := 0
-	for _, given := range []bool{single, req.Texts != nil, req.Rows != nil} {
+	for _, given := range []bool{single, req.Mail != nil, req.Texts != nil, req.Rows != nil} {
 		if given {
 			n++
 		}
 	}
 	if n != 1 {
-		writeError(w, http.StatusBadRequest, `give exactly one of "text", "texts" and "rows"`)
+		writeError(w, http.StatusBadRequest, `give exactly one of "text", "mail", "texts" and "rows"`)
 		return
+	}
+	if req.Mail != nil {
+		if m.table != nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf(`model %q is a table model: send "rows"`, m.name))
+			return
+		}
+		text := decodeMail(m, *req.Mail)
+		req.Text, req.Mail = &text, nil
 	}
 	if batch := max(len(req.Texts), len(req.Rows)); batch > s.opt.MaxBatch {
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a batch of %d exceeds the limit of %d documents or rows per request (--max-batch)", batch, s.opt.MaxBatch))
