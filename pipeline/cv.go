@@ -160,11 +160,21 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 		return nil, err
 	}
 	t.vocab = nil
+	return d, d.fromVocab(merged, true)
+}
+
+// fromVocab keeps the raw rows of merged, taking them from it if consume
+// is set, else copying them so that merged can still train.
+func (d *cvData) fromVocab(merged *vocab.Counts, consume bool) error {
 	// Counts even with Vocab.Binary: training rows are made binary as they
 	// are fitted, while a model predicts from counts.
-	p, err := merged.PruneConsume(vocab.Config{})
+	prune := merged.Prune
+	if consume {
+		prune = merged.PruneConsume
+	}
+	p, err := prune(vocab.Config{})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	d.terms, d.cols, d.df = p.Provisional(), p.Len(), p.DF()
 	nnz := int64(0)
@@ -184,7 +194,7 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 			d.tf[j] += int64(d.val[p])
 		}
 	}
-	return d, nil
+	return nil
 }
 
 // dropRare drops the columns that no fold's pruning can keep, those in
@@ -486,7 +496,8 @@ func (d *cvData) totals(f *foldData, df []int64) []int64 {
 }
 
 // run cross-validates every setting, which differ from d.cfg only in
-// Weighting, TFIDFOptions, Classifier, Alpha, Norm and UniformPrior. The
+// Weighting, TFIDFOptions, Classifier, Alpha, Norm, UniformPrior, Reweight
+// and ReweightRate. The
 // settings that weight alike share each fold's sums; the others only refit
 // them.
 func (d *cvData) run(settings []Config) ([]*CVResult, error) {
@@ -571,6 +582,7 @@ func (d *cvData) settingConfig(s Config) Config {
 	c := d.cfg
 	c.Weighting, c.TFIDFOptions, c.Classifier = s.Weighting, s.TFIDFOptions, s.Classifier
 	c.Alpha, c.Norm, c.UniformPrior = s.Alpha, s.Norm, s.UniformPrior
+	c.Reweight, c.ReweightRate = s.Reweight, s.ReweightRate
 	return c
 }
 
@@ -636,18 +648,34 @@ func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Confi
 	if err != nil {
 		return fmt.Errorf("fold %d: %w", fk+1, err)
 	}
+	var train *vectorize.CSR // the training part's rows, weighted, if a setting reweights them
+	for _, s := range g {
+		if settings[s].Reweight > 0 {
+			train = weightedRows(f.features, len(f.train), nil, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+				return w.row(d, f.train[i], idx, val)
+			})
+			break
+		}
+	}
 	w.binary = false                     // a model predicts from counts
 	test := vectorize.NewCSR(f.features) // the held-out rows, weighted; unsorted
 	for _, i := range f.test {
 		idx, val = w.row(d, i, idx[:0], val[:0])
 		test.AppendRow(idx, val)
 	}
+	base, changed := m.counts, false // reweighting may change m's counts
 	for gi, s := range g {
-		if gi > 0 {
-			m.Config = d.settingConfig(settings[s]).forClasses(n)
+		if gi > 0 || changed {
+			m.Config, m.counts = d.settingConfig(settings[s]).forClasses(n), base
 			if err := m.refit(); err != nil {
 				return fmt.Errorf("fold %d: %w", fk+1, err)
 			}
+		}
+		if m.reweighted() {
+			if err := m.reweigh(len(f.train), f.y, train.Row); err != nil {
+				return fmt.Errorf("fold %d: %w", fk+1, err)
+			}
+			changed = true
 		}
 		sc := m.scorer()
 		ev := metrics.NewEvaluator(f.classes)

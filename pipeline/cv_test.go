@@ -82,6 +82,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 		{"chinese", Config{}, zh},
 		{"chinese char unigrams", Config{Tokenize: tokenize.Config{HanChars: tokenize.NGramRange{Min: 1, Max: 1}}}, zh},
 	} {
+		tc.cfg.Fast = true // the machinery under one configuration; choice has its own tests
 		t.Run(tc.name, func(t *testing.T) {
 			o := CVOptions{Folds: 3, Seed: 7}
 			r := crossValidate(t, tc.cfg, tc.docs, o)

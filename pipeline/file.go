@@ -29,6 +29,8 @@ type header struct {
 	// Model.LabelField and TextField: absent from older files, ignored by older builds.
 	LabelField string `json:"label_field,omitempty"`
 	TextField  string `json:"text_field,omitempty"`
+	// Chosen is Model.Chosen: absent when training chose nothing.
+	Chosen *Choice `json:"chosen,omitempty"`
 }
 
 // WriteTo writes the model file to w, streaming: the checksum is computed
@@ -43,7 +45,7 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 	cw := modelfile.NewWriter(w, k)
 	le := binary.LittleEndian
 	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Config.Tokenize.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount,
-		LabelField: m.LabelField, TextField: m.TextField}
+		LabelField: m.LabelField, TextField: m.TextField, Chosen: m.Chosen}
 	var idf []float64
 	if p := m.idf(); p != nil {
 		idf = *p
@@ -146,7 +148,7 @@ func decodeModel(payload []byte, version uint32) (out *Model, err error) {
 	}
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
-	m.LabelField, m.TextField = h.LabelField, h.TextField
+	m.LabelField, m.TextField, m.Chosen = h.LabelField, h.TextField, h.Chosen
 	if err := m.restore(idf); err != nil {
 		return nil, err
 	}

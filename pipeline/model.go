@@ -24,6 +24,10 @@ type Model struct {
 	// usual "label" and "text", so that eval and predict read the same
 	// layout. A model file stores them; older builds ignore them.
 	LabelField, TextField string
+	// Chosen is what cross-validation chose the model's settings from, or
+	// nil if training chose nothing (settings given, Config.Fast, or a
+	// fallback: see Summary.Fallback).
+	Chosen *Choice
 
 	an     *tokenize.Analyzer
 	vocab  *vocab.Vocabulary // nil with the hashing vectorizer
