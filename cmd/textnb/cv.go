@@ -103,6 +103,9 @@ func settingName(cfg pipeline.Config) string {
 	if t.HanChars.Max > 0 {
 		s += fmt.Sprintf(" char-ngrams=%d,%d", t.HanChars.Min, t.HanChars.Max)
 	}
+	if cfg.Reweight > 0 {
+		s += fmt.Sprintf(" reweight=%d rate=%g", cfg.Reweight, cfg.ReweightRate)
+	}
 	return s
 }
 
