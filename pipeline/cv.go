@@ -75,6 +75,12 @@ type CVResult struct {
 	// fold that held it out, in the order the documents were added.
 	Predicted []string      `json:"-"`
 	Elapsed   time.Duration `json:"-"`
+	// Choice, when CrossValidate's configuration leaves settings for
+	// Finish to choose, is the choice among the candidates, made on these
+	// same folds: the result is the best candidate's, chosen on the whole
+	// corpus rather than within each fold's training part, and so
+	// optimistic by the selection.
+	Choice *Choice `json:"choice,omitempty"`
 }
 
 // CrossValidate runs stratified k-fold cross-validation on the documents
@@ -85,18 +91,32 @@ type CVResult struct {
 // re-weighted with that part's own document frequencies, so it costs a pass
 // over the counts rather than a training. The language is decided once on
 // the whole corpus, as Finish would. Semi-supervised configurations are
-// refused.
+// refused. A configuration that leaves α or reweighting to Finish's
+// choice is evaluated as chosen on the whole corpus (see CVResult.Choice).
 func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	d, err := t.cvData(o)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := d.run([]Config{t.cfg})
+	cands, _ := t.cfg.candidates(len(t.names))
+	if cands == nil {
+		cands = []Config{t.cfg}
+	}
+	rs, err := d.run(cands)
 	if err != nil {
 		return nil, err
 	}
-	rs[0].Elapsed = time.Since(t.start)
-	return rs[0], nil
+	win, second := best(rs)
+	r := rs[win]
+	if len(rs) > 1 {
+		r.Choice = &Choice{Setting: Setting(r.Config), CVAccuracy: r.Accuracy.Mean, CVSD: r.Accuracy.SD,
+			Folds: len(d.folds), Candidates: len(rs)}
+		if second >= 0 {
+			r.Choice.RunnerUp, r.Choice.RunnerUpAccuracy = Setting(rs[second].Config), rs[second].Accuracy.Mean
+		}
+	}
+	r.Elapsed = time.Since(t.start)
+	return r, nil
 }
 
 // cvData is a tokenized corpus kept for cross-validation: every document's

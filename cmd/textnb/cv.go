@@ -93,7 +93,14 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%.4f\t%.4f\t\n", i+1, f.Train, f.Test, f.Features, f.Accuracy, f.MacroF1)
 	}
 	fmt.Fprintf(w, "mean ± sd\t\t\t\t%.4f ± %.4f\t%.4f ± %.4f\t\n", r.Accuracy.Mean, r.Accuracy.SD, r.MacroF1.Mean, r.MacroF1.SD)
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if r.Choice != nil {
+		fmt.Fprintf(stdout, "\n%s\nas train would choose, but on the whole corpus and these same folds, not within each fold's training part: "+
+			"the score is optimistic by the selection (--fast, or --alpha with --reweight, evaluates one configuration)\n", r.Choice)
+	}
+	return nil
 }
 
 // settingName describes the choices of cfg that tuning varies.
