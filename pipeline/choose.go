@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/textnb/textnb/corpus"
@@ -161,7 +162,7 @@ func (t *Trainer) choose(merged *vocab.Counts, candidates []Config) (*CVResult, 
 	if err != nil {
 		return nil, nil, "", err
 	}
-	win, second := best(rs)
+	win, second := best(rs, t.cfg)
 	c := &Choice{Setting: Setting(rs[win].Config), CVAccuracy: rs[win].Accuracy.Mean, CVSD: rs[win].Accuracy.SD,
 		Folds: ChoiceFolds, Candidates: len(rs)}
 	if second >= 0 {
@@ -171,8 +172,28 @@ func (t *Trainer) choose(merged *vocab.Counts, candidates []Config) (*CVResult, 
 }
 
 // best returns the index of the result of the best mean accuracy (then
-// macro-F1, then the first) and of the next best, −1 if there is one.
-func best(rs []*CVResult) (win, second int) {
+// macro-F1, then the first) and of the next best, −1 if there is none;
+// but the plain default (the setting Fast trains, when a candidate) wins
+// if it is within a standard error (the fold accuracies' sd over √folds)
+// of the best, as Tune keeps the base setting: a difference that small is
+// noise, and the default holds across corpora.
+func best(rs []*CVResult, plain Config) (win, second int) {
+	win, second = topTwo(rs)
+	for i, r := range rs {
+		c := r.Config
+		if i == win || c.Reweight > 0 || c.Alpha != plain.Alpha || c.Classifier != plain.Classifier {
+			continue
+		}
+		top := rs[win]
+		if top.Accuracy.Mean-r.Accuracy.Mean <= top.Accuracy.SD/math.Sqrt(float64(len(top.Folds))) {
+			return i, win
+		}
+	}
+	return win, second
+}
+
+// topTwo returns the indices of the best result and the next best.
+func topTwo(rs []*CVResult) (win, second int) {
 	order := make([]int, len(rs))
 	for i := range order {
 		order[i] = i

@@ -106,7 +106,7 @@ func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	win, second := best(rs)
+	win, second := best(rs, t.cfg.plain().forClasses(len(t.names)))
 	r := rs[win]
 	if len(rs) > 1 {
 		r.Choice = &Choice{Setting: Setting(r.Config), CVAccuracy: r.Accuracy.Mean, CVSD: r.Accuracy.SD,

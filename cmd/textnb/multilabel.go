@@ -119,7 +119,7 @@ func (r *reweightFlag) Set(s string) error {
 	case "auto":
 		*r = 0
 		return nil
-	case "none", "-1":
+	case "none":
 		*r = -1
 		return nil
 	}
