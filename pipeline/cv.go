@@ -60,6 +60,8 @@ type FoldResult struct {
 	MinDF      int                `json:"min_df,omitempty"`
 	Accuracy   float64            `json:"accuracy"`
 	MacroF1    float64            `json:"macro_f1"`
+	// Setting is the candidate a nested choice took in this fold.
+	Setting string `json:"setting,omitempty"`
 	Evaluation metrics.Evaluation `json:"-"`
 }
 
@@ -81,6 +83,10 @@ type CVResult struct {
 	// corpus rather than within each fold's training part, and so
 	// optimistic by the selection.
 	Choice *Choice `json:"choice,omitempty"`
+	// Nested reports that each fold chose its candidate within its own
+	// training part, as Finish would on it (FoldResult.Setting): the
+	// accuracy is then that of the choice, not optimistic.
+	Nested bool `json:"nested,omitempty"`
 }
 
 // CrossValidate runs stratified k-fold cross-validation on the documents
@@ -106,7 +112,8 @@ func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	win, second := best(rs, t.cfg.plain().forClasses(len(t.names)))
+	plain := t.cfg.plain().forClasses(len(t.names))
+	win, second := best(rs, plain)
 	r := rs[win]
 	if len(rs) > 1 {
 		r.Choice = &Choice{Setting: Setting(r.Config), CVAccuracy: r.Accuracy.Mean, CVSD: r.Accuracy.SD,
@@ -114,9 +121,90 @@ func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 		if second >= 0 {
 			r.Choice.RunnerUp, r.Choice.RunnerUpAccuracy = Setting(rs[second].Config), rs[second].Accuracy.Mean
 		}
+		if r, err = d.nested(rs, cands, plain, r); err != nil {
+			return nil, err
+		}
 	}
 	r.Elapsed = time.Since(t.start)
 	return r, nil
+}
+
+// nested returns the cross-validation of Finish's choice among cands,
+// made as Finish makes it within each fold's training part (ChoiceFolds
+// folds of it, from the cached rows): each fold scores as the candidate it
+// chose, whose result on every fold rs holds. whole is the choice on the
+// whole corpus, which the result reports beside.
+func (d *cvData) nested(rs []*CVResult, cands []Config, plain Config, whole *CVResult) (*CVResult, error) {
+	k := len(d.folds)
+	out := &CVResult{Config: whole.Config, Folds: make([]FoldResult, k), Predicted: make([]string, len(d.y)), Choice: whole.Choice}
+	for fk := range k {
+		w := 0 // too small to choose in: the plain default, as Finish falls back
+		for i, c := range cands {
+			if c.Alpha == plain.Alpha && c.Reweight <= 0 {
+				w = i
+			}
+		}
+		train := corpus.FoldTrain(nil, d.folds, fk)
+		if sub := d.subset(train); sub != nil {
+			srs, err := sub.run(cands)
+			if err != nil {
+				return nil, fmt.Errorf("fold %d: choice: %w", fk+1, err)
+			}
+			w, _ = best(srs, plain)
+		}
+		out.Folds[fk] = rs[w].Folds[fk]
+		out.Folds[fk].Setting = Setting(rs[w].Config)
+		for _, i := range d.folds[fk] {
+			out.Predicted[i] = rs[w].Predicted[i]
+		}
+	}
+	acc, f1 := make([]float64, k), make([]float64, k)
+	for i, f := range out.Folds {
+		acc[i], f1[i] = f.Accuracy, f.MacroF1
+	}
+	out.Accuracy, out.MacroF1 = meanSD(acc), meanSD(f1)
+	out.Nested = true
+	return out, nil
+}
+
+// subset returns the documents docs of d as a corpus of their own, dealt
+// into ChoiceFolds folds as Finish's choice deals them, or nil if a class
+// has too few of them for those folds.
+func (d *cvData) subset(docs []int) *cvData {
+	s := &cvData{cfg: d.cfg, names: d.names, terms: d.terms, cols: d.cols, y: make([]int, len(docs))}
+	counts := make([]int, len(d.names))
+	labels := make([]string, len(docs))
+	s.ptr, s.df = make([]int, 1, len(docs)+1), make([]int64, d.cols)
+	for p, i := range docs {
+		s.y[p] = d.y[i]
+		counts[d.y[i]]++
+		labels[p] = d.names[d.y[i]]
+		idx, val := d.row(i)
+		s.idx, s.val = append(s.idx, idx...), append(s.val, val...)
+		s.ptr = append(s.ptr, len(s.idx))
+		for _, j := range idx {
+			s.df[j]++
+		}
+	}
+	if slices.Min(counts) < 2*ChoiceFolds {
+		return nil
+	}
+	s.folds = corpus.StratifiedKFold(labels, ChoiceFolds, 0)
+	if d.terms == nil {
+		return s
+	}
+	parent := d.origin
+	s.dropRare()
+	for c, j := range s.origin { // dropRare numbers d's columns: make them term ids
+		s.origin[c] = parent[j]
+	}
+	if s.cfg.Vocab.MaxFeatures > 0 && !s.cfg.Vocab.Binary {
+		s.tf = make([]int64, s.cols)
+		for p, j := range s.idx {
+			s.tf[j] += int64(s.val[p])
+		}
+	}
+	return s
 }
 
 // cvData is a tokenized corpus kept for cross-validation: every document's

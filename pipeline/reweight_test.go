@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/testkit"
 )
 
@@ -123,6 +124,44 @@ func TestChoiceFallsBack(t *testing.T) {
 		want := trainDocs(t, fast, small)
 		if s.Fallback == "" || m.Chosen != nil || !bytes.Equal(testkit.Encode(t, m), testkit.Encode(t, want)) {
 			t.Errorf("%+v on %d documents: fallback %q, choice %v; or not the plain default", tc.cfg, len(small), s.Fallback, m.Chosen)
+		}
+	}
+}
+
+// TestNestedChoiceIsFinishOnEachFold checks that cross-validating the
+// default makes in each fold the choice Finish makes on that fold's
+// training part, and predicts the held-out part as that model does.
+func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
+	for _, path := range []string{newsTrain, "../testdata/spam.tsv"} {
+		docs := readDocs(t, path)
+		o := CVOptions{Folds: 3, Seed: 7}
+		r := crossValidate(t, Config{}, docs, o)
+		if !r.Nested || r.Choice == nil {
+			t.Fatalf("%s: nested %v, choice %v", path, r.Nested, r.Choice)
+		}
+		labels := make([]string, len(docs))
+		for i, d := range docs {
+			labels[i] = d.Label
+		}
+		folds := corpus.StratifiedKFold(labels, o.Folds, o.Seed)
+		for k, test := range folds {
+			var part []corpus.Document
+			for _, i := range corpus.FoldTrain(nil, folds, k) {
+				part = append(part, docs[i])
+			}
+			m, _, err := trainerOf(t, Config{}, part).Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Chosen == nil || m.Chosen.Setting != r.Folds[k].Setting {
+				t.Fatalf("%s fold %d: cv chose %q, Finish on the training part %v", path, k, r.Folds[k].Setting, m.Chosen)
+			}
+			p := m.NewPredictor()
+			for _, i := range test {
+				if _, c := p.Proba(nil, docs[i].Text); m.Classes[c] != r.Predicted[i] {
+					t.Fatalf("%s fold %d document %d: cv predicts %q, the fold's model %q", path, k, i, r.Predicted[i], m.Classes[c])
+				}
+			}
 		}
 	}
 }

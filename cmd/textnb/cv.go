@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/textnb/textnb/corpus"
@@ -97,8 +98,12 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if r.Choice != nil {
-		fmt.Fprintf(stdout, "\n%s\nas train would choose, but on the whole corpus and these same folds, not within each fold's training part: "+
-			"the score is optimistic by the selection (--fast, or --alpha with --reweight, evaluates one configuration)\n", r.Choice)
+		var settings []string
+		for _, f := range r.Folds {
+			settings = append(settings, f.Setting)
+		}
+		fmt.Fprintf(stdout, "\nthe scores are train's choice made within each fold's training part (nested, %d folds of it): %s\n"+
+			"on the whole corpus train %s\n", pipeline.ChoiceFolds, strings.Join(settings, "; "), r.Choice)
 	}
 	return nil
 }

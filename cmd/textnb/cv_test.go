@@ -25,7 +25,7 @@ func TestCV(t *testing.T) {
 		t.Errorf("%d lines, want a header, 4 folds and the mean:\n%s", n, out)
 	}
 	chosen := mustRun(t, "", "cv", newsTrain, "--folds", "4", "--seed", "3", "--ngrams", "1,1")
-	for _, want := range []string{"chose cnb α ", "runner-up cnb α ", "2 candidates, 4 folds", "on the whole corpus", "optimistic"} {
+	for _, want := range []string{"chose cnb α ", "runner-up cnb α ", "2 candidates, 4 folds", "on the whole corpus", "nested, 5 folds of it): cnb α "} {
 		if !strings.Contains(chosen, want) {
 			t.Errorf("cv of the default lacks %q:\n%s", want, chosen)
 		}
