@@ -54,14 +54,14 @@ func meanSD(xs []float64) MeanSD {
 // FoldResult is one fold: the sizes of its two parts, what pruning the
 // training part kept, and the scores on the held-out part.
 type FoldResult struct {
-	Train      int                `json:"train"`
-	Test       int                `json:"test"`
-	Features   int                `json:"features"`
-	MinDF      int                `json:"min_df,omitempty"`
-	Accuracy   float64            `json:"accuracy"`
-	MacroF1    float64            `json:"macro_f1"`
+	Train    int     `json:"train"`
+	Test     int     `json:"test"`
+	Features int     `json:"features"`
+	MinDF    int     `json:"min_df,omitempty"`
+	Accuracy float64 `json:"accuracy"`
+	MacroF1  float64 `json:"macro_f1"`
 	// Setting is the candidate a nested choice took in this fold.
-	Setting string `json:"setting,omitempty"`
+	Setting    string             `json:"setting,omitempty"`
 	Evaluation metrics.Evaluation `json:"-"`
 }
 
