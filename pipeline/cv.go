@@ -78,10 +78,9 @@ type CVResult struct {
 	Predicted []string      `json:"-"`
 	Elapsed   time.Duration `json:"-"`
 	// Choice, when CrossValidate's configuration leaves settings for
-	// Finish to choose, is the choice among the candidates, made on these
-	// same folds: the result is the best candidate's, chosen on the whole
-	// corpus rather than within each fold's training part, and so
-	// optimistic by the selection.
+	// Finish to choose, is the choice among the candidates made on these
+	// folds of the whole corpus, for reference: the scores are the nested
+	// choice's (Nested), and Config the whole corpus's winner.
 	Choice *Choice `json:"choice,omitempty"`
 	// Nested reports that each fold chose its candidate within its own
 	// training part, as Finish would on it (FoldResult.Setting): the
@@ -98,7 +97,8 @@ type CVResult struct {
 // over the counts rather than a training. The language is decided once on
 // the whole corpus, as Finish would. Semi-supervised configurations are
 // refused. A configuration that leaves α or reweighting to Finish's
-// choice is evaluated as chosen on the whole corpus (see CVResult.Choice).
+// choice is evaluated as that choice: each fold makes it within its own
+// training part (CVResult.Nested).
 func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	d, err := t.cvData(o)
 	if err != nil {
