@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/internal/compact"
-	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/reweight"
 	"github.com/textnb/textnb/internal/textcore"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
@@ -412,96 +412,10 @@ func (f *ovrFit) counts(in func(i int) bool) ovrCounts {
 }
 
 // fit returns the scoring form of the labels' binary models for the sums
-// c. With F features, R_l the sum of the rows of the documents without
-// label l (the rest) and rest_lj = tot_j − pos_lj + extra_lj, the complement
-// score of label l is Σ_j x_j·(log(R_l+αF) − log(rest_lj+α)); the odds
-// score adds Σ_j x_j·(log(pos_lj+α) − log(N_l+αF)) and the prior log-odds.
-// Where pos_lj and extra_lj are zero what is left, −log(tot_j+α) plus a
-// label's constant, is the compact.Linear's base.
+// c: reweight.RestLinear of the labels' rows, their rests grown by
+// c.extra.
 func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
-	L, F, pos := f.labels, len(c.tot), c.pos
-	fa := alpha * float64(F)
-	total := floatsSum(c.tot)
-	extra := c.extra
-	if extra == nil {
-		extra = &compact.Counts{Ptr: make([]int, F+1)}
-	}
-	sums, gain := classSums(pos, L), classSums(extra, L)
-	ptr, class := unionCells(pos, extra)
-	t := &compact.Linear{K: L, Features: F, Bias: make([]float64, L), P: make([]float64, L), Q: make([]float64, L),
-		Base: make([]float64, F), Ptr: ptr, Class: class, Delta: make([]float64, len(class))}
-	for j, v := range c.tot {
-		t.Base[j] = math.Log(v + alpha)
-	}
-	odds := f.mc.Score == OddsScore
-	for l := range L {
-		t.P[l] = -1
-		t.Q[l] = math.Log(max(total-sums[l], 0) + gain[l] + fa)
-		if odds {
-			t.Q[l] += math.Log(alpha) - math.Log(sums[l]+fa)
-			n := pos.ClassCount[l]
-			t.Bias[l] = math.Log(n+0.5) - math.Log(max(float64(c.docs)-n, 0)+0.5)
-		}
-	}
-	logAlpha := math.Log(alpha)
-	parallel.Chunks(F, 4096, 0, func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			pp, pe := pos.Ptr[j], extra.Ptr[j]
-			for p := t.Ptr[j]; p < t.Ptr[j+1]; p++ {
-				l := t.Class[p]
-				v, e := cellAt(pos, j, l, &pp), cellAt(extra, j, l, &pe)
-				d := t.Base[j] - math.Log(max(c.tot[j]-v, 0)+e+alpha)
-				if odds {
-					d += math.Log(v+alpha) - logAlpha
-				}
-				t.Delta[p] = d
-			}
-		}
-	})
-	return t, t.Validate()
-}
-
-// unionCells returns the feature-major cell layout (Ptr and Class) that
-// holds the cells of both a and b.
-func unionCells(a, b *compact.Counts) (ptr []int, class []uint16) {
-	F := len(a.Ptr) - 1
-	ptr, class = make([]int, F+1), make([]uint16, 0, len(a.Class)+len(b.Class))
-	for j := range F {
-		x, y := a.Class[a.Ptr[j]:a.Ptr[j+1]], b.Class[b.Ptr[j]:b.Ptr[j+1]]
-		for len(x) > 0 || len(y) > 0 {
-			switch {
-			case len(y) == 0 || len(x) > 0 && x[0] < y[0]:
-				class, x = append(class, x[0]), x[1:]
-			case len(x) == 0 || y[0] < x[0]:
-				class, y = append(class, y[0]), y[1:]
-			default:
-				class, x, y = append(class, x[0]), x[1:], y[1:]
-			}
-		}
-		ptr[j+1] = len(class)
-	}
-	return ptr, class
-}
-
-// classSums returns each class's sum of c's counts over the features.
-func classSums(c *compact.Counts, classes int) []float64 {
-	sums := make([]float64, classes)
-	for p, l := range c.Class {
-		sums[l] += c.Count[p]
-	}
-	return sums
-}
-
-// cellAt returns c's count for class l at feature j, 0 if it has none,
-// given *p, the next of feature j's cells not yet read, which it advances
-// past a match: a caller walking feature j's classes in increasing order
-// reads each of c's cells in turn.
-func cellAt(c *compact.Counts, j int, l uint16, p *int) float64 {
-	if *p < c.Ptr[j+1] && c.Class[*p] == l {
-		*p++
-		return c.Count[*p-1]
-	}
-	return 0
+	return reweight.RestLinear(c.pos, c.tot, c.docs, c.extra, alpha, f.mc.Score == OddsScore)
 }
 
 // logScores turns the labels' jll into log-probabilities in place: a
@@ -513,18 +427,7 @@ func logScores(score Score, jll []float64) {
 		}
 		return
 	}
-	top := math.Inf(-1)
-	for _, v := range jll {
-		top = max(top, v)
-	}
-	sum := 0.0
-	for _, v := range jll {
-		sum += math.Exp(v - top)
-	}
-	lse := top + math.Log(sum)
-	for l := range jll {
-		jll[l] -= lse
-	}
+	reweight.Softmax(jll)
 }
 
 // softplus is log(1+e^x) without overflow.
@@ -533,12 +436,4 @@ func softplus(x float64) float64 {
 		return x
 	}
 	return math.Log1p(math.Exp(x))
-}
-
-func floatsSum(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x
-	}
-	return s
 }

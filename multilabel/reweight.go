@@ -1,11 +1,10 @@
 package multilabel
 
 import (
-	"math"
 	"slices"
 
 	"github.com/textnb/textnb/internal/compact"
-	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/reweight"
 )
 
 // ReweightRates are the rates η that multi-label training chooses from: how
@@ -76,64 +75,22 @@ func (f *ovrFit) reweighted(c ovrCounts, in func(i int) bool, set setting) (ovrC
 	if set.passes == 0 {
 		return c, nil
 	}
-	L := f.labels
 	var docs []int
 	for i := range f.sets {
 		if in(i) {
 			docs = append(docs, i)
 		}
 	}
-	w := make([]float64, len(docs)*L) // per document and label: the rest weight gained
-	uniform := 1 / float64(L)
-	for range set.passes {
-		lin, err := f.fit(c, set.alpha)
-		if err != nil {
-			return c, err
-		}
-		s, err := lin.Scorer()
-		if err != nil {
-			return c, err
-		}
-		parallel.Chunks(len(docs), 64, 0, func(lo, hi int) {
-			jll := make([]float64, 0, L)
-			for k := lo; k < hi; k++ {
-				i := docs[k]
-				idx, val := f.X.Row(i)
-				jll = s.JointLogLikelihood(jll[:0], idx, val)
-				logScores(ComplementScore, jll)
-				wk := w[k*L : (k+1)*L]
-				for l, lp := range jll {
-					if e := math.Exp(lp) - uniform; e > 0 && !slices.Contains(f.sets[i], int32(l)) {
-						wk[l] += set.rate * e
-					}
-				}
-			}
-		})
-		if c.extra, err = f.restGain(docs, w); err != nil {
-			return c, err
-		}
-	}
-	return c, nil
-}
-
-// restGain sums, per label, the rows of docs weighted by w (len(docs)×L).
-func (f *ovrFit) restGain(docs []int, w []float64) (*compact.Counts, error) {
-	L := f.labels
-	var y, pair []int // label and index into w, per weighted row
-	for k := range docs {
-		for l, v := range w[k*L : (k+1)*L] {
-			if v > 0 {
-				y, pair = append(y, l), append(pair, k*L+l)
-			}
-		}
-	}
-	return compact.CountRows(nil, f.X.Cols, y, L, func(p int, idx []int32, val []float64) ([]int32, []float64) {
-		ri, rv := f.X.Row(docs[pair[p]/L])
-		wt := w[pair[p]]
-		idx = append(idx, ri...)
-		for _, v := range rv {
-			val = append(val, wt*v)
-		}
-		return idx, val
-	})
+	extra, err := reweight.Gains(reweight.Task{
+		Classes: f.labels, Features: f.X.Cols, Docs: docs,
+		Row:   func(i int) ([]int32, []float64) { return f.X.Row(i) },
+		Holds: func(i, l int) bool { return slices.Contains(f.sets[i], int32(l)) },
+		Fit: func(gain *compact.Counts) (*compact.Linear, error) {
+			c.extra = gain
+			return f.fit(c, set.alpha)
+		},
+		LogProbs: func(jll []float64) { logScores(ComplementScore, jll) },
+	}, set.passes, set.rate)
+	c.extra = extra
+	return c, err
 }

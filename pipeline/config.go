@@ -140,6 +140,42 @@ type Config struct {
 	// (CrossValidateDocs with CVOptions.KeepScores, then Model.Calibrate).
 	// A calibrated model's Config has it set.
 	Calibrate bool `json:",omitzero"`
+	// Reweight is the number of passes of discriminative reweighting
+	// (package internal/reweight): each pass adds to the complement of a
+	// class (Complement NB), or to a document's own class (Multinomial NB),
+	// the training documents that the class wrongly takes probability
+	// from. 0 means automatic: cross-validation chooses between none and
+	// DefaultReweight passes (see Fast); a negative number means none. A
+	// Model's Config holds the passes made, -1 for none.
+	Reweight int `json:",omitempty"`
+	// ReweightRate is the rate η of reweighting, the weight a document
+	// gains per unit of probability wrongly taken; 0 means
+	// DefaultReweightRate. A Model's Config holds the rate used, 0 without
+	// reweighting.
+	ReweightRate float64 `json:",omitempty"`
+	// Fast trains the fixed defaults of the builds before cross-validated
+	// choice: α DefaultAlpha (DefaultBinaryAlpha for Auto with two
+	// classes) and no reweighting, where the zero Config has Finish
+	// choose α and reweighting by cross-validation (see Choice).
+	Fast bool `json:",omitempty"`
+}
+
+// DefaultReweight and DefaultReweightRate are the passes and rate of
+// reweighting that automatic choice weighs against none, and the rate of
+// explicit passes (docs/cv.md).
+const (
+	DefaultReweight     = 3
+	DefaultReweightRate = 20
+	maxReweight         = 100
+	maxReweightRate     = 1000
+)
+
+// reweightRate returns the rate of c's passes.
+func (c Config) reweightRate() float64 {
+	if c.ReweightRate == 0 {
+		return DefaultReweightRate
+	}
+	return c.ReweightRate
 }
 
 // SemiMethod names a semi-supervised training method.
@@ -233,7 +269,12 @@ func (c Config) forClasses(n int) Config {
 			}
 		}
 	}
-	c.Alpha = c.alpha()
+	c.Alpha, c.Fast = c.alpha(), false // a model records what was fitted, not how it was chosen
+	if c.Reweight <= 0 {
+		c.Reweight, c.ReweightRate = -1, 0
+	} else {
+		c.ReweightRate = c.reweightRate()
+	}
 	return c
 }
 

@@ -57,12 +57,14 @@ func meanSD(xs []float64) MeanSD {
 // FoldResult is one fold: the sizes of its two parts, what pruning the
 // training part kept, and the scores on the held-out part.
 type FoldResult struct {
-	Train      int                `json:"train"`
-	Test       int                `json:"test"`
-	Features   int                `json:"features"`
-	MinDF      int                `json:"min_df,omitempty"`
-	Accuracy   float64            `json:"accuracy"`
-	MacroF1    float64            `json:"macro_f1"`
+	Train    int     `json:"train"`
+	Test     int     `json:"test"`
+	Features int     `json:"features"`
+	MinDF    int     `json:"min_df,omitempty"`
+	Accuracy float64 `json:"accuracy"`
+	MacroF1  float64 `json:"macro_f1"`
+	// Setting is the candidate a nested choice took in this fold.
+	Setting    string             `json:"setting,omitempty"`
 	Evaluation metrics.Evaluation `json:"-"`
 }
 
@@ -76,10 +78,19 @@ type CVResult struct {
 	MacroF1  MeanSD       `json:"macro_f1"`
 	// Predicted is each document's label as predicted by the model of the
 	// fold that held it out, in the order the documents were added.
-	Predicted []string `json:"-"`
+	Predicted []string      `json:"-"`
+	Elapsed   time.Duration `json:"-"`
 	// HeldOut is each document's held-out scores, with CVOptions.KeepScores.
-	HeldOut *HeldOut      `json:"-"`
-	Elapsed time.Duration `json:"-"`
+	HeldOut *HeldOut `json:"-"`
+	// Choice, when CrossValidate's configuration leaves settings for
+	// Finish to choose, is the choice among the candidates made on these
+	// folds of the whole corpus, for reference: the scores are the nested
+	// choice's (Nested), and Config the whole corpus's winner.
+	Choice *Choice `json:"choice,omitempty"`
+	// Nested reports that each fold chose its candidate within its own
+	// training part, as Finish would on it (FoldResult.Setting): the
+	// accuracy is then that of the choice, not optimistic.
+	Nested bool `json:"nested,omitempty"`
 }
 
 // CrossValidate runs stratified k-fold cross-validation on the documents
@@ -90,18 +101,122 @@ type CVResult struct {
 // re-weighted with that part's own document frequencies, so it costs a pass
 // over the counts rather than a training. The language is decided once on
 // the whole corpus, as Finish would. Semi-supervised configurations are
-// refused.
+// refused. A configuration that leaves α or reweighting to Finish's
+// choice is evaluated as that choice: each fold makes it within its own
+// training part (CVResult.Nested).
 func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	d, err := t.cvData(o)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := d.run([]Config{t.cfg})
+	cands, _ := t.cfg.candidates(len(t.names))
+	if cands == nil {
+		cands = []Config{t.cfg}
+	}
+	rs, err := d.run(cands)
 	if err != nil {
 		return nil, err
 	}
-	rs[0].Elapsed = time.Since(t.start)
-	return rs[0], nil
+	plain := t.cfg.plain().forClasses(len(t.names))
+	win, second := best(rs, plain)
+	r := rs[win]
+	if len(rs) > 1 {
+		r.Choice = &Choice{Setting: Setting(r.Config), CVAccuracy: r.Accuracy.Mean, CVSD: r.Accuracy.SD,
+			Folds: len(d.folds), Candidates: len(rs)}
+		if second >= 0 {
+			r.Choice.RunnerUp, r.Choice.RunnerUpAccuracy = Setting(rs[second].Config), rs[second].Accuracy.Mean
+		}
+		if r, err = d.nested(rs, cands, plain, r); err != nil {
+			return nil, err
+		}
+	}
+	r.Elapsed = time.Since(t.start)
+	return r, nil
+}
+
+// nested returns the cross-validation of Finish's choice among cands,
+// made as Finish makes it within each fold's training part (ChoiceFolds
+// folds of it, from the cached rows): each fold scores as the candidate it
+// chose, whose result on every fold rs holds. whole is the choice on the
+// whole corpus, which the result reports beside.
+func (d *cvData) nested(rs []*CVResult, cands []Config, plain Config, whole *CVResult) (*CVResult, error) {
+	k := len(d.folds)
+	out := &CVResult{Config: whole.Config, Folds: make([]FoldResult, k), Predicted: make([]string, len(d.y)), Choice: whole.Choice}
+	if h := whole.HeldOut; h != nil { // each fold's scores are its choice's
+		out.HeldOut = &HeldOut{Classes: h.Classes, Labels: h.Labels, Scores: make([]float64, len(h.Scores)), Folds: h.Folds}
+	}
+	for fk := range k {
+		w := 0 // too small to choose in: the plain default, as Finish falls back
+		for i, c := range cands {
+			if c.Alpha == plain.Alpha && c.Reweight <= 0 {
+				w = i
+			}
+		}
+		train := corpus.FoldTrain(nil, d.folds, fk)
+		if sub := d.subset(train); sub != nil {
+			srs, err := sub.run(cands)
+			if err != nil {
+				return nil, fmt.Errorf("fold %d: choice: %w", fk+1, err)
+			}
+			w, _ = best(srs, plain)
+		}
+		out.Folds[fk] = rs[w].Folds[fk]
+		out.Folds[fk].Setting = Setting(rs[w].Config)
+		for _, i := range d.folds[fk] {
+			out.Predicted[i] = rs[w].Predicted[i]
+			if h := out.HeldOut; h != nil {
+				n := len(h.Classes)
+				copy(h.Scores[i*n:(i+1)*n], rs[w].HeldOut.Scores[i*n:(i+1)*n])
+			}
+		}
+	}
+	acc, f1 := make([]float64, k), make([]float64, k)
+	for i, f := range out.Folds {
+		acc[i], f1[i] = f.Accuracy, f.MacroF1
+	}
+	out.Accuracy, out.MacroF1 = meanSD(acc), meanSD(f1)
+	out.Nested = true
+	return out, nil
+}
+
+// subset returns the documents docs of d as a corpus of their own, dealt
+// into ChoiceFolds folds as Finish's choice deals them, or nil if a class
+// has too few of them for those folds.
+func (d *cvData) subset(docs []int) *cvData {
+	s := &cvData{cfg: d.cfg, names: d.names, terms: d.terms, cols: d.cols, y: make([]int, len(docs))}
+	counts := make([]int, len(d.names))
+	labels := make([]string, len(docs))
+	s.ptr, s.df = make([]int, 1, len(docs)+1), make([]int64, d.cols)
+	for p, i := range docs {
+		s.y[p] = d.y[i]
+		counts[d.y[i]]++
+		labels[p] = d.names[d.y[i]]
+		idx, val := d.row(i)
+		s.idx, s.val = append(s.idx, idx...), append(s.val, val...)
+		s.ptr = append(s.ptr, len(s.idx))
+		for _, j := range idx {
+			s.df[j]++
+		}
+	}
+	if slices.Min(counts) < 2*ChoiceFolds {
+		return nil
+	}
+	s.folds = corpus.StratifiedKFold(labels, ChoiceFolds, 0)
+	if d.terms == nil {
+		return s
+	}
+	parent := d.origin
+	s.dropRare()
+	for c, j := range s.origin { // dropRare numbers d's columns: make them term ids
+		s.origin[c] = parent[j]
+	}
+	if s.cfg.Vocab.MaxFeatures > 0 && !s.cfg.Vocab.Binary {
+		s.tf = make([]int64, s.cols)
+		for p, j := range s.idx {
+			s.tf[j] += int64(s.val[p])
+		}
+	}
+	return s
 }
 
 // cvData is a tokenized corpus kept for cross-validation: every document's
@@ -166,11 +281,21 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 		return nil, err
 	}
 	t.vocab = nil
+	return d, d.fromVocab(merged, true)
+}
+
+// fromVocab keeps the raw rows of merged, taking them from it if consume
+// is set, else copying them so that merged can still train.
+func (d *cvData) fromVocab(merged *vocab.Counts, consume bool) error {
 	// Counts even with Vocab.Binary: training rows are made binary as they
 	// are fitted, while a model predicts from counts.
-	p, err := merged.PruneConsume(vocab.Config{})
+	prune := merged.Prune
+	if consume {
+		prune = merged.PruneConsume
+	}
+	p, err := prune(vocab.Config{})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	d.terms, d.cols, d.df = p.Provisional(), p.Len(), p.DF()
 	nnz := int64(0)
@@ -190,7 +315,7 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 			d.tf[j] += int64(d.val[p])
 		}
 	}
-	return d, nil
+	return nil
 }
 
 // dropRare drops the columns that no fold's pruning can keep, those in
@@ -492,7 +617,8 @@ func (d *cvData) totals(f *foldData, df []int64) []int64 {
 }
 
 // run cross-validates every setting, which differ from d.cfg only in
-// Weighting, TFIDFOptions, Classifier, Alpha, Norm and UniformPrior. The
+// Weighting, TFIDFOptions, Classifier, Alpha, Norm, UniformPrior, Reweight
+// and ReweightRate. The
 // settings that weight alike share each fold's sums; the others only refit
 // them.
 func (d *cvData) run(settings []Config) ([]*CVResult, error) {
@@ -578,6 +704,7 @@ func (d *cvData) settingConfig(s Config) Config {
 	c := d.cfg
 	c.Weighting, c.TFIDFOptions, c.Classifier = s.Weighting, s.TFIDFOptions, s.Classifier
 	c.Alpha, c.Norm, c.UniformPrior = s.Alpha, s.Norm, s.UniformPrior
+	c.Reweight, c.ReweightRate = s.Reweight, s.ReweightRate
 	return c
 }
 
@@ -643,19 +770,35 @@ func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Confi
 	if err != nil {
 		return fmt.Errorf("fold %d: %w", fk+1, err)
 	}
+	var train *vectorize.CSR // the training part's rows, weighted, if a setting reweights them
+	for _, s := range g {
+		if settings[s].Reweight > 0 {
+			train = weightedRows(f.features, len(f.train), nil, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+				return w.row(d, f.train[i], idx, val)
+			})
+			break
+		}
+	}
 	w.binary = false                     // a model predicts from counts
 	test := vectorize.NewCSR(f.features) // the held-out rows, weighted; unsorted
 	for _, i := range f.test {
 		idx, val = w.row(d, i, idx[:0], val[:0])
 		test.AppendRow(idx, val)
 	}
-	at := d.scoreColumns(f) // nil unless scores are kept
+	at := d.scoreColumns(f)          // nil unless scores are kept
+	base, changed := m.counts, false // reweighting may change m's counts
 	for gi, s := range g {
-		if gi > 0 {
-			m.Config = d.settingConfig(settings[s]).forClasses(n)
+		if gi > 0 || changed {
+			m.Config, m.counts = d.settingConfig(settings[s]).forClasses(n), base
 			if err := m.refit(); err != nil {
 				return fmt.Errorf("fold %d: %w", fk+1, err)
 			}
+		}
+		if m.reweighted() {
+			if err := m.reweigh(len(f.train), f.y, train.Row); err != nil {
+				return fmt.Errorf("fold %d: %w", fk+1, err)
+			}
+			changed = true
 		}
 		sc := m.scorer()
 		ev := metrics.NewEvaluator(f.classes)

@@ -64,6 +64,9 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 		{"rennie", Config{Weighting: Rennie}, news},
 		{"counts", Config{Weighting: RawCounts}, news},
 		{"mnb", Config{Classifier: Multinomial, Alpha: 0.1}, news},
+		{"cnb reweighted", Config{Reweight: 4, ReweightRate: 40}, news},
+		{"mnb reweighted", Config{Classifier: Multinomial, Alpha: 0.3, Reweight: 4}, news},
+		{"spam reweighted", Config{Reweight: 3}, spam},
 		{"bnb", Config{Classifier: Bernoulli}, news},
 		{"cnb norm linear tf l1", Config{Norm: true, TFIDFOptions: TFIDFOptions{LinearTF: true, NoSmooth: true, Norm: vectorize.L1}}, news},
 		{"min_df 2", Config{Vocab: vectorize.VocabConfig{MinDF: 2}}, news},
@@ -82,6 +85,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 		{"chinese", Config{}, zh},
 		{"chinese char unigrams", Config{Tokenize: tokenize.Config{HanChars: tokenize.NGramRange{Min: 1, Max: 1}}}, zh},
 	} {
+		tc.cfg.Fast = true // the machinery under one configuration; choice has its own tests
 		t.Run(tc.name, func(t *testing.T) {
 			o := CVOptions{Folds: 3, Seed: 7}
 			r := crossValidate(t, tc.cfg, tc.docs, o)

@@ -40,6 +40,9 @@ var (
 	// ErrOutput: a path to save a model to names something that is not a
 	// model file it may replace, such as a directory, a device or a FIFO.
 	ErrOutput = modelfile.ErrOutput
+	// ErrReweighted: a reweighted model cannot be merged or trained in
+	// parts, since its gains depend on the whole corpus.
+	ErrReweighted = errors.New("pipeline: reweighted models cannot be merged or trained in parts: reweighting gains depend on the whole corpus")
 )
 
 // checkClassNames reports a class name that is empty or repeated.

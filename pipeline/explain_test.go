@@ -33,6 +33,8 @@ var explainCases = []struct {
 	{"bnb hash", Config{Classifier: Bernoulli, Vectorizer: Hash, HashFeatures: 64}, newsTrain, newsTest},
 	{"cnb zh", Config{}, "../testdata/zh/train.tsv", "../testdata/zh/test.tsv"},
 	{"mnb zh hash", Config{Classifier: Multinomial, Vectorizer: Hash}, "../testdata/zh/train.tsv", "../testdata/zh/test.tsv"},
+	{"cnb reweighted", Config{Alpha: 0.3, Reweight: 5, ReweightRate: 40}, newsTrain, newsTest},
+	{"mnb reweighted", Config{Alpha: 0.3, Reweight: 5}, "../testdata/zh/train.tsv", "../testdata/zh/test.tsv"},
 }
 
 // readCorpus reads the labels and texts of a testdata corpus.

@@ -37,6 +37,8 @@ type header struct {
 	// models trained on text.
 	MailInput    string `json:"mail_input,omitempty"`
 	MailFeatures string `json:"mail_features,omitempty"`
+	// Chosen is Model.Chosen: absent when training chose nothing.
+	Chosen *Choice `json:"chosen,omitempty"`
 }
 
 // WriteTo writes the model file to w, streaming: the checksum is computed
@@ -51,7 +53,7 @@ func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) 
 	cw := modelfile.NewWriter(w, k)
 	le := binary.LittleEndian
 	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Config.Tokenize.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount,
-		LabelField: m.LabelField, TextField: m.TextField, MailInput: m.MailInput, MailFeatures: m.MailFeatures, Calibration: newFileCalibration(m.calibration)}
+		LabelField: m.LabelField, TextField: m.TextField, MailInput: m.MailInput, MailFeatures: m.MailFeatures, Calibration: newFileCalibration(m.calibration), Chosen: m.Chosen}
 	h.Config.Calibrate = m.calibration != nil // whatever the Config asked for
 	if t := m.Threshold; t != nil {
 		if t.Class < 0 || t.Class >= len(m.Classes) {
@@ -170,7 +172,7 @@ func decodeModel(payload []byte, version uint32) (out *Model, err error) {
 	}
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
-	m.LabelField, m.TextField = h.LabelField, h.TextField
+	m.LabelField, m.TextField, m.Chosen = h.LabelField, h.TextField, h.Chosen
 	if f := h.Threshold; f != nil {
 		t, err := newThreshold(m.Classes, f.Class, f.P)
 		if err != nil {

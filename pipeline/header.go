@@ -38,6 +38,10 @@ type fileConfig struct {
 	NoHanChars   bool         `json:"no_han_chars"`
 	Select       Selection    `json:"select"`
 	Calibrate    bool         `json:"calibrate,omitempty"` // absent from older files
+	// Reweight is the passes of reweighting made, 0 (absent) for none, as
+	// in files of builds without it; ReweightRate their rate.
+	Reweight     int     `json:"reweight,omitempty"`
+	ReweightRate float64 `json:"reweight_rate,omitempty"`
 }
 
 type fileTokenize struct {
@@ -107,12 +111,14 @@ func newFileConfig(c Config) fileConfig {
 		NoHanChars:   c.NoHanChars,
 		Select:       c.Select,
 		Calibrate:    c.Calibrate,
+		Reweight:     max(c.Reweight, 0),
+		ReweightRate: c.ReweightRate,
 	}
 }
 
 func (f fileConfig) config() Config {
 	t := f.Tokenize
-	return Config{
+	c := Config{
 		Tokenize: tokenize.Config{
 			MinLen: t.MinLen, HanMinLen: t.HanMinLen, KeepCase: t.KeepCase, Stopwords: t.Stopwords,
 			Stem: t.Stem, SplitCompounds: t.SplitCompounds,
@@ -133,7 +139,13 @@ func (f fileConfig) config() Config {
 		NoHanChars:   f.NoHanChars,
 		Select:       f.Select,
 		Calibrate:    f.Calibrate,
+		Reweight:     -1, // none, unless the file names passes
+		ReweightRate: f.ReweightRate,
 	}
+	if f.Reweight > 0 {
+		c.Reweight = f.Reweight
+	}
+	return c
 }
 
 // legacyConfig is Config as formats 1 and 2 wrote it. encoding/json
@@ -238,6 +250,9 @@ func decodeHeader(js []byte, version uint32) (header, error) {
 func (c Config) checkEnums() error {
 	if c.Classifier == Auto {
 		return errors.New("classifier auto: a model names the classifier it was fitted with")
+	}
+	if c.Reweight > maxReweight || !(c.ReweightRate >= 0 && c.ReweightRate <= maxReweightRate) || (c.Reweight > 0) != (c.ReweightRate > 0) {
+		return fmt.Errorf("%d reweighting passes at rate %g", c.Reweight, c.ReweightRate)
 	}
 	if c.Vectorizer > Hash || c.Weighting > Rennie || c.Classifier > Bernoulli || c.TFIDFOptions.Norm > vectorize.NoNorm ||
 		c.Semi.Method > EM || c.Select.Method > DocFreq {

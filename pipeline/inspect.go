@@ -17,6 +17,8 @@ type Info struct {
 	Classes  []ClassInfo `json:"classes"`
 	// Calibration is how the probabilities are calibrated; nil: they are not.
 	Calibration *Calibration `json:"calibration,omitempty"`
+	// Chosen is Model.Chosen: what training chose the settings from.
+	Chosen *Choice `json:"chosen,omitempty"`
 }
 
 // Settings are a model's main settings by name. Fields that do not apply
@@ -36,6 +38,8 @@ type Settings struct {
 	MinDF        int     `json:"min_df,omitempty"`
 	MaxDF        float64 `json:"max_df,omitempty"`
 	MaxFeatures  int     `json:"max_features,omitempty"`
+	Reweight     int     `json:"reweight,omitempty"` // passes made; 0: none
+	ReweightRate float64 `json:"reweight_rate,omitempty"`
 	Bins         int     `json:"bins,omitempty"`          // Categorical
 	VarSmoothing float64 `json:"var_smoothing,omitempty"` // Gaussian
 	Threshold    string  `json:"threshold,omitempty"`     // the decision threshold, as LABEL=P
@@ -105,6 +109,10 @@ func (m *Model) Inspect(top int) (Info, error) {
 	if tc.HanChars.Max > 0 {
 		info.Settings.HanChars = tc.HanChars.String()
 	}
+	if m.reweighted() {
+		info.Settings.Reweight, info.Settings.ReweightRate = c.Reweight, c.ReweightRate
+	}
+	info.Chosen = m.Chosen
 	if tc.Stopwords != 0 {
 		info.Settings.Stopwords = tc.Stopwords.String()
 	}

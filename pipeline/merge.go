@@ -68,6 +68,8 @@ func Merge(models ...*Model) (*Model, error) {
 func mergeable(m *Model) error {
 	v := m.Config.Vocab
 	switch {
+	case m.reweighted():
+		return fmt.Errorf("%w (%d passes); train the parts with --reweight none", ErrReweighted, m.Config.Reweight)
 	case m.weight != nil:
 		return fmt.Errorf("%w: it is weighted by %v, whose IDF depends on the whole corpus; train the parts with --weighting counts",
 			ErrMerge, m.Config.Weighting)

@@ -48,6 +48,7 @@ func TestMergeEqualsUnion(t *testing.T) {
 		{Classifier: Bernoulli},
 		{Weighting: RawCounts, Norm: true},
 	} {
+		cfg.Fast = true // each part would choose its own α
 		union := trainDocs(t, cfg, append(append(slices.Clone(b), a...), c...))
 		merged, err := Merge(trainDocs(t, cfg, b), trainDocs(t, cfg, a), trainDocs(t, cfg, c))
 		if err != nil {

@@ -34,6 +34,10 @@ type Model struct {
 	// reads them), so that predict and serve decode raw mail the same way.
 	// Both are "" for a model trained on text: its inputs read as text.
 	MailInput, MailFeatures string
+	// Chosen is what cross-validation chose the model's settings from, or
+	// nil if training chose nothing (settings given, Config.Fast, or a
+	// fallback: see Summary.Fallback).
+	Chosen *Choice
 
 	an     *tokenize.Analyzer
 	vocab  *vocab.Vocabulary // nil with the hashing vectorizer

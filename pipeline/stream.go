@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"runtime"
 
 	"github.com/textnb/textnb/internal/compact"
@@ -109,6 +110,9 @@ func (t *Trainer) fitSpilled(m *Model) error {
 
 // fitScan is fitRows for rows that scan reads in order.
 func (m *Model) fitScan(features int, df func() []int64, y []int, scan compact.ScanFunc) error {
+	if m.reweighted() {
+		return fmt.Errorf("%w: reweighting needs the documents' rows in memory, which outgrew the spill limit; raise it", ErrConfig)
+	}
 	if err := m.fitWeightingDF(len(y), df); err != nil {
 		return err
 	}

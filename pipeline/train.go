@@ -29,6 +29,11 @@ type Summary struct {
 	Lang                                           tokenize.Lang
 	Elapsed                                        time.Duration
 	Semi                                           SemiReport // what Config.Semi did; zero without it
+	// Choice is what cross-validation chose the settings from (as
+	// Model.Chosen), or nil; Fallback, if not empty, is why training
+	// took the plain default instead of choosing.
+	Choice   *Choice
+	Fallback string
 }
 
 // A Trainer builds a Model from labeled documents given one at a time.
@@ -38,6 +43,7 @@ type Summary struct {
 // to Add.
 type Trainer struct {
 	cfg     Config
+	winner  *CVResult // the choice's winner, whose held-out scores calibrate the model
 	start   time.Time
 	classes map[string]int
 	names   []string
@@ -87,6 +93,9 @@ func (c Config) validate() error {
 			ErrConfig, c.HashFeatures, c.MaxTableSize)
 	}
 	if err := c.Semi.validate(); err != nil {
+		return err
+	}
+	if err := c.validateReweight(); err != nil {
 		return err
 	}
 	if err := c.validateSelect(); err != nil {
@@ -330,15 +339,23 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	if err := t.closeInput(); err != nil {
 		return nil, Summary{}, err
 	}
+	cands, why := t.cfg.candidates(len(t.names))
 	t.cfg = t.cfg.forClasses(len(t.names))
 	// The model gets an analyzer of its own, as a loaded model does, so
 	// that the training analyzer's word cache is garbage from here on.
 	m := &Model{Config: t.cfg, Classes: t.names, an: tokenize.New(t.cfg.Tokenize)}
 	m.Config.Calibrate = false // until Model.Calibrate
 	t.an = nil
-	s, err := t.train(m)
+	s, err := t.train(m, cands)
+	if s.Fallback == "" {
+		s.Fallback = why
+	}
 	if err == nil {
 		err = m.finite()
+	}
+	if err == nil && t.winner != nil {
+		err = m.Calibrate(t.winner)
+		t.winner = nil
 	}
 	if err != nil {
 		return nil, Summary{}, err
@@ -370,7 +387,7 @@ func (t *Trainer) closeInput() error {
 // Semi-supervised training goes through a count matrix; otherwise the
 // rows are weighted and summed straight from the vectorizer's store
 // (fitPruned) or the hashed batches (fitParts).
-func (t *Trainer) train(m *Model) (s Summary, err error) {
+func (t *Trainer) train(m *Model, cands []Config) (s Summary, err error) {
 	direct := t.cfg.Semi.Method == NoSemi && !t.viaMatrix // from the rows as they are, not through a matrix
 	if t.vocab == nil {
 		m.hash = t.hash
@@ -401,6 +418,12 @@ func (t *Trainer) train(m *Model) (s Summary, err error) {
 	b := t.vocab
 	defer b.CloseSpill()
 	t.vocab = nil
+	if cands != nil {
+		if s.Fallback, err = t.chooseFor(m, merged, b, cands, direct); err != nil {
+			return s, err
+		}
+		s.Choice = m.Chosen
+	}
 	vc := t.cfg.Vocab
 	if t.cfg.Select.Method != NoSelect {
 		vc.MaxFeatures = 0 // K is the selection's
@@ -478,6 +501,16 @@ func (m *Model) fitRows(features int, df func() []int64, y []int, row compact.Ro
 		return err
 	}
 	w := m.weight
+	if m.reweighted() { // the passes score the weighted rows again and again
+		X := weightedRows(features, len(y), w, row)
+		if err := m.fitCounts(features, y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+			ri, rv := X.Row(i)
+			return append(idx, ri...), append(val, rv...)
+		}); err != nil {
+			return err
+		}
+		return m.reweigh(len(y), y, X.Row)
+	}
 	return m.fitCounts(features, y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
 		start := len(idx)
 		idx, val = row(i, idx, val)

@@ -18,6 +18,11 @@ type Grid struct {
 	CharNGrams []tokenize.NGramRange
 	Weighting  []Weighting
 	Classifier []Classifier
+	// Reweight lists passes of reweighting (−1: none) and ReweightRate
+	// their rates; Tune skips passes for the classifiers that reweighting
+	// does not support.
+	Reweight     []int
+	ReweightRate []float64
 }
 
 // DefaultGrid is the grid of train --tune: smoothing from light (short
@@ -33,6 +38,7 @@ func DefaultGrid() Grid {
 		CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 1}, {Min: 1, Max: 2}, {Min: 1, Max: 3}, {Min: 2, Max: 3}},
 		Weighting:  []Weighting{TFIDF, RawCounts},
 		Classifier: []Classifier{Complement, Multinomial},
+		Reweight:   []int{-1, DefaultReweight},
 	}
 }
 
@@ -79,9 +85,19 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 	for _, w := range orKeep(g.Weighting, base.Weighting) {
 		for _, c := range orKeep(g.Classifier, base.Classifier) {
 			for _, a := range orKeep(g.Alpha, base.Alpha) {
-				s := base
-				s.Weighting, s.Classifier, s.Alpha = w, c, a
-				settings = append(settings, s)
+				for _, p := range orKeep(g.Reweight, base.Reweight) {
+					for _, rate := range orKeep(g.ReweightRate, base.ReweightRate) {
+						s := base
+						s.Weighting, s.Classifier, s.Alpha, s.Reweight, s.ReweightRate = w, c, a, p, rate
+						if p <= 0 {
+							s.ReweightRate = 0
+						}
+						if s.validateReweight() != nil || p <= 0 && rate != orKeep(g.ReweightRate, base.ReweightRate)[0] {
+							continue // not reweighted, or once without
+						}
+						settings = append(settings, s)
+					}
+				}
 			}
 		}
 	}
@@ -110,7 +126,7 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 			if baseTokens {
 				b := base.forClasses(len(d.names))
 				for i, x := range rs { // x.Config is resolved as b is
-					if s := x.Config; s.Weighting == b.Weighting && s.Classifier == b.Classifier && s.Alpha == b.Alpha {
+					if s := x.Config; s.Weighting == b.Weighting && s.Classifier == b.Classifier && s.Alpha == b.Alpha && s.Reweight == b.Reweight && s.ReweightRate == b.ReweightRate {
 						r.Base = len(r.Results) + i
 					}
 				}

@@ -60,6 +60,9 @@ func NewFeaturizer(cfg pipeline.Config) (*Featurizer, error) {
 	if err := core.Validate(cfg); err != nil {
 		return nil, err
 	}
+	if cfg.Reweight > 0 {
+		return nil, fmt.Errorf("%w (%d passes asked)", pipeline.ErrReweighted, cfg.Reweight)
+	}
 	if cfg.Tokenize.Lang == tokenize.Auto {
 		return nil, fmt.Errorf("%w: a Featurizer needs a language, not auto", pipeline.ErrConfig)
 	}
@@ -131,6 +134,9 @@ func NewDocFreqCounter(cfg pipeline.Config) (*DocFreqCounter, error) {
 	}
 	if cfg.Semi.Method != pipeline.NoSemi {
 		return nil, fmt.Errorf("%w: semi-supervised training (%v) cannot be done in parts: each round rescores every document", pipeline.ErrConfig, cfg.Semi.Method)
+	}
+	if cfg.Reweight > 0 {
+		return nil, fmt.Errorf("%w (%d passes asked)", pipeline.ErrReweighted, cfg.Reweight)
 	}
 	c := &DocFreqCounter{cfg: cfg, classes: map[string]int{}}
 	if cfg.Tokenize.Lang != tokenize.Auto {

@@ -127,7 +127,7 @@ func mergeTree[T any](xs []T, merge func(a, b T) (T, error)) (T, error) {
 // the same model in parts as in one training when there are two classes.
 func TestPartsTrainAsOneTwoClasses(t *testing.T) {
 	docs := readLabeled(t, "../testdata/spam.tsv")
-	want := trainAsOne(t, pipeline.Config{}, docs)
+	want := trainAsOne(t, pipeline.Config{Fast: true}, docs) // parts cannot choose or calibrate
 	got, err := trainInParts(t, pipeline.Config{}, docs, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -160,6 +160,7 @@ func TestPartsTrainAsOne(t *testing.T) {
 		{Vectorizer: pipeline.Hash, HashFeatures: 1 << 14},
 		{MaxTableSize: 20000}, // automatic min_df above 1
 	} {
+		cfg.Fast = true // parts train the plain default: choice needs every row
 		want := trainAsOne(t, cfg, docs)
 		got, err := trainInParts(t, cfg, docs, 4)
 		if err != nil {
@@ -288,5 +289,18 @@ func TestPrepareRefusesClasslessDocFreqs(t *testing.T) {
 		if _, err := b.Prepare(); !errors.Is(err, ErrStats) {
 			t.Errorf("Prepare of classes %q with %v documents: %v, want ErrStats", b.Classes, b.ClassDocs, err)
 		}
+	}
+}
+
+// TestPartsRefuseReweighting checks that training in parts refuses
+// reweighting, whose gains depend on every document, with the sentinel.
+func TestPartsRefuseReweighting(t *testing.T) {
+	cfg := pipeline.Config{Reweight: 3}
+	if _, err := NewDocFreqCounter(cfg); !errors.Is(err, pipeline.ErrReweighted) {
+		t.Errorf("NewDocFreqCounter: %v", err)
+	}
+	cfg.Tokenize.Lang = tokenize.English
+	if _, err := NewFeaturizer(cfg); !errors.Is(err, pipeline.ErrReweighted) {
+		t.Errorf("NewFeaturizer: %v", err)
 	}
 }

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/multilabel"
+	"github.com/textnb/textnb/pipeline"
 )
 
 // TestEarlierModelFiles checks that model files written by earlier builds
@@ -66,4 +71,49 @@ func decisions(t *testing.T, out string) []map[string]any {
 		d = append(d, v)
 	}
 	return d
+}
+
+// TestFastReproducesEarlierDefaults checks that train --fast, and
+// pipeline.Config.Fast, write byte for byte the model files that the build
+// before cross-validated choice wrote with its defaults
+// (testdata/models/*-v3-fast.model).
+func TestFastReproducesEarlierDefaults(t *testing.T) {
+	for _, c := range []struct{ model, corpus string }{
+		{"news-v3-fast", "../../testdata/news/train"},
+		{"spam-v3-fast", "../../testdata/spam.tsv"},
+	} {
+		want, err := os.ReadFile("../../testdata/models/" + c.model + ".model")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), "m.model")
+		mustRun(t, "", "train", c.corpus, "-o", out, "--fast", "--quiet")
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("train --fast %s: %d bytes, not the %d of %s.model", c.corpus, len(got), len(want), c.model)
+		}
+		// As train configures it: the model records its semi-supervised
+		// flags' defaults.
+		tr, err := pipeline.NewTrainer(pipeline.Config{Fast: true, Semi: pipeline.Semi{K: 0.5, Lambda: 10}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := corpus.Walk(c.corpus, corpus.Options{}, func(d corpus.Document) error { return tr.Add(d.Label, d.Text) }); err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := tr.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lib := filepath.Join(t.TempDir(), "lib.model")
+		if err := modelfile.Save(lib, m); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(lib); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("Config.Fast on %s: not %s.model", c.corpus, c.model)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/textnb/textnb/corpus"
@@ -93,7 +94,18 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%.4f\t%.4f\t\n", i+1, f.Train, f.Test, f.Features, f.Accuracy, f.MacroF1)
 	}
 	fmt.Fprintf(w, "mean ± sd\t\t\t\t%.4f ± %.4f\t%.4f ± %.4f\t\n", r.Accuracy.Mean, r.Accuracy.SD, r.MacroF1.Mean, r.MacroF1.SD)
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if r.Choice != nil {
+		var settings []string
+		for _, f := range r.Folds {
+			settings = append(settings, f.Setting)
+		}
+		fmt.Fprintf(stdout, "\nthe scores are train's choice made within each fold's training part (nested, %d folds of it): %s\n"+
+			"on the whole corpus train %s\n", pipeline.ChoiceFolds, strings.Join(settings, "; "), r.Choice)
+	}
+	return nil
 }
 
 // settingName describes the choices of cfg that tuning varies.
@@ -102,6 +114,9 @@ func settingName(cfg pipeline.Config) string {
 	s := fmt.Sprintf("%v %v alpha=%g ngrams=%d,%d", cfg.Classifier, cfg.Weighting, cfg.Alpha, t.WordNGrams.Min, t.WordNGrams.Max)
 	if t.HanChars.Max > 0 {
 		s += fmt.Sprintf(" char-ngrams=%d,%d", t.HanChars.Min, t.HanChars.Max)
+	}
+	if cfg.Reweight > 0 {
+		s += fmt.Sprintf(" reweight=%d rate=%g", cfg.Reweight, cfg.ReweightRate)
 	}
 	return s
 }

@@ -15,7 +15,7 @@ import (
 )
 
 func TestCV(t *testing.T) {
-	out := mustRun(t, "", "cv", newsTrain, "--folds", "4", "--seed", "3", "--ngrams", "1,1")
+	out := mustRun(t, "", "cv", newsTrain, "--folds", "4", "--seed", "3", "--ngrams", "1,1", "--fast")
 	for _, want := range []string{"cross-validated cnb tfidf alpha=0.3 ngrams=1,1", "4 folds (seed 3)", "mean ± sd"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -23,6 +23,12 @@ func TestCV(t *testing.T) {
 	}
 	if n := strings.Count(out, "\n"); n != 2+1+4+1 {
 		t.Errorf("%d lines, want a header, 4 folds and the mean:\n%s", n, out)
+	}
+	chosen := mustRun(t, "", "cv", newsTrain, "--folds", "4", "--seed", "3", "--ngrams", "1,1")
+	for _, want := range []string{"chose cnb α ", "runner-up cnb α ", "2 candidates, 4 folds", "on the whole corpus", "nested, 5 folds of it): cnb α "} {
+		if !strings.Contains(chosen, want) {
+			t.Errorf("cv of the default lacks %q:\n%s", want, chosen)
+		}
 	}
 	var r struct {
 		Documents int

@@ -44,8 +44,20 @@ func parseGrid(s string) (pipeline.Grid, error) {
 			g.Weighting, err = parseEach(list, parseText[pipeline.Weighting])
 		case "model":
 			g.Classifier, err = parseEach(list, parseText[pipeline.Classifier])
+		case "reweight":
+			g.Reweight, err = parseEach(list, func(v string) (int, error) {
+				var r reweightFlag
+				err := r.Set(v)
+				return int(r), err
+			})
+		case "rate":
+			g.ReweightRate, err = parseEach(list, func(v string) (float64, error) {
+				var r rateFlag
+				err := r.Set(v)
+				return float64(r), err
+			})
 		default:
-			return g, fmt.Errorf("%w: grid names %q: want alpha, ngrams, char-ngrams, weighting or model", pipeline.ErrConfig, key)
+			return g, fmt.Errorf("%w: grid names %q: want alpha, ngrams, char-ngrams, weighting, model, reweight or rate", pipeline.ErrConfig, key)
 		}
 		if err != nil {
 			return g, err

@@ -55,6 +55,9 @@ func printInfo(w io.Writer, path string, info pipeline.Info) {
 	if set := settingsList(info.Settings); set != "" {
 		fmt.Fprintf(w, "settings    %s\n", set)
 	}
+	if info.Chosen != nil {
+		fmt.Fprintf(w, "chosen      %s\n", strings.TrimPrefix(info.Chosen.String(), "chose "))
+	}
 	fmt.Fprintf(w, "features    %d\n", info.Features)
 	if info.Kind == "text" {
 		if info.Terms > 0 {
@@ -126,6 +129,7 @@ func settingsList(s pipeline.Settings) string {
 	add("min-df", s.MinDF, s.MinDF != 0)
 	add("max-df", s.MaxDF, s.MaxDF != 0)
 	add("max-features", s.MaxFeatures, s.MaxFeatures != 0)
+	add("reweight", fmt.Sprintf("%d passes at rate %g", s.Reweight, s.ReweightRate), s.Reweight > 0)
 	add("bins", s.Bins, s.Bins != 0)
 	add("var-smoothing", s.VarSmoothing, s.VarSmoothing != 0)
 	return strings.Join(set, ", ")

@@ -14,7 +14,10 @@ import (
 )
 
 func TestCLIInspect(t *testing.T) {
-	model := trainTo(t, newsTrain)
+	model := trainTo(t, newsTrain, "--fast")
+	if out := mustRun(t, "", "inspect", trainTo(t, newsTrain)); !strings.Contains(out, "chosen      cnb α 0.3 plain (cv accuracy ") {
+		t.Errorf("inspect of a chosen model lacks the choice:\n%s", out)
+	}
 	m, err := pipeline.Load(model)
 	if err != nil {
 		t.Fatal(err)

@@ -67,9 +67,9 @@ type reweightFlag int
 
 func newReweightFlag(fs *flag.FlagSet) *reweightFlag {
 	r := new(reweightFlag)
-	fs.Var(r, "reweight", "multi-label: `auto|N` passes of discriminative reweighting, which add to each label's rest model "+
-		"the training documents it scores too high; 0 fits the plain counts (faster, smaller model); auto: 10 or 0, "+
-		"whichever the threshold cross-validation scores better (default auto)")
+	fs.Var(r, "reweight", "`auto|N` passes of discriminative reweighting, which add to each class's complement (a label's rest) "+
+		"the training documents it scores too high; 0 or none fits the plain counts (faster, smaller model); auto: multi-label 10 or 0, "+
+		"whichever the threshold cross-validation scores better, text models 3 or 0 as train's cross-validated choice decides (default auto)")
 	return r
 }
 
@@ -79,8 +79,8 @@ type rateFlag float64
 
 func newRateFlag(fs *flag.FlagSet) *rateFlag {
 	r := new(rateFlag)
-	fs.Var(r, "reweight-rate", "multi-label: the `auto|R` rate of reweighting, how much of a document a label's rest gains per unit of "+
-		"probability the label wrongly takes; auto: 20 or 40, whichever the threshold cross-validation scores better (default auto)")
+	fs.Var(r, "reweight-rate", "the `auto|R` rate of reweighting, how much of a document a class's complement gains per unit of "+
+		"probability the class wrongly takes; auto: multi-label 20 or 40, whichever the threshold cross-validation scores better, text models 20 (default auto)")
 	return r
 }
 
@@ -115,8 +115,12 @@ func (r *reweightFlag) String() string {
 }
 
 func (r *reweightFlag) Set(s string) error {
-	if s == "auto" {
+	switch s {
+	case "auto":
 		*r = 0
+		return nil
+	case "none":
+		*r = -1
 		return nil
 	}
 	n, err := strconv.Atoi(s)
@@ -158,10 +162,10 @@ func (f multiFlags) selection(cfg *pipeline.Config, features int) error {
 func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, opt corpus.Options, innerFolds int) (on, detected bool, mc multilabel.Config, err error) {
 	detected = !*f.multi && corpus.IsMultiLabel(path, opt)
 	if !*f.multi && !detected {
-		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") || set(fs, "reweight") || set(fs, "reweight-rate") {
-			return false, false, mc, fmt.Errorf("%w: --label-sep, --allow-empty, --title, --reweight and --reweight-rate need --multi-label", errUsage)
+		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") {
+			return false, false, mc, fmt.Errorf("%w: --label-sep, --allow-empty and --title need --multi-label", errUsage)
 		}
-		return false, false, mc, nil
+		return false, false, mc, f.textReweight(cfg)
 	}
 	if !set(fs, "alpha") {
 		cfg.Alpha = 0 // chosen by cross-validation
@@ -178,6 +182,17 @@ func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, 
 		return true, detected, mc, err
 	}
 	return true, detected, mc, nil
+}
+
+// textReweight sets a text model's reweighting from --reweight and
+// --reweight-rate, which mean for it what they mean for multi-label
+// training.
+func (f multiFlags) textReweight(cfg *pipeline.Config) error {
+	cfg.Reweight, cfg.ReweightRate = int(*f.reweight), float64(*f.rate)
+	if cfg.Reweight < 0 && cfg.ReweightRate != 0 {
+		return fmt.Errorf("%w: --reweight-rate %g with --reweight none, which makes no pass", errUsage, cfg.ReweightRate)
+	}
+	return nil
 }
 
 // trainIf trains a multi-label model if --multi-label is set or the corpus

@@ -221,8 +221,11 @@ func TestTrainMultiLabelReweight(t *testing.T) {
 	mustFail(t, 2, []string{`invalid value "0" for flag --reweight-rate: want auto or a rate above 0`}, "train", multiJSONL, "--reweight-rate", "0", "-o", out)
 	mustFail(t, 2, []string{"reweighting rate 2000, want 0 (chosen) or up to 1000"}, "train", multiJSONL, "--reweight-rate", "2000", "-o", out)
 	mustFail(t, 2, []string{"--reweight-rate 20 with --reweight 0"}, "train", multiJSONL, "--reweight", "0", "--reweight-rate", "20", "-o", out)
-	mustFail(t, 2, []string{"--reweight-rate need --multi-label"}, "train", newsTrain, "--reweight-rate", "20", "-o", out)
-	mustFail(t, 2, []string{"need --multi-label"}, "train", newsTrain, "--reweight", "3", "-o", out)
+	// a text model takes them too
+	if out := mustRun(t, "", "train", newsTrain, "--reweight", "3", "--reweight-rate", "40", "--alpha", "1", "-o", out); !strings.Contains(out, "reweighted 3×40") {
+		t.Errorf("text --reweight 3: %q", out)
+	}
+	mustFail(t, 2, []string{"--reweight-rate 20 with --reweight none"}, "train", newsTrain, "--reweight", "none", "--reweight-rate", "20", "-o", out)
 }
 
 // predict --explain explains each label printed as multilabel.Model.Explain

@@ -27,7 +27,7 @@ func TestCLIStatsParts(t *testing.T) {
 	}
 	parts := filepath.Join(dir, "parts.model")
 	mustRun(t, "", "stats", "build", "-o", parts, all, filepath.Join(dir, "p1.sums"), filepath.Join(dir, "p2.sums"))
-	one := trainTo(t, "../../testdata/news/train")
+	one := trainTo(t, "../../testdata/news/train", "--fast") // parts train the plain default
 	got := mustRun(t, "", "predict", "-m", parts, "../../testdata/news/test")
 	want := mustRun(t, "", "predict", "-m", one, "../../testdata/news/test")
 	if got != want || len(lines(got)) < 10 {

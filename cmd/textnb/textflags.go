@@ -16,7 +16,7 @@ type textFlags struct {
 	vectorizer                          *pipeline.Vectorizer
 	ngrams, charNgrams, stopwords, lang *string
 	alpha, maxDF                        *float64
-	norm, stem, noStem                  *bool
+	norm, stem, noStem, fast            *bool
 	features, minDF                     *int
 }
 
@@ -24,8 +24,10 @@ func newTextFlags(fs *flag.FlagSet) textFlags {
 	return textFlags{
 		model: fs.String("model", "auto", "classifier: auto (mnb for two classes, cnb for more), cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
 			"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)"),
-		alpha: fs.Float64("alpha", 0, fmt.Sprintf("additive smoothing (default %g, or %g for --model auto with two classes)",
-			pipeline.DefaultAlpha, pipeline.DefaultBinaryAlpha)),
+		alpha: fs.Float64("alpha", 0, fmt.Sprintf("additive smoothing (default: chosen by cross-validation from %v; with --fast %g, or %g for --model auto with two classes)",
+			pipeline.ChoiceAlphas, pipeline.DefaultAlpha, pipeline.DefaultBinaryAlpha)),
+		fast: fs.Bool("fast", false, fmt.Sprintf("train the fixed defaults (α %g, %g for two classes, no reweighting) without the %d-fold cross-validation that chooses α and reweighting",
+			pipeline.DefaultAlpha, pipeline.DefaultBinaryAlpha, pipeline.ChoiceFolds)),
 		weighting:  textFlag(fs, "weighting", pipeline.TFIDF, "feature weighting: tfidf (sublinear, L2), counts, rennie"),
 		norm:       fs.Bool("norm", false, "Complement NB weight normalization (Rennie et al. 2003)"),
 		vectorizer: textFlag(fs, "vectorizer", pipeline.Vocab, "vocab (learned vocabulary) or hash (murmur3 feature hashing)"),
@@ -71,6 +73,7 @@ func (f textFlags) config(given map[string]bool) (pipeline.Config, error) {
 		return cfg, usageErr(err)
 	}
 	cfg.NoHanChars = *f.charNgrams == "none"
+	cfg.Fast = *f.fast
 	return cfg, nil
 }
 

@@ -58,6 +58,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		if given["tune"] || given["multi-label"] || given["select"] || given["calibrate"] {
 			return fmt.Errorf("%w: --stats-only writes document frequencies for training in parts; --tune, --multi-label, --select and --calibrate do not combine with it", errUsage)
 		}
+		if *ml.reweight > 0 {
+			return fmt.Errorf("%w: --reweight %d with --stats-only", pipeline.ErrReweighted, *ml.reweight)
+		}
 		return writeDocFreqs(cfg, pos[0], fields, *out, stdout)
 	}
 	if *tune.tune && (*ml.multi || corpus.IsMultiLabel(pos[0], multiOptions(fs, fields, *ml.labelSep))) {
@@ -80,6 +83,11 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	if done, err := ml.trainIf(fs, cfg, pos[0], *out, fields, stdout); done {
 		return err
+	}
+	if !*tune.tune {
+		if err := ml.textReweight(&cfg); err != nil {
+			return err
+		}
 	}
 	tr, err := pipeline.NewTrainer(cfg)
 	if err != nil {
@@ -130,8 +138,15 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := modelfile.Save(*out, m); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "trained %s (alpha %g) on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\nwrote %s\n",
-		m.Config.Classifier, m.Config.Alpha, sum.Documents, sum.Empty, sum.Classes, sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds(), *out)
+	fmt.Fprintf(stdout, "trained %s (alpha %g%s) on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\n",
+		m.Config.Classifier, m.Config.Alpha, reweightNote(m.Config), sum.Documents, sum.Empty, sum.Classes, sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds())
+	switch {
+	case sum.Choice != nil:
+		fmt.Fprintln(stdout, sum.Choice)
+	case sum.Fallback != "":
+		fmt.Fprintf(stdout, "the plain default, not chosen by cross-validation: %s\n", sum.Fallback)
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	if st.Mail > 0 {
 		fmt.Fprintf(stdout, "read %d of the documents as mail (--input %s, --mail-features %s)\n", st.Mail, m.MailInput, m.MailFeatures)
 	}
@@ -163,6 +178,14 @@ func calibrateModel(m *pipeline.Model, cfg pipeline.Config, cv *pipeline.CVResul
 		return fmt.Errorf("%s: calibration: %w", path, err)
 	}
 	return nil
+}
+
+// reweightNote describes c's reweighting after its α, or is empty.
+func reweightNote(c pipeline.Config) string {
+	if c.Reweight <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", reweighted %d×%g", c.Reweight, c.ReweightRate)
 }
 
 func usageErr(err error) error { return fmt.Errorf("%w: %v", errUsage, err) }

@@ -248,6 +248,16 @@ func (c *Counts) Len() int { return c.u.distinct }
 // Rows returns the number of documents.
 func (c *Counts) Rows() int { return c.u.rows }
 
+// Entries returns the number of non-zero entries of the documents' rows:
+// the sum of the terms' document frequencies.
+func (c *Counts) Entries() int64 {
+	var n int64
+	for _, v := range c.u.df {
+		n += v
+	}
+	return n
+}
+
 // MinDFFor returns the smallest MinDF (at least 1) that leaves at most
 // maxCols columns given MaxFeatures maxFeatures (0: unlimited); maxCols ≤ 0
 // means no limit.

@@ -1,0 +1,219 @@
+package reweight
+
+import (
+	"math"
+
+	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/internal/parallel"
+)
+
+// Task is a corpus to reweight and the model that scores it.
+type Task struct {
+	Classes, Features int
+	// Docs are the documents reweighted; Row returns document i's weighted
+	// row (safe for concurrent use; the slices are only read).
+	Docs []int
+	Row  func(i int) ([]int32, []float64)
+	// Holds reports whether document i has class c.
+	Holds func(i, c int) bool
+	// Fit returns the model of the counts with gain added (nil: none yet).
+	Fit func(gain *compact.Counts) (*compact.Linear, error)
+	// LogProbs turns a document's jll into log-probabilities in place.
+	LogProbs func(jll []float64)
+	// Own, if not nil, is document i's own class: the gains of i go to
+	// it (Multinomial NB: Su et al.'s update of the true class) instead of
+	// to the rests of the classes that took probability from i.
+	Own func(i int) int
+}
+
+// Gains runs passes passes at rate η and returns what they add to the
+// counts (nil with no passes). Each pass scores Docs with t.Fit of the
+// gains so far; a class c that document i does not hold, but whose
+// probability of i exceeds the uniform 1/K, adds i's row to c's rest (or
+// to i's own class, see Own), weighted by η times the excess. Weights
+// accumulate over the passes: a pass's gains are the sum of its and the
+// earlier passes' weights, so a class that stops being confused keeps
+// what it learned. A class never confused gains nothing, and the counts
+// gain cells only where confusion was.
+func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
+	if passes <= 0 {
+		return nil, nil
+	}
+	K := t.Classes
+	w := make([]float64, len(t.Docs)*K) // per document and class: the weight gained
+	uniform := 1 / float64(K)
+	var gain *compact.Counts
+	for range passes {
+		lin, err := t.Fit(gain)
+		if err != nil {
+			return nil, err
+		}
+		s, err := lin.Scorer()
+		if err != nil {
+			return nil, err
+		}
+		parallel.Chunks(len(t.Docs), 64, 0, func(lo, hi int) {
+			jll := make([]float64, 0, K)
+			for k := lo; k < hi; k++ {
+				i := t.Docs[k]
+				idx, val := t.Row(i)
+				jll = s.JointLogLikelihood(jll[:0], idx, val)
+				t.LogProbs(jll)
+				wk := w[k*K : (k+1)*K]
+				for c, lp := range jll {
+					if e := math.Exp(lp) - uniform; e > 0 && !t.Holds(i, c) {
+						wk[c] += rate * e
+					}
+				}
+			}
+		})
+		if gain, err = t.gain(w); err != nil {
+			return nil, err
+		}
+	}
+	return gain, nil
+}
+
+// gain sums the rows of Docs weighted by w (len(Docs)×K), per class whose
+// rest gains them, or per document's own class with Own.
+func (t Task) gain(w []float64) (*compact.Counts, error) {
+	K := t.Classes
+	var y, pair []int // class and index into w, per weighted row
+	for k, i := range t.Docs {
+		for c, v := range w[k*K : (k+1)*K] {
+			if v > 0 {
+				if t.Own != nil {
+					y, pair = append(y, t.Own(i)), append(pair, k*K+c)
+				} else {
+					y, pair = append(y, c), append(pair, k*K+c)
+				}
+			}
+		}
+	}
+	g, err := compact.CountRows(nil, t.Features, y, K, func(p int, idx []int32, val []float64) ([]int32, []float64) {
+		ri, rv := t.Row(t.Docs[pair[p]/K])
+		wt := w[pair[p]]
+		idx = append(idx, ri...)
+		for _, v := range rv {
+			val = append(val, wt*v)
+		}
+		return idx, val
+	})
+	if g != nil && t.Own != nil {
+		clear(g.ClassCount) // the gains are weight, not documents
+	}
+	return g, err
+}
+
+// RestLinear returns the scoring form of K one-vs-rest models whose
+// positive halves sum the rows pos (per class; pos.ClassCount its
+// documents) out of docs documents whose rows sum to tot (per feature),
+// with each class's rest grown by gain (nil: none). With R_c the sum of the
+// rest of class c and rest_cj = tot_j − pos_cj + gain_cj, the complement
+// score of c is Σ_j x_j·(log(R_c+αF) − log(rest_cj+α)): Complement NB's,
+// unnormalized. odds adds each model's positive half, Σ_j x_j·(log(pos_cj+α)
+// − log(N_c+αF)), and its prior log-odds. Where pos_cj and gain_cj are zero
+// what is left, −log(tot_j+α) plus a class's constant, is the base.
+func RestLinear(pos *compact.Counts, tot []float64, docs int, gain *compact.Counts, alpha float64, odds bool) (*compact.Linear, error) {
+	L, F := pos.Classes, len(tot)
+	fa := alpha * float64(F)
+	total := 0.0
+	for _, x := range tot {
+		total += x
+	}
+	if gain == nil {
+		gain = &compact.Counts{Ptr: make([]int, F+1)}
+	}
+	sums, gains := classSums(pos, L), classSums(gain, L)
+	ptr, class := unionCells(pos, gain)
+	t := &compact.Linear{K: L, Features: F, Bias: make([]float64, L), P: make([]float64, L), Q: make([]float64, L),
+		Base: make([]float64, F), Ptr: ptr, Class: class, Delta: make([]float64, len(class))}
+	for j, v := range tot {
+		t.Base[j] = math.Log(v + alpha)
+	}
+	for l := range L {
+		t.P[l] = -1
+		t.Q[l] = math.Log(max(total-sums[l], 0) + gains[l] + fa)
+		if odds {
+			t.Q[l] += math.Log(alpha) - math.Log(sums[l]+fa)
+			n := pos.ClassCount[l]
+			t.Bias[l] = math.Log(n+0.5) - math.Log(max(float64(docs)-n, 0)+0.5)
+		}
+	}
+	logAlpha := math.Log(alpha)
+	parallel.Chunks(F, 4096, 0, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			pp, pe := pos.Ptr[j], gain.Ptr[j]
+			for p := t.Ptr[j]; p < t.Ptr[j+1]; p++ {
+				l := t.Class[p]
+				v, e := cellAt(pos, j, l, &pp), cellAt(gain, j, l, &pe)
+				d := t.Base[j] - math.Log(max(tot[j]-v, 0)+e+alpha)
+				if odds {
+					d += math.Log(v+alpha) - logAlpha
+				}
+				t.Delta[p] = d
+			}
+		}
+	})
+	return t, t.Validate()
+}
+
+// unionCells returns the feature-major cell layout (Ptr and Class) that
+// holds the cells of both a and b.
+func unionCells(a, b *compact.Counts) (ptr []int, class []uint16) {
+	F := len(a.Ptr) - 1
+	ptr, class = make([]int, F+1), make([]uint16, 0, len(a.Class)+len(b.Class))
+	for j := range F {
+		x, y := a.Class[a.Ptr[j]:a.Ptr[j+1]], b.Class[b.Ptr[j]:b.Ptr[j+1]]
+		for len(x) > 0 || len(y) > 0 {
+			switch {
+			case len(y) == 0 || len(x) > 0 && x[0] < y[0]:
+				class, x = append(class, x[0]), x[1:]
+			case len(x) == 0 || y[0] < x[0]:
+				class, y = append(class, y[0]), y[1:]
+			default:
+				class, x, y = append(class, x[0]), x[1:], y[1:]
+			}
+		}
+		ptr[j+1] = len(class)
+	}
+	return ptr, class
+}
+
+// classSums returns each class's sum of c's counts over the features.
+func classSums(c *compact.Counts, classes int) []float64 {
+	sums := make([]float64, classes)
+	for p, l := range c.Class {
+		sums[l] += c.Count[p]
+	}
+	return sums
+}
+
+// cellAt returns c's count for class l at feature j, 0 if it has none,
+// given *p, the next of feature j's cells not yet read, which it advances
+// past a match: a caller walking feature j's classes in increasing order
+// reads each of c's cells in turn.
+func cellAt(c *compact.Counts, j int, l uint16, p *int) float64 {
+	if *p < c.Ptr[j+1] && c.Class[*p] == l {
+		*p++
+		return c.Count[*p-1]
+	}
+	return 0
+}
+
+// Softmax turns jll into log-probabilities in place: minus their
+// log-sum-exp.
+func Softmax(jll []float64) {
+	top := math.Inf(-1)
+	for _, v := range jll {
+		top = max(top, v)
+	}
+	sum := 0.0
+	for _, v := range jll {
+		sum += math.Exp(v - top)
+	}
+	lse := top + math.Log(sum)
+	for l := range jll {
+		jll[l] -= lse
+	}
+}

@@ -1,0 +1,80 @@
+package reweight
+
+import (
+	"math"
+	"testing"
+
+	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/nb"
+	"github.com/textnb/textnb/vectorize"
+)
+
+// TestGains checks the gains of one pass by hand: three documents of two
+// classes, one misranked; its row goes to the rest of the class that took
+// it (or to its own class with Own), weighted by η times the excess.
+func TestGains(t *testing.T) {
+	X := vectorize.NewCSR(2)
+	X.AppendRow([]int32{0}, []float64{1})
+	X.AppendRow([]int32{1}, []float64{1})
+	X.AppendRow([]int32{0}, []float64{1}) // class 1, but looks like class 0
+	y := []int{0, 1, 1}
+	pos, err := compact.CountRows(nil, 2, y, 2, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		ri, rv := X.Row(i)
+		return append(idx, ri...), append(val, rv...)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := []float64{2, 1}
+	task := Task{Classes: 2, Features: 2, Docs: []int{0, 1, 2}, Row: X.Row,
+		Holds:    func(i, c int) bool { return y[i] == c },
+		Fit:      func(g *compact.Counts) (*compact.Linear, error) { return RestLinear(pos, tot, 3, g, 1, false) },
+		LogProbs: Softmax}
+	if g, err := Gains(task, 0, 20); g != nil || err != nil {
+		t.Fatalf("no passes: %v, %v", g, err)
+	}
+	lin, _ := task.Fit(nil)
+	jll := lin.JointLogLikelihood(nil, []int32{0}, []float64{1})
+	Softmax(jll)
+	want := 20 * (math.Exp(jll[0]) - 0.5)
+	if want <= 0 {
+		t.Fatalf("document 2 is not misranked: %v", jll)
+	}
+	for _, own := range []bool{false, true} {
+		task.Own = nil
+		at := 0 // the rest of class 0, which took document 2
+		if own {
+			task.Own, at = func(i int) int { return y[i] }, 1
+		}
+		g, err := Gains(task, 1, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := g.Dense()
+		for c := range 2 {
+			for j := range 2 {
+				w := 0.0
+				if c == at && j == 0 {
+					w = want
+				}
+				if got := d.FeatureCount[c*2+j]; math.Abs(got-w) > 1e-12 {
+					t.Errorf("own %v: gain of class %d feature %d = %g, want %g", own, c, j, got, w)
+				}
+			}
+		}
+		if own && (d.ClassCount[0] != 0 || d.ClassCount[1] != 0) {
+			t.Errorf("own: gains count documents %v", d.ClassCount)
+		}
+	}
+	// RestLinear without gains is Complement NB.
+	cnb, err := compact.Fit(&nb.Complement{Alpha: 1}, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := lin.Dense(), cnb.Dense()
+	for i := range a.W {
+		if math.Abs(a.W[i]-b.W[i]) > 1e-12 {
+			t.Fatalf("weight %d: %g, Complement NB %g", i, a.W[i], b.W[i])
+		}
+	}
+}
