@@ -52,14 +52,21 @@ def part_text(part):
 
 def header(msg, name):
     try:
-        v = msg.get(name)
-        return str(v) if v is not None else ""
-    except Exception:  # an undecodable header: its raw value
-        return str(msg.get_all(name, [""])[0]) if msg.get_all(name) else ""
+        return str(msg.get(name, ""))
+    except Exception:  # a header the policy cannot parse
+        return ""
 
 
 def decode(raw):
-    """The text of one raw message (bytes)."""
+    """The text of one raw message (bytes); Latin-1 of the bytes when the
+    parser fails."""
+    try:
+        return _decode(raw)
+    except Exception:
+        return raw.decode("latin-1")
+
+
+def _decode(raw):
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     lines = [header(msg, h) for h in ("Subject", "From", "To")]
     for part in msg.walk():

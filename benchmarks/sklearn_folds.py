@@ -2,7 +2,7 @@
 
 usage: sklearn_folds.py MANIFEST.json
 MANIFEST: {"zh": bool, "mail": bool, "inner": K, "positive": CLASS or null,
-"folds": [{"train": PATH, "test": PATH}, …]}. Each PATH is a folder of class
+"folds": [{"index": I, "train": PATH, "test": PATH}, …]}. Each PATH is a folder of class
 folders or a .jsonl file, read as sklearn_nb_best.py reads them; with
 "mail", folder files are raw mail, decoded by mail_text.py.
 
@@ -13,8 +13,8 @@ For each outer fold, fitted on its training part alone:
        1-3-grams for zh) + LinearSVC, C from 0.1, 0.3, 1, 3 by the same
        inner folds (first on ties).
 Prints one JSON object a fold, as each ends: the test part's true labels
-and, per system, its predictions, the positive class's score (probability
-for nb, decision value for svm) when "positive" is set, the inner-CV search
+and, per system, its predictions, the positive class's score (log-odds for
+nb, decision value for svm; two classes) when "positive" is set, the inner-CV search
 time and the wall time of fitting the chosen pipeline and predicting.
 """
 import json
@@ -39,11 +39,13 @@ def svm(c):
 
 
 def positive_score(classes, scores, positive, decision):
-    """The positive class's score from predict_proba (decision=False) or decision_function."""
+    """The positive class's score against the other of two: its log-odds from
+    predict_log_proba (decision=False), which do not saturate as
+    probabilities do, or the decision_function value."""
     idx = list(classes).index(positive)
-    if decision:  # binary: one column, positive for classes[1]
+    if decision:  # one column, positive for classes[1]
         return scores if idx == 1 else -scores
-    return scores[:, idx]
+    return scores[:, idx] - scores[:, 1 - idx]
 
 
 def run_fold(fold, m, decode):
@@ -79,7 +81,7 @@ def run_fold(fold, m, decode):
     nb = {"pipeline": name, "cv_accuracy": float(np.mean(scores[name])), "fit_predict_s": time.time() - start,
           "pred": list(pred)}
     if positive:
-        nb["score"] = positive_score(model.classes_, model.predict_proba(b), positive, False).tolist()
+        nb["score"] = positive_score(model.classes_, model.predict_log_proba(b), positive, False).tolist()
     out["nb"] = nb
 
     start = time.time()
@@ -111,7 +113,7 @@ def main():
     warnings.filterwarnings("ignore")  # LinearSVC convergence notes
     for i, fold in enumerate(m["folds"]):
         out = run_fold(fold, m, decode)
-        out["fold"] = i
+        out["fold"] = fold.get("index", i)
         print(json.dumps(out), flush=True)
 
 

@@ -20,13 +20,21 @@ import (
 	"github.com/textnb/textnb/corpus"
 )
 
-// Shared returns the path of the shared data folder, ../shared from the
-// repository root, or $TEXTNB_SHARED.
+// Shared returns the path of the shared data folder: $TEXTNB_SHARED, or
+// ../shared from the repository root, or from the main checkout's root
+// when this is a linked git worktree elsewhere.
 func Shared() string {
 	if s := os.Getenv("TEXTNB_SHARED"); s != "" {
 		return s
 	}
-	return filepath.Join(Root(), "..", "shared")
+	s := filepath.Join(Root(), "..", "shared")
+	if _, err := os.Stat(s); err != nil {
+		out, err := exec.Command("git", "-C", Root(), "rev-parse", "--path-format=absolute", "--git-common-dir").Output()
+		if common := strings.TrimSpace(string(out)); err == nil && common != "" {
+			return filepath.Join(filepath.Dir(common), "..", "shared")
+		}
+	}
+	return s
 }
 
 // Root returns the repository root (the module's folder), or "." if go

@@ -1,0 +1,150 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Accuracy returns the fraction of pred equal to truth.
+func Accuracy(truth, pred []string) float64 {
+	if len(truth) == 0 || len(truth) != len(pred) {
+		return math.NaN()
+	}
+	n := 0
+	for i := range truth {
+		if truth[i] == pred[i] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(truth))
+}
+
+// ROC holds the ROC figures of a positive class's scores.
+type ROC struct {
+	AUC float64
+	// RecallAt[i] is the largest recall of the positives at a threshold
+	// that lets through at most FPRs[i] of the negatives as positives.
+	RecallAt []float64
+}
+
+// FPRs are the false positive rates ROC reports recall at.
+var FPRs = []float64{0.001, 0.01}
+
+// ScoreROC computes the ROC figures of scores, higher meaning more
+// positive; tied scores move together (AUC counts a tie as half).
+func ScoreROC(positive []bool, score []float64) ROC {
+	idx := make([]int, len(score))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return -cmpFloat(score[a], score[b]) })
+	var pos, neg float64
+	for _, p := range positive {
+		if p {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	r := ROC{RecallAt: make([]float64, len(FPRs))}
+	var tp, fp, area float64
+	for i := 0; i < len(idx); {
+		j := i
+		var gtp, gfp float64
+		for ; j < len(idx) && score[idx[j]] == score[idx[i]]; j++ {
+			if positive[idx[j]] {
+				gtp++
+			} else {
+				gfp++
+			}
+		}
+		area += gfp * (tp + gtp/2) // each negative beats the positives above it, ties half
+		tp, fp = tp+gtp, fp+gfp
+		for k, f := range FPRs {
+			if fp <= f*neg {
+				r.RecallAt[k] = tp / pos
+			}
+		}
+		i = j
+	}
+	r.AUC = area / (pos * neg)
+	return r
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// LogOdds returns log(p) - log(q), the score of a class with probability
+// p against the other's q, which keeps ranks where p rounds to 1.
+func LogOdds(p, q float64) float64 { return math.Log(p) - math.Log(q) }
+
+// Scored is one test document's true label and its positive class's score.
+type Scored struct {
+	Label string
+	Score float64
+}
+
+// PredictScores runs "textnb predict --json" with model on a folder of
+// class folders and returns each document's class (its folder's name) and
+// the log-odds of positive against the other class.
+func PredictScores(bin, model, folder, positive string) ([]Scored, error) {
+	r, err := Run(nil, bin, "predict", "-m", model, "--json", "--quiet", folder)
+	if err != nil {
+		return nil, err
+	}
+	var out []Scored
+	sc := bufio.NewScanner(strings.NewReader(r.Stdout))
+	sc.Buffer(nil, 1<<26)
+	for sc.Scan() {
+		var p struct {
+			File  string             `json:"file"`
+			Proba map[string]float64 `json:"proba"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			return nil, fmt.Errorf("predict --json: %v", err)
+		}
+		if len(p.Proba) != 2 {
+			return nil, fmt.Errorf("predict --json: %s: %d classes, want 2", p.File, len(p.Proba))
+		}
+		var q float64
+		for c, v := range p.Proba {
+			if c != positive {
+				q = v
+			}
+		}
+		out = append(out, Scored{filepath.Base(filepath.Dir(p.File)), LogOdds(p.Proba[positive], q)})
+	}
+	return out, sc.Err()
+}
+
+var flagsOnce sync.Map // binary → its train flags' help text
+
+// HasFlag reports whether the textnb binary's command cmd has --name,
+// from its --help: benchmarks run on builds from before and after a flag.
+func HasFlag(bin, cmd, name string) bool {
+	key := bin + " " + cmd
+	v, ok := flagsOnce.Load(key)
+	if !ok {
+		var b bytes.Buffer
+		c := exec.Command(bin, cmd, "--help")
+		c.Stdout, c.Stderr = &b, &b
+		c.Run() // --help may exit non-zero
+		v, _ = flagsOnce.LoadOrStore(key, b.String())
+	}
+	return strings.Contains(v.(string), "\n  -"+name+" ") || strings.Contains(v.(string), "\n  -"+name+"\n")
+}
