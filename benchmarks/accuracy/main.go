@@ -72,21 +72,13 @@ type row struct {
 
 var (
 	corporaFlag = flag.String("corpora", "", "comma-separated corpora (default all): "+strings.Join(corpusNames(), ","))
-	cacheFlag   = flag.String("sklearn-cache", defaultCache(), "JSON file caching scikit-learn's results")
+	cacheFlag   = flag.String("sklearn-cache", bench.DefaultCache(), "JSON file caching scikit-learn's results")
 	textnbOnly  = flag.Bool("textnb-only", false, "run no scikit-learn: its columns from the cache, else n/a")
 	sklearnOnly = flag.Bool("sklearn-only", false, "only fill the scikit-learn cache")
 	systemsFlag = flag.String("textnb", "default,fast,tune", "textnb columns to run")
 	seed        = flag.Uint64("seed", 1, "seed of the outer folds and the SMS split")
 	folds       = flag.Int("folds", 10, "outer folds of the cross-validated corpora")
 )
-
-func defaultCache() string {
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(d, "textnb-bench", "sklearn.json")
-}
 
 var corpora = []struct {
 	name string
@@ -243,8 +235,7 @@ func secs(v float64) string {
 }
 
 func print(rows []row, bin string) {
-	rev, _ := bench.Run(nil, bin, "version")
-	fmt.Printf("textnb build: %s\n", strings.TrimSpace(rev.Stdout))
+	fmt.Printf("textnb build: %s\n", bench.Describe(bin))
 	fmt.Printf("Accuracy %% (Reuters: micro-F1 %%). Shortfall: LinearSVC − textnb default in points, 0 where textnb is ahead.\n\n")
 	fmt.Printf("| corpus | evaluation |")
 	for _, n := range systemNames {

@@ -64,6 +64,31 @@ func Workdir(prefix string, flags ...string) (dir, bin string, cleanup func()) {
 	return dir, bin, cleanup
 }
 
+// DefaultCache is where the benchmarks cache scikit-learn's results
+// unless told otherwise: outside the repository, in the user's cache folder.
+func DefaultCache() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "textnb-bench", "sklearn.json")
+}
+
+// Describe names the build of bin for a table's caption: its version line
+// and the commit of the checkout it was built from, marked when the
+// checkout had changes.
+func Describe(bin string) string {
+	v, _ := exec.Command(bin, "version").Output()
+	s := strings.TrimSpace(string(v))
+	if rev, err := exec.Command("git", "-C", Root(), "rev-parse", "--short", "HEAD").Output(); err == nil {
+		s += "; checkout " + strings.TrimSpace(string(rev))
+		if st, err := exec.Command("git", "-C", Root(), "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)benchmarks").Output(); err == nil && len(st) > 0 {
+			s += " (with uncommitted changes)"
+		}
+	}
+	return s
+}
+
 // ReadSMS reads the SMS Spam Collection.
 func ReadSMS() ([]corpus.Document, error) {
 	tmp, err := os.MkdirTemp("", "textnb-sms-")

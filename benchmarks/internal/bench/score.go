@@ -93,17 +93,18 @@ func cmpFloat(a, b float64) int {
 // p against the other's q, which keeps ranks where p rounds to 1.
 func LogOdds(p, q float64) float64 { return math.Log(p) - math.Log(q) }
 
-// Scored is one test document's true label and its positive class's score.
+// Scored is one test document's true label, predicted class and its
+// positive class's score.
 type Scored struct {
-	Label string
-	Score float64
+	Label, Pred string
+	Score       float64
 }
 
 // PredictScores runs "textnb predict --json" with model on a folder of
 // class folders and returns each document's class (its folder's name) and
 // the log-odds of positive against the other class.
 func PredictScores(bin, model, folder, positive string) ([]Scored, error) {
-	r, err := Run(nil, bin, "predict", "-m", model, "--json", "--quiet", folder)
+	r, err := Run(nil, bin, "predict", "-m", model, "--json", folder)
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +114,7 @@ func PredictScores(bin, model, folder, positive string) ([]Scored, error) {
 	for sc.Scan() {
 		var p struct {
 			File  string             `json:"file"`
+			Label string             `json:"label"`
 			Proba map[string]float64 `json:"proba"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
@@ -127,7 +129,7 @@ func PredictScores(bin, model, folder, positive string) ([]Scored, error) {
 				q = v
 			}
 		}
-		out = append(out, Scored{filepath.Base(filepath.Dir(p.File)), LogOdds(p.Proba[positive], q)})
+		out = append(out, Scored{filepath.Base(filepath.Dir(p.File)), p.Label, LogOdds(p.Proba[positive], q)})
 	}
 	return out, sc.Err()
 }
