@@ -17,7 +17,9 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -75,6 +77,7 @@ var (
 	cacheFlag   = flag.String("sklearn-cache", bench.DefaultCache(), "JSON file caching scikit-learn's results")
 	textnbOnly  = flag.Bool("textnb-only", false, "run no scikit-learn: its columns from the cache, else n/a")
 	sklearnOnly = flag.Bool("sklearn-only", false, "only fill the scikit-learn cache")
+	textnbCache = flag.String("textnb-cache", "", "JSON file caching textnb's results by binary, folds and flags, to print the table again without rerunning (off by default)")
 	systemsFlag = flag.String("textnb", "default,fast,tune", "textnb columns to run")
 	seed        = flag.Uint64("seed", 1, "seed of the outer folds and the SMS split")
 	folds       = flag.Int("folds", 10, "outer folds of the cross-validated corpora")
@@ -111,6 +114,14 @@ func main() {
 	tmp, bin, cleanup := bench.Workdir("textnb-accuracy-")
 	defer cleanup()
 	cache := &bench.Cache{Path: *cacheFlag}
+	var tcache *bench.Cache
+	if *textnbCache != "" {
+		tcache = &bench.Cache{Path: *textnbCache}
+	}
+	binHash, err := bench.FileHash(bin)
+	if err != nil {
+		log.Fatal(err)
+	}
 	want := map[string]bool{}
 	for _, s := range strings.Split(*systemsFlag, ",") {
 		want[s] = true
@@ -128,9 +139,9 @@ func main() {
 		log.Printf("%s: %s", t.name, t.method)
 		var rs []row
 		if t.multi {
-			rs = []row{scoreReuters(t, bin, tmp, cache, run)}
+			rs = []row{scoreReuters(t, bin, tmp, cache, tcache, binHash, run)}
 		} else {
-			rs = score(t, bin, tmp, cache, run)
+			rs = score(t, bin, tmp, cache, tcache, binHash, run)
 		}
 		rows = append(rows, rs...)
 		for _, r := range rs {
@@ -154,7 +165,7 @@ func nan() [nSystems]float64 {
 }
 
 // score runs textnb's columns on every split of t and reads scikit-learn's.
-func score(t task, bin, tmp string, cache *bench.Cache, run [nSystems]bool) []row {
+func score(t task, bin, tmp string, cache, tcache *bench.Cache, binHash string, run [nSystems]bool) []row {
 	r := row{name: t.rows[0], method: t.method, score: nan(), secs: nan(), search: math.NaN()}
 	model := filepath.Join(tmp, "m.model")
 	for sys := tDefault; sys <= tTune && !*sklearnOnly; sys++ {
@@ -163,16 +174,22 @@ func score(t task, bin, tmp string, cache *bench.Cache, run [nSystems]bool) []ro
 		}
 		var correct, n float64
 		var wall time.Duration
+		args := append([]string{"--quiet"}, textnbArgs[sys]...)
+		key := fmt.Sprintf("textnb %s %s %s", binHash, t.fold.Fingerprint[:16], strings.Join(args, " "))
 		for i, s := range t.fold.Splits {
-			e, tr, ev, err := bench.TrainEval(bin, model, s.Train, s.Test, append([]string{"--quiet"}, textnbArgs[sys]...))
+			var res textnbResult
+			err := bench.Cached(tcache, key, i, &res, func() (textnbResult, error) {
+				e, tr, ev, err := bench.TrainEval(bin, model, s.Train, s.Test, args)
+				return textnbResult{e, tr.Wall + ev.Wall}, err
+			})
 			if err != nil {
-				log.Printf("%s fold %d, %s: %v", t.name, i, systemNames[sys], err)
+				log.Printf("%s fold %d, %s: %v", t.name, i, systemNames[sys], firstLine(err))
 				correct = math.NaN()
 				break
 			}
-			correct += math.Round(e.Accuracy * float64(e.N))
-			n += float64(e.N)
-			wall += tr.Wall + ev.Wall
+			correct += math.Round(res.Eval.Accuracy * float64(res.Eval.N))
+			n += float64(res.Eval.N)
+			wall += res.Wall
 		}
 		r.score[sys], r.secs[sys] = correct/n, wall.Seconds()
 	}
@@ -218,6 +235,13 @@ func score(t task, bin, tmp string, cache *bench.Cache, run [nSystems]bool) []ro
 		}
 	}
 	return rows
+}
+
+// textnbResult is one fold's textnb evaluation and the wall time of its
+// train and eval processes.
+type textnbResult struct {
+	Eval bench.Eval
+	Wall time.Duration
 }
 
 func pct(v float64) string {
@@ -413,11 +437,52 @@ func loadReuters(tmp string) (task, error) {
 }
 
 // microCounts are the pooled true positives, false positives and false negatives.
-type microCounts struct{ tp, fp, fn float64 }
+type microCounts struct{ TP, FP, FN float64 }
 
-func (m microCounts) f1() float64 { return 2 * m.tp / (2*m.tp + m.fp + m.fn) }
+func (m microCounts) f1() float64 { return 2 * m.TP / (2*m.TP + m.FP + m.FN) }
 
-func scoreReuters(t task, bin, tmp string, cache *bench.Cache, run [nSystems]bool) row {
+// reutersFold is one fold's counts and the wall time of its processes.
+type reutersFold struct {
+	microCounts
+	Wall time.Duration
+}
+
+func hashFingerprint(f bench.Fold) string {
+	h := sha256.Sum256([]byte(f.Fingerprint))
+	return hex.EncodeToString(h[:8])
+}
+
+// trainEvalMulti trains a multi-label model on s.Train and counts its
+// label decisions on s.Test from eval --json's per-label figures.
+func trainEvalMulti(bin, model string, s bench.Split, args []string) (reutersFold, error) {
+	var res reutersFold
+	tr, err := bench.Run(nil, bin, append(append([]string{"train"}, args...), s.Train, "-o", model)...)
+	if err != nil {
+		return res, err
+	}
+	ev, err := bench.Run(nil, bin, "eval", "--json", "-m", model, s.Test)
+	if err != nil {
+		return res, err
+	}
+	var e struct {
+		PerLabel map[string]struct {
+			Recall    float64 `json:"recall"`
+			Support   float64 `json:"support"`
+			Predicted float64 `json:"predicted"`
+		} `json:"per_label"`
+	}
+	if err := json.Unmarshal([]byte(ev.Stdout), &e); err != nil {
+		return res, fmt.Errorf("eval --json: %v", err)
+	}
+	for _, l := range e.PerLabel {
+		tp := math.Round(l.Recall * l.Support)
+		res.TP, res.FP, res.FN = res.TP+tp, res.FP+l.Predicted-tp, res.FN+l.Support-tp
+	}
+	res.Wall = tr.Wall + ev.Wall
+	return res, nil
+}
+
+func scoreReuters(t task, bin, tmp string, cache, tcache *bench.Cache, binHash string, run [nSystems]bool) row {
 	r := row{name: t.rows[0], method: t.method, score: nan(), secs: nan(), search: math.NaN()}
 	model := filepath.Join(tmp, "ml.model")
 	for sys := tDefault; sys <= tTune && !*sklearnOnly; sys++ {
@@ -426,32 +491,20 @@ func scoreReuters(t task, bin, tmp string, cache *bench.Cache, run [nSystems]boo
 		}
 		var m microCounts
 		var wall time.Duration
+		args := append([]string{"--multi-label", "--quiet"}, textnbArgs[sys]...)
+		key := fmt.Sprintf("textnb %s %s %s", binHash, hashFingerprint(t.fold), strings.Join(args, " "))
 		for i, s := range t.fold.Splits {
-			tr, err := bench.Run(nil, bin, append([]string{"train", "--multi-label", "--quiet", s.Train, "-o", model}, textnbArgs[sys]...)...)
+			var res reutersFold
+			err := bench.Cached(tcache, key, i, &res, func() (reutersFold, error) {
+				return trainEvalMulti(bin, model, s, args)
+			})
 			if err != nil {
 				log.Printf("Reuters fold %d, %s: %v", i, systemNames[sys], firstLine(err))
-				m.tp = math.NaN()
+				m.TP = math.NaN()
 				break
 			}
-			ev, err := bench.Run(nil, bin, "eval", "--json", "-m", model, s.Test)
-			if err != nil {
-				log.Fatalf("Reuters fold %d: %v", i, err)
-			}
-			var e struct {
-				PerLabel map[string]struct {
-					Recall    float64 `json:"recall"`
-					Support   float64 `json:"support"`
-					Predicted float64 `json:"predicted"`
-				} `json:"per_label"`
-			}
-			if err := json.Unmarshal([]byte(ev.Stdout), &e); err != nil {
-				log.Fatalf("Reuters fold %d: eval --json: %v", i, err)
-			}
-			for _, l := range e.PerLabel {
-				tp := math.Round(l.Recall * l.Support)
-				m.tp, m.fp, m.fn = m.tp+tp, m.fp+l.Predicted-tp, m.fn+l.Support-tp
-			}
-			wall += tr.Wall + ev.Wall
+			m.TP, m.FP, m.FN = m.TP+res.TP, m.FP+res.FP, m.FN+res.FN
+			wall += res.Wall
 		}
 		r.score[sys], r.secs[sys] = m.f1(), wall.Seconds()
 	}

@@ -67,13 +67,17 @@ func (c *Cache) load() (map[string]map[int]json.RawMessage, error) {
 	return m, nil
 }
 
+// get returns the parts of key, reading the file again when it has none
+// in memory: another program may have added them.
 func (c *Cache) get(key string) map[int]json.RawMessage {
-	if c.mem == nil {
+	if c.mem == nil || c.mem[key] == nil {
 		m, err := c.load()
-		if err != nil {
-			m = map[string]map[int]json.RawMessage{}
+		if err != nil || c.mem == nil {
+			c.mem = map[string]map[int]json.RawMessage{}
 		}
-		c.mem = m
+		if err == nil && m[key] != nil {
+			c.mem[key] = m[key]
+		}
 	}
 	return c.mem[key]
 }
@@ -223,4 +227,32 @@ func runSklearn[F any](c *Cache, key string, job SklearnJob, folds []F) error {
 		return fmt.Errorf("sklearn_folds.py %s: %v", job.Key, err)
 	}
 	return sc.Err()
+}
+
+// Cached decodes part of key into dst from c, or runs compute, stores its
+// result in dst and caches it. A nil c always computes.
+func Cached[T any](c *Cache, key string, part int, dst *T, compute func() (T, error)) error {
+	if c != nil && c.Get(key, part, dst) {
+		return nil
+	}
+	v, err := compute()
+	if err != nil {
+		return err
+	}
+	*dst = v
+	if c == nil {
+		return nil
+	}
+	return c.Put(key, part, v)
+}
+
+// FileHash returns the first 16 hex digits of the SHA-256 of a file, such
+// as a textnb binary for keys of its cached results.
+func FileHash(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8]), nil
 }
