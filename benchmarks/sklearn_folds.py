@@ -6,16 +6,19 @@ MANIFEST: {"zh": bool, "mail": bool, "inner": K, "positive": CLASS or null,
 folders or a .jsonl file, read as sklearn_nb_best.py reads them; with
 "mail", folder files are raw mail, decoded by mail_text.py.
 
-For each outer fold, fitted on its training part alone:
+For each outer fold, fitted on its training part alone (the inner folds'
+counts sliced from one analysis of every text, which equals fitting
+CountVectorizer on each inner training part; see sklearn_nb_best.Corpus):
   nb:  the naive Bayes pipeline sklearn_nb_best.py's "cv" choice picks by
        StratifiedKFold(K) on the training part;
   svm: TfidfVectorizer(sublinear_tf=True, word 1-2-grams, or character
        1-3-grams for zh) + LinearSVC, C from 0.1, 0.3, 1, 3 by the same
        inner folds (first on ties).
-Prints one JSON object a fold, as each ends: the test part's true labels
-and, per system, its predictions, the positive class's score (log-odds for
-nb, decision value for svm; two classes) when "positive" is set, the inner-CV search
-time and the wall time of fitting the chosen pipeline and predicting.
+Prints one JSON object a fold, as each ends: the test part's true labels,
+the inner search's wall time (both grids) and, per system, its
+predictions, the positive class's score (log-odds for nb, decision value
+for svm; two classes) when "positive" is set, and the wall time of fitting
+the chosen pipeline from the texts and predicting.
 """
 import json
 import os
@@ -48,12 +51,13 @@ def positive_score(classes, scores, positive, decision):
     return scores[:, idx] - scores[:, 1 - idx]
 
 
-def run_fold(fold, m, decode):
+def run_fold(fold, m, decode, corpus_cache):
     xtr, ytr = nbb.load(fold["train"], decode)
     xte, yte = nbb.load(fold["test"], decode)
     zh = m.get("zh", False)
     vecs = nbb.vectorizers(zh)
     positive = m.get("positive")
+    corpus, rows = corpus_cache.rows(xtr, vecs)
 
     svm_scores = {c: [] for c in CS}
 
@@ -65,7 +69,7 @@ def run_fold(fold, m, decode):
             svm_scores[c].append(accuracy_score(ite, svm(c).fit(a, itr).predict(b)))
 
     start = time.time()
-    scores = nbb.cv_scores(xtr, ytr, vecs, m.get("inner", 5), svm_inner)
+    scores = nbb.cv_scores(xtr, ytr, vecs, m.get("inner", 5), svm_inner, corpus, rows)
     search = time.time() - start
     name = nbb.cv_choice(scores)
     best_c = max(CS, key=lambda c: (np.mean(svm_scores[c]), -CS.index(c)))
@@ -98,6 +102,24 @@ def run_fold(fold, m, decode):
     return out
 
 
+class CorpusCache:
+    """One nbb.Corpus of every text of the folds, analyzed once, for the
+    inner cross-validation's counts."""
+
+    def __init__(self, m, decode):
+        self.m, self.decode, self.corpus, self.index = m, decode, None, None
+
+    def rows(self, texts, vecs):
+        if self.corpus is None:
+            self.index = {}
+            for f in self.m["folds"]:
+                for part in ("train", "test"):
+                    for t in nbb.load(f[part], self.decode)[0]:
+                        self.index.setdefault(t, len(self.index))
+            self.corpus = nbb.Corpus(list(self.index), vecs)
+        return self.corpus, np.array([self.index[t] for t in texts])
+
+
 def main():
     with open(sys.argv[1]) as fh:
         m = json.load(fh)
@@ -111,8 +133,9 @@ def main():
             return memo[raw]
         decode = decode_memo
     warnings.filterwarnings("ignore")  # LinearSVC convergence notes
+    corpus_cache = CorpusCache(m, decode)
     for i, fold in enumerate(m["folds"]):
-        out = run_fold(fold, m, decode)
+        out = run_fold(fold, m, decode, corpus_cache)
         out["fold"] = fold.get("index", i)
         print(json.dumps(out), flush=True)
 

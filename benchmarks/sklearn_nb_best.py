@@ -18,7 +18,8 @@ The search is GridSearchCV's, written out so that each fold's counts are
 fitted once (on that fold's training part), for the widest n-gram range, and
 shared by the classifiers, as Pipeline(memory=...) would cache them: the
 counts of a narrower range are the columns of its n-grams, exactly what
-CountVectorizer fits for that range.
+CountVectorizer fits for that range. sklearn_folds.py goes further and
+slices every fold's counts from one analysis of the corpus (Corpus).
 """
 import json
 import sys
@@ -71,12 +72,34 @@ class Counts:
         analyzer = widest.get("analyzer", "word")
         self.n = np.array([ngram_len(t, analyzer) for t in cv.get_feature_names_out()])
 
+    @classmethod
+    def sliced(cls, corpus, tr, te):
+        """The Counts that fitting on rows tr of a Corpus and transforming
+        rows te would give, without analyzing the texts again."""
+        c = cls.__new__(cls)
+        a = corpus.x[tr]
+        cols = np.flatnonzero(np.asarray(a.sum(axis=0)).ravel())  # the training part's vocabulary, in order
+        c.tr, c.te, c.n = a[:, cols], corpus.x[te][:, cols], corpus.n[cols]
+        return c
+
     def get(self, kw):
         lo, hi = kw["ngram_range"]
         cols = np.where((self.n >= lo) & (self.n <= hi))[0]
         if len(cols) == len(self.n):
             return self.tr, self.te
         return self.tr[:, cols], self.te[:, cols]
+
+
+class Corpus:
+    """Every document's counts for the widest range of vecs, analyzed once:
+    CountVectorizer's vocabulary on a subset is the set of terms the
+    subset's rows use, in the same order, and its counts are those rows
+    restricted to those columns, so that Counts.sliced equals a fit on the
+    subset exactly, at the cost of slicing a matrix."""
+
+    def __init__(self, texts, vecs):
+        c = Counts(texts, [], vecs)
+        self.x, self.n = c.tr.tocsr(), c.n
 
 
 def grid(vecs):
@@ -113,14 +136,19 @@ def inner_folds(ytr, folds):
     return list(StratifiedKFold(n_splits=folds).split(np.zeros(len(ytr)), ytr))
 
 
-def cv_scores(xtr, ytr, vecs, folds, on_fold=None):
+def cv_scores(xtr, ytr, vecs, folds, on_fold=None, corpus=None, rows=None):
     """Every grid pipeline's accuracies over the inner folds of the training
     part. on_fold(counts, inner train labels, inner test labels), when
-    given, is called with each inner fold's counts, for other models to share."""
+    given, is called with each inner fold's counts, for other models to
+    share. With a Corpus, rows are the training part's rows in it (xtr is
+    then unused) and the counts are sliced from it."""
     ytr_a = np.asarray(ytr)
     scores = {}
     for tr, te in inner_folds(ytr, folds):
-        counts = Counts([xtr[i] for i in tr], [xtr[i] for i in te], vecs)
+        if corpus is not None:
+            counts = Counts.sliced(corpus, rows[tr], rows[te])
+        else:
+            counts = Counts([xtr[i] for i in tr], [xtr[i] for i in te], vecs)
         for name, pred in predictions(None, ytr_a[tr], None, vecs, counts):
             scores.setdefault(name, []).append(accuracy_score(ytr_a[te], pred))
         if on_fold:
