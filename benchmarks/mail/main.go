@@ -37,6 +37,7 @@ var (
 	seed        = flag.Uint64("seed", 1, "seed of the folds")
 	runs        = flag.Int("runs", 5, "runs of each side of the decoding cost")
 	noTune      = flag.Bool("no-tune", false, "skip textnb --tune")
+	textnbCache = flag.String("textnb-cache", "", "JSON file caching textnb's fold results by binary, folds and flags (shared with benchmarks/accuracy; off by default)")
 )
 
 // result is one system's pooled held-out figures on one corpus.
@@ -54,6 +55,14 @@ func main() {
 	tmp, bin, cleanup := bench.Workdir("textnb-mail-")
 	defer cleanup()
 	cache := &bench.Cache{Path: *cacheFlag}
+	var tcache *bench.Cache
+	if *textnbCache != "" {
+		tcache = &bench.Cache{Path: *textnbCache}
+	}
+	binHash, err := bench.FileHash(bin)
+	if err != nil {
+		log.Fatal(err)
+	}
 	var results []result
 	for _, name := range bench.MailCorpora {
 		if *corporaFlag != "" && !strings.Contains(","+*corporaFlag+",", ","+name+",") {
@@ -71,7 +80,7 @@ func main() {
 			systems = systems[:1]
 		}
 		for _, s := range systems {
-			r, err := textnb(bin, tmp, f, s.args)
+			r, err := textnb(tcache, bin, binHash, tmp, f, s.args)
 			if err != nil {
 				log.Fatalf("%s, %s: %v", name, s.name, err)
 			}
@@ -123,30 +132,23 @@ func main() {
 
 // textnb trains on each fold's training folder and scores its test folder
 // with predict --json, pooling the folds.
-func textnb(bin, tmp string, f bench.Fold, args []string) (result, error) {
+func textnb(c *bench.Cache, bin, binHash, tmp string, f bench.Fold, args []string) (result, error) {
 	var r result
-	model := filepath.Join(tmp, "mail.model")
 	var correct, n float64
 	var positive []bool
 	var score []float64
-	for _, s := range f.Splits {
-		tr, err := bench.Run(nil, bin, append([]string{"train", "--quiet", s.Train, "-o", model}, args...)...)
+	for i := range f.Splits {
+		res, err := bench.TrainPredict(c, bin, binHash, filepath.Join(tmp, "mail.model"), f, i, "spam", args)
 		if err != nil {
 			return r, err
 		}
-		t0 := time.Now()
-		docs, err := bench.PredictScores(bin, model, s.Test, "spam")
-		if err != nil {
-			return r, err
-		}
-		r.secs += tr.Wall.Seconds() + time.Since(t0).Seconds()
-		for _, d := range docs {
-			spam := d.Label == "spam"
+		r.secs += res.Wall.Seconds()
+		for _, d := range res.Docs {
 			if d.Pred == d.Label {
 				correct++
 			}
 			n++
-			positive = append(positive, spam)
+			positive = append(positive, d.Label == "spam")
 			score = append(score, d.Score)
 		}
 	}

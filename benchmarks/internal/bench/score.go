@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Accuracy returns the fraction of pred equal to truth.
@@ -149,4 +150,33 @@ func HasFlag(bin, cmd, name string) bool {
 		v, _ = flagsOnce.LoadOrStore(key, b.String())
 	}
 	return strings.Contains(v.(string), "\n  -"+name+" ") || strings.Contains(v.(string), "\n  -"+name+"\n")
+}
+
+// FoldScores is textnb's result on one mail fold: every test document's
+// class, prediction and spam log-odds, and the wall time of the train and
+// predict processes.
+type FoldScores struct {
+	Docs []Scored
+	Wall time.Duration
+}
+
+// TrainPredict trains textnb (extra flags args) on split s's training
+// folder and scores its test folder with predict --json, positive being
+// the class of the log-odds. With a cache c, results are kept under the
+// binary's hash, the folds' fingerprint and the flags, so that the mail
+// and accuracy benchmarks share one run.
+func TrainPredict(c *Cache, bin, binHash, model string, f Fold, i int, positive string, args []string) (FoldScores, error) {
+	key := fmt.Sprintf("textnb-predict %s %s %s %s", binHash, f.Fingerprint[:16], positive, strings.Join(args, " "))
+	var res FoldScores
+	err := Cached(c, key, i, &res, func() (FoldScores, error) {
+		s := f.Splits[i]
+		tr, err := Run(nil, bin, append([]string{"train", "--quiet", s.Train, "-o", model}, args...)...)
+		if err != nil {
+			return FoldScores{}, err
+		}
+		start := time.Now()
+		docs, err := PredictScores(bin, model, s.Test, positive)
+		return FoldScores{docs, tr.Wall + time.Since(start)}, err
+	})
+	return res, err
 }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -46,6 +47,7 @@ type SklearnJob struct {
 // lock.
 type Cache struct {
 	Path string // "" keeps results in memory only
+	Only bool   // Cached computes nothing: what the file lacks is ErrNotCached
 	mem  map[string]map[int]json.RawMessage
 }
 
@@ -229,11 +231,17 @@ func runSklearn[F any](c *Cache, key string, job SklearnJob, folds []F) error {
 	return sc.Err()
 }
 
+// ErrNotCached is Cached's error for a result missing from a Cache with Only.
+var ErrNotCached = errors.New("not in the cache")
+
 // Cached decodes part of key into dst from c, or runs compute, stores its
 // result in dst and caches it. A nil c always computes.
 func Cached[T any](c *Cache, key string, part int, dst *T, compute func() (T, error)) error {
 	if c != nil && c.Get(key, part, dst) {
 		return nil
+	}
+	if c != nil && c.Only {
+		return ErrNotCached
 	}
 	v, err := compute()
 	if err != nil {
