@@ -2,10 +2,10 @@ package bench
 
 import (
 	"bufio"
-	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
