@@ -70,7 +70,8 @@ type row struct {
 	score, secs  [nSystems]float64
 	search       float64 // scikit-learn's inner cross-validation, both grids
 	nbPipeline   string
-	repeat       bool // textnb's figures repeat the row above; not in the mean
+	second       bool // a corpus's second scikit-learn row: not in the mean
+	repeat       bool // textnb's figures repeat the row above
 }
 
 var (
@@ -170,15 +171,16 @@ func nan() [nSystems]float64 {
 }
 
 // score runs textnb's columns on every split of t and reads scikit-learn's.
+// Where the scikit-learn cache holds only some folds (-textnb-only before
+// its jobs end), the row pools every system over those folds alone.
 func score(t task, bin, tmp string, cache, tcache *bench.Cache, binHash string, run [nSystems]bool) []row {
-	r := row{name: t.rows[0], method: t.method, score: nan(), secs: nan(), search: math.NaN()}
 	model := filepath.Join(tmp, "m.model")
+	var folds [tTune + 1][]*textnbResult // nil: failed or not run
 	for sys := tDefault; sys <= tTune && !*sklearnOnly; sys++ {
 		if !run[sys] {
 			continue
 		}
-		var correct, n float64
-		var wall time.Duration
+		folds[sys] = make([]*textnbResult, len(t.fold.Splits))
 		args := append([]string{"--quiet"}, textnbArgs[sys]...)
 		key := fmt.Sprintf("textnb %s %s %s", binHash, t.fold.Fingerprint[:16], strings.Join(args, " "))
 		for i, s := range t.fold.Splits {
@@ -200,57 +202,87 @@ func score(t task, bin, tmp string, cache, tcache *bench.Cache, binHash string, 
 			})
 			if err != nil {
 				log.Printf("%s fold %d, %s: %v", t.name, i, systemNames[sys], firstLine(err))
-				correct = math.NaN()
-				break
+				continue
 			}
-			correct += math.Round(res.Eval.Accuracy * float64(res.Eval.N))
-			n += float64(res.Eval.N)
-			wall += res.Wall
+			folds[sys][i] = &res
 		}
-		r.score[sys], r.secs[sys] = correct/n, wall.Seconds()
 	}
-	rows := []row{r}
+	var rows []row
 	for j, job := range t.jobs {
-		if j > 0 {
-			rows = append(rows, row{name: t.rows[j], method: t.method, score: r.score, secs: r.secs, repeat: true})
-		}
+		r := row{name: t.rows[j], method: t.method, score: nan(), secs: nan(), search: math.NaN(), second: j > 0, repeat: j > 0}
 		sk, err := bench.Sklearn(cache, job, *textnbOnly)
 		if err != nil {
 			log.Fatalf("%s: %v", t.name, err)
 		}
-		rr := &rows[j]
-		if sk == nil {
-			continue
+		use := make([]bool, len(t.fold.Splits))
+		for i := range use {
+			use[i] = len(sk) == 0
 		}
-		rr.search = 0
-		for sys, pick := range map[int]func(bench.SklearnFold) bench.SklearnSystem{
-			sNB:  func(f bench.SklearnFold) bench.SklearnSystem { return f.NB },
-			sSVM: func(f bench.SklearnFold) bench.SklearnSystem { return f.SVM },
-		} {
-			var truth, pred []string
-			var secs float64
-			for _, f := range sk {
-				truth = append(truth, f.Labels...)
-				pred = append(pred, pick(f).Pred...)
-				secs += pick(f).FitPredictS
-			}
-			rr.score[sys], rr.secs[sys] = bench.Accuracy(truth, pred), secs
-		}
-		counts := map[string]int{}
 		for _, f := range sk {
-			rr.search += f.InnerSearchS
-			counts[f.NB.Pipeline]++
+			use[f.Fold] = true
 		}
-		for p, c := range counts {
-			if rr.nbPipeline == "" || c > counts[rr.nbPipeline] || (c == counts[rr.nbPipeline] && p < rr.nbPipeline) {
-				rr.nbPipeline = p
+		if len(sk) > 0 && len(sk) < len(use) {
+			r.method += fmt.Sprintf(", only the %d of %d folds scikit-learn has finished", len(sk), len(use))
+			r.repeat = false
+		}
+		for sys := tDefault; sys <= tTune; sys++ {
+			if folds[sys] == nil {
+				continue
+			}
+			var correct, n, wall float64
+			for i, res := range folds[sys] {
+				if !use[i] {
+					continue
+				}
+				if res == nil {
+					correct = math.NaN()
+					break
+				}
+				correct += math.Round(res.Eval.Accuracy * float64(res.Eval.N))
+				n += float64(res.Eval.N)
+				wall += res.Wall.Seconds()
+			}
+			if !math.IsNaN(correct) && n > 0 {
+				r.score[sys], r.secs[sys] = correct/n, wall
 			}
 		}
-		if len(counts) > 1 {
-			rr.nbPipeline += fmt.Sprintf(" (%d of %d folds)", counts[rr.nbPipeline], len(sk))
+		if len(sk) > 0 {
+			sklearnColumns(&r, sk)
 		}
+		rows = append(rows, r)
 	}
 	return rows
+}
+
+// sklearnColumns fills r's scikit-learn columns from its folds.
+func sklearnColumns(r *row, sk []bench.SklearnFold) {
+	r.search = 0
+	for sys, pick := range map[int]func(bench.SklearnFold) bench.SklearnSystem{
+		sNB:  func(f bench.SklearnFold) bench.SklearnSystem { return f.NB },
+		sSVM: func(f bench.SklearnFold) bench.SklearnSystem { return f.SVM },
+	} {
+		var truth, pred []string
+		var secs float64
+		for _, f := range sk {
+			truth = append(truth, f.Labels...)
+			pred = append(pred, pick(f).Pred...)
+			secs += pick(f).FitPredictS
+		}
+		r.score[sys], r.secs[sys] = bench.Accuracy(truth, pred), secs
+	}
+	counts := map[string]int{}
+	for _, f := range sk {
+		r.search += f.InnerSearchS
+		counts[f.NB.Pipeline]++
+	}
+	for p, c := range counts {
+		if r.nbPipeline == "" || c > counts[r.nbPipeline] || (c == counts[r.nbPipeline] && p < r.nbPipeline) {
+			r.nbPipeline = p
+		}
+	}
+	if len(counts) > 1 {
+		r.nbPipeline += fmt.Sprintf(" (%d of %d folds)", counts[r.nbPipeline], len(sk))
+	}
 }
 
 // textnbResult is one fold's textnb evaluation and the wall time of its
@@ -299,7 +331,7 @@ func print(rows []row, bin string) {
 			ge = map[bool]string{true: "yes", false: "no"}[r.score[tDefault] >= r.score[sNB]]
 		}
 		fmt.Printf(" %s | %s |\n", pct(short), ge)
-		if !r.repeat && !math.IsNaN(short) {
+		if !r.second && !math.IsNaN(short) {
 			sum += short
 			count++
 		}

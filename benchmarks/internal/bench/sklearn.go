@@ -153,7 +153,8 @@ var root = sync.OnceValue(Root)
 // Sklearn returns scikit-learn's results on every fold of job, from the
 // cache where it has them, else by running sklearn_folds.py on the
 // missing folds (and caching each as it ends). With cachedOnly it runs
-// nothing and returns what the cache has (nil when incomplete).
+// nothing and returns the folds the cache has, in order (SklearnFold.Fold
+// says which).
 func Sklearn(c *Cache, job SklearnJob, cachedOnly bool) ([]SklearnFold, error) {
 	key := fmt.Sprintf("%s %s %s", job.Key, job.Fold.Fingerprint[:16], ScriptsHash())
 	have := c.get(key)
@@ -169,7 +170,14 @@ func Sklearn(c *Cache, job SklearnJob, cachedOnly bool) ([]SklearnFold, error) {
 		}
 	}
 	if len(missing) > 0 && cachedOnly {
-		return nil, nil
+		var part []SklearnFold
+		for i := range job.Fold.Splits {
+			var f SklearnFold
+			if c.Get(key, i, &f) {
+				part = append(part, f)
+			}
+		}
+		return part, nil
 	}
 	if len(missing) > 0 {
 		if err := runSklearn(c, key, job, missing); err != nil {
