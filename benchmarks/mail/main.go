@@ -37,6 +37,7 @@ var (
 	seed        = flag.Uint64("seed", 1, "seed of the folds")
 	runs        = flag.Int("runs", 5, "runs of each side of the decoding cost")
 	noTune      = flag.Bool("no-tune", false, "skip textnb --tune")
+	cachedOnly  = flag.Bool("cached-only", false, "with -textnb-cache: run no system, print what the caches hold")
 	textnbCache = flag.String("textnb-cache", "", "JSON file caching textnb's fold results by binary, folds and flags (shared with benchmarks/accuracy; off by default)")
 )
 
@@ -57,7 +58,10 @@ func main() {
 	cache := &bench.Cache{Path: *cacheFlag}
 	var tcache *bench.Cache
 	if *textnbCache != "" {
-		tcache = &bench.Cache{Path: *textnbCache}
+		tcache = &bench.Cache{Path: *textnbCache, Only: *cachedOnly}
+	}
+	if *cachedOnly {
+		*textnbOnly = true
 	}
 	binHash, err := bench.FileHash(bin)
 	if err != nil {
@@ -72,6 +76,21 @@ func main() {
 		if err != nil {
 			log.Fatalf("%s: %v", name, err)
 		}
+		sk, err := bench.Sklearn(cache, bench.MailJob(name, f, true), *textnbOnly)
+		if err != nil {
+			log.Fatalf("%s: %v", name, err)
+		}
+		use := make([]bool, len(f.Splits)) // the folds every system is pooled over
+		for i := range use {
+			use[i] = len(sk) == 0
+		}
+		for _, sf := range sk {
+			use[sf.Fold] = true
+		}
+		label := name
+		if len(sk) > 0 && len(sk) < len(use) {
+			label += fmt.Sprintf(" (the %d of %d folds scikit-learn has finished)", len(sk), len(use))
+		}
 		systems := []struct {
 			name string
 			args []string
@@ -80,19 +99,16 @@ func main() {
 			systems = systems[:1]
 		}
 		for _, s := range systems {
-			r, err := textnb(tcache, bin, binHash, tmp, f, s.args)
+			r, err := textnb(tcache, bin, binHash, tmp, f, use, s.args)
+			r.corpus, r.system = label, s.name
 			if err != nil {
-				log.Fatalf("%s, %s: %v", name, s.name, err)
+				log.Printf("%s, %s: %v", name, s.name, err)
+				r.acc, r.roc, r.secs = math.NaN(), bench.ROC{AUC: math.NaN(), RecallAt: []float64{math.NaN(), math.NaN()}}, math.NaN()
 			}
-			r.corpus, r.system = name, s.name
 			results = append(results, r)
 			log.Printf("%s %s: %.4f (%s)", name, s.name, r.acc, time.Since(start).Round(time.Second))
 		}
-		sk, err := bench.Sklearn(cache, bench.MailJob(name, f, true), *textnbOnly)
-		if err != nil {
-			log.Fatalf("%s: %v", name, err)
-		}
-		if sk == nil {
+		if len(sk) == 0 {
 			continue
 		}
 		for _, s := range []struct {
@@ -102,7 +118,7 @@ func main() {
 			{"sklearn best NB (decoded)", func(f bench.SklearnFold) bench.SklearnSystem { return f.NB }},
 			{"LinearSVC (decoded)", func(f bench.SklearnFold) bench.SklearnSystem { return f.SVM }},
 		} {
-			r := result{corpus: name, system: s.name}
+			r := result{corpus: label, system: s.name}
 			var truth, pred []string
 			var positive []bool
 			var score []float64
@@ -124,20 +140,26 @@ func main() {
 	fmt.Printf("%d-fold stratified CV (seed %d), held-out scores pooled over folds. Recall: spam caught at a threshold letting through at most that share of ham.\n\n", *folds, *seed)
 	fmt.Printf("| corpus | system | accuracy %% | ROC AUC | spam recall @0.1%% FPR | @1%% FPR | wall s |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range results {
-		fmt.Printf("| %s | %s | %.2f | %.4f | %.3f | %.3f | %.1f |\n", r.corpus, r.system, 100*r.acc, r.roc.AUC, r.roc.RecallAt[0], r.roc.RecallAt[1], r.secs)
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", r.corpus, r.system, num("%.2f", 100*r.acc), num("%.4f", r.roc.AUC),
+			num("%.3f", r.roc.RecallAt[0]), num("%.3f", r.roc.RecallAt[1]), num("%.1f", r.secs))
 	}
-	decodeCost(bin, tmp)
+	if !*cachedOnly {
+		decodeCost(bin, tmp)
+	}
 	fmt.Printf("\n(total run %s)\n", time.Since(start).Round(time.Second))
 }
 
 // textnb trains on each fold's training folder and scores its test folder
-// with predict --json, pooling the folds.
-func textnb(c *bench.Cache, bin, binHash, tmp string, f bench.Fold, args []string) (result, error) {
+// with predict --json, pooling the folds in use.
+func textnb(c *bench.Cache, bin, binHash, tmp string, f bench.Fold, use []bool, args []string) (result, error) {
 	var r result
 	var correct, n float64
 	var positive []bool
 	var score []float64
 	for i := range f.Splits {
+		if !use[i] {
+			continue
+		}
 		res, err := bench.TrainPredict(c, bin, binHash, filepath.Join(tmp, "mail.model"), f, i, "spam", args)
 		if err != nil {
 			return r, err
@@ -191,6 +213,14 @@ func decodeCost(bin, tmp string) {
 		fmt.Printf("| %s | %.2f | %.2f | %s |\n", s.name, median(walls[i]), median(cpus[i]), bench.MiB(peaks[i]))
 	}
 	fmt.Printf("\nmail ÷ text wall: %.2f×\n", median(walls[0])/median(walls[1]))
+}
+
+// num formats v, or n/a for NaN.
+func num(format string, v float64) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	return fmt.Sprintf(format, v)
 }
 
 func median(v []float64) float64 {
