@@ -55,14 +55,8 @@ func main() {
 	start := time.Now()
 	tmp, bin, cleanup := bench.Workdir("textnb-mail-")
 	defer cleanup()
-	cache := &bench.Cache{Path: *cacheFlag}
-	var tcache *bench.Cache
-	if *textnbCache != "" {
-		tcache = &bench.Cache{Path: *textnbCache, Only: *cachedOnly}
-	}
-	if *cachedOnly {
-		*textnbOnly = true
-	}
+	cache, tcache := bench.Caches(*cacheFlag, *textnbCache, *cachedOnly)
+	*textnbOnly = *textnbOnly || *cachedOnly
 	binHash, err := bench.FileHash(bin)
 	if err != nil {
 		log.Fatal(err)

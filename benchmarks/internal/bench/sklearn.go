@@ -51,6 +51,15 @@ type Cache struct {
 	mem  map[string]map[int]json.RawMessage
 }
 
+// Caches returns the scikit-learn cache at skPath and the textnb cache
+// at tnPath (nil when tnPath is ""), which with only computes nothing.
+func Caches(skPath, tnPath string, only bool) (sk, tn *Cache) {
+	if tnPath != "" {
+		tn = &Cache{Path: tnPath, Only: only}
+	}
+	return &Cache{Path: skPath}, tn
+}
+
 func (c *Cache) load() (map[string]map[int]json.RawMessage, error) {
 	m := map[string]map[int]json.RawMessage{}
 	if c.Path == "" {
