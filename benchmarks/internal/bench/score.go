@@ -91,8 +91,12 @@ func cmpFloat(a, b float64) int {
 }
 
 // LogOdds returns log(p) - log(q), the score of a class with probability
-// p against the other's q, which keeps ranks where p rounds to 1.
-func LogOdds(p, q float64) float64 { return math.Log(p) - math.Log(q) }
+// p against the other's q, which keeps ranks where p rounds to 1. A
+// probability that underflowed to 0 counts as the smallest positive
+// float64, so that the score stays finite (and encodable as JSON).
+func LogOdds(p, q float64) float64 {
+	return math.Log(max(p, math.SmallestNonzeroFloat64)) - math.Log(max(q, math.SmallestNonzeroFloat64))
+}
 
 // Scored is one test document's true label, predicted class and its
 // positive class's score.
