@@ -548,7 +548,9 @@ func scoreReuters(t task, bin, tmp string, cache, tcache *bench.Cache, binHash s
 			m.TP, m.FP, m.FN = m.TP+res.TP, m.FP+res.FP, m.FN+res.FN
 			wall += res.Wall
 		}
-		r.score[sys], r.secs[sys] = m.f1(), wall.Seconds()
+		if !math.IsNaN(m.TP) {
+			r.score[sys], r.secs[sys] = m.f1(), wall.Seconds()
+		}
 	}
 	sk, err := bench.SklearnReuters(cache, t.fold, reutersFolds, *textnbOnly)
 	if err != nil {
