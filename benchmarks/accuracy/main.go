@@ -9,11 +9,14 @@
 // stratified 10-fold cross-validation (Reuters multi-label: 5-fold pooled
 // micro-F1), with every system on the same outer folds written to disk
 // once. textnb runs as whole "textnb train" and "textnb eval" processes on
-// each fold, so the default's own cross-validated choices see the fold's
-// training part only. scikit-learn's results depend only on the data and
-// the seed and are cached in -sklearn-cache.
+// each fold ("train" and "predict --json" on mail, shared with
+// benchmarks/mail), so the default's own cross-validated choices see the
+// fold's training part only. scikit-learn's results depend only on the
+// data, the seed and the scripts and are cached in -sklearn-cache; a
+// build without --fast gets n/a in that column.
 //
 //	go run ./benchmarks/accuracy [-corpora a,b] [-sklearn-cache FILE] [-textnb-only|-sklearn-only]
+//	    [-textnb default,fast,tune] [-textnb-cache FILE [-cached-only]]
 package main
 
 import (
