@@ -15,13 +15,20 @@ from sklearn.naive_bayes import ComplementNB
 from sklearn.pipeline import make_pipeline
 
 
-def load(base):
+def load(base, decode=None):
+    """Reads a one-folder-per-class corpus (files in subfolders of a class
+    count for it); decode turns a file's bytes into text, Latin-1 by default."""
+    decode = decode or (lambda b: b.decode("latin-1"))
     texts, labels = [], []
     for c in sorted(os.listdir(base)):
-        for f in sorted(os.listdir(os.path.join(base, c))):
-            with open(os.path.join(base, c, f), "rb") as fh:
-                texts.append(fh.read().decode("latin-1"))
-            labels.append(c)
+        for root, dirs, files in os.walk(os.path.join(base, c), followlinks=False):
+            dirs.sort()
+            for f in sorted(files):
+                if f.startswith("."):
+                    continue
+                with open(os.path.join(root, f), "rb") as fh:
+                    texts.append(decode(fh.read()))
+                labels.append(c)
     return texts, labels
 
 

@@ -1,6 +1,6 @@
 """scikit-learn's one-vs-rest naive Bayes on Reuters-21578, for benchmarks/reuters.
 
-usage: sklearn_reuters.py TRAIN.jsonl FOLDS.json K [TEST.jsonl]
+usage: sklearn_reuters.py [--json] TRAIN.jsonl FOLDS.json K [TEST.jsonl]
 FOLDS.json lists each training story's fold (0..K-1), as the Go program drew
 them. Prints the table rows of OneVsRestClassifier(MultinomialNB(alpha=0.01))
 on counts and OneVsRestClassifier(ComplementNB()) on TF-IDF: micro/macro-F1
@@ -9,6 +9,8 @@ Each binary model predicts a label when its probability is above 0.5.
 A last row, OneVsRestClassifier(LinearSVC()) on sublinear TF-IDF, is not
 naive Bayes: it is the yardstick of the ModApte literature (micro-F1 about
 0.86 on the test split), to place a date split's scores.
+With --json each row is a JSON object instead: name, micro_f1, macro_f1
+and fit_predict_s, the wall seconds of all folds (benchmarks/accuracy).
 """
 import json
 import sys
@@ -55,11 +57,15 @@ def fit_predict(vec, est, train_texts, Y, test_texts):
 
 
 def main():
-    texts, labels = load(sys.argv[1])
-    with open(sys.argv[2]) as f:
+    args = sys.argv[1:]
+    as_json = "--json" in args
+    if as_json:
+        args.remove("--json")
+    texts, labels = load(args[0])
+    with open(args[1]) as f:
         fold = np.array(json.load(f))
-    k = int(sys.argv[3])
-    test = load(sys.argv[4]) if len(sys.argv) > 4 else None
+    k = int(args[2])
+    test = load(args[3]) if len(args) > 3 else None
     mlb = MultiLabelBinarizer()
     Y = mlb.fit_transform(labels)
     for name, vec, est in CONFIGS:
@@ -73,6 +79,10 @@ def main():
             p[:, keep] = fit_predict(vec, est, [texts[i] for i in tr], Y[tr][:, keep], [texts[i] for i in te])
             pred[te] = p
             macro.append(macro_f1(Y[te], p))
+        if as_json:
+            print(json.dumps({"name": name, "micro_f1": f1_score(Y, pred, average="micro"),
+                              "macro_f1": float(np.mean(macro)), "fit_predict_s": time.time() - start}), flush=True)
+            continue
         row = "| scikit-learn %s | %.4f | %.4f | %.2f | |" % (
             name, f1_score(Y, pred, average="micro"), np.mean(macro), (time.time() - start) / k)
         if test is not None:

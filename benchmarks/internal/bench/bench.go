@@ -20,13 +20,21 @@ import (
 	"github.com/textnb/textnb/corpus"
 )
 
-// Shared returns the path of the shared data folder, ../shared from the
-// repository root, or $TEXTNB_SHARED.
+// Shared returns the path of the shared data folder: $TEXTNB_SHARED, or
+// ../shared from the repository root, or from the main checkout's root
+// when this is a linked git worktree elsewhere.
 func Shared() string {
 	if s := os.Getenv("TEXTNB_SHARED"); s != "" {
 		return s
 	}
-	return filepath.Join(Root(), "..", "shared")
+	s := filepath.Join(Root(), "..", "shared")
+	if _, err := os.Stat(s); err != nil {
+		out, err := exec.Command("git", "-C", Root(), "rev-parse", "--path-format=absolute", "--git-common-dir").Output()
+		if common := strings.TrimSpace(string(out)); err == nil && common != "" {
+			return filepath.Join(filepath.Dir(common), "..", "shared")
+		}
+	}
+	return s
 }
 
 // Root returns the repository root (the module's folder), or "." if go
@@ -54,6 +62,31 @@ func Workdir(prefix string, flags ...string) (dir, bin string, cleanup func()) {
 		log.Fatal(err)
 	}
 	return dir, bin, cleanup
+}
+
+// DefaultCache is where the benchmarks cache scikit-learn's results
+// unless told otherwise: outside the repository, in the user's cache folder.
+func DefaultCache() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "textnb-bench", "sklearn.json")
+}
+
+// Describe names the build of bin for a table's caption: its version line
+// and the commit of the checkout it was built from, marked when the
+// checkout had changes.
+func Describe(bin string) string {
+	v, _ := exec.Command(bin, "version").Output()
+	s := strings.TrimSpace(string(v))
+	if rev, err := exec.Command("git", "-C", Root(), "rev-parse", "--short", "HEAD").Output(); err == nil {
+		s += "; checkout " + strings.TrimSpace(string(rev))
+		if st, err := exec.Command("git", "-C", Root(), "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)benchmarks").Output(); err == nil && len(st) > 0 {
+			s += " (with uncommitted changes)"
+		}
+	}
+	return s
 }
 
 // ReadSMS reads the SMS Spam Collection.
