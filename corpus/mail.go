@@ -61,10 +61,11 @@ func mailExt(path string) (mail.Kind, bool) {
 
 // mailKind returns how a file whose first bytes are head is read.
 func mailKind(path string, head []byte, in Input) mail.Kind {
+	if in == InputText { // before Detect: plain text pays for no look at its headers
+		return mail.NotMail
+	}
 	k := mail.Detect(head[:min(len(head), mail.DetectBytes)])
 	switch in {
-	case InputText:
-		return mail.NotMail
 	case InputMail:
 		if k == mail.MboxFile || bytes.HasPrefix(head, []byte("From ")) {
 			return mail.MboxFile
