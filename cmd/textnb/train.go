@@ -127,7 +127,10 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	m.LabelField, m.TextField = fields.stored(fs)
 	m.MailInput, m.MailFeatures = fields.mail.stored(st)
-	if cfg.Calibrate {
+	// A default that chose its settings is calibrated on the choice's folds
+	// already: another cross-validation, reading the corpus again, only
+	// when --tune's is at hand or --folds asks for other folds.
+	if cfg.Calibrate && (m.Calibration() == nil || cv != nil || given["folds"]) {
 		if err := calibrateModel(m, cfg, cv, pos[0], fields, tune, stderr, *quiet); err != nil {
 			return err
 		}
