@@ -95,13 +95,17 @@ func trainerOn(cfg Config, docs Docs) (*Trainer, error) {
 }
 
 // Calibration maps a model's scores to probabilities that mean what they
-// say: Proba is softmax(JointLogLikelihood / Temperature) instead of
-// softmax(JointLogLikelihood). Dividing every score by one positive number
-// keeps their order, so predictions and explanations do not change.
-// FitCalibration fits it on cross-validated held-out scores.
+// say. Proba is softmax(JointLogLikelihood / Temperature), its top class's
+// probability then mapped by TopLabel if there is one (and the rest scaled
+// to sum to 1). Dividing every score by one positive number keeps their
+// order, and TopLabel keeps the top class on top, so predictions and
+// explanations do not change. FitCalibration fits it on cross-validated
+// held-out scores.
 type Calibration struct {
 	// Temperature, > 0 (2^−40 to 2^40), divides the scores.
 	Temperature float64 `json:"temperature"`
+	// TopLabel maps the most probable class's probability; nil for none.
+	TopLabel *TopLabel `json:"top_label,omitempty"`
 	// Priors are the class priors the calibrated probabilities assume (see
 	// Model.PosteriorPriors): their mean over the held-out documents, in
 	// the order of the model's classes.
@@ -115,14 +119,30 @@ type Calibration struct {
 	LogLossAfter  float64 `json:"cv_log_loss_after"`
 }
 
+// TopLabel is an increasing map of the top class's probability to the
+// rate at which the top class is right, fitted by isotonic regression
+// (pool-adjacent-violators) on held-out documents: between knots it is
+// linear, outside them the end knot's. The knots are the pooled blocks'
+// mean probabilities and mean accuracies.
+type TopLabel struct {
+	Confidence []float64 `json:"confidence"` // increasing, in [0, 1]
+	Accuracy   []float64 `json:"accuracy"`   // increasing, in [0, 1]
+}
+
 // ErrNoScores is returned by FitCalibration for a CVResult without
 // held-out scores (see CVOptions.KeepScores).
 var ErrNoScores = errors.New("pipeline: cross-validation kept no held-out scores")
 
-// FitCalibration fits a temperature to r's held-out scores, the one that
-// minimizes their log loss: a convex problem in 1/T, solved by Newton's
-// method within a bracket. Documents whose class their fold did not train
-// on are left out.
+// FitCalibration fits a calibration to r's held-out scores: the
+// temperature that minimizes their log loss, a convex problem in 1/T
+// solved by Newton's method within a bracket; and with three or more
+// classes a TopLabel map of the probabilities it gives, since the
+// temperature alone leaves many-class models overconfident in their top
+// class where it is most probable and underconfident below
+// (docs/design.md#calibration); it needs minTopLabelDocuments. With two
+// classes the temperature was calibrated already, and a map, flat past its
+// end knots, would tie the scores that thresholds on spam rank.
+// Documents whose class their fold did not train on are left out.
 func FitCalibration(r *CVResult) (*Calibration, error) {
 	h := r.HeldOut
 	if h == nil {
@@ -147,9 +167,126 @@ func FitCalibration(r *CVResult) (*Calibration, error) {
 	}
 	f := tempFit{k: k, rows: rows, y: y}
 	beta := f.solve()
-	cal := &Calibration{Temperature: 1 / beta, Folds: h.Folds, Documents: len(y),
-		LogLossBefore: f.loss(1), LogLossAfter: f.loss(beta), Priors: f.meanProba(beta)}
+	cal := &Calibration{Temperature: 1 / beta, Folds: h.Folds, Documents: len(y), LogLossBefore: f.loss(1)}
+	if k >= 3 && len(y) >= minTopLabelDocuments {
+		cal.TopLabel = f.fitTopLabel(cal)
+	}
+	cal.LogLossAfter, cal.Priors = f.calibrated(cal)
 	return cal, nil
+}
+
+// minTopLabelDocuments is the fewest held-out documents FitCalibration
+// fits a TopLabel map to: on fewer, isotonic regression follows the
+// sample's noise (scikit-learn's CalibratedClassifierCV advises the
+// sigmoid below about 1,000).
+const minTopLabelDocuments = 1000
+
+// calibrated returns the mean log loss of the rows calibrated by c and
+// their mean calibrated probabilities.
+func (f *tempFit) calibrated(c *Calibration) (loss float64, mean []float64) {
+	mean = make([]float64, f.k)
+	z := make([]float64, f.k)
+	var p []float64
+	for i, y := range f.y {
+		copy(z, f.rows[i*f.k:(i+1)*f.k])
+		p = c.proba(p[:0], z)
+		for c, v := range p {
+			mean[c] += v
+		}
+		loss -= math.Log(max(p[y], 1e-300))
+	}
+	n := float64(len(f.y))
+	for c := range mean {
+		mean[c] /= n
+	}
+	return loss / n, mean
+}
+
+// fitTopLabel fits c's TopLabel to the rows calibrated by c's
+// temperature: the isotonic regression of whether each row's top class is
+// its class on the top class's probability.
+func (f *tempFit) fitTopLabel(c *Calibration) *TopLabel {
+	type point struct{ conf, right float64 }
+	pts := make([]point, len(f.y))
+	z := make([]float64, f.k)
+	var p []float64
+	for i, y := range f.y {
+		copy(z, f.rows[i*f.k:(i+1)*f.k])
+		best := nb.Argmax(z)
+		c.scale(z)
+		p = nb.Proba(p[:0], z)
+		pts[i].conf = p[best]
+		if best == y {
+			pts[i].right = 1
+		}
+	}
+	slices.SortFunc(pts, func(a, b point) int { return cmp.Compare(a.conf, b.conf) })
+	// Pool adjacent violators: blocks of increasing mean accuracy.
+	type block struct{ conf, right, n float64 }
+	var bs []block
+	for _, q := range pts {
+		bs = append(bs, block{q.conf, q.right, 1})
+		for len(bs) > 1 {
+			a, b := bs[len(bs)-2], bs[len(bs)-1]
+			if a.right/a.n < b.right/b.n {
+				break
+			}
+			bs = append(bs[:len(bs)-2], block{a.conf + b.conf, a.right + b.right, a.n + b.n})
+		}
+	}
+	t := &TopLabel{}
+	for _, b := range bs {
+		x := b.conf / b.n
+		if len(t.Confidence) > 0 && x <= t.Confidence[len(t.Confidence)-1] {
+			continue // equal probabilities of adjacent blocks: keep the first
+		}
+		t.Confidence = append(t.Confidence, x)
+		t.Accuracy = append(t.Accuracy, b.right/b.n)
+	}
+	return t
+}
+
+// at returns t's map of the top probability x.
+func (t *TopLabel) at(x float64) float64 {
+	cs, as := t.Confidence, t.Accuracy
+	i, _ := slices.BinarySearch(cs, x)
+	switch {
+	case i == 0:
+		return as[0]
+	case i == len(cs):
+		return as[len(as)-1]
+	}
+	w := (x - cs[i-1]) / (cs[i] - cs[i-1])
+	return as[i-1] + w*(as[i]-as[i-1])
+}
+
+// apply maps the probability of class best, p's most probable, by t and
+// scales the others to sum to 1 with it, keeping best on top.
+func (t *TopLabel) apply(p []float64, best int) {
+	top := p[best]
+	second := 0.0
+	for c, v := range p {
+		if c != best {
+			second = max(second, v)
+		}
+	}
+	rest := 1 - top
+	q := t.at(top)
+	if rest > 0 {
+		// best stays on top: q > second·(1−q)/rest
+		q = max(q, second/(rest+second)+0x1p-40)
+	}
+	q = min(max(q, 1/float64(len(p))), 1)
+	for c := range p {
+		switch {
+		case c == best:
+			p[c] = q
+		case rest > 0:
+			p[c] *= (1 - q) / rest
+		default:
+			p[c] = (1 - q) / float64(len(p)-1)
+		}
+	}
 }
 
 // tempFit is the log loss of softmax(β·s) over rows of k centered scores
@@ -239,24 +376,6 @@ func (f *tempFit) solve() float64 {
 	return beta
 }
 
-// meanProba returns the mean of softmax(β·s) over the rows.
-func (f *tempFit) meanProba(beta float64) []float64 {
-	mean := make([]float64, f.k)
-	p := make([]float64, f.k)
-	for i := range f.y {
-		for c, v := range f.rows[i*f.k : (i+1)*f.k] {
-			p[c] = beta * v
-		}
-		for c, v := range nb.Proba(p[:0], p) {
-			mean[c] += v
-		}
-	}
-	for c := range mean {
-		mean[c] /= float64(len(f.y))
-	}
-	return mean
-}
-
 // Calibrate fits a calibration to r's held-out scores (FitCalibration) and
 // sets it (SetCalibration). r must cross-validate m's configuration on
 // m's training documents, with CVOptions.KeepScores.
@@ -308,6 +427,9 @@ func (m *Model) Calibration() *Calibration {
 	}
 	c := *m.calibration
 	c.Priors = slices.Clone(c.Priors)
+	if t := c.TopLabel; t != nil {
+		c.TopLabel = &TopLabel{Confidence: slices.Clone(t.Confidence), Accuracy: slices.Clone(t.Accuracy)}
+	}
 	return &c
 }
 
@@ -332,6 +454,17 @@ func (c *Calibration) check(k int) error {
 	if math.Abs(sum-1) > 1e-6 {
 		return fmt.Errorf("priors sum to %g, want 1", sum)
 	}
+	if t := c.TopLabel; t != nil {
+		if len(t.Confidence) == 0 || len(t.Confidence) != len(t.Accuracy) {
+			return fmt.Errorf("top-label map of %d probabilities and %d accuracies", len(t.Confidence), len(t.Accuracy))
+		}
+		for i := range t.Confidence {
+			x, a := t.Confidence[i], t.Accuracy[i]
+			if !(x >= 0 && x <= 1) || !(a >= 0 && a <= 1) || i > 0 && !(x > t.Confidence[i-1] && a >= t.Accuracy[i-1]) {
+				return fmt.Errorf("top-label map: knot %d (%g, %g) is not an increasing map of probabilities", i, x, a)
+			}
+		}
+	}
 	if !(c.LogLossBefore >= 0) || !(c.LogLossAfter >= 0) || c.Folds < 0 || c.Documents < 0 {
 		return fmt.Errorf("log loss %g before and %g after, %d folds, %d documents: out of range",
 			c.LogLossBefore, c.LogLossAfter, c.Folds, c.Documents)
@@ -339,16 +472,32 @@ func (c *Calibration) check(k int) error {
 	return nil
 }
 
-// calibrate turns scores into what Proba normalizes, in place.
-func (c *Calibration) calibrate(jll []float64) {
+// scale divides the scores jll by the temperature, in place: what Proba
+// normalizes.
+func (c *Calibration) scale(jll []float64) {
 	for i := range jll {
 		jll[i] /= c.Temperature
 	}
 }
 
+// proba appends the calibrated probabilities of the scores jll, which it
+// overwrites.
+func (c *Calibration) proba(dst, jll []float64) []float64 {
+	best := nb.Argmax(jll)
+	c.scale(jll)
+	n := len(dst)
+	dst = nb.Proba(dst, jll)
+	if c.TopLabel != nil {
+		c.TopLabel.apply(dst[n:], best)
+	}
+	return dst
+}
+
 // fileCalibration is Calibration in a model file's header.
 type fileCalibration struct {
-	Method string `json:"method"` // "temperature"
+	// Method is temperatureScaling, or topLabelScaling with a top-label
+	// map: builds that know only the first refuse the second.
+	Method string `json:"method"`
 	fileTemperature
 }
 
@@ -356,6 +505,7 @@ type fileCalibration struct {
 // they convert, and a field added to one side alone breaks the build.
 type fileTemperature struct {
 	Temperature   float64   `json:"temperature"`
+	TopLabel      *TopLabel `json:"top_label,omitempty"`
 	Priors        []float64 `json:"priors"`
 	Folds         int       `json:"folds"`
 	Documents     int       `json:"documents"`
@@ -363,15 +513,22 @@ type fileTemperature struct {
 	LogLossAfter  float64   `json:"cv_log_loss_after"`
 }
 
-// temperatureScaling is fileCalibration.Method of Calibration.
-const temperatureScaling = "temperature"
+// The values of fileCalibration.Method.
+const (
+	temperatureScaling = "temperature"
+	topLabelScaling    = "temperature+top-label"
+)
 
 // newFileCalibration returns c as a header stores it; nil for none.
 func newFileCalibration(c *Calibration) *fileCalibration {
 	if c == nil {
 		return nil
 	}
-	return &fileCalibration{Method: temperatureScaling, fileTemperature: fileTemperature(*c)}
+	m := temperatureScaling
+	if c.TopLabel != nil {
+		m = topLabelScaling
+	}
+	return &fileCalibration{Method: m, fileTemperature: fileTemperature(*c)}
 }
 
 // calibration returns the calibration of a model of k classes that f
@@ -380,10 +537,12 @@ func (f *fileCalibration) calibration(k int) (*Calibration, error) {
 	if f == nil {
 		return nil, nil
 	}
-	if f.Method != temperatureScaling {
-		return nil, fmt.Errorf("calibration method %q, want %q", f.Method, temperatureScaling)
-	}
 	c := (*Calibration)(&f.fileTemperature)
+	switch m := f.Method; {
+	case m == temperatureScaling && c.TopLabel == nil, m == topLabelScaling && c.TopLabel != nil:
+	default:
+		return nil, fmt.Errorf("calibration method %q, want %q, or %q with a top-label map", f.Method, temperatureScaling, topLabelScaling)
+	}
 	if err := c.check(k); err != nil {
 		return nil, fmt.Errorf("calibration: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -46,7 +47,8 @@ func TestFitCalibrationRecoversTemperature(t *testing.T) {
 		rows, y := centered(h)
 		f := tempFit{k: k, rows: rows, y: y}
 		beta := 1 / cal.Temperature
-		if l := f.loss(beta); l > f.loss(beta*1.01) || l > f.loss(beta/1.01) || l != cal.LogLossAfter || cal.LogLossBefore != f.loss(1) {
+		after, _ := f.calibrated(cal)
+		if l := f.loss(beta); l > f.loss(beta*1.01) || l > f.loss(beta/1.01) || after != cal.LogLossAfter || cal.LogLossBefore != f.loss(1) {
 			t.Errorf("T %g: log loss %g is not the least (%g, %g at ±1%%), or not %g", cal.Temperature, l, f.loss(beta*1.01), f.loss(beta/1.01), cal.LogLossAfter)
 		}
 		if sum := floatsSum(cal.Priors); math.Abs(sum-1) > 1e-9 {
@@ -55,6 +57,127 @@ func TestFitCalibrationRecoversTemperature(t *testing.T) {
 	}
 	if _, err := FitCalibration(&CVResult{}); err != ErrNoScores {
 		t.Errorf("no scores: %v, want ErrNoScores", err)
+	}
+}
+
+// topLabelReference maps p's top probability by t, as written in
+// TopLabel's comment: linear between knots, the end knot's outside them,
+// the others scaled to sum to 1, the top class kept on top.
+func topLabelReference(t *TopLabel, p []float64) []float64 {
+	best := nb.Argmax(p)
+	x := p[best]
+	var q float64
+	switch n := len(t.Confidence); {
+	case x <= t.Confidence[0]:
+		q = t.Accuracy[0]
+	case x >= t.Confidence[n-1]:
+		q = t.Accuracy[n-1]
+	default:
+		for i := 1; i < n; i++ {
+			if x <= t.Confidence[i] {
+				w := (x - t.Confidence[i-1]) / (t.Confidence[i] - t.Confidence[i-1])
+				q = t.Accuracy[i-1] + w*(t.Accuracy[i]-t.Accuracy[i-1])
+				break
+			}
+		}
+	}
+	out := slices.Clone(p)
+	for c := range out {
+		if lb := out[c]/(1-x+out[c]) + 0x1p-40; c != best && x < 1 && q < lb {
+			q = lb // just above where c would overtake best
+		}
+	}
+	q = min(max(q, 1/float64(len(p))), 1)
+	for c := range out {
+		if c == best {
+			out[c] = q
+		} else if x < 1 {
+			out[c] *= (1 - q) / (1 - x)
+		} else {
+			out[c] = (1 - q) / float64(len(p)-1)
+		}
+	}
+	return out
+}
+
+func floatsNear(a, b []float64, tol float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > tol {
+			return false
+		}
+	}
+	return true
+}
+
+// Overconfident scores (the labels drawn at a temperature 3 times the
+// scores' own): the top-label map, fitted on one sample, halves the
+// expected calibration error of a fresh sample, keeps every top class,
+// and sums to 1; a sample that is calibrated already maps near identity.
+func TestTopLabelMap(t *testing.T) {
+	const n, k = 20000, 6
+	sample := func(seed uint64, spread float64) *HeldOut {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		h := &HeldOut{Classes: []string{"a", "b", "c", "d", "e", "f"}, Labels: make([]int, n), Scores: make([]float64, n*k), Folds: 5}
+		p := make([]float64, k)
+		for i := range n {
+			s := h.Scores[i*k : (i+1)*k]
+			for c := range s {
+				s[c] = 2 * rng.NormFloat64()
+				p[c] = s[c] / spread
+			}
+			nb.Proba(p[:0], p)
+			u, c := rng.Float64(), 0
+			for ; c < k-1 && u > p[c]; c++ {
+				u -= p[c]
+			}
+			h.Labels[i] = c
+		}
+		return h
+	}
+	ece := func(c *Calibration, h *HeldOut) (e float64) {
+		var conf, right [10]float64
+		var cnt [10]int
+		for i, y := range h.Labels {
+			z := slices.Clone(h.Scores[i*k : (i+1)*k])
+			best := nb.Argmax(z)
+			p := c.proba(nil, z)
+			if nb.Argmax(p) != best || math.Abs(floatsSum(p)-1) > 1e-12 {
+				t.Fatalf("calibrated %v: top class %d, want %d, or not summing to 1", p, nb.Argmax(p), best)
+			}
+			b := min(int(p[best]*10), 9)
+			cnt[b]++
+			conf[b] += p[best]
+			if best == y {
+				right[b]++
+			}
+		}
+		for b := range cnt {
+			e += math.Abs(right[b]-conf[b]) / n
+		}
+		return e
+	}
+	for _, spread := range []float64{1, 3} {
+		cal, err := FitCalibration(&CVResult{HeldOut: sample(1, spread)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cal.TopLabel == nil || cal.check(k) != nil {
+			t.Fatalf("spread %g: calibration %+v (%v)", spread, cal, cal.check(k))
+		}
+		temp := *cal
+		temp.TopLabel = nil
+		fresh := sample(2, spread)
+		if with, without := ece(cal, fresh), ece(&temp, fresh); with > 0.02 || spread == 1 && with > without+0.01 {
+			t.Errorf("spread %g: ECE %.4f with the map, %.4f without", spread, with, without)
+		}
+		for _, x := range []float64{0.3, 0.5, 0.8} {
+			if got := cal.TopLabel.at(x); spread == 1 && math.Abs(got-x) > 0.06 {
+				t.Errorf("calibrated scores: map(%g) = %g, want about %g", x, got, x)
+			}
+		}
 	}
 }
 
@@ -111,8 +234,16 @@ func calibrated(t *testing.T, cfg Config) (plain, cal *Model) {
 // explanations; a saved model's probabilities are the trained one's; an
 // uncalibrated model's file has no calibration.
 func TestCalibratedModel(t *testing.T) {
-	for _, cfg := range []Config{{}, {Classifier: Multinomial, Weighting: RawCounts}, {Vectorizer: Hash, HashFeatures: 1 << 12}} {
+	for _, cfg := range []Config{{}, {Classifier: Multinomial, Weighting: RawCounts}, {Vectorizer: Hash, HashFeatures: 1 << 12}, {Weighting: RawCounts}} {
 		plain, cal := calibrated(t, cfg)
+		if cfg.Weighting == RawCounts && cfg.Classifier == Auto {
+			// 240 held-out documents fit no map (minTopLabelDocuments): set one.
+			c := cal.Calibration()
+			c.TopLabel = &TopLabel{Confidence: []float64{0.3, 0.6, 0.9, 0.99}, Accuracy: []float64{0.2, 0.7, 0.8, 0.97}}
+			if err := cal.SetCalibration(c); err != nil {
+				t.Fatal(err)
+			}
+		}
 		c := cal.Calibration()
 		if c == nil || !(c.Temperature > 0) || c.Temperature == 1 || c.Folds != 5 || c.Documents != 240 || !(c.LogLossAfter <= c.LogLossBefore) || !cal.Config.Calibrate {
 			t.Fatalf("%+v: calibration %+v, Config.Calibrate %v", cfg, c, cal.Config.Calibrate)
@@ -126,6 +257,7 @@ func TestCalibratedModel(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got := loaded.Calibration(); !slices.Equal(got.Priors, c.Priors) || got.Temperature != c.Temperature || got.LogLossAfter != c.LogLossAfter ||
+			!reflect.DeepEqual(got.TopLabel, c.TopLabel) ||
 			!slices.Equal(loaded.PosteriorPriors(), c.Priors) {
 			t.Fatalf("loaded calibration %+v, want %+v", got, c)
 		}
@@ -150,8 +282,12 @@ func TestCalibratedModel(t *testing.T) {
 			for i := range jll {
 				jll[i] /= c.Temperature
 			}
-			if want := nb.Proba(nil, jll); !slices.Equal(p, want) {
-				t.Fatalf("%q: calibrated %v, want softmax(jll/T) %v", text, p, want)
+			want := nb.Proba(nil, jll)
+			if c.TopLabel != nil {
+				want = topLabelReference(c.TopLabel, want)
+			}
+			if !floatsNear(p, want, 1e-12) {
+				t.Fatalf("%q: calibrated %v, want softmax(jll/T) mapped %v", text, p, want)
 			}
 			if !slices.Equal(pc.JointLogLikelihood(nil, text), pp.JointLogLikelihood(nil, text)) {
 				t.Fatalf("%q: calibration changed the scores", text)
@@ -227,6 +363,22 @@ func TestHostileCalibration(t *testing.T) {
 		{"negative log loss", func(h map[string]any) { calib(h)["cv_log_loss_after"] = -1 }, "log loss"},
 		{"no calibration", func(h map[string]any) { delete(h, "calibration") }, "calibrate"},
 		{"calibrate off", func(h map[string]any) { delete(config(h), "calibrate") }, "calibrate"},
+		{"map without its method", func(h map[string]any) {
+			calib(h)["top_label"] = map[string]any{"confidence": []any{0.5, 0.9}, "accuracy": []any{0.4, 0.8}}
+		}, "method"},
+		{"method without its map", func(h map[string]any) { calib(h)["method"] = "temperature+top-label" }, "method"},
+		{"map decreasing", func(h map[string]any) {
+			calib(h)["method"] = "temperature+top-label"
+			calib(h)["top_label"] = map[string]any{"confidence": []any{0.5, 0.9}, "accuracy": []any{0.8, 0.4}}
+		}, "increasing"},
+		{"map past 1", func(h map[string]any) {
+			calib(h)["method"] = "temperature+top-label"
+			calib(h)["top_label"] = map[string]any{"confidence": []any{0.5, 1.5}, "accuracy": []any{0.4, 0.8}}
+		}, "increasing"},
+		{"map of unequal lengths", func(h map[string]any) {
+			calib(h)["method"] = "temperature+top-label"
+			calib(h)["top_label"] = map[string]any{"confidence": []any{0.5, 0.9}, "accuracy": []any{0.4}}
+		}, "top-label"},
 	} {
 		hostile.WantDamaged(t, tc.name, loadOnly, hostile.EditHeader(t, file, tc.edit), tc.detail)
 	}

@@ -69,8 +69,12 @@ func printInfo(w io.Writer, path string, info pipeline.Info) {
 		fmt.Fprintf(w, "columns     %s\n", strings.Join(quoteAll(info.Columns), ", "))
 	}
 	if c := info.Calibration; c != nil {
-		fmt.Fprintf(w, "calibrated  temperature %.6g, fitted on %d documents by %d-fold cross-validation (held-out log loss %.4f → %.4f)\n",
-			c.Temperature, c.Documents, c.Folds, c.LogLossBefore, c.LogLossAfter)
+		top := ""
+		if c.TopLabel != nil {
+			top = fmt.Sprintf(" and a top-label map of %d knots", len(c.TopLabel.Confidence))
+		}
+		fmt.Fprintf(w, "calibrated  temperature %.6g%s, fitted on %d documents by %d-fold cross-validation (held-out log loss %.4f → %.4f)\n",
+			c.Temperature, top, c.Documents, c.Folds, c.LogLossBefore, c.LogLossAfter)
 	}
 	fmt.Fprintf(w, "classes     %d\n", len(info.Classes))
 	if s.Threshold != "" {

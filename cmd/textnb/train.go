@@ -155,8 +155,12 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	semi.report(stdout, sum)
 	if c := m.Calibration(); c != nil {
-		fmt.Fprintf(stdout, "calibrated: temperature %.4g, %d-fold cross-validated log loss %.4f → %.4f\n",
-			c.Temperature, c.Folds, c.LogLossBefore, c.LogLossAfter)
+		top := ""
+		if c.TopLabel != nil {
+			top = fmt.Sprintf(" and a top-label map of %d knots", len(c.TopLabel.Confidence))
+		}
+		fmt.Fprintf(stdout, "calibrated: temperature %.4g%s, %d-fold cross-validated log loss %.4f → %.4f\n",
+			c.Temperature, top, c.Folds, c.LogLossBefore, c.LogLossAfter)
 	}
 	return nil
 }
