@@ -75,9 +75,48 @@ def fit_isotonic_ovr(s, y):
     return apply
 
 
+def fit_top_label(s, y):
+    """The temperature, then textnb's top-label map (pipeline.TopLabel):
+    isotonic regression of top-class correctness on the top probability,
+    linear between the pooled blocks' means, the others scaled to sum to 1,
+    the top class kept on top."""
+    temp = fit_temperature(s, y)
+    p = temp(s)
+    top, right = p.max(axis=1), (p.argmax(axis=1) == y).astype(float)
+    order = np.argsort(top, kind="stable")
+    blocks = []  # [sum conf, sum right, n]
+    for i in order:
+        blocks.append([top[i], right[i], 1.0])
+        while len(blocks) > 1 and blocks[-2][1] / blocks[-2][2] >= blocks[-1][1] / blocks[-1][2]:
+            b = blocks.pop()
+            blocks[-1] = [blocks[-1][0] + b[0], blocks[-1][1] + b[1], blocks[-1][2] + b[2]]
+    xs, ys = [], []
+    for c, r, n in blocks:
+        if not xs or c / n > xs[-1]:
+            xs.append(c / n)
+            ys.append(r / n)
+    xs, ys = np.array(xs), np.array(ys)
+
+    def apply(t):
+        q = temp(t)
+        best = q.argmax(axis=1)
+        x = q[np.arange(len(q)), best]
+        new = np.interp(x, xs, ys)
+        second = np.sort(q, axis=1)[:, -2]
+        rest = 1 - x
+        new = np.where(rest > 0, np.maximum(new, second / np.maximum(rest + second, 1e-300) + 2**-40), new)
+        new = np.clip(new, 1 / q.shape[1], 1)
+        scale = np.where(rest > 0, (1 - new) / np.maximum(rest, 1e-300), 0)
+        out = q * scale[:, None]
+        out[np.arange(len(q)), best] = new
+        return out
+    return apply
+
+
 METHODS = [
     ("none", lambda s, y: (lambda t: softmax(t, axis=1))),
     ("temperature", fit_temperature),
+    ("temperature + top-label map", fit_top_label),
     ("temperature + bias", lambda s, y: fit_temperature(s, y, bias=True)),
     ("Platt per class", fit_platt_ovr),
     ("isotonic per class", fit_isotonic_ovr),
