@@ -254,8 +254,8 @@ func (l *Live) Add(c int, idx []int32, val []float64, sign float64) error {
 	if sign < 0 {
 		l.sums[c] = max(l.sums[c], 0) // rounding
 	}
-	if !l.fast {
-		return nil
+	if !l.fast || l.classCount[c] == 0 {
+		return nil // a class without rows has no weights: the caller removes it
 	}
 	return l.refitClasses()
 }
