@@ -451,3 +451,42 @@ func TestLearnIntoOlderFiles(t *testing.T) {
 		t.Fatal("no text model files in testdata/models")
 	}
 }
+
+// BenchmarkLearn times Learn of one SMS-sized text into a model of
+// testdata/spam.tsv, beside a prediction of it (Proba).
+func BenchmarkLearn(b *testing.B) {
+	docs, err := corpus.ReadAll("../testdata/spam.tsv", corpus.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"counts-mnb", Config{Weighting: RawCounts, Classifier: Multinomial, Fast: true}},
+		{"counts-cnb", Config{Weighting: RawCounts, Classifier: Complement, Fast: true}},
+		{"tfidf-mnb", Config{Classifier: Multinomial, Fast: true}},
+	} {
+		b.Run(c.name+"/learn", func(b *testing.B) {
+			m := trainDocs(b, c.cfg, docs)
+			i := 0
+			for b.Loop() {
+				d := docs[i%len(docs)]
+				if err := m.Learn(d.Label, d.Text); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(c.name+"/predict", func(b *testing.B) {
+			m := trainDocs(b, c.cfg, docs)
+			p := m.NewPredictor()
+			var dst []float64
+			i := 0
+			for b.Loop() {
+				dst, _ = p.Proba(dst[:0], docs[i%len(docs)].Text)
+				i++
+			}
+		})
+	}
+}
