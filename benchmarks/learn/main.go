@@ -53,7 +53,7 @@ func main() {
 		log.Fatal(err)
 	}
 	fmt.Printf("%s; %d runs, medians; times are wall (CPU) seconds\n\n", bench.Describe(bin), *runs)
-	fmt.Println("| model | train on 1,000 | save learned model | learn 1,000 | learn ÷ (2×train + save) | (learn − save) ÷ train |")
+	fmt.Println("| model | train on 1,000 | save learned model | learn 1,000 | learn ÷ (2×train + save), wall (CPU) | (learn − save) ÷ train, wall (CPU) |")
 	fmt.Println("|---|---|---|---|---|---|")
 	type model struct {
 		name  string
@@ -89,9 +89,11 @@ func main() {
 			d := time.Since(start)
 			return bench.Result{Wall: d, CPU: d}
 		})
-		fmt.Printf("| %s | %s | %s | %s | %.2f | %.2f |\n", c.name, secs(trainT), secs(saveT), secs(learnT),
+		fmt.Printf("| %s | %s | %s | %s | %.2f (%.2f) | %.2f (%.2f) |\n", c.name, secs(trainT), secs(saveT), secs(learnT),
 			learnT.Wall.Seconds()/(2*trainT.Wall.Seconds()+saveT.Wall.Seconds()),
-			(learnT.Wall.Seconds()-saveT.Wall.Seconds())/trainT.Wall.Seconds())
+			learnT.CPU.Seconds()/(2*trainT.CPU.Seconds()+saveT.CPU.Seconds()),
+			(learnT.Wall.Seconds()-saveT.Wall.Seconds())/trainT.Wall.Seconds(),
+			(learnT.CPU.Seconds()-saveT.CPU.Seconds())/trainT.CPU.Seconds())
 	}
 	fmt.Println("\nLibrary: Model.Learn of one document at a time (the model's lock included)")
 	fmt.Println()
