@@ -6,7 +6,9 @@ import (
 )
 
 func TestParseDate(t *testing.T) {
-	utc := func(y int, mo time.Month, d, h, mi, s int) time.Time { return time.Date(y, mo, d, h, mi, s, 0, time.UTC) }
+	utc := func(y int, mo time.Month, d, h, mi, s int) time.Time {
+		return time.Date(y, mo, d, h, mi, s, 0, time.UTC)
+	}
 	for _, c := range []struct {
 		in   string
 		want time.Time
