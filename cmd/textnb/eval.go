@@ -15,7 +15,8 @@ import (
 )
 
 func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval -m MODEL [--json] [--errors N] [--order name|seen] [--priors C=P,…|--estimate-priors] [--threshold LABEL=P] [--positive LABEL] CORPUS\n\n"+
+	fs := newFlags("eval", "eval -m MODEL [--json] [--errors N] [--order name|seen] [--priors C=P,…|--estimate-priors] [--threshold LABEL=P] [--positive LABEL] CORPUS\n"+
+		"eval --online [-m MODEL | train's text flags] [--online-order auto|name|date|mtime|FILE] [--learn all|errors] [--warmup N] [--batch K] [--json] CORPUS\n\n"+
 		"Besides accuracy and per-class scores, eval scores the probabilities: log_loss (mean −ln p(true class), p clipped at\n"+
 		"1e-15), brier (mean over documents of Σ_c (p_c − 1[c = true class])², twice scikit-learn's two-class brier_score_loss)\n"+
 		"and ece (10 equal-width bins of the top probability: Σ_b |B|/n·|accuracy(B) − confidence(B)|), over the documents\n"+
@@ -38,9 +39,24 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	pf := newPriorFlags(fs)
 	quiet := quietFlag(fs)
 	sep := labelSepFlag(fs)
+	online := newOnlineFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *online.on {
+		if len(pos) != 1 {
+			return fmt.Errorf("%w: need one CORPUS (see --help)", errUsage)
+		}
+		if *order != "name" && *order != "seen" {
+			return fmt.Errorf("%w: --order %q: want name or seen", errUsage, *order)
+		}
+		return runOnline(fs, online, *modelPath, pos[0], fields, *positive, *asJSON, *order == "seen", *quiet, stdout, stderr)
+	}
+	for _, f := range append([]string{"online-order", "learn", "warmup", "batch"}, textFlagNames...) {
+		if givenFlags(fs)[f] {
+			return fmt.Errorf("%w: --%s needs --online", errUsage, f)
+		}
 	}
 	if *modelPath == "" || len(pos) != 1 {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
