@@ -25,7 +25,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		"interpolation). Accuracy and the confusion matrix follow the model's decision threshold (train --threshold) or\n"+
 		"--threshold; the probability scores do not depend on it.\n\n"+
 		"With a table model CORPUS is a .csv or .tsv table with the model's feature columns and --label-field", stderr)
-	modelPath := fs.String("m", "", "model `file` (required)")
+	modelPath := fs.String("m", "", "model `file` (required, but with --online: then the model to start from)")
 	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")
 	order := fs.String("order", "name", "list classes by name, or as seen: the model's order, then labels only the corpus has")
 	nErrors := fs.Int("errors", 0, "list the first N misclassified documents (with a text model, each with its explanation in --json)")
