@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"errors"
+	"time"
 
 	"github.com/textnb/textnb/internal/textfile"
 	"github.com/textnb/textnb/mail"
@@ -22,6 +23,9 @@ type Document struct {
 	ID string
 	// Mail reports a document read from a message.
 	Mail bool
+	// Date is a message's date (mail.Message.Date); zero for text and
+	// for a message without one.
+	Date time.Time
 }
 
 // Options configures reading. The zero value reads labeled documents with

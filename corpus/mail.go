@@ -140,7 +140,7 @@ func textDoc(path, label string) batch {
 
 func messageDoc(raw []byte, source, label string, c mail.Config) Document {
 	m := mail.Decode(raw, c)
-	return Document{Source: source, Label: label, Text: m.Text, ID: m.ID, Mail: true}
+	return Document{Source: source, Label: label, Text: m.Text, ID: m.ID, Mail: true, Date: m.Date}
 }
 
 // readHead returns the first bytes of a file, enough for mail.Detect.

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"path"
 	"strings"
+	"time"
 
 	"golang.org/x/text/encoding/htmlindex"
 
@@ -23,6 +24,10 @@ type Message struct {
 	// Text is the document: the Subject (twice with Title), the From and
 	// To lines, the text of the body, then a line of feature tokens.
 	Text string
+	// Date is the message's date: its Date field (see ParseDate), or
+	// else the delivery date of the mbox From line it starts with; zero
+	// if it has neither.
+	Date time.Time
 	// Damaged reports a message that did not parse cleanly: a header line
 	// that is not a field, a multipart body without its boundary, invalid
 	// base64, parts nested or numerous beyond the limits, or a message cut
@@ -35,6 +40,7 @@ type Message struct {
 // read as it is, or skipped, and reported in Message.Damaged.
 func Decode(msg []byte, c Config) Message {
 	d := decoder{c: c, feat: c.Features()}
+	raw := msg
 	msg = stripFromLine(msg)
 	if len(msg) > c.maxMessage() {
 		msg, d.damaged = msg[:c.maxMessage()], true
@@ -96,7 +102,7 @@ func Decode(msg []byte, c Config) Message {
 		b.WriteString(strings.Join(d.tokens, " "))
 		b.WriteByte('\n')
 	}
-	return Message{ID: clean(id), Text: b.String(), Damaged: d.damaged}
+	return Message{ID: clean(id), Text: b.String(), Date: messageDate(h, raw), Damaged: d.damaged}
 }
 
 // decoder collects the text and feature tokens of one message.

@@ -15,7 +15,8 @@ import (
 )
 
 func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval -m MODEL [--json] [--errors N] [--order name|seen] [--priors C=P,…|--estimate-priors] [--threshold LABEL=P] [--positive LABEL] CORPUS\n\n"+
+	fs := newFlags("eval", "eval -m MODEL [--json] [--errors N] [--order name|seen] [--priors C=P,…|--estimate-priors] [--threshold LABEL=P] [--positive LABEL] CORPUS\n"+
+		"eval --online [-m MODEL | train's text flags] [--online-order auto|name|date|mtime|FILE] [--learn all|errors] [--warmup N] [--batch K] [--json] CORPUS\n\n"+
 		"Besides accuracy and per-class scores, eval scores the probabilities: log_loss (mean −ln p(true class), p clipped at\n"+
 		"1e-15), brier (mean over documents of Σ_c (p_c − 1[c = true class])², twice scikit-learn's two-class brier_score_loss)\n"+
 		"and ece (10 equal-width bins of the top probability: Σ_b |B|/n·|accuracy(B) − confidence(B)|), over the documents\n"+
@@ -24,7 +25,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		"interpolation). Accuracy and the confusion matrix follow the model's decision threshold (train --threshold) or\n"+
 		"--threshold; the probability scores do not depend on it.\n\n"+
 		"With a table model CORPUS is a .csv or .tsv table with the model's feature columns and --label-field", stderr)
-	modelPath := fs.String("m", "", "model `file` (required)")
+	modelPath := fs.String("m", "", "model `file` (required, but with --online: then the model to start from)")
 	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")
 	order := fs.String("order", "name", "list classes by name, or as seen: the model's order, then labels only the corpus has")
 	nErrors := fs.Int("errors", 0, "list the first N misclassified documents (with a text model, each with its explanation in --json)")
@@ -38,9 +39,24 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	pf := newPriorFlags(fs)
 	quiet := quietFlag(fs)
 	sep := labelSepFlag(fs)
+	online := newOnlineFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *online.on {
+		if len(pos) != 1 {
+			return fmt.Errorf("%w: need one CORPUS (see --help)", errUsage)
+		}
+		if *order != "name" && *order != "seen" {
+			return fmt.Errorf("%w: --order %q: want name or seen", errUsage, *order)
+		}
+		return runOnline(fs, online, *modelPath, pos[0], fields, *positive, *asJSON, *order == "seen", *quiet, stdout, stderr)
+	}
+	for _, f := range append([]string{"online-order", "learn", "warmup", "batch"}, textFlagNames...) {
+		if givenFlags(fs)[f] {
+			return fmt.Errorf("%w: --%s needs --online", errUsage, f)
+		}
 	}
 	if *modelPath == "" || len(pos) != 1 {
 		return fmt.Errorf("%w: need -m MODEL and one CORPUS (see --help)", errUsage)
