@@ -75,7 +75,9 @@ func open(t *testing.T, path string, model Sum, l Learner) (*Journal, Report) {
 	return j, rep
 }
 
-func doc(i int) Doc { return Doc{Label: []string{"ham", "spam"}[i%2], Text: fmt.Sprintf("message %d ✓", i)} }
+func doc(i int) Doc {
+	return Doc{Label: []string{"ham", "spam"}[i%2], Text: fmt.Sprintf("message %d ✓", i)}
+}
 
 func TestReplay(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "m.model.journal")
