@@ -22,6 +22,16 @@ type Learner interface {
 	Unlearn(label, text string) error
 }
 
+// A BatchLearner applies many documents at once, which may cost much less
+// than one at a time (one refit of the classifier). When it fails it says
+// how many of docs, from the first, it applied. A journal whose Learner is
+// one applies the updates that arrive together, and a replay, in batches.
+type BatchLearner interface {
+	Learner
+	LearnBatch(docs []Doc) (applied int, err error)
+	UnlearnBatch(docs []Doc) (applied int, err error)
+}
+
 // DocError is a document of an update that the Learner refused; none of
 // the update's documents were applied.
 type DocError struct {
@@ -152,15 +162,8 @@ func (j *Journal) open(model Sum, rep *Report) error {
 		j.seq = 0
 		return j.replace(model, nil)
 	}
-	for _, r := range recs[from:] {
-		if r.op == compacted {
-			continue
-		}
-		if err := j.apply(r.op, r.docs); err != nil {
-			return fmt.Errorf("%s: replaying update %d: %w", j.path, r.seq, err)
-		}
-		rep.Updates++
-		rep.Docs += len(r.docs)
+	if err := j.replay(recs[from:], rep); err != nil {
+		return err
 	}
 	start := 0
 	if from > 0 {
@@ -177,6 +180,37 @@ func (j *Journal) open(model Sum, rep *Report) error {
 	j.f, j.size = f, int64(len(data))
 	j.bytes.Store(j.size)
 	return nil
+}
+
+// replay applies recs, runs of one op at a time.
+func (j *Journal) replay(recs []record, rep *Report) error {
+	var run [][]Doc
+	var seqs []uint64
+	op := Learn
+	flush := func() error {
+		for i, err := range j.applyRun(op, run) {
+			if err != nil {
+				return fmt.Errorf("%s: replaying update %d: %w", j.path, seqs[i], err)
+			}
+			rep.Updates++
+			rep.Docs += len(run[i])
+		}
+		run, seqs = run[:0], seqs[:0]
+		return nil
+	}
+	for _, r := range recs {
+		if r.op == compacted {
+			continue
+		}
+		if r.op != op {
+			if err := flush(); err != nil {
+				return err
+			}
+			op = r.op
+		}
+		run, seqs = append(run, r.docs), append(seqs, r.seq)
+	}
+	return flush()
 }
 
 // readJournal reads the file at path, refusing what is not a regular file.
@@ -243,6 +277,14 @@ func (j *Journal) removeTemporaries() {
 
 // apply applies every document of an update to the Learner, or none.
 func (j *Journal) apply(op Op, docs []Doc) error {
+	if bl, ok := j.l.(BatchLearner); ok {
+		n, err := batch(bl, op, docs)
+		if err != nil {
+			batch(bl, op.inverse(), docs[:n])
+			return &DocError{Index: min(n, len(docs)-1), Err: err}
+		}
+		return nil
+	}
 	for i, d := range docs {
 		if err := do(j.l, op, d); err != nil {
 			for k := i - 1; k >= 0; k-- {
@@ -252,6 +294,38 @@ func (j *Journal) apply(op Op, docs []Doc) error {
 		}
 	}
 	return nil
+}
+
+// applyRun applies updates of one op, all at once if the Learner takes
+// batches; if that fails, it undoes it and applies them one by one. It
+// returns each update's error.
+func (j *Journal) applyRun(op Op, updates [][]Doc) []error {
+	errs := make([]error, len(updates))
+	if bl, ok := j.l.(BatchLearner); ok && len(updates) > 1 {
+		var all []Doc
+		for _, u := range updates {
+			all = append(all, u...)
+		}
+		n, err := batch(bl, op, all)
+		if err == nil {
+			return errs
+		}
+		batch(bl, op.inverse(), all[:n])
+	}
+	for i, u := range updates {
+		errs[i] = j.apply(op, u)
+	}
+	return errs
+}
+
+func batch(bl BatchLearner, op Op, docs []Doc) (int, error) {
+	if len(docs) == 0 {
+		return 0, nil
+	}
+	if op == Learn {
+		return bl.LearnBatch(docs)
+	}
+	return bl.UnlearnBatch(docs)
 }
 
 func do(l Learner, op Op, d Doc) error {
@@ -317,15 +391,27 @@ func (j *Journal) commit(batch []*request) {
 		return
 	}
 	b := j.buf[:0]
-	applied := batch[:0] // reuses batch: a refused request is answered first
-	for _, r := range batch {
-		if err := j.apply(r.op, r.docs); err != nil {
-			r.done <- err
-			continue
+	var applied []*request
+	for i := 0; i < len(batch); {
+		k := i + 1
+		for k < len(batch) && batch[k].op == batch[i].op {
+			k++
 		}
-		j.seq++
-		b = appendUpdate(b, r.op, j.seq, r.docs)
-		applied = append(applied, r)
+		run := make([][]Doc, k-i)
+		for n, r := range batch[i:k] {
+			run[n] = r.docs
+		}
+		for n, err := range j.applyRun(batch[i].op, run) {
+			r := batch[i+n]
+			if err != nil {
+				r.done <- err
+				continue
+			}
+			j.seq++
+			b = appendUpdate(b, r.op, j.seq, r.docs)
+			applied = append(applied, r)
+		}
+		i = k
 	}
 	if cap(b) <= 16<<20 {
 		j.buf = b

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/textnb/textnb/internal/modelfile"
@@ -449,4 +450,65 @@ func fileCounts(t *testing.T, file []byte) *counts {
 		c.n[d] = k
 	}
 	return c
+}
+
+// batches is counts taking batches, which it counts.
+type batches struct {
+	*counts
+	calls atomic.Int64
+}
+
+func (b *batches) LearnBatch(docs []Doc) (int, error) { return b.each(docs, b.Learn) }
+
+func (b *batches) UnlearnBatch(docs []Doc) (int, error) { return b.each(docs, b.Unlearn) }
+
+func (b *batches) each(docs []Doc, f func(label, text string) error) (int, error) {
+	b.calls.Add(1)
+	for i, d := range docs {
+		if err := f(d.Label, d.Text); err != nil {
+			return i, err
+		}
+	}
+	return len(docs), nil
+}
+
+// TestBatches: with a BatchLearner, concurrent updates apply together, a
+// refused one fails alone and applies nothing, and a replay batches too.
+func TestBatches(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j")
+	live := &batches{counts: newCounts()}
+	j, _ := open(t, path, Sum{}, live)
+	var wg sync.WaitGroup
+	var refused atomic.Int64
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 40 {
+				docs := []Doc{doc(g*1000 + i), doc(g*1000 + i + 500)}
+				if i%10 == 3 {
+					docs[1].Label = "bad"
+				}
+				var de *DocError
+				if err := j.Learn(docs...); errors.As(err, &de) && de.Index == 1 {
+					refused.Add(1)
+				} else if err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := j.Unlearn(doc(1), doc(99999)); err == nil {
+		t.Error("unlearning a document never learned succeeded")
+	}
+	j.Close()
+	if refused.Load() != 32 || len(live.n) != 2*(320-32) {
+		t.Fatalf("%d refused, %d documents learned", refused.Load(), len(live.n))
+	}
+	again := &batches{counts: newCounts()}
+	j, rep := open(t, path, Sum{}, again)
+	j.Close()
+	again.equal(t, live.counts, "replayed")
+	if rep.Updates != 320-32 || again.calls.Load() != 1 {
+		t.Errorf("replayed %d updates in %d batches, want %d in 1", rep.Updates, again.calls.Load(), 320-32)
+	}
 }
