@@ -10,13 +10,15 @@
 //	        CRC-32C of the 44 bytes before it
 //	record: uint32 n, uint32 CRC-32C of n's 4 bytes, uint32 CRC-32C of
 //	        the payload, n bytes of payload
-//	payload: kind (1 learn, 2 unlearn, 3 compacted), uvarint sequence
-//	         number; learn and unlearn: uvarint count, then count ×
+//	payload: kind (1 learn, 2 unlearn, 3 compacted; +0x80 on the last
+//	         update of a batch), uvarint sequence number; learn and unlearn: uvarint count, then count ×
 //	         (uvarint length, label, uvarint length, text);
 //	         compacted: the 32-byte SHA-256 of the model file it wrote
 //
 // Integers are little-endian. One record is one request, all its documents
-// or none. A record cut short by the end of the file, or whose payload
+// or none. Updates that arrive together are applied to the model as one
+// batch (one refit), and a replay applies the same batches, since for a
+// TF-IDF model a batch is not quite its updates one by one. A record cut short by the end of the file, or whose payload
 // fails its checksum with nothing but zeros after it, is a write that a
 // crash interrupted, which no client was told succeeded: Open drops it.
 // Any other bad record (a damaged length, a bad payload followed by more

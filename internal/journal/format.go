@@ -18,6 +18,9 @@ const (
 	// compacted marks that the model file was rewritten with every update
 	// before it.
 	compacted Op = 3
+	// endsBatch, in a record's kind byte, marks the last update of those
+	// applied to the Learner together.
+	endsBatch = 0x80
 )
 
 func (o Op) String() string {
@@ -115,11 +118,16 @@ func frame(b []byte, start int) []byte {
 	return b
 }
 
-// appendUpdate appends the record of an update.
-func appendUpdate(b []byte, op Op, seq uint64, docs []Doc) []byte {
+// appendUpdate appends the record of an update; ends marks the last of a
+// batch.
+func appendUpdate(b []byte, op Op, seq uint64, docs []Doc, ends bool) []byte {
 	start := len(b)
 	b = append(b, make([]byte, frameSize)...)
-	b = append(b, byte(op))
+	kind := byte(op)
+	if ends {
+		kind |= endsBatch
+	}
+	b = append(b, kind)
 	b = binary.AppendUvarint(b, seq)
 	b = binary.AppendUvarint(b, uint64(len(docs)))
 	for _, d := range docs {
@@ -147,6 +155,7 @@ type record struct {
 	op     Op
 	seq    uint64
 	docs   []Doc // learn, unlearn
+	ends   bool  // the last of a batch
 	target Sum   // compacted
 	end    int   // offset after it in the records' bytes
 }
@@ -209,7 +218,7 @@ func decode(p []byte) (record, error) {
 	if len(p) == 0 {
 		return r, errShort
 	}
-	r.op, p = Op(p[0]), p[1:]
+	r.op, r.ends, p = Op(p[0]&^endsBatch), p[0]&endsBatch != 0, p[1:]
 	var k int
 	if r.seq, k = binary.Uvarint(p); k <= 0 {
 		return r, errShort

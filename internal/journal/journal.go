@@ -182,13 +182,14 @@ func (j *Journal) open(model Sum, rep *Report) error {
 	return nil
 }
 
-// replay applies recs, runs of one op at a time.
+// replay applies recs in the batches they were applied in.
 func (j *Journal) replay(recs []record, rep *Report) error {
 	var run [][]Doc
 	var seqs []uint64
 	op := Learn
 	flush := func() error {
-		for i, err := range j.applyRun(op, run) {
+		errs, _ := j.applyRun(op, run)
+		for i, err := range errs {
 			if err != nil {
 				return fmt.Errorf("%s: replaying update %d: %w", j.path, seqs[i], err)
 			}
@@ -209,6 +210,11 @@ func (j *Journal) replay(recs []record, rep *Report) error {
 			op = r.op
 		}
 		run, seqs = append(run, r.docs), append(seqs, r.seq)
+		if r.ends {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 	}
 	return flush()
 }
@@ -298,8 +304,8 @@ func (j *Journal) apply(op Op, docs []Doc) error {
 
 // applyRun applies updates of one op, all at once if the Learner takes
 // batches; if that fails, it undoes it and applies them one by one. It
-// returns each update's error.
-func (j *Journal) applyRun(op Op, updates [][]Doc) []error {
+// returns each update's error, and whether they went in together.
+func (j *Journal) applyRun(op Op, updates [][]Doc) ([]error, bool) {
 	errs := make([]error, len(updates))
 	if bl, ok := j.l.(BatchLearner); ok && len(updates) > 1 {
 		var all []Doc
@@ -308,14 +314,14 @@ func (j *Journal) applyRun(op Op, updates [][]Doc) []error {
 		}
 		n, err := batch(bl, op, all)
 		if err == nil {
-			return errs
+			return errs, true
 		}
 		batch(bl, op.inverse(), all[:n])
 	}
 	for i, u := range updates {
 		errs[i] = j.apply(op, u)
 	}
-	return errs
+	return errs, false
 }
 
 func batch(bl BatchLearner, op Op, docs []Doc) (int, error) {
@@ -401,14 +407,17 @@ func (j *Journal) commit(batch []*request) {
 		for n, r := range batch[i:k] {
 			run[n] = r.docs
 		}
-		for n, err := range j.applyRun(batch[i].op, run) {
+		errs, together := j.applyRun(batch[i].op, run)
+		for n, err := range errs {
 			r := batch[i+n]
 			if err != nil {
 				r.done <- err
 				continue
 			}
 			j.seq++
-			b = appendUpdate(b, r.op, j.seq, r.docs)
+			// A replay applies the same batches, so that it gives the same
+			// model where a batch differs from its updates one by one.
+			b = appendUpdate(b, r.op, j.seq, r.docs, !together || n == len(errs)-1)
 			applied = append(applied, r)
 		}
 		i = k

@@ -508,7 +508,8 @@ func TestBatches(t *testing.T) {
 	j, rep := open(t, path, Sum{}, again)
 	j.Close()
 	again.equal(t, live.counts, "replayed")
-	if rep.Updates != 320-32 || again.calls.Load() != 1 {
-		t.Errorf("replayed %d updates in %d batches, want %d in 1", rep.Updates, again.calls.Load(), 320-32)
+	// The batches that applied whole, and one per update that did not.
+	if rep.Updates != 320-32 || again.calls.Load() > live.calls.Load() {
+		t.Errorf("replayed %d updates in %d batches, want %d in at most %d", rep.Updates, again.calls.Load(), 320-32, live.calls.Load())
 	}
 }
