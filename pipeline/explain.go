@@ -13,11 +13,13 @@ import (
 // Terms returns the term of every feature, indexed by feature id. A hashing
 // model (Config.Vectorizer Hash) keeps no terms: it returns nil, and
 // Explain names a column by the terms of the explained text that fall in it.
-func (m *Model) Terms() []string {
-	if m.vocab == nil {
-		return nil
-	}
-	return m.vocab.Terms()
+func (m *Model) Terms() (terms []string) {
+	_ = m.readLocked(func() {
+		if m.vocab != nil {
+			terms = m.vocab.Terms()
+		}
+	})
+	return terms
 }
 
 // ClassWeights returns the classifier's own weights of class c, one per
@@ -29,6 +31,12 @@ func (m *Model) Terms() []string {
 // NB, 1 if the value is above the binarizing threshold, else the feature is
 // left out). c must be in [0, len(Classes)).
 func (m *Model) ClassWeights(c int) (weights []float64, bias float64) {
+	_ = m.readLocked(func() { weights, bias = m.classWeights(c) })
+	return weights, bias
+}
+
+// classWeights is ClassWeights; the caller holds m.mu.
+func (m *Model) classWeights(c int) (weights []float64, bias float64) {
 	t := m.linear()
 	weights = make([]float64, t.Features)
 	for j := range weights {
@@ -87,7 +95,13 @@ type Explanation struct {
 // Explain scores text and explains its top class against the runner-up
 // (ties: the first class, as Proba picks). Right after Proba or
 // JointLogLikelihood of the same text, it reuses that text's row.
-func (p *Predictor) Explain(text string) Explanation {
+func (p *Predictor) Explain(text string) (e Explanation) {
+	_ = p.m.readLocked(func() { e = p.explain(text) })
+	return e
+}
+
+// explain is Explain; the caller holds the model's lock.
+func (p *Predictor) explain(text string) Explanation {
 	m := p.m
 	if !p.rowOK || text != p.text {
 		p.row(text)

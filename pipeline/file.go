@@ -39,6 +39,9 @@ type header struct {
 	MailFeatures string `json:"mail_features,omitempty"`
 	// Chosen is Model.Chosen: absent when training chose nothing.
 	Chosen *Choice `json:"chosen,omitempty"`
+	// Learned is Model.Learned: absent from models that learned nothing
+	// since training, and from older files.
+	Learned *Learned `json:"learned,omitempty"`
 }
 
 // WriteTo writes the model file to w, streaming: the checksum is computed
@@ -49,11 +52,22 @@ func (m *Model) WriteTo(w io.Writer) (int64, error) {
 
 // writeFile writes m as a model file of kind k whose JSON header is what
 // head makes of a text model's.
-func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) (int64, error) {
+func (m *Model) writeFile(w io.Writer, k modelfile.Kind, head func(header) any) (n int64, err error) {
+	if lerr := m.readLocked(func() { n, err = m.writeLocked(w, k, head) }); lerr != nil {
+		return 0, lerr
+	}
+	return n, err
+}
+
+// writeLocked is writeFile; the caller holds m.mu.
+func (m *Model) writeLocked(w io.Writer, k modelfile.Kind, head func(header) any) (int64, error) {
 	cw := modelfile.NewWriter(w, k)
 	le := binary.LittleEndian
 	h := header{Config: newFileConfig(m.Config), Classes: m.Classes, Lang: m.Config.Tokenize.Lang, Features: m.lin.NumFeatures(), ClassCount: m.classCount,
 		LabelField: m.LabelField, TextField: m.TextField, MailInput: m.MailInput, MailFeatures: m.MailFeatures, Calibration: newFileCalibration(m.calibration), Chosen: m.Chosen}
+	if l := m.Learned; l.Documents+l.Unlearned > 0 || l.Reweighting != "" {
+		h.Learned = &l
+	}
 	h.Config.Calibrate = m.calibration != nil // whatever the Config asked for
 	if t := m.Threshold; t != nil {
 		if t.Class < 0 || t.Class >= len(m.Classes) {
@@ -173,6 +187,9 @@ func decodeModel(payload []byte, version uint32) (out *Model, err error) {
 	// The counts, needed only to merge or retrain, are decoded on demand.
 	m.countsRaw = r.b
 	m.LabelField, m.TextField, m.Chosen = h.LabelField, h.TextField, h.Chosen
+	if h.Learned != nil {
+		m.Learned = *h.Learned
+	}
 	if f := h.Threshold; f != nil {
 		t, err := newThreshold(m.Classes, f.Class, f.P)
 		if err != nil {

@@ -19,6 +19,8 @@ type Info struct {
 	Calibration *Calibration `json:"calibration,omitempty"`
 	// Chosen is Model.Chosen: what training chose the settings from.
 	Chosen *Choice `json:"chosen,omitempty"`
+	// Learned is Model.Learned, if the model learned since training.
+	Learned *Learned `json:"learned,omitempty"`
 }
 
 // Settings are a model's main settings by name. Fields that do not apply
@@ -93,12 +95,20 @@ type ColumnInfo struct {
 // Inspect describes m, with the top most indicative terms of each class
 // (top ≤ 0: none). It decodes a loaded model's counts for the log-odds,
 // whose error it returns.
-func (m *Model) Inspect(top int) (Info, error) {
+func (m *Model) Inspect(top int) (info Info, err error) {
+	if lerr := m.readLocked(func() { info, err = m.inspect(top) }); lerr != nil {
+		return Info{}, lerr
+	}
+	return info, err
+}
+
+// inspect is Inspect; the caller holds m.mu.
+func (m *Model) inspect(top int) (Info, error) {
 	c := m.Config
 	tc := c.Tokenize
 	info := Info{
 		Kind:     "text",
-		Features: m.NumFeatures(),
+		Features: m.lin.NumFeatures(),
 		Settings: Settings{
 			Classifier: c.Classifier.String(), Weighting: c.Weighting.String(), Vectorizer: c.Vectorizer.String(),
 			Alpha: c.alpha(), Norm: c.Norm && c.Classifier == Complement, UniformPrior: c.UniformPrior,
@@ -113,6 +123,9 @@ func (m *Model) Inspect(top int) (Info, error) {
 		info.Settings.Reweight, info.Settings.ReweightRate = c.Reweight, c.ReweightRate
 	}
 	info.Chosen = m.Chosen
+	if l := m.Learned; l.Documents+l.Unlearned > 0 || l.Reweighting != "" {
+		info.Learned = &l
+	}
 	if tc.Stopwords != 0 {
 		info.Settings.Stopwords = tc.Stopwords.String()
 	}

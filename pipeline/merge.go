@@ -29,6 +29,9 @@ func Merge(models ...*Model) (*Model, error) {
 		return nil, fmt.Errorf("%w: nothing to merge", ErrMerge)
 	}
 	for i, m := range models {
+		if err := m.readLocked(func() {}); err != nil { // counts of what it learned
+			return nil, err
+		}
 		if err := checkClassNames(m.Classes); err != nil {
 			return nil, fmt.Errorf("%w: model %d: %v", ErrMerge, i+1, err)
 		}

@@ -38,6 +38,15 @@ type Model struct {
 	// nil if training chose nothing (settings given, Config.Fast, or a
 	// fallback: see Summary.Fallback).
 	Chosen *Choice
+	// Learned is what Learn and Unlearn did to the model since training.
+	Learned Learned
+
+	// mu guards what Learn changes: Predictors hold it to read, Learn to
+	// write. stale says that the learner's counts are ahead of counts and
+	// lin, and that scores come from the learner (see settle).
+	mu      sync.RWMutex
+	learner *learner
+	stale   bool
 
 	an     *tokenize.Analyzer
 	vocab  *vocab.Vocabulary // nil with the hashing vectorizer
@@ -64,7 +73,23 @@ type Model struct {
 }
 
 // NumFeatures returns the number of columns of the model.
-func (m *Model) NumFeatures() int { return m.lin.NumFeatures() }
+func (m *Model) NumFeatures() int {
+	n := 0
+	if m.readLocked(func() { n = m.lin.NumFeatures() }) != nil {
+		m.mu.RLock()
+		defer m.mu.RUnlock()
+		return m.lin.NumFeatures()
+	}
+	return n
+}
+
+// Labels returns the model's classes, as Classes holds them, safe to call
+// while another goroutine learns (which may add a class).
+func (m *Model) Labels() []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.Classes
+}
 
 // fitWeighting fits the configured weighting on X and weights X in place.
 func (m *Model) fitWeighting(X *vectorize.CSR) error {
@@ -224,6 +249,9 @@ type Predictor struct {
 	// rowOK: Explain after Proba of the same text tokenizes it once.
 	text  string
 	rowOK bool
+	// grow, if positive, is the vocabulary size up to which rows add the
+	// terms the vocabulary lacks (a learner's Predictor).
+	grow int
 }
 
 // NewPredictor returns a Predictor for m.
@@ -235,6 +263,18 @@ func (m *Model) NewPredictor() *Predictor {
 // returns it; the slices are valid until the next call.
 func (p *Predictor) row(text string) (idx []int32, val []float64) {
 	m := p.m
+	p.rawRow(text)
+	// The weightings cannot fail here: the ids come from m's own vocabulary
+	// or hashing, and loading checked that the IDF covers every column.
+	if m.weight != nil {
+		_ = m.weight.TransformRow(p.idx, p.val)
+	}
+	p.text, p.rowOK = text, true
+	return p.idx, p.val
+}
+
+// rawRow sets the Predictor's row to text's counts and returns it.
+func (p *Predictor) rawRow(text string) (idx []int32, val []float64) {
 	if len(text) <= longText {
 		p.terms, p.extra = p.tok.Words(p.terms[:0], p.extra[:0], text)
 		p.idx, p.val = p.piece(p.idx[:0], p.val[:0], p.terms, 0, p.extra)
@@ -245,20 +285,16 @@ func (p *Predictor) row(text string) (idx []int32, val []float64) {
 		p.idx, p.val = append(p.idx[:0], idx...), append(p.val[:0], val...)
 		p.sum.release(maxRowBuffer)
 	}
-	// The weightings cannot fail here: the ids come from m's own vocabulary
-	// or hashing, and loading checked that the IDF covers every column.
-	if m.weight != nil {
-		_ = m.weight.TransformRow(p.idx, p.val)
-	}
-	p.text, p.rowOK = text, true
 	return p.idx, p.val
 }
 
 // piece appends the row of the n-grams that end in words[from:] and of
 // the extra terms.
 func (p *Predictor) piece(idx []int32, val []float64, words []string, from int, extra []string) ([]int32, []float64) {
-	if p.m.vocab != nil {
-		idx, val, p.hashes = p.m.vocab.TransformWordsFrom(idx, val, p.hashes, words, from, p.ngrams, extra)
+	if v := p.m.vocab; v != nil && p.grow > 0 {
+		idx, val, p.hashes = v.GrowWordsFrom(idx, val, p.hashes, words, from, p.ngrams, extra, p.grow)
+	} else if v != nil {
+		idx, val, p.hashes = v.TransformWordsFrom(idx, val, p.hashes, words, from, p.ngrams, extra)
 	} else {
 		idx, val, p.murmurs = p.m.hash.TransformWordsFrom(idx, val, p.murmurs, words, from, p.ngrams, extra)
 	}
@@ -267,8 +303,19 @@ func (p *Predictor) piece(idx []int32, val []float64, words []string, from int, 
 
 // JointLogLikelihood appends one unnormalized log posterior per class.
 func (p *Predictor) JointLogLikelihood(dst []float64, text string) []float64 {
+	m := p.m
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	idx, val := p.row(text)
-	return p.m.scorer().JointLogLikelihood(dst, idx, val)
+	return m.score(dst, idx, val)
+}
+
+// score appends the scores of a weighted row; the caller holds m.mu.
+func (m *Model) score(dst []float64, idx []int32, val []float64) []float64 {
+	if l := m.learner; l != nil && l.fast && m.stale {
+		return l.live.JointLogLikelihood(dst, idx, val)
+	}
+	return m.scorer().JointLogLikelihood(dst, idx, val)
 }
 
 // Proba appends the class probabilities of text, calibrated if the model

@@ -69,8 +69,14 @@ func (x *vocabIndex) termHash(t string) uint64 {
 // table in parts, on every core. It reports a term that repeats an earlier
 // one (ErrVocabularyTerms); the later copy is not indexed.
 func (x *vocabIndex) build(tab *termtab.Packed) error {
-	n := tab.Len()
 	x.seed = maphash.MakeSeed()
+	return x.index(tab)
+}
+
+// index is build with x's seed, which hashes computed before it keep
+// matching.
+func (x *vocabIndex) index(tab *termtab.Packed) error {
+	n := tab.Len()
 	hashes := make([]uint64, n)
 	parallel.Chunks(n, buildChunk, 0, func(lo, hi int) {
 		for id := lo; id < hi; id++ {

@@ -15,7 +15,7 @@ import (
 // order (byte order, which is code point order, as Python sorts str), as
 // scikit-learn's CountVectorizer does; Pruned.Provisional keeps the order
 // one builder first saw them in, which spares training a sort. It is
-// immutable and safe for concurrent use.
+// safe for concurrent use; only GrowWordsFrom changes it.
 type Vocabulary struct {
 	tab  termtab.Packed
 	ix   vocabIndex
@@ -134,13 +134,32 @@ func (v *Vocabulary) TransformWords(idx []int32, val []float64, hashes []uint64,
 // of the piece before. The rows of a document's pieces, summed, are the
 // row of the whole document.
 func (v *Vocabulary) TransformWordsFrom(idx []int32, val []float64, hashes []uint64, words []string, from int, r ngrams.Range, extra []string) ([]int32, []float64, []uint64) {
+	return v.transformWords(idx, val, hashes, words, from, r, extra, 0)
+}
+
+// GrowWordsFrom is TransformWordsFrom, but a term the vocabulary lacks is
+// added to it (with the next id) while it has fewer than limit terms, so
+// that learning a document gives its new terms columns. Unlike every other
+// method, it changes v: it is not safe for concurrent use with any.
+func (v *Vocabulary) GrowWordsFrom(idx []int32, val []float64, hashes []uint64, words []string, from int, r ngrams.Range, extra []string, limit int) ([]int32, []float64, []uint64) {
+	return v.transformWords(idx, val, hashes, words, from, r, extra, max(limit, 0))
+}
+
+// transformWords is TransformWordsFrom, adding unknown terms while v has
+// fewer than limit.
+func (v *Vocabulary) transformWords(idx []int32, val []float64, hashes []uint64, words []string, from int, r ngrams.Range, extra []string, limit int) ([]int32, []float64, []uint64) {
 	_ = v.Prepare() // as in ID
 	lo, hi := r.Bounds()
 	start := len(idx)
 	hashes = hashes[:0]
 	for _, w := range words {
 		if strings.IndexByte(w, ' ') >= 0 { // a "word" that is several: join the n-grams
-			idx, val = v.Transform(idx, val, ngrams.Join(words, from, lo, hi, extra))
+			for _, t := range ngrams.Join(words, from, lo, hi, extra) {
+				if id := v.lookup(t, v.ix.termHash(t), limit); id >= 0 {
+					idx = append(idx, id)
+				}
+			}
+			idx, val = sparse.CountRuns(idx, val, start)
 			return idx, val, hashes
 		}
 		hashes = append(hashes, v.ix.wordHash(w))
@@ -155,18 +174,46 @@ func (v *Vocabulary) TransformWordsFrom(idx []int32, val []float64, hashes []uin
 			if n < lo || i+n <= from {
 				continue
 			}
-			if id := v.ix.find(h, size); id >= 0 {
+			id := v.ix.find(h, size)
+			if id < 0 && v.Len() < limit {
+				id = v.insert(strings.Join(words[i:i+n], " "), h)
+			}
+			if id >= 0 {
 				idx = append(idx, id)
 			}
 		}
 	}
 	for _, t := range extra {
-		if id := v.find(t); id >= 0 {
+		if id := v.lookup(t, v.ix.termHash(t), limit); id >= 0 {
 			idx = append(idx, id)
 		}
 	}
 	idx, val = sparse.CountRuns(idx, val, start)
 	return idx, val, hashes
+}
+
+// lookup returns the id of term t of hash h, adding t if v lacks it and
+// has fewer than limit terms; −1 if it has none.
+func (v *Vocabulary) lookup(t string, h uint64, limit int) int32 {
+	id := v.ix.find(h, len(t))
+	if id < 0 && v.Len() < limit {
+		id = v.insert(t, h)
+	}
+	return id
+}
+
+// insert appends term t, of hash h, which v lacks, and returns its id. The
+// index is built anew, twice the size, when it fills: amortized O(1).
+func (v *Vocabulary) insert(t string, h uint64) int32 {
+	v.tab.Bytes = append(v.tab.Bytes, t...)
+	v.tab.Ends = append(v.tab.Ends, len(v.tab.Bytes))
+	id := int32(v.tab.Len() - 1)
+	if 3*len(v.ix.tags) < 8*v.tab.Len() {
+		_ = v.ix.index(&v.tab) // the same seed; every term is distinct: no error
+		return id
+	}
+	v.ix.place(&v.tab, id, h, int(h>>v.ix.shift), -1)
+	return id
 }
 
 // Select returns the vocabulary of the terms with ids keep, which must be

@@ -1,0 +1,271 @@
+package pipeline
+
+import (
+	"errors"
+	"math"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/vectorize"
+)
+
+// learnSplit returns the news training documents in two parts, the second
+// holding a class the first lacks, and the test documents.
+func learnSplit(t *testing.T) (a, b, queries []corpus.Document) {
+	t.Helper()
+	docs, err := corpus.ReadAll(newsTrain, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := docs[len(docs)-1].Label
+	for i, d := range docs {
+		if d.Label != last && i%3 != 0 {
+			a = append(a, d)
+		} else {
+			b = append(b, d)
+		}
+	}
+	if queries, err = corpus.ReadAll(newsTest, corpus.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return a, b, queries
+}
+
+func examples(docs []corpus.Document) []Example {
+	out := make([]Example, len(docs))
+	for i, d := range docs {
+		out[i] = Example{d.Label, d.Text}
+	}
+	return out
+}
+
+// learnConfigs are the models learning must equal retraining for.
+var learnConfigs = []Config{
+	{Weighting: RawCounts},
+	{Weighting: RawCounts, Classifier: Multinomial},
+	{Weighting: RawCounts, Classifier: Multinomial, Vectorizer: Hash, HashFeatures: 1 << 12},
+	{Weighting: RawCounts, Norm: true},
+	{Classifier: Bernoulli},
+	// TF-IDF without row normalization: the IDF learning refits from the
+	// document frequencies is the union's, and so is every count.
+	{TFIDFOptions: TFIDFOptions{Norm: vectorize.NoNorm}},
+	{TFIDFOptions: TFIDFOptions{Norm: vectorize.NoNorm, NoSmooth: true, LinearTF: true}, Classifier: Multinomial},
+}
+
+// sameModel fails unless got and want have the same classes and terms,
+// weights within 1e-12 (relative) and the same predictions of queries.
+func sameModel(t *testing.T, what string, got, want *Model, queries []corpus.Document) {
+	t.Helper()
+	if !slices.Equal(got.Labels(), want.Labels()) {
+		t.Fatalf("%s: classes %q, want %q", what, got.Labels(), want.Labels())
+	}
+	if g, w := got.NumFeatures(), want.NumFeatures(); g != w {
+		t.Fatalf("%s: %d features, want %d", what, g, w)
+	}
+	gt, wt := got.Terms(), want.Terms()
+	at := make([]int, want.NumFeatures()) // want's feature j is got's at[j]
+	for j := range at {
+		at[j] = j
+	}
+	if wt != nil {
+		ids := map[string]int{}
+		for j, s := range gt {
+			ids[s] = j
+		}
+		for j, s := range wt {
+			k, ok := ids[s]
+			if !ok {
+				t.Fatalf("%s: term %q missing", what, s)
+			}
+			at[j] = k
+		}
+	}
+	for c := range want.Classes {
+		gw, gb := got.ClassWeights(c)
+		ww, wb := want.ClassWeights(c)
+		if !close12(gb, wb) {
+			t.Fatalf("%s: class %d bias %v, want %v", what, c, gb, wb)
+		}
+		for j, w := range ww {
+			if !close12(gw[at[j]], w) {
+				t.Fatalf("%s: class %d feature %d (%q) weight %v, want %v", what, c, j, term(wt, j), gw[at[j]], w)
+			}
+		}
+	}
+	pg, pw := got.NewPredictor(), want.NewPredictor()
+	for _, q := range queries {
+		x, bx := pg.Proba(nil, q.Text)
+		y, by := pw.Proba(nil, q.Text)
+		if bx != by {
+			t.Fatalf("%s: %s predicted %d, want %d", what, q.Source, bx, by)
+		}
+		for k := range x {
+			if math.Abs(x[k]-y[k]) > 1e-9 {
+				t.Fatalf("%s: %s: proba %v, want %v", what, q.Source, x, y)
+			}
+		}
+	}
+}
+
+func term(terms []string, j int) string {
+	if terms == nil {
+		return ""
+	}
+	return terms[j]
+}
+
+func close12(a, b float64) bool { return math.Abs(a-b) <= 1e-12*max(1, math.Abs(b)) }
+
+func TestLearnEqualsTrainingOnTheUnion(t *testing.T) {
+	a, b, queries := learnSplit(t)
+	for _, cfg := range learnConfigs {
+		cfg.Fast = true
+		name := Setting(cfg.forClasses(3)) + " " + cfg.Weighting.String() + " " + cfg.Vectorizer.String()
+		union := trainDocs(t, cfg, append(slices.Clone(a), b...))
+		m := trainDocs(t, cfg, a)
+		// Half one at a time, half as a batch.
+		half := len(b) / 2
+		for _, d := range b[:half] {
+			if err := m.Learn(d.Label, d.Text); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if err := m.LearnBatch(examples(b[half:])); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sameModel(t, name+": learned", m, union, queries)
+		if m.Learned.Documents != len(b) || len(m.Learned.NewClasses) != 1 {
+			t.Errorf("%s: learned %+v, want %d documents and a new class", name, m.Learned, len(b))
+		}
+		// The learned model saved loads as it was.
+		path := filepath.Join(t.TempDir(), "learned.model")
+		if err := modelfile.Save(path, m); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := Load(path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sameModel(t, name+": loaded", loaded, union, queries)
+		if loaded.Learned.Documents != len(b) {
+			t.Errorf("%s: loaded model learned %+v", name, loaded.Learned)
+		}
+	}
+}
+
+func TestUnlearnRestoresTheModel(t *testing.T) {
+	a, b, queries := learnSplit(t)
+	for _, cfg := range learnConfigs {
+		cfg.Fast = true
+		name := Setting(cfg.forClasses(3)) + " " + cfg.Weighting.String() + " " + cfg.Vectorizer.String()
+		original := trainDocs(t, cfg, a)
+		m := trainDocs(t, cfg, a)
+		// Learn documents of a's classes only: unlearning leaves the class list.
+		var extra []corpus.Document
+		for _, d := range b {
+			if slices.Contains(m.Classes, d.Label) {
+				extra = append(extra, d)
+			}
+		}
+		if err := m.LearnBatch(examples(extra)); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range extra[:3] {
+			if err := m.Unlearn(d.Label, d.Text); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if err := m.UnlearnBatch(examples(extra[3:])); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sameModel(t, name+": learned and unlearned", m, original, queries)
+	}
+}
+
+func TestUnlearnRefuses(t *testing.T) {
+	a, b, _ := learnSplit(t)
+	m := trainDocs(t, Config{Weighting: RawCounts, Fast: true}, a)
+	for _, tc := range []struct {
+		label, text string
+		want        error
+	}{
+		{b[len(b)-1].Label, "anything", ErrNotLearned},           // no such class
+		{a[0].Label, a[0].Text + " " + a[0].Text, ErrNotLearned}, // counts twice a document's
+		{"", "text", ErrEmptyLabel},
+	} {
+		before := m.NewPredictor()
+		p0, _ := before.Proba(nil, a[1].Text)
+		if err := m.Unlearn(tc.label, tc.text); !errors.Is(err, tc.want) {
+			t.Errorf("Unlearn(%q): %v, want %v", tc.label, err, tc.want)
+		}
+		p1, _ := before.Proba(nil, a[1].Text)
+		if !slices.Equal(p0, p1) {
+			t.Errorf("a refused Unlearn(%q) changed the model", tc.label)
+		}
+	}
+	// A calibrated model takes no new class.
+	c := trainDocs(t, Config{Weighting: RawCounts, Fast: true}, a)
+	if err := c.SetCalibration(&Calibration{Temperature: 2, Priors: uniform(len(c.Classes)), Folds: 5, Documents: len(a)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Learn("brand-new", "text"); !errors.Is(err, ErrNewClass) {
+		t.Errorf("calibrated model learned a new class: %v", err)
+	}
+}
+
+func uniform(k int) []float64 {
+	p := make([]float64, k)
+	for i := range p {
+		p[i] = 1 / float64(k)
+	}
+	return p
+}
+
+// TestLearnWhilePredicting runs Learn against predictions on other
+// goroutines (for the race detector), and checks that a prediction after
+// Learn returns sees the update.
+func TestLearnWhilePredicting(t *testing.T) {
+	a, b, queries := learnSplit(t)
+	for _, cfg := range []Config{{Weighting: RawCounts, Fast: true}, {Fast: true}} {
+		m := trainDocs(t, cfg, a)
+		var wg sync.WaitGroup
+		stop := make(chan struct{})
+		for range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				p := m.NewPredictor()
+				for i := 0; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					q := queries[i%len(queries)].Text
+					p.Proba(nil, q)
+					p.Explain(q)
+				}
+			}()
+		}
+		p := m.NewPredictor()
+		for _, d := range b {
+			if err := m.Learn(d.Label, d.Text); err != nil {
+				t.Fatal(err)
+			}
+			// The learned document's own class gains on it at once.
+			jll := p.JointLogLikelihood(nil, d.Text)
+			if len(jll) != len(m.Labels()) {
+				t.Fatalf("%d scores for %d classes", len(jll), len(m.Labels()))
+			}
+		}
+		close(stop)
+		wg.Wait()
+		if _, err := m.Inspect(3); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
