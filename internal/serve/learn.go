@@ -7,10 +7,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/textnb/textnb/internal/journal"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/pipeline"
 )
 
 // Defaults of Options for learning.
@@ -41,8 +43,36 @@ type learnDoc struct {
 	Mail  *string `json:"mail"`
 }
 
-// learnable is what a text model must do to learn; pipeline.Model does.
-type learnable = journal.Learner
+// textLearner learns into a text model for a journal: the updates that
+// arrive together as one batch, which refits the model once.
+type textLearner struct{ m *pipeline.Model }
+
+func (l textLearner) Learn(label, text string) error   { return l.m.Learn(label, text) }
+func (l textLearner) Unlearn(label, text string) error { return l.m.Unlearn(label, text) }
+
+// LearnBatch learns docs at once. The journal is the only writer of the
+// model, so the count of documents learned tells how many went in before
+// a failure.
+func (l textLearner) LearnBatch(docs []journal.Doc) (int, error) {
+	ex := make([]pipeline.Example, len(docs))
+	for i, d := range docs {
+		ex[i] = pipeline.Example{Label: d.Label, Text: d.Text}
+	}
+	before := l.m.Learned.Documents
+	err := l.m.LearnBatch(ex)
+	return l.m.Learned.Documents - before, err
+}
+
+// UnlearnBatch unlearns docs one at a time: unlearning is for mistakes,
+// rare, and each document must be checked on its own.
+func (l textLearner) UnlearnBatch(docs []journal.Doc) (int, error) {
+	for i, d := range docs {
+		if err := l.m.Unlearn(d.Label, d.Text); err != nil {
+			return i, err
+		}
+	}
+	return len(docs), nil
+}
 
 // learnState is what GET /v1/models shows of a model that learns.
 type learnState struct {
@@ -102,6 +132,20 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, op journal.Op) {
 
 // learnDocs checks req and returns its documents.
 func (s *Server) learnDocs(m *model, req *learnRequest) ([]journal.Doc, int, string) {
+	docs, code, msg := s.requestDocs(m, req)
+	for i, d := range docs {
+		if !slices.Contains(m.classes, d.Label) {
+			at := ""
+			if len(docs) > 1 {
+				at = fmt.Sprintf("document %d: ", i+1)
+			}
+			return nil, http.StatusBadRequest, fmt.Sprintf("%slabel %q is not a class of model %q %q (serve does not add classes: textnb learn does)", at, d.Label, m.name, m.classes)
+		}
+	}
+	return docs, code, msg
+}
+
+func (s *Server) requestDocs(m *model, req *learnRequest) ([]journal.Doc, int, string) {
 	n := 0
 	for _, given := range []bool{req.Text != nil, req.Texts != nil, req.Mail != nil, req.Documents != nil} {
 		if given {
@@ -183,11 +227,7 @@ func (sl *slot) openJournal(s *Server, m *model, sum journal.Sum) error {
 		}
 		sl.retire(cur.jnl.Stats())
 	}
-	l, ok := any(m.text).(learnable)
-	if !ok {
-		return nil
-	}
-	jnl, rep, err := journal.Open(sl.path+JournalSuffix, sum, l)
+	jnl, rep, err := journal.Open(sl.path+JournalSuffix, sum, textLearner{m.text})
 	if err != nil {
 		sl.jnlErr = err
 		return err
