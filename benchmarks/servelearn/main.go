@@ -6,7 +6,7 @@
 // other 20% are learned, with their labels. Every phase has a fixed
 // duration; the load comes from keep-alive connections of this program.
 //
-//	go run ./benchmarks/servelearn [-conns 64] [-duration 10s]
+//	go run ./benchmarks/servelearn [-conns 64] [-duration 10s] [-baseline OLD-TEXTNB]
 package main
 
 import (
@@ -39,6 +39,7 @@ import (
 var (
 	conns    = flag.Int("conns", 64, "concurrent keep-alive connections")
 	duration = flag.Duration("duration", 10*time.Second, "length of each measured phase")
+	baseline = flag.String("baseline", "", "also measure learning with this textnb `binary` (a previous build), alternating")
 )
 
 const token = "bench-token"
@@ -64,6 +65,7 @@ func main() {
 	fmt.Printf("load before: %s\n\n", loadavg())
 	fmt.Println("| model | phase | requests/s | p50 | p99 | errors | documents per fsync | stale predictions |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|")
+	var ratios []string
 	for _, mc := range []struct {
 		name string
 		cfg  pipeline.Config
@@ -77,18 +79,37 @@ func main() {
 			log.Fatal(err)
 		}
 		srv := start(bin, "serve", "--learn", "--token-file", tokenFile, "--addr", "127.0.0.1:0", "sms="+model)
+		var old *server
+		if *baseline != "" {
+			dir := filepath.Join(tmp, "baseline")
+			os.RemoveAll(dir)
+			os.Mkdir(dir, 0o755)
+			if err := modelfile.Save(filepath.Join(dir, "sms.model"), trainOn(train, mc.cfg)); err != nil {
+				log.Fatal(err)
+			}
+			old = start(*baseline, "serve", "--learn", "--token-file", tokenFile, "--addr", "127.0.0.1:0", "sms="+filepath.Join(dir, "sms.model"))
+		}
 		for round := range 2 { // alternate, so that a busy spell hits both
 			p := drive(srv, *conns, *duration, predictRequest(learn))
 			p.print(mc.name, fmt.Sprintf("predict (round %d)", round+1), srv)
 			l := drive(srv, *conns, *duration, learnRequest(learn))
 			l.print(mc.name, fmt.Sprintf("learn (round %d)", round+1), srv)
-			fmt.Fprintf(os.Stderr, "%s round %d: learn/predict requests/s %.2f\n", mc.name, round+1, l.rate()/p.rate())
+			if old != nil {
+				b := drive(old, *conns, *duration, learnRequest(learn))
+				b.print(mc.name, fmt.Sprintf("learn, baseline build (round %d)", round+1), old)
+				ratios = append(ratios, fmt.Sprintf("%s round %d against the baseline: %.2f", mc.name, round+1, l.rate()/b.rate()))
+			}
+			ratios = append(ratios, fmt.Sprintf("%s round %d: %.2f", mc.name, round+1, l.rate()/p.rate()))
 		}
 		c := drive(srv, *conns, *duration, checkedRequest(learn))
 		c.print(mc.name, "predict, learn, predict: each learned text's own term", srv)
 		srv.stop()
+		if old != nil {
+			old.stop()
+		}
 	}
-	fmt.Printf("\nload after: %s\n", loadavg())
+	fmt.Printf("\nlearn / predict requests/s (and against the baseline): %s\n", strings.Join(ratios, "; "))
+	fmt.Printf("load after: %s\n", loadavg())
 }
 
 func meanLen(docs []corpus.Document) float64 {

@@ -369,8 +369,15 @@ func (j *Journal) submit(op Op, docs []Doc) error {
 func (j *Journal) run() {
 	defer close(j.done)
 	batch := make([]*request, 0, maxGroup)
+	var linger time.Duration
 	for r := range j.queue {
 		batch = append(batch[:0], r)
+		var wait <-chan time.Time
+		var timer *time.Timer
+		if linger > 0 {
+			timer = time.NewTimer(linger)
+			wait = timer.C
+		}
 	more:
 		for len(batch) < maxGroup {
 			select {
@@ -379,12 +386,42 @@ func (j *Journal) run() {
 					break more
 				}
 				batch = append(batch, r)
+				continue
 			default:
+			}
+			if wait == nil {
+				break more
+			}
+			select {
+			case r, ok := <-j.queue:
+				if !ok {
+					break more
+				}
+				batch = append(batch, r)
+			case <-wait:
 				break more
 			}
 		}
+		if timer != nil {
+			timer.Stop()
+		}
+		start := time.Now()
 		j.commit(batch)
+		linger = lingerFor(time.Since(start))
 	}
+}
+
+// lingerFor is how long to wait for more requests before a commit, after
+// one that took took. Clients answered by a commit send their next
+// requests while the next one runs, so without waiting the batches hold
+// half of them; where a commit costs much more than waiting (a refit of a
+// TF-IDF model), waiting a moment lets the next batch hold them all, one
+// refit where there were two.
+func lingerFor(took time.Duration) time.Duration {
+	if took < 2*time.Millisecond {
+		return 0
+	}
+	return min(took/8, 2*time.Millisecond)
 }
 
 func (j *Journal) commit(batch []*request) {
