@@ -179,3 +179,30 @@ func ExampleModel_Inspect() {
 	// sport 60: world cup final
 	// tech 60: model adds code
 }
+
+// A filter learns from the mistakes a user corrects, without retraining.
+func ExampleModel_Learn() {
+	m, err := textnb.Train(spam, textnb.Config{Weighting: pipeline.RawCounts, Fast: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	msg := "cheap watches, order from our online shop"
+	fmt.Println(m.Predict(msg).Label)
+	for range 2 {
+		if err := m.Learn("spam", msg); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println(m.Predict(msg).Label)
+	// Learned by mistake: unlearning restores the model.
+	for range 2 {
+		if err := m.Unlearn("spam", msg); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println(m.Predict(msg).Label)
+	// Output:
+	// ham
+	// spam
+	// ham
+}

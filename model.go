@@ -8,7 +8,10 @@ import (
 	"github.com/textnb/textnb/pipeline"
 )
 
-// Model is a trained text classifier. It is safe for concurrent use.
+// Model is a trained text classifier. It is safe for concurrent use,
+// learning included: Learn and Unlearn may run while other goroutines
+// predict, and every prediction that starts after Learn returns sees the
+// document learned.
 type Model struct {
 	m          *pipeline.Model
 	predictors sync.Pool // of *pipeline.Predictor: buffers and a tokenizer each
@@ -35,7 +38,7 @@ func (m *Model) Save(path string) error { return modelfile.Save(path, m.m) }
 func (m *Model) Kind() Kind { return TextModel }
 
 // Classes returns the labels the model predicts, in its order.
-func (m *Model) Classes() []string { return slices.Clone(m.m.Classes) }
+func (m *Model) Classes() []string { return slices.Clone(m.m.Labels()) }
 
 // Prediction is a predicted label and every label's probability.
 type Prediction struct {
@@ -65,7 +68,7 @@ func (m *Model) Predict(text string) Prediction {
 	p := m.predictors.Get().(*pipeline.Predictor)
 	defer m.predictors.Put(p)
 	proba, best := p.Proba(nil, text)
-	return prediction(m.m.Classes, proba, best)
+	return prediction(m.m.Labels(), proba, best)
 }
 
 // PredictBatch predicts the labels of texts on every core. The i-th
@@ -73,7 +76,7 @@ func (m *Model) Predict(text string) Prediction {
 func (m *Model) PredictBatch(texts []string) []Prediction {
 	out := make([]Prediction, 0, len(texts))
 	b := m.m.NewBatch(func(p pipeline.Prediction) {
-		out = append(out, prediction(m.m.Classes, p.Proba, p.Class))
+		out = append(out, prediction(m.m.Labels(), p.Proba, p.Class))
 	})
 	for _, t := range texts {
 		b.Add("", "", t)
@@ -98,7 +101,7 @@ func (m *Model) SetThreshold(label string, p float64) error {
 // ok is false when m predicts the most probable label.
 func (m *Model) Threshold() (label string, p float64, ok bool) {
 	if t := m.m.Threshold; t != nil {
-		return m.m.Classes[t.Class], t.P, true
+		return m.m.Labels()[t.Class], t.P, true
 	}
 	return "", 0, false
 }
@@ -121,6 +124,38 @@ type Info = pipeline.Info
 // Inspect describes m: its settings and classes, with each class's top
 // most indicative terms (top ≤ 0: none).
 func (m *Model) Inspect(top int) (Info, error) { return m.m.Inspect(top) }
+
+// Learn adds text, of class label, to m's training counts and refits it,
+// as if the document had been in the training corpus (docs/learn.md says
+// what that means for each kind of model). A label m lacks becomes a new
+// class, unless m is calibrated or has a threshold
+// (pipeline.ErrNewClass). Save writes the learned model.
+//
+// A raw-count model (Weighting RawCounts, Multinomial or Complement NB)
+// learns a document in time proportional to its terms; other models are
+// refitted whole on every call, so LearnBatch is the way to learn many.
+func (m *Model) Learn(label, text string) error { return m.m.Learn(label, text) }
+
+// Unlearn takes away a document learned (or trained on) with label by
+// mistake: learning a document and unlearning it leaves m as it was. A
+// document m does not hold is refused (pipeline.ErrNotLearned).
+func (m *Model) Unlearn(label, text string) error { return m.m.Unlearn(label, text) }
+
+// LearnBatch learns docs in order, refitting once; if one fails, those
+// before it stay learned.
+func (m *Model) LearnBatch(docs []Document) error { return m.m.LearnBatch(examples(docs)) }
+
+// UnlearnBatch unlearns docs in order, refitting once; if one fails,
+// those before it stay unlearned.
+func (m *Model) UnlearnBatch(docs []Document) error { return m.m.UnlearnBatch(examples(docs)) }
+
+func examples(docs []Document) []pipeline.Example {
+	out := make([]pipeline.Example, len(docs))
+	for i, d := range docs {
+		out[i] = pipeline.Example{Label: d.Label, Text: d.Text}
+	}
+	return out
+}
 
 // Pipeline returns the underlying pipeline model, whose Predictor scores
 // into buffers the caller reuses.

@@ -33,7 +33,7 @@ func (m *Model) NewBatch(emit func(Prediction)) *Batch {
 		}
 		defer b.predictors.Put(p)
 		out := make([]Prediction, len(items))
-		proba := make([]float64, 0, len(items)*len(m.Classes))
+		proba := make([]float64, 0, len(items)*len(m.Labels()))
 		for i, it := range items {
 			n := len(proba)
 			var best int

@@ -8,6 +8,7 @@ import (
 
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/dense"
+	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -106,22 +107,26 @@ func (m *Model) update(docs []Example, sign float64) error {
 	return err
 }
 
-// updateRows adds the rows of docs to the learner's counts.
+// updateRows adds the rows of docs to the learner's counts. On an error,
+// the documents before the one that failed are counted.
 func (m *Model) updateRows(docs []Example, sign float64) error {
 	l := m.learner
-	type row struct {
-		c   int
-		idx []int32
-		val []float64
-	}
-	rows := make([]row, 0, len(docs))
+	var rows []learnedRow // a weighted model's, counted together
+	var failed error
 	for i, d := range docs {
+		l = m.learner // dropClass makes it anew
 		c, err := m.classFor(d.Label, sign)
 		if err != nil {
-			return docError(len(docs), i, err)
+			failed = docError(len(docs), i, err)
+			break
 		}
 		before := l.live.NumFeatures()
+		grow := l.p.grow
+		if sign < 0 {
+			l.p.grow = 0 // a term the model lacks was not learned
+		}
 		idx, val := l.p.learnRow(d.Text)
+		l.p.grow = grow
 		if n := m.featureCount(); n > before {
 			l.live.AddFeatures(n - before)
 			if l.df != nil {
@@ -133,26 +138,27 @@ func (m *Model) updateRows(docs []Example, sign float64) error {
 				val[k], _ = dense.Binarized(v, true, m.counts.Threshold)
 			}
 		}
-		r := row{c, slices.Clone(idx), slices.Clone(val)}
-		if l.df == nil {
-			if err := l.live.Add(r.c, r.idx, r.val, sign); err != nil {
-				return docError(len(docs), i, notLearned(err))
-			}
-			m.counted(d.Label, c, sign)
+		r := learnedRow{c, d.Label, slices.Clone(idx), slices.Clone(val)}
+		if l.df != nil {
+			rows = append(rows, r)
 			continue
 		}
-		rows = append(rows, r)
+		if err := m.addRow(r, r.val, sign); err != nil {
+			failed = docError(len(docs), i, err)
+			break
+		}
+		m.counted(sign)
 	}
-	if l.df == nil {
-		return nil
+	if l.df == nil || len(rows) == 0 {
+		return failed
 	}
 	// A weighted model: its IDF follows the document frequencies, and
 	// every count is rescaled to it (docs/learn.md).
 	if sign < 0 {
 		for i, r := range rows {
-			w := m.weighted(r.idx, r.val)
-			if err := l.live.Add(r.c, r.idx, w, sign); err != nil {
-				return docError(len(docs), i, notLearned(err))
+			if err := m.addRow(r, m.weighted(r.idx, r.val), sign); err != nil {
+				failed, rows = docError(len(docs), i, err), rows[:i]
+				break
 			}
 		}
 	}
@@ -165,37 +171,76 @@ func (m *Model) updateRows(docs []Example, sign float64) error {
 	}
 	l.docs += int(sign) * len(rows)
 	if err := m.refitIDF(); err != nil {
-		return err
+		return errors.Join(failed, err)
 	}
-	for i, r := range rows {
+	for _, r := range rows {
 		if sign > 0 {
+			// Cannot fail: the row's columns and class are the model's.
 			if err := l.live.Add(r.c, r.idx, m.weighted(r.idx, r.val), sign); err != nil {
-				return docError(len(docs), i, err)
+				return errors.Join(failed, err)
 			}
 		}
-		m.counted(docs[i].Label, r.c, sign)
+		m.counted(sign)
+	}
+	return failed
+}
+
+// addRow adds r's row with values val to the learner's counts sign times.
+func (m *Model) addRow(r learnedRow, val []float64, sign float64) error {
+	l := m.learner
+	last := sign < 0 && l.live.ClassCount()[r.c] < 2
+	if last {
+		// Training on the documents left would not have the class.
+		switch {
+		case len(m.Classes) <= 2, m.calibration != nil, m.Threshold != nil, l.df != nil:
+			return fmt.Errorf("%w: the document is the last of class %q, which a model of two classes, a calibrated one, "+
+				"one with a threshold or a weighted one keeps", ErrNotLearnable, r.label)
+		}
+	}
+	if err := l.live.Add(r.c, r.idx, val, sign); err != nil {
+		return notLearned(err)
+	}
+	if last {
+		return m.dropClass(r.c)
 	}
 	return nil
 }
+
+// learnedRow is a document's raw row and class.
+type learnedRow struct {
+	c     int
+	label string
+	idx   []int32
+	val   []float64
+}
+
+// A DocError is the error of one document of LearnBatch or UnlearnBatch.
+type DocError struct {
+	Doc int // its index in the batch
+	Err error
+}
+
+func (e *DocError) Error() string { return fmt.Sprintf("document %d: %v", e.Doc+1, e.Err) }
+func (e *DocError) Unwrap() error { return e.Err }
 
 // docError names the document of a batch that failed.
 func docError(n, i int, err error) error {
 	if n == 1 {
 		return err
 	}
-	return fmt.Errorf("document %d: %w", i+1, err)
+	return &DocError{i, err}
 }
 
 // notLearned wraps an error of unlearning in ErrNotLearned.
 func notLearned(err error) error {
-	if errors.Is(err, compact.ErrUnlearn) {
+	if err != nil && errors.Is(err, compact.ErrUnlearn) {
 		return fmt.Errorf("%w: %v", ErrNotLearned, err)
 	}
 	return err
 }
 
 // counted records a document learned or unlearned.
-func (m *Model) counted(label string, c int, sign float64) {
+func (m *Model) counted(sign float64) {
 	if sign > 0 {
 		m.Learned.Documents++
 	} else {
@@ -400,35 +445,9 @@ func (m *Model) settle() error {
 	if l == nil || l.live == nil {
 		return nil
 	}
-	counts, keep := l.live.Counts()
-	counts.Binary, counts.Threshold = m.counts.Binary, m.counts.Threshold
-	if keep != nil && m.vocab != nil {
-		ids := make([]int32, 0, counts.Features)
-		for j, k := range keep {
-			if k {
-				ids = append(ids, int32(j))
-			}
-		}
-		v, err := m.vocab.Select(ids)
-		if err != nil {
-			return err
-		}
-		m.vocab = v
-		if l.df != nil {
-			df := make([]int64, len(ids))
-			for i, j := range ids {
-				df[i] = l.df[j]
-			}
-			l.df = df
-			idf := m.idf()
-			*idf = slices.Clone(*idf)
-			for i, j := range ids {
-				(*idf)[i] = (*idf)[j]
-			}
-			*idf = (*idf)[:len(ids)]
-		}
-		l.live = nil // its columns are not the vocabulary's: made again on the next update
-		m.learner.p = nil
+	counts, err := m.materialize()
+	if err != nil {
+		return err
 	}
 	m.counts = counts
 	m.countsOnce.Do(func() {}) // counts are set: nothing to decode
@@ -438,6 +457,68 @@ func (m *Model) settle() error {
 	}
 	m.stale = false
 	return m.finite()
+}
+
+// materialize returns the learner's counts in training's form. If
+// features left the vocabulary, the learner is dropped: its columns are
+// no longer the vocabulary's, and the next update makes it again.
+func (m *Model) materialize() (*compact.Counts, error) {
+	l := m.learner
+	counts, keep := l.live.Counts()
+	counts.Binary, counts.Threshold = m.counts.Binary, m.counts.Threshold
+	if keep == nil || m.vocab == nil {
+		return counts, nil
+	}
+	ids := make([]int32, 0, counts.Features)
+	for j, k := range keep {
+		if k {
+			ids = append(ids, int32(j))
+		}
+	}
+	v, err := m.vocab.Select(ids)
+	if err != nil {
+		return nil, err
+	}
+	m.vocab = v
+	if l.df != nil {
+		idf := m.idf()
+		*idf = slices.Clone(*idf)
+		for i, j := range ids {
+			(*idf)[i] = (*idf)[j]
+		}
+		*idf = (*idf)[:len(ids)]
+	}
+	m.learner = nil
+	return counts, nil
+}
+
+// dropClass removes class c, which unlearning has emptied, and makes the
+// learner again over the remaining classes.
+func (m *Model) dropClass(c int) error {
+	l := m.learner
+	counts, err := m.materialize()
+	if err != nil {
+		return err
+	}
+	k := len(m.Classes)
+	to := make([]int, k)
+	for i := range to {
+		to[i] = i - tally.BoolInt(i > c)
+	}
+	to[c] = 0 // its counts are all zero: it may go anywhere
+	if counts, err = counts.RemapClasses(k-1, to); err != nil {
+		return err
+	}
+	m.Learned.NewClasses = slices.DeleteFunc(m.Learned.NewClasses, func(s string) bool { return s == m.Classes[c] })
+	m.Classes = slices.Delete(slices.Clone(m.Classes), c, c+1)
+	m.counts, m.classCount = counts, slices.Clone(counts.ClassCount)
+	fast := l.fast
+	m.learner = nil
+	if err := m.startLearning(); err != nil {
+		return err
+	}
+	m.stale = fast
+	return nil
 }
 
 // readLocked calls f with m's read lock held, after settling learned

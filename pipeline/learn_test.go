@@ -269,3 +269,224 @@ func TestLearnWhilePredicting(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnTFIDFDefinition checks learning into a TF-IDF model with L2
+// rows against docs/learn.md's definition, computed here from the
+// documents: the IDF is the union's, and a class's count of a term is
+// Σ tf′·idf / ‖row‖ over its documents, each row's norm taken with the
+// IDF of when it was counted (the training's for a, the union's for b).
+func TestLearnTFIDFDefinition(t *testing.T) {
+	a, b, _ := learnSplit(t)
+	cfg := Config{Fast: true} // sublinear TF, smooth IDF, L2 rows
+	m := trainDocs(t, cfg, a)
+	idfA := map[string]float64{}
+	for j, s := range m.Terms() {
+		idfA[s] = (*m.idf())[j]
+	}
+	if err := m.LearnBatch(examples(b)); err != nil {
+		t.Fatal(err)
+	}
+	union := trainDocs(t, cfg, append(slices.Clone(a), b...))
+	idfU := map[string]float64{}
+	for j, s := range union.Terms() {
+		idfU[s] = (*union.idf())[j]
+	}
+	if err := m.readLocked(func() {}); err != nil {
+		t.Fatal(err)
+	}
+	for j, s := range m.Terms() {
+		if !close12((*m.idf())[j], idfU[s]) {
+			t.Fatalf("IDF of %q is %v, the union's %v", s, (*m.idf())[j], idfU[s])
+		}
+	}
+	// The definition's counts, by term and class.
+	want := map[string][]float64{}
+	p := union.NewPredictor()
+	k := len(union.Classes)
+	add := func(d corpus.Document, normIDF map[string]float64) {
+		idx, val := p.rawRow(d.Text)
+		var norm float64
+		for q, j := range idx {
+			tf := 1 + math.Log(val[q])
+			w := tf * normIDF[union.vocab.Term(int(j))]
+			norm += w * w
+		}
+		norm = math.Sqrt(norm)
+		c := slices.Index(union.Classes, d.Label)
+		for q, j := range idx {
+			s := union.vocab.Term(int(j))
+			if want[s] == nil {
+				want[s] = make([]float64, k)
+			}
+			want[s][c] += (1 + math.Log(val[q])) * idfU[s] / norm
+		}
+	}
+	for _, d := range a {
+		add(d, idfA)
+	}
+	for _, d := range b {
+		add(d, idfU)
+	}
+	counts, err := m.fittedCounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts.Features != len(want) {
+		t.Fatalf("%d features, want %d", counts.Features, len(want))
+	}
+	for j := range counts.Features {
+		s := m.vocab.Term(j)
+		got := make([]float64, k)
+		for q := counts.Ptr[j]; q < counts.Ptr[j+1]; q++ {
+			got[slices.Index(union.Classes, m.Classes[counts.Class[q]])] = counts.Count[q]
+		}
+		for c := range got {
+			if math.Abs(got[c]-want[s][c]) > 1e-12*max(1, want[s][c]) {
+				t.Fatalf("count of %q in class %d is %v, the definition's %v", s, c, got[c], want[s][c])
+			}
+		}
+	}
+}
+
+// TestLearnReweightedAndCalibrated checks what learning does to a
+// reweighted or calibrated model (docs/learn.md).
+func TestLearnReweightedAndCalibrated(t *testing.T) {
+	a, b, queries := learnSplit(t)
+	var same []corpus.Document // of a's classes
+	for _, d := range b {
+		if slices.ContainsFunc(a, func(x corpus.Document) bool { return x.Label == d.Label }) {
+			same = append(same, d)
+		}
+	}
+	// Complement NB's gains are not in its counts: learning refits the
+	// plain counts, which then equal the plain model of the union.
+	cnb := Config{Weighting: RawCounts, Classifier: Complement, Reweight: 3, Fast: true}
+	m := trainDocs(t, cnb, a)
+	if err := m.LearnBatch(examples(same)); err != nil {
+		t.Fatal(err)
+	}
+	plain := cnb
+	plain.Reweight = -1
+	sameModel(t, "cnb reweighted, learned", m, trainDocs(t, plain, append(slices.Clone(a), same...)), queries)
+	if m.Learned.Reweighting != "dropped" || m.Config.Reweight > 0 {
+		t.Errorf("learned %+v, reweight %d: want the gains dropped", m.Learned, m.Config.Reweight)
+	}
+	// Multinomial NB's gains are in its counts: they stay, and unlearning
+	// what was learned gives the reweighted model back.
+	mnb := Config{Weighting: RawCounts, Classifier: Multinomial, Reweight: 3, Fast: true}
+	m = trainDocs(t, mnb, a)
+	if err := m.LearnBatch(examples(same)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.UnlearnBatch(examples(same)); err != nil {
+		t.Fatal(err)
+	}
+	sameModel(t, "mnb reweighted, learned and unlearned", m, trainDocs(t, mnb, a), queries)
+	if m.Learned.Reweighting != "kept" || m.Config.Reweight != 3 {
+		t.Errorf("learned %+v, reweight %d: want the gains kept", m.Learned, m.Config.Reweight)
+	}
+	// A calibration stays as fitted, and the file says so.
+	m = trainDocs(t, Config{Weighting: RawCounts, Fast: true}, a)
+	cal := &Calibration{Temperature: 2, Priors: uniform(len(m.Classes)), Folds: 5, Documents: len(a)}
+	if err := m.SetCalibration(cal); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Learn(same[0].Label, same[0].Text); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "calibrated.model")
+	if err := modelfile.Save(path, m); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := loaded.Inspect(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := loaded.Calibration(); c == nil || c.Temperature != 2 || info.Learned == nil || info.Learned.Calibration != "kept" {
+		t.Errorf("calibration %+v, learned %+v: want the calibration kept and said so", c, info.Learned)
+	}
+}
+
+// TestLearnIntoOlderFiles learns into the model files of earlier builds.
+func TestLearnIntoOlderFiles(t *testing.T) {
+	_, b, queries := learnSplit(t)
+	files, err := filepath.Glob("../testdata/models/*.model")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range files {
+		orig, err := Load(f)
+		if err != nil {
+			continue // another kind of model
+		}
+		n++
+		m, err := Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := Example{m.Classes[0], b[0].Text}
+		if err := m.Learn(d.Label, d.Text); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		path := filepath.Join(t.TempDir(), "learned.model")
+		if err := modelfile.Save(path, m); err != nil {
+			t.Fatal(err)
+		}
+		if m, err = Load(path); err != nil {
+			t.Fatalf("%s learned: %v", f, err)
+		}
+		if err := m.Unlearn(d.Label, d.Text); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if orig.Config.Weighting == RawCounts || orig.Config.Classifier == Bernoulli || orig.Config.TFIDFOptions.Norm == vectorize.NoNorm {
+			sameModel(t, f+" learned and unlearned", m, orig, queries)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no text model files in testdata/models")
+	}
+}
+
+// BenchmarkLearn times Learn of one SMS-sized text into a model of
+// testdata/spam.tsv, beside a prediction of it (Proba).
+func BenchmarkLearn(b *testing.B) {
+	docs, err := corpus.ReadAll("../testdata/spam.tsv", corpus.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"counts-mnb", Config{Weighting: RawCounts, Classifier: Multinomial, Fast: true}},
+		{"counts-cnb", Config{Weighting: RawCounts, Classifier: Complement, Fast: true}},
+		{"tfidf-mnb", Config{Classifier: Multinomial, Fast: true}},
+	} {
+		b.Run(c.name+"/learn", func(b *testing.B) {
+			m := trainDocs(b, c.cfg, docs)
+			i := 0
+			for b.Loop() {
+				d := docs[i%len(docs)]
+				if err := m.Learn(d.Label, d.Text); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(c.name+"/predict", func(b *testing.B) {
+			m := trainDocs(b, c.cfg, docs)
+			p := m.NewPredictor()
+			var dst []float64
+			i := 0
+			for b.Loop() {
+				dst, _ = p.Proba(dst[:0], docs[i%len(docs)].Text)
+				i++
+			}
+		})
+	}
+}

@@ -72,6 +72,19 @@ func printInfo(w io.Writer, path string, info pipeline.Info) {
 		fmt.Fprintf(w, "calibrated  temperature %.6g, fitted on %d documents by %d-fold cross-validation (held-out log loss %.4f → %.4f)\n",
 			c.Temperature, c.Documents, c.Folds, c.LogLossBefore, c.LogLossAfter)
 	}
+	if l := info.Learned; l != nil {
+		fmt.Fprintf(w, "learned     %d documents learned, %d unlearned since training", l.Documents, l.Unlearned)
+		if len(l.NewClasses) > 0 {
+			fmt.Fprintf(w, "; new classes %s", strings.Join(quoteAll(l.NewClasses), ", "))
+		}
+		if l.Reweighting != "" {
+			fmt.Fprintf(w, "; reweighting gains %s", l.Reweighting)
+		}
+		if l.Calibration != "" {
+			fmt.Fprintf(w, "; calibration %s as fitted at training", l.Calibration)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, "classes     %d\n", len(info.Classes))
 	if s.Threshold != "" {
 		i := strings.LastIndexByte(s.Threshold, '=') // as ParseThreshold reads it

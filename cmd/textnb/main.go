@@ -43,6 +43,7 @@ func commands() []command {
 		{"predict", "classify documents with a model", runPredict},
 		{"eval", "score a model on a labeled corpus", runEval},
 		{"merge", "merge models trained on parts of a corpus", runMerge},
+		{"learn", "add documents to a model, or take them away (--unlearn)", runLearn},
 		{"stats", "train on parts of a corpus in two passes, exactly (merge, sum, build)", runStats},
 		{"inspect", "describe a model: settings, classes, most indicative terms", runInspect},
 		{"explain", "show the terms that decided a text's class", runExplain},

@@ -114,6 +114,12 @@ func NewLive(est nb.Estimator, s *Counts, dropEmpty, fast bool) (*Live, error) {
 			l.kill(j)
 		}
 	}
+	if fast && l.dead > 0 {
+		// Fit counted the empty features: the class terms without them.
+		if err := l.refitClasses(); err != nil {
+			return nil, err
+		}
+	}
 	return l, nil
 }
 
@@ -257,7 +263,10 @@ func (l *Live) Add(c int, idx []int32, val []float64, sign float64) error {
 	if !l.fast {
 		return nil
 	}
-	return l.refitClasses()
+	if err := l.refitClasses(); err != nil && l.classCount[c] != 0 {
+		return err
+	} // else a class without rows, which may have no weights: the caller removes it
+	return nil
 }
 
 // holds reports whether class c's counts hold the row.
