@@ -47,8 +47,24 @@ type learnDoc struct {
 // arrive together as one batch, which refits the model once.
 type textLearner struct{ m *pipeline.Model }
 
-func (l textLearner) Learn(label, text string) error   { return l.m.Learn(label, text) }
-func (l textLearner) Unlearn(label, text string) error { return l.m.Unlearn(label, text) }
+func (l textLearner) Learn(label, text string) error { return l.m.Learn(label, text) }
+
+// Unlearn refuses the last document of a class, which pipeline would
+// remove with it: a served model keeps its classes until it reloads.
+func (l textLearner) Unlearn(label, text string) error {
+	if len(l.m.Classes) > 2 { // two classes are always kept
+		info, err := l.m.Inspect(0)
+		if err != nil {
+			return err
+		}
+		for _, c := range info.Classes {
+			if c.Name == label && c.Documents < 1.5 {
+				return fmt.Errorf("the document would be the last of class %q: a served model keeps its classes (textnb learn --unlearn removes one)", label)
+			}
+		}
+	}
+	return l.m.Unlearn(label, text)
+}
 
 // LearnBatch learns docs at once. The journal is the only writer of the
 // model, so the count of documents learned tells how many went in before
@@ -67,7 +83,7 @@ func (l textLearner) LearnBatch(docs []journal.Doc) (int, error) {
 // rare, and each document must be checked on its own.
 func (l textLearner) UnlearnBatch(docs []journal.Doc) (int, error) {
 	for i, d := range docs {
-		if err := l.m.Unlearn(d.Label, d.Text); err != nil {
+		if err := l.Unlearn(d.Label, d.Text); err != nil {
 			return i, err
 		}
 	}

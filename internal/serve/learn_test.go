@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -11,6 +12,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/pipeline"
 )
 
 const learnToken = "s3cret"
@@ -306,5 +310,49 @@ func TestLearnUnderLoad(t *testing.T) {
 	wg.Wait()
 	if failed.Load() != 0 || s2.slots["m"].cur.Load().generation != 4 {
 		t.Errorf("%d failed requests while new trainings replaced the file; generation %d", failed.Load(), s2.slots["m"].cur.Load().generation)
+	}
+}
+
+// TestUnlearnKeepsClasses: a served model does not lose a class to
+// unlearning its last document.
+func TestUnlearnKeepsClasses(t *testing.T) {
+	docs, err := corpus.ReadAll(newsTrain, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Raw counts: pipeline would drop an emptied class of such a model.
+	tr, err := pipeline.NewTrainer(pipeline.Config{Weighting: pipeline.RawCounts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		tr.Add(d.Label, d.Text)
+	}
+	m, _, err := tr.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := save(t, filepath.Join(t.TempDir(), "m.model"), m)
+	s, url := start(t, Options{Learn: true, Token: learnToken}, Spec{"m", path})
+	defer s.Close()
+	classes := s.slots["m"].cur.Load().classes
+	var mine []string
+	for _, d := range docs {
+		if d.Label == classes[0] {
+			mine = append(mine, d.Text)
+		}
+	}
+	for i, text := range mine {
+		body, _ := json.Marshal(map[string]string{"label": classes[0], "text": text})
+		r := do(t, "POST", url+"/v1/models/m/unlearn", string(body), auth...)
+		if i < len(mine)-1 && r.code != 200 {
+			t.Fatalf("unlearning document %d of %d: %d %s", i+1, len(mine), r.code, r.raw)
+		}
+		if i == len(mine)-1 && (r.code != 400 || !strings.Contains(r.raw, "last of class")) {
+			t.Fatalf("unlearning the last document of a class: %d %s", r.code, r.raw)
+		}
+	}
+	if r := do(t, "POST", url+"/v1/models/m/predict", `{"text":"hockey"}`, auth...); r.code != 200 || len(r.body["proba"].(map[string]any)) != len(classes) {
+		t.Errorf("predict after: %d %s", r.code, r.raw)
 	}
 }
