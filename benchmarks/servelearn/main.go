@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -19,7 +18,6 @@ import (
 	"log"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -27,7 +25,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
@@ -62,7 +59,7 @@ func main() {
 	}
 	fmt.Printf("SMS Spam Collection: models trained on %d messages, %d others learned (mean %.0f bytes); %d connections, %v per phase\n",
 		len(train), len(learn), meanLen(learn), *conns, *duration)
-	fmt.Printf("load before: %s\n\n", loadavg())
+	fmt.Printf("load before: %s\n\n", bench.Loadavg())
 	fmt.Println("| model | phase | requests/s | p50 | p99 | errors | documents per fsync | stale predictions |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|")
 	var ratios []string
@@ -75,19 +72,19 @@ func main() {
 	} {
 		model := filepath.Join(tmp, "sms.model")
 		os.Remove(model + ".journal")
-		if err := modelfile.Save(model, trainOn(train, mc.cfg)); err != nil {
+		if err := modelfile.Save(model, bench.TrainPipeline(train, mc.cfg)); err != nil {
 			log.Fatal(err)
 		}
-		srv := start(bin, "serve", "--learn", "--token-file", tokenFile, "--addr", "127.0.0.1:0", "sms="+model)
-		var old *server
+		srv := bench.StartServer(bin, "serve", "--learn", "--token-file", tokenFile, "--addr", "127.0.0.1:0", "sms="+model)
+		var old *bench.Server
 		if *baseline != "" {
 			dir := filepath.Join(tmp, "baseline")
 			os.RemoveAll(dir)
 			os.Mkdir(dir, 0o755)
-			if err := modelfile.Save(filepath.Join(dir, "sms.model"), trainOn(train, mc.cfg)); err != nil {
+			if err := modelfile.Save(filepath.Join(dir, "sms.model"), bench.TrainPipeline(train, mc.cfg)); err != nil {
 				log.Fatal(err)
 			}
-			old = start(*baseline, "serve", "--learn", "--token-file", tokenFile, "--addr", "127.0.0.1:0", "sms="+filepath.Join(dir, "sms.model"))
+			old = bench.StartServer(*baseline, "serve", "--learn", "--token-file", tokenFile, "--addr", "127.0.0.1:0", "sms="+filepath.Join(dir, "sms.model"))
 		}
 		for round := range 2 { // alternate, so that a busy spell hits both
 			p := drive(srv, *conns, *duration, predictRequest(learn))
@@ -103,13 +100,13 @@ func main() {
 		}
 		c := drive(srv, *conns, *duration, checkedRequest(learn))
 		c.print(mc.name, "predict, learn, predict: each learned text's own term", srv)
-		srv.stop()
+		srv.Stop()
 		if old != nil {
-			old.stop()
+			old.Stop()
 		}
 	}
 	fmt.Printf("\nlearn / predict requests/s (and against the baseline): %s\n", strings.Join(ratios, "; "))
-	fmt.Printf("load after: %s\n", loadavg())
+	fmt.Printf("load after: %s\n", bench.Loadavg())
 }
 
 func meanLen(docs []corpus.Document) float64 {
@@ -118,23 +115,6 @@ func meanLen(docs []corpus.Document) float64 {
 		n += len(d.Text)
 	}
 	return float64(n) / float64(len(docs))
-}
-
-func trainOn(docs []corpus.Document, cfg pipeline.Config) *pipeline.Model {
-	tr, err := pipeline.NewTrainer(cfg)
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, d := range docs {
-		if err := tr.Add(d.Label, d.Text); err != nil {
-			log.Fatal(err)
-		}
-	}
-	m, _, err := tr.Finish()
-	if err != nil {
-		log.Fatal(err)
-	}
-	return m
 }
 
 // A request is the work of one loop of a connection: it reports whether
@@ -221,7 +201,7 @@ type result struct {
 
 func (r result) rate() float64 { return float64(r.loops) / r.elapsed.Seconds() }
 
-func (r result) print(model, phase string, s *server) {
+func (r result) print(model, phase string, s *bench.Server) {
 	slices.Sort(r.lat)
 	q := func(p float64) string {
 		if len(r.lat) == 0 {
@@ -237,10 +217,10 @@ func (r result) print(model, phase string, s *server) {
 }
 
 // drive runs req on conns connections for d.
-func drive(s *server, conns int, d time.Duration, req request) result {
+func drive(s *bench.Server, conns int, d time.Duration, req request) result {
 	tr := &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}
 	defer tr.CloseIdleConnections()
-	docs0, syncs0 := s.metric("textnb_learned_documents_total"), s.metric("textnb_journal_syncs_total")
+	docs0, syncs0 := metric(s, "textnb_learned_documents_total"), metric(s, "textnb_journal_syncs_total")
 	var mu sync.Mutex
 	var out result
 	var wg sync.WaitGroup
@@ -248,7 +228,7 @@ func drive(s *server, conns int, d time.Duration, req request) result {
 	end := start.Add(d)
 	for g := range conns {
 		wg.Go(func() {
-			c := &client{hc: &http.Client{Transport: tr}, url: "http://" + s.addr}
+			c := &client{hc: &http.Client{Transport: tr}, url: "http://" + s.Addr}
 			loops, errs, stale := 0, 0, 0
 			for i := g; time.Now().Before(end); i += conns {
 				ok, st := req(c, i)
@@ -270,51 +250,14 @@ func drive(s *server, conns int, d time.Duration, req request) result {
 	}
 	wg.Wait()
 	out.elapsed = time.Since(start)
-	out.docs = s.metric("textnb_learned_documents_total") - docs0
-	out.syncs = s.metric("textnb_journal_syncs_total") - syncs0
+	out.docs = metric(s, "textnb_learned_documents_total") - docs0
+	out.syncs = metric(s, "textnb_journal_syncs_total") - syncs0
 	return out
 }
 
-type server struct {
-	cmd  *exec.Cmd
-	addr string
-}
-
-func start(name string, args ...string) *server {
-	cmd := exec.Command(name, args...)
-	cmd.Stderr = io.Discard
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		log.Fatal(err)
-	}
-	s := &server{cmd: cmd}
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		line := sc.Text()
-		if _, addr, ok := strings.Cut(line, "listening on http://"); ok {
-			s.addr = addr
-		}
-		if strings.HasSuffix(line, "ready") {
-			go io.Copy(io.Discard, out)
-			return s
-		}
-	}
-	log.Fatalf("%s did not start", name)
-	return nil
-}
-
-// stop sends SIGTERM, which writes the journal into the model file.
-func (s *server) stop() {
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	s.cmd.Wait()
-}
-
-// metric sums the samples of a metric on /metrics.
-func (s *server) metric(name string) float64 {
-	req, _ := http.NewRequest("GET", "http://"+s.addr+"/metrics", nil)
+// metric sums the samples of a metric on the server's /metrics.
+func metric(s *bench.Server, name string) float64 {
+	req, _ := http.NewRequest("GET", "http://"+s.Addr+"/metrics", nil)
 	req.Header.Set("Authorization", "Bearer "+token)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -329,12 +272,4 @@ func (s *server) metric(name string) float64 {
 		sum += v
 	}
 	return sum
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "?"
-	}
-	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
