@@ -513,3 +513,35 @@ func TestBatches(t *testing.T) {
 		t.Errorf("replayed %d updates in %d batches, want %d in at most %d", rep.Updates, again.calls.Load(), 320-32, live.calls.Load())
 	}
 }
+
+// FuzzOpen: whatever follows a journal's header, Open replays whole
+// records or reports damage; it never panics.
+func FuzzOpen(f *testing.F) {
+	dir := f.TempDir()
+	j, _, err := Open(filepath.Join(dir, "seed"), Sum{}, newCounts())
+	if err != nil {
+		f.Fatal(err)
+	}
+	j.Learn(doc(1), doc(2))
+	j.Unlearn(doc(1))
+	j.Close()
+	seed, _ := os.ReadFile(filepath.Join(dir, "seed"))
+	f.Add(seed[headerSize:])
+	f.Add(appendCompacted(nil, 7, Sum{1}))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, records []byte) {
+		path := filepath.Join(t.TempDir(), "j")
+		os.WriteFile(path, append(appendHeader(nil, Sum{}), records...), 0o644)
+		j, _, err := Open(path, Sum{}, newCounts())
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Open: %v, not ErrCorrupt", err)
+			}
+			return
+		}
+		if err := j.Learn(doc(3)); err != nil {
+			t.Fatal(err)
+		}
+		j.Close()
+	})
+}
