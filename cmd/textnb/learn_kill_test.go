@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -67,13 +68,14 @@ func TestLearnSurvivesKill(t *testing.T) {
 		}
 		return n
 	}
+	compactions := 0 // in the processes killed, just before their kill
 	base := 0.0
 	for _, c := range first.Classes {
 		base += documents(t, first, c)
 	}
 
 	for round := 0; ; round++ {
-		p := startServe(t, "--learn", "--token-file", tokenFile, "--compact-every", "200ms", "--compact-size", "4096", "m="+model)
+		p := startServe(t, "--learn", "--token-file", tokenFile, "--compact-every", "50ms", "--compact-size", "2048", "m="+model)
 		// Every update acknowledged before the kill is served at once.
 		served := servedDocuments(t, p.url, "k1ll")
 		mu.Lock()
@@ -117,7 +119,11 @@ func TestLearnSurvivesKill(t *testing.T) {
 				}
 			})
 		}
-		time.Sleep(time.Duration(20+rng.IntN(400)) * time.Millisecond)
+		mu.Lock()
+		pause := time.Duration(20+rng.IntN(400)) * time.Millisecond
+		mu.Unlock()
+		time.Sleep(pause)
+		compactions += servedCompactions(p.url, "k1ll")
 		p.cmd.Process.Kill()
 		p.cmd.Wait()
 		close(stop)
@@ -169,8 +175,8 @@ func TestLearnSurvivesKill(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d kills: %d requests (%d documents) acknowledged, %d lost; %d unanswered, %d of them in the journal",
-		kills, len(acked), count(acked), lost, len(unsure), landed)
+	t.Logf("%d kills (the killed processes had compacted %d times): %d requests (%d documents) acknowledged, %d lost; %d unanswered, %d of them in the journal",
+		kills, compactions, len(acked), count(acked), lost, len(unsure), landed)
 	if lost != 0 || len(acked) < kills {
 		t.Fatalf("%d acknowledged documents lost (%d requests acknowledged)", lost, len(acked))
 	}
@@ -238,6 +244,26 @@ func servedDocuments(t *testing.T, url, token string) float64 {
 		n += c.Documents
 	}
 	return n
+}
+
+// servedCompactions reads how many times the server has compacted its
+// journal into the model file, or 0.
+func servedCompactions(url, token string) int {
+	req, _ := http.NewRequest("GET", url+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, `textnb_journal_compactions_total{model="m"} `); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	return 0
 }
 
 // learnDocs posts one learn request and reports whether it was
