@@ -111,7 +111,6 @@ func (m *Model) update(docs []Example, sign float64) error {
 // the documents before the one that failed are counted.
 func (m *Model) updateRows(docs []Example, sign float64) error {
 	l := m.learner
-	var rows []learnedRow // a weighted model's, counted together
 	var failed error
 	for i, d := range docs {
 		l = m.learner // dropClass makes it anew
@@ -140,7 +139,11 @@ func (m *Model) updateRows(docs []Example, sign float64) error {
 		}
 		r := learnedRow{c, d.Label, slices.Clone(idx), slices.Clone(val)}
 		if l.df != nil {
-			rows = append(rows, r)
+			if err := m.addWeighted(r, sign); err != nil {
+				failed = docError(len(docs), i, err)
+				break
+			}
+			m.counted(sign)
 			continue
 		}
 		if err := m.addRow(r, r.val, sign); err != nil {
@@ -149,40 +152,71 @@ func (m *Model) updateRows(docs []Example, sign float64) error {
 		}
 		m.counted(sign)
 	}
-	if l.df == nil || len(rows) == 0 {
-		return failed
-	}
-	// A weighted model: its IDF follows the document frequencies, and
-	// every count is rescaled to it (docs/learn.md).
-	if sign < 0 {
-		for i, r := range rows {
-			if err := m.addRow(r, m.weighted(r.idx, r.val), sign); err != nil {
-				failed, rows = docError(len(docs), i, err), rows[:i]
-				break
-			}
-		}
-	}
-	for _, r := range rows {
-		for _, j := range r.idx {
-			if l.df[j] += int64(sign); l.df[j] == 0 {
-				l.live.Empty(int(j)) // in no document
-			}
-		}
-	}
-	l.docs += int(sign) * len(rows)
-	if err := m.refitIDF(); err != nil {
-		return errors.Join(failed, err)
-	}
-	for _, r := range rows {
-		if sign > 0 {
-			// Cannot fail: the row's columns and class are the model's.
-			if err := l.live.Add(r.c, r.idx, m.weighted(r.idx, r.val), sign); err != nil {
-				return errors.Join(failed, err)
-			}
-		}
-		m.counted(sign)
-	}
 	return failed
+}
+
+// addWeighted adds a weighted model's row r sign times. The learner
+// holds each count divided by its column's IDF (the rescaling of every
+// count to a new IDF is then implicit: settle multiplies by the IDF), and
+// the row is weighted with the IDF of the document frequencies with it
+// (learning) or before it is taken away (unlearning): O(terms), and
+// LearnBatch equals the same Learns one at a time (docs/learn.md).
+func (m *Model) addWeighted(r learnedRow, sign float64) error {
+	l := m.learner
+	if sign > 0 {
+		for _, j := range r.idx {
+			l.df[j]++
+		}
+		l.docs++
+	}
+	w, err := m.unscaledRow(r.idx, r.val)
+	if err == nil {
+		err = m.addRow(r, w, sign)
+	}
+	if sign > 0 || err != nil {
+		if err != nil && sign > 0 {
+			for _, j := range r.idx {
+				l.df[j]--
+			}
+			l.docs--
+		}
+		return err
+	}
+	for _, j := range r.idx {
+		if l.df[j]--; l.df[j] == 0 {
+			l.live.Empty(int(j)) // in no document
+		}
+	}
+	l.docs--
+	return nil
+}
+
+// unscaledRow returns the raw row weighted by the model's weighting with
+// the IDF of the learner's document frequencies, each value divided by
+// its column's IDF (0 where that is 0).
+func (m *Model) unscaledRow(idx []int32, val []float64) ([]float64, error) {
+	l := m.learner
+	df := make([]int64, len(idx))
+	local := make([]int32, len(idx))
+	for q, j := range idx {
+		df[q], local[q] = l.df[j], int32(q)
+	}
+	t := m.newWeighting()
+	if err := t.FitDF(l.docs, df); err != nil { // the same arithmetic as the whole IDF's
+		return nil, err
+	}
+	w := slices.Clone(val)
+	if err := t.TransformRow(local, w); err != nil {
+		return nil, err
+	}
+	for q, idf := range *weightsOf(t) {
+		if idf == 0 {
+			w[q] = 0
+		} else {
+			w[q] /= idf
+		}
+	}
+	return w, nil
 }
 
 // addRow adds r's row with values val to the learner's counts sign times.
@@ -285,36 +319,14 @@ func (m *Model) featureCount() int {
 	return m.hash.Cols()
 }
 
-// weighted returns a copy of the raw row weighted by the model's
-// weighting as it is now.
-func (m *Model) weighted(idx []int32, val []float64) []float64 {
-	w := slices.Clone(val)
-	_ = m.weight.TransformRow(idx, w) // the columns are the model's
-	return w
-}
-
-// refitIDF fits the weighting on the learner's document frequencies and
-// rescales every column's counts to the new IDF.
+// refitIDF fits the weighting on the learner's document frequencies.
 func (m *Model) refitIDF() error {
 	l := m.learner
-	if l.docs < 1 {
-		return fmt.Errorf("%w: no documents left", ErrNotLearned)
-	}
-	idf := m.idf()
-	old := *idf
 	w := m.newWeighting()
 	if err := w.FitDF(l.docs, l.df); err != nil {
 		return err
 	}
 	m.weight = w
-	idf = m.idf()
-	scale := make([]float64, len(*idf))
-	for j, v := range *idf {
-		if j < len(old) && old[j] != 0 {
-			scale[j] = v / old[j]
-		} // else the column has no counts: 0 leaves them so
-	}
-	l.live.Scale(scale)
 	return nil
 }
 
@@ -335,6 +347,26 @@ func (m *Model) startLearning() error {
 		return err
 	}
 	l := &learner{}
+	est := m.newEstimator()
+	l.fast = m.weight == nil && (c.Classifier == Multinomial || c.Classifier == Complement && !c.Norm)
+	if l.live, err = compact.NewLive(est, counts, m.vocab != nil, l.fast); err != nil {
+		return fmt.Errorf("%w: %v", ErrNotLearnable, err)
+	}
+	if m.weight != nil {
+		if l.df, l.docs, err = m.documentFrequencies(counts); err != nil {
+			return err
+		}
+		inv := make([]float64, len(l.df))
+		for j, idf := range *m.idf() {
+			if idf != 0 {
+				inv[j] = 1 / idf
+			}
+		}
+		l.live.Scale(inv) // see addWeighted
+		// A row weighted with the IDF of today is not the one counted
+		// with an earlier IDF: unlearning forgives the difference.
+		l.live.Tolerance = 0.5
+	}
 	if m.reweighted() {
 		if c.Classifier == Complement {
 			// The gains are not in the counts (reweigh): refitting drops them.
@@ -346,16 +378,6 @@ func (m *Model) startLearning() error {
 	}
 	if m.calibration != nil {
 		m.Learned.Calibration = "kept"
-	}
-	est := m.newEstimator()
-	l.fast = m.weight == nil && (c.Classifier == Multinomial || c.Classifier == Complement && !c.Norm)
-	if l.live, err = compact.NewLive(est, counts, m.vocab != nil, l.fast); err != nil {
-		return fmt.Errorf("%w: %v", ErrNotLearnable, err)
-	}
-	if m.weight != nil {
-		if l.df, l.docs, err = m.documentFrequencies(); err != nil {
-			return err
-		}
 	}
 	if l.p == nil {
 		l.p = m.NewPredictor()
@@ -388,8 +410,10 @@ func (m *Model) vocabLimit() int {
 
 // documentFrequencies recovers the document frequencies that m's IDF was
 // fitted on from the IDF and the number of training documents: the IDF
-// is a function of them that can be inverted to the integer.
-func (m *Model) documentFrequencies() ([]int64, int, error) {
+// is a function of them that can be inverted to the integer. A weight
+// of 0, which the unsmoothed IDFs give a column in no document (and
+// Rennie's one in every document), is told apart by the column's counts.
+func (m *Model) documentFrequencies(counts *compact.Counts) ([]int64, int, error) {
 	var n float64
 	for _, v := range m.classCount {
 		n += v
@@ -399,15 +423,21 @@ func (m *Model) documentFrequencies() ([]int64, int, error) {
 	df := make([]int64, len(idf))
 	for j, w := range idf {
 		var d float64
+		empty := counts.Ptr[j] == counts.Ptr[j+1]
 		switch t := m.weight.(type) {
 		case *vectorize.TFIDF:
-			if t.NoSmoothIDF {
+			if t.NoSmoothIDF && w == 0 && empty {
+				d = 0
+			} else if t.NoSmoothIDF {
 				d = n * math.Exp(1-w)
 			} else {
 				d = (n+1)*math.Exp(1-w) - 1
 			}
 		case *vectorize.Rennie:
 			d = n * math.Exp(-w)
+			if w == 0 && empty {
+				d = 0
+			}
 		}
 		df[j] = int64(math.Round(d))
 	}
@@ -445,9 +475,23 @@ func (m *Model) settle() error {
 	if l == nil || l.live == nil {
 		return nil
 	}
+	weighted := l.df != nil
+	if weighted {
+		if err := m.refitIDF(); err != nil {
+			return err
+		}
+	}
 	counts, err := m.materialize()
 	if err != nil {
 		return err
+	}
+	if weighted { // the learner's counts are divided by the IDF
+		idf := *m.idf()
+		for j := range counts.Features {
+			for q := counts.Ptr[j]; q < counts.Ptr[j+1]; q++ {
+				counts.Count[q] *= idf[j]
+			}
+		}
 	}
 	m.counts = counts
 	m.countsOnce.Do(func() {}) // counts are set: nothing to decode

@@ -54,6 +54,7 @@ var learnConfigs = []Config{
 	// document frequencies is the union's, and so is every count.
 	{TFIDFOptions: TFIDFOptions{Norm: vectorize.NoNorm}},
 	{TFIDFOptions: TFIDFOptions{Norm: vectorize.NoNorm, NoSmooth: true, LinearTF: true}, Classifier: Multinomial},
+	{TFIDFOptions: TFIDFOptions{Norm: vectorize.NoNorm, NoSmooth: true}, Vectorizer: Hash, HashFeatures: 1 << 12},
 }
 
 // sameModel fails unless got and want have the same classes and terms,
@@ -274,7 +275,8 @@ func TestLearnWhilePredicting(t *testing.T) {
 // rows against docs/learn.md's definition, computed here from the
 // documents: the IDF is the union's, and a class's count of a term is
 // Σ tf′·idf / ‖row‖ over its documents, each row's norm taken with the
-// IDF of when it was counted (the training's for a, the union's for b).
+// IDF of when it was counted (the training's for a, for each of b the
+// IDF just after it).
 func TestLearnTFIDFDefinition(t *testing.T) {
 	a, b, _ := learnSplit(t)
 	cfg := Config{Fast: true} // sublinear TF, smooth IDF, L2 rows
@@ -283,8 +285,15 @@ func TestLearnTFIDFDefinition(t *testing.T) {
 	for j, s := range m.Terms() {
 		idfA[s] = (*m.idf())[j]
 	}
-	if err := m.LearnBatch(examples(b)); err != nil {
+	// Half as a batch, half one at a time: the same.
+	half := len(b) / 2
+	if err := m.LearnBatch(examples(b[:half])); err != nil {
 		t.Fatal(err)
+	}
+	for _, d := range b[half:] {
+		if err := m.Learn(d.Label, d.Text); err != nil {
+			t.Fatal(err)
+		}
 	}
 	union := trainDocs(t, cfg, append(slices.Clone(a), b...))
 	idfU := map[string]float64{}
@@ -324,8 +333,26 @@ func TestLearnTFIDFDefinition(t *testing.T) {
 	for _, d := range a {
 		add(d, idfA)
 	}
+	// Each of b's rows is normalized with the IDF just after it was
+	// counted: of a's documents and b's up to it.
+	df := map[string]float64{}
+	for _, d := range a {
+		idx, _ := p.rawRow(d.Text)
+		for _, j := range idx {
+			df[union.vocab.Term(int(j))]++
+		}
+	}
+	n := float64(len(a))
 	for _, d := range b {
-		add(d, idfU)
+		idx, _ := p.rawRow(d.Text)
+		now := map[string]float64{}
+		n++
+		for _, j := range idx {
+			s := union.vocab.Term(int(j))
+			df[s]++
+			now[s] = math.Log((n+1)/(df[s]+1)) + 1
+		}
+		add(d, now)
 	}
 	counts, err := m.fittedCounts()
 	if err != nil {
@@ -488,5 +515,36 @@ func BenchmarkLearn(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// TestLearnWeightedBatchAndUndo checks, for the default TF-IDF rows, that
+// a batch learns as the same Learns one at a time, and that unlearning the
+// last documents learned undoes them.
+func TestLearnWeightedBatchAndUndo(t *testing.T) {
+	a, b, queries := learnSplit(t)
+	var same []corpus.Document // of a's classes
+	for _, d := range b {
+		if slices.ContainsFunc(a, func(x corpus.Document) bool { return x.Label == d.Label }) {
+			same = append(same, d)
+		}
+	}
+	for _, cfg := range []Config{{Fast: true}, {Weighting: Rennie, Fast: true}} {
+		batch, single, orig := trainDocs(t, cfg, a), trainDocs(t, cfg, a), trainDocs(t, cfg, a)
+		if err := batch.LearnBatch(examples(same)); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range same {
+			if err := single.Learn(d.Label, d.Text); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sameModel(t, cfg.Weighting.String()+": batch against one at a time", batch, single, queries)
+		for i := len(same) - 1; i >= 0; i-- {
+			if err := single.Unlearn(same[i].Label, same[i].Text); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sameModel(t, cfg.Weighting.String()+": learned and unlearned", single, orig, queries)
 	}
 }

@@ -261,15 +261,26 @@ func fitMultinomial(m *nb.Multinomial, s *Counts) (*LazyLinear, error) {
 	t := newShape(s, slices.Clone(h.ClassLogPrior))
 	logAlpha, fa := math.Log(alpha), float64(s.Features)*alpha
 	for c, r := range s.classSums() {
-		t.Q[c] = logAlpha - math.Log(r+fa)
+		t.Q[c] = multinomialQ(logAlpha, r, fa)
 	}
 	count := s.Count
 	return &LazyLinear{t: t, cells: len(count), delta: func(dst []float64, lo int) {
 		for q, n := range count[lo : lo+len(dst)] {
-			dst[q] = math.Log1p(n / alpha)
+			dst[q] = multinomialDelta(n, alpha)
 		}
 	}}, nil
 }
+
+// multinomialQ is Multinomial NB's weight of a zero count, log α − log(S_c + F·α),
+// given log α, the class sum S_c and F·α; multinomialDelta is a count n's
+// weight above it. Fit and Live share them.
+func multinomialQ(logAlpha, r, fa float64) float64 { return logAlpha - math.Log(r+fa) }
+
+func multinomialDelta(n, alpha float64) float64 { return math.Log1p(n / alpha) }
+
+// complementLogS is log S′_c: the log of class c's complement total, from
+// the grand total, class c's and F·α.
+func complementLogS(grand, r, fa float64) float64 { return math.Log(grand - r + fa) }
 
 // fitComplement is Fit for a Complement. With T_i = Σ_c N_ci and S′_c = Σ_i (T_i + α − N_ci),
 // a zero count gives the weight log S′_c − log(T_i+α) (P = 1,
@@ -386,7 +397,7 @@ func compactWeights(norm bool, t *Linear, s *Counts, alpha, sumBase float64, zex
 	}
 	fa, fn := float64(s.Features)*alpha, float64(s.Features)
 	for c, r := range sums {
-		logS := math.Log(grand - r + fa)
+		logS := complementLogS(grand, r, fa)
 		if norm {
 			z := sumBase - fn*logS + zextra[c]
 			t.P[c], t.Q[c], zextra[c] = 1/z, -logS/z, z

@@ -319,7 +319,7 @@ func (l *Live) addCell(j, c int, v float64) {
 	switch {
 	case !l.fast:
 	case l.multinomial:
-		l.delta[lo+at] = math.Log1p(n / l.alpha)
+		l.delta[lo+at] = multinomialDelta(n, l.alpha)
 	default:
 		f.base = -complementFeature(l.delta[lo:hi], l.count[lo:hi], 0, l.alpha, -1)
 	}
@@ -378,7 +378,7 @@ func (l *Live) refitClasses() error {
 		copy(l.bias, l.est.(*nb.Multinomial).ClassLogPrior)
 		logAlpha := math.Log(l.alpha)
 		for c, r := range l.sums {
-			l.q[c] = logAlpha - math.Log(r+fa)
+			l.q[c] = multinomialQ(logAlpha, r, fa)
 		}
 		return nil
 	}
@@ -391,7 +391,7 @@ func (l *Live) refitClasses() error {
 		grand += r
 	}
 	for c, r := range l.sums {
-		l.p[c], l.q[c] = 1, math.Log(grand-r+fa)
+		l.p[c], l.q[c] = 1, complementLogS(grand, r, fa)
 	}
 	return nil
 }
