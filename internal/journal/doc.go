@@ -17,8 +17,9 @@
 //
 // Integers are little-endian. One record is one request, all its documents
 // or none. Updates that arrive together are applied to the model as one
-// batch (one refit), and a replay applies the same batches, since for a
-// TF-IDF model a batch is not quite its updates one by one. A record cut short by the end of the file, or whose payload
+// batch (one refit), and a replay applies the same batches, so that it
+// gives the same model even where a Learner's batch is not exactly its
+// updates one by one. A record cut short by the end of the file, or whose payload
 // fails its checksum with nothing but zeros after it, is a write that a
 // crash interrupted, which no client was told succeeded: Open drops it.
 // Any other bad record (a damaged length, a bad payload followed by more
