@@ -60,11 +60,11 @@ func main() {
 	defer cleanup()
 	model := filepath.Join(tmp, "sms.model")
 	start := time.Now()
-	if err := modelfile.Save(model, trainOn(docs)); err != nil {
+	if err := modelfile.Save(model, bench.TrainPipeline(docs, pipeline.Config{})); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("SMS Spam Collection: %d messages, model trained in %.2f s; %d connections, %v per phase\n", len(docs), time.Since(start).Seconds(), *conns, *duration)
-	fmt.Printf("load before: %s\n\n", loadavg())
+	fmt.Printf("load before: %s\n\n", bench.Loadavg())
 
 	texts := make([]string, len(docs))
 	for i, d := range docs {
@@ -73,14 +73,14 @@ func main() {
 	single := requests(texts, 1, 2000)
 	batch := requests(texts, 256, 40)
 
-	srv := startServer(bin, "serve", "--addr", "127.0.0.1:0", "sms="+model)
-	defer srv.stop()
+	srv := bench.StartServer(bin, "serve", "--addr", "127.0.0.1:0", "sms="+model)
+	defer srv.Stop()
 	self, err := os.Executable()
 	if err != nil {
 		log.Fatal(err)
 	}
-	nop := startServer(self, "-noop", "127.0.0.1:0")
-	defer nop.stop()
+	nop := bench.StartServer(self, "-noop", "127.0.0.1:0")
+	defer nop.Stop()
 
 	fmt.Println("| phase | server | requests/s | documents/s | p50 | p99 | errors | server peak RSS |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|")
@@ -100,7 +100,7 @@ func main() {
 	// Ten reloads under load: the model file is replaced by rename (the
 	// server watches its folder) or the server gets SIGHUP, alternately.
 	reloads := func() {
-		m := trainOn(docs)
+		m := bench.TrainPipeline(docs, pipeline.Config{})
 		for i := range 10 {
 			time.Sleep(*duration / 12)
 			if i%2 == 0 {
@@ -108,7 +108,7 @@ func main() {
 					log.Fatal(err)
 				}
 			} else {
-				srv.cmd.Process.Signal(syscall.SIGHUP)
+				srv.Cmd.Process.Signal(syscall.SIGHUP)
 			}
 		}
 		time.Sleep(*duration / 12)
@@ -124,7 +124,7 @@ func main() {
 			tick := time.NewTicker(time.Second)
 			defer tick.Stop()
 			for end := time.Now().Add(*rssRun); time.Now().Before(end); <-tick.C {
-				samples = append(samples, srv.rss("VmRSS"))
+				samples = append(samples, srv.RSS("VmRSS"))
 			}
 		}
 		l := drive(srv, single, *conns, *rssRun, sample)
@@ -135,28 +135,10 @@ func main() {
 		fmt.Printf("server RSS over the run, after 5 s: min %s, median %s, max %s: %+.1f%% / %+.1f%% of the median\n",
 			mib(lo), mib(med), mib(hi), 100*float64(lo-med)/float64(med), 100*float64(hi-med)/float64(med))
 	}
-	fmt.Printf("load after: %s\n", loadavg())
+	fmt.Printf("load after: %s\n", bench.Loadavg())
 	if !*noZH {
 		coldStart(tmp, bin)
 	}
-}
-
-// trainOn trains the default pipeline on docs.
-func trainOn(docs []corpus.Document) *pipeline.Model {
-	tr, err := pipeline.NewTrainer(pipeline.Config{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, d := range docs {
-		if err := tr.Add(d.Label, d.Text); err != nil {
-			log.Fatal(err)
-		}
-	}
-	m, _, err := tr.Finish()
-	if err != nil {
-		log.Fatal(err)
-	}
-	return m
 }
 
 // requests builds up to n distinct predict requests of size texts each.
@@ -175,63 +157,9 @@ func requests(texts []string, size, n int) [][]byte {
 	return out
 }
 
-// server is a process serving HTTP.
-type server struct {
-	cmd  *exec.Cmd
-	addr string
-}
-
-// startServer runs name args, which prints "listening on http://ADDR" and
-// then "ready" on its standard output.
-func startServer(name string, args ...string) *server {
-	cmd := exec.Command(name, args...)
-	cmd.Stderr = io.Discard
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		log.Fatal(err)
-	}
-	s := &server{cmd: cmd}
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		line := sc.Text()
-		if _, addr, ok := strings.Cut(line, "listening on http://"); ok {
-			s.addr = addr
-		}
-		if strings.HasSuffix(line, "ready") {
-			go io.Copy(io.Discard, out)
-			return s
-		}
-	}
-	log.Fatalf("%s stopped before it was ready", name)
-	return nil
-}
-
-func (s *server) stop() {
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	s.cmd.Wait()
-}
-
-// rss reads a memory figure of the server (VmRSS, VmHWM) in bytes.
-func (s *server) rss(field string) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, field+":"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
-
 // generation asks the server which version of the model it serves.
-func generation(s *server) int {
-	res, err := http.Get("http://" + s.addr + "/v1/models/sms")
+func generation(s *bench.Server) int {
+	res, err := http.Get("http://" + s.Addr + "/v1/models/sms")
 	if err != nil {
 		return -1
 	}
@@ -250,7 +178,7 @@ type result struct {
 
 func (r result) rate() float64 { return float64(r.ok) / r.elapsed.Seconds() }
 
-func (r result) print(phase, name string, docs int, s *server) {
+func (r result) print(phase, name string, docs int, s *bench.Server) {
 	slices.Sort(r.latencies)
 	pct := func(p float64) string {
 		if len(r.latencies) == 0 {
@@ -259,7 +187,7 @@ func (r result) print(phase, name string, docs int, s *server) {
 		return fmt.Sprintf("%.2f ms", float64(r.latencies[int(p*float64(len(r.latencies)-1))])/1e6)
 	}
 	fmt.Printf("| %s | %s | %.0f | %.0f | %s | %s | %d | %s |\n", phase, name, r.rate(), r.rate()*float64(docs),
-		pct(0.50), pct(0.99), r.errs, mib(s.rss("VmHWM")))
+		pct(0.50), pct(0.99), r.errs, mib(s.RSS("VmHWM")))
 }
 
 // maxSamples bounds the latencies kept per connection.
@@ -268,7 +196,7 @@ const maxSamples = 1 << 16
 // drive sends reqs round-robin over conns keep-alive connections for d,
 // running during alongside if it is not nil. An answer other than 200, or a
 // broken connection, is an error; a broken connection is opened again.
-func drive(s *server, reqs [][]byte, conns int, d time.Duration, during func()) result {
+func drive(s *bench.Server, reqs [][]byte, conns int, d time.Duration, during func()) result {
 	var mu sync.Mutex
 	var total result
 	var wg sync.WaitGroup
@@ -282,7 +210,7 @@ func drive(s *server, reqs [][]byte, conns int, d time.Duration, during func()) 
 			for k := i; time.Now().Before(end); k++ {
 				if c == nil {
 					var err error
-					if c, err = dial(s.addr); err != nil {
+					if c, err = dial(s.Addr); err != nil {
 						errs++
 						time.Sleep(10 * time.Millisecond)
 						continue
@@ -437,7 +365,7 @@ func coldStart(tmp, bin string) {
 		return
 	}
 	model := filepath.Join(tmp, "zh.model")
-	if err := modelfile.Save(model, trainOn(docs)); err != nil {
+	if err := modelfile.Save(model, bench.TrainPipeline(docs, pipeline.Config{})); err != nil {
 		log.Fatal(err)
 	}
 	review := "房间很干净，服务也很周到，下次还会再来。"
@@ -450,12 +378,12 @@ func coldStart(tmp, bin string) {
 	predict := time.Since(t0)
 
 	t0 = time.Now()
-	srv := startServer(bin, "serve", "--addr", "127.0.0.1:0", "zh="+model)
-	defer srv.stop()
+	srv := bench.StartServer(bin, "serve", "--addr", "127.0.0.1:0", "zh="+model)
+	defer srv.Stop()
 	ready := time.Since(t0)
 	body := []byte(`{"text":"` + review + `"}`)
 	req := fmt.Appendf(nil, "POST /v1/models/zh/predict HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
-	c, err := dial(srv.addr)
+	c, err := dial(srv.Addr)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -470,7 +398,7 @@ func coldStart(tmp, bin string) {
 	}
 	fmt.Printf("\nChinese cold start (ChnSentiCorp model, %d reviews): textnb predict of one review %.2f s; "+
 		"textnb serve ready after %.2f s, then its first request %.2f ms, its second %.2f ms; server peak RSS %s\n",
-		len(docs), predict.Seconds(), ready.Seconds(), float64(took[0])/1e6, float64(took[1])/1e6, mib(srv.rss("VmHWM")))
+		len(docs), predict.Seconds(), ready.Seconds(), float64(took[0])/1e6, float64(took[1])/1e6, mib(srv.RSS("VmHWM")))
 }
 
 func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
@@ -481,13 +409,4 @@ func fmtRatios(r []float64) string {
 		s = append(s, fmt.Sprintf("%.2f", v))
 	}
 	return strings.Join(s, ", ")
-}
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	return "load average " + strings.Join(f[:3], " ") + " (2-core machine: 2.0 is full)"
 }

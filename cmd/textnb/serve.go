@@ -19,18 +19,21 @@ import (
 // serveFlags are the settings of textnb serve.
 type serveFlags struct {
 	addr, tokenFile                        string
-	insecure, noWatch                      bool
+	insecure, noWatch, learn               bool
 	maxBody                                int64
 	maxBatch                               int
 	readTimeout, writeTimeout, idleTimeout time.Duration
 	drain                                  time.Duration
+	compactEvery                           time.Duration
+	compactSize                            int64
 }
 
 func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", "serve [--addr 127.0.0.1:8080] [flags] MODEL…\n\n"+
 		"MODEL is PATH or NAME=PATH (text, table or multi-label model); the name, by default the file name less its\n"+
 		"extension, is the {name} of POST /v1/models/{name}/predict. A model reloads on SIGHUP and when its\n"+
-		"file is replaced; SIGTERM or SIGINT drain the requests under way and stop. See docs/serve.md", stderr)
+		"file is replaced; SIGTERM or SIGINT drain the requests under way and stop. --learn adds\n"+
+		"POST /v1/models/{name}/learn and /unlearn, journaled beside each model file. See docs/serve.md", stderr)
 	var f serveFlags
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `host:port`")
 	fs.StringVar(&f.tokenFile, "token-file", "", "require the bearer token in this `file` (needed to listen beyond loopback)")
@@ -42,6 +45,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.DurationVar(&f.writeTimeout, "write-timeout", 60*time.Second, "time to answer a request, from the end of its headers")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&f.drain, "drain", 30*time.Second, "on SIGTERM or SIGINT, how long requests under way may take to finish")
+	fs.BoolVar(&f.learn, "learn", false, "take POST /v1/models/{name}/learn and /unlearn (needs --token-file, even on loopback)")
+	fs.DurationVar(&f.compactEvery, "compact-every", serve.DefaultCompactEvery, "with --learn, how often a model's journal is written into its file")
+	fs.Int64Var(&f.compactSize, "compact-size", serve.DefaultCompactBytes, "with --learn, also write a journal into its model file once it has this many `bytes`")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -52,6 +58,12 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if f.maxBody < 1 || f.maxBatch < 1 {
 		return fmt.Errorf("%w: --max-body and --max-batch must be at least 1", errUsage)
 	}
+	if f.compactEvery <= 0 || f.compactSize < 1 {
+		return fmt.Errorf("%w: --compact-every and --compact-size must be positive", errUsage)
+	}
+	if f.learn && f.tokenFile == "" {
+		return fmt.Errorf("%w: --learn changes the models: give --token-file, even on loopback", errUsage)
+	}
 	specs := make([]serve.Spec, len(pos))
 	for i, p := range pos {
 		if specs[i], err = serve.ParseSpec(p); err != nil {
@@ -59,7 +71,8 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	opt := serve.Options{MaxBody: f.maxBody, MaxBatch: f.maxBatch,
-		Log: slog.New(slog.NewTextHandler(stderr, nil))}
+		Log:   slog.New(slog.NewTextHandler(stderr, nil)),
+		Learn: f.learn, CompactEvery: f.compactEvery, CompactBytes: f.compactSize}
 	if f.tokenFile != "" {
 		if opt.Token, err = readToken(f.tokenFile); err != nil {
 			return err
@@ -106,6 +119,7 @@ func serveOn(ctx context.Context, ln net.Listener, srv *serve.Server, f serveFla
 	fmt.Fprintf(stdout, "textnb serve: listening on http://%s\n", ln.Addr())
 	if err := srv.Load(); err != nil {
 		hs.Close()
+		srv.Close()
 		return err
 	}
 	fmt.Fprintf(stdout, "textnb serve: ready\n")
@@ -119,6 +133,7 @@ func serveOn(ctx context.Context, ln net.Listener, srv *serve.Server, f serveFla
 	for {
 		select {
 		case err := <-served:
+			srv.Close()
 			return err
 		case <-hup:
 			log.Info("SIGHUP: reloading every model")
@@ -127,7 +142,12 @@ func serveOn(ctx context.Context, ln net.Listener, srv *serve.Server, f serveFla
 			log.Info("draining", "timeout", f.drain)
 			sctx, cancel := context.WithTimeout(context.Background(), f.drain)
 			defer cancel()
-			if err := hs.Shutdown(sctx); err != nil {
+			err := hs.Shutdown(sctx)
+			// Then the journals go into the model files (with --learn).
+			if cerr := srv.Close(); cerr != nil {
+				log.Error("writing the journals into the model files", "err", cerr)
+			}
+			if err != nil {
 				return fmt.Errorf("drain: %w", err)
 			}
 			return nil

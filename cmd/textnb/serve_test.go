@@ -33,6 +33,7 @@ func TestServeRefusals(t *testing.T) {
 	mustFail(t, 2, []string{"--addr 0.0.0.0:0 is reachable from other machines", "--token-file"}, "serve", "--addr", "0.0.0.0:0", model)
 	mustFail(t, 2, []string{"--addr :0 is reachable"}, "serve", "--addr", ":0", model)
 	mustFail(t, 1, []string{"the token file is empty"}, "serve", "--token-file", empty, model)
+	mustFail(t, 2, []string{"--learn changes the models", "--token-file, even on loopback"}, "serve", "--learn", model)
 	mustFail(t, 2, []string{"bad model argument", "use only letters"}, "serve", "a b="+model)
 	mustFail(t, 2, []string{`two models named "m"`}, "serve", "m="+model, "m="+model)
 	mustFail(t, 1, []string{"missing.model"}, "serve", "--addr", "127.0.0.1:0", filepath.Join(t.TempDir(), "missing.model"))

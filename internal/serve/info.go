@@ -34,6 +34,8 @@ type servedState struct {
 	LoadSeconds float64   `json:"load_seconds"`
 	Path        string    `json:"path,omitempty"`
 	LoadError   string    `json:"load_error,omitempty"` // of the last load, if it failed
+	// Learning is the journal of a model that learns.
+	Learning *learnState `json:"learning,omitempty"`
 }
 
 // modelSummary is a model as GET /v1/models lists it.
@@ -50,6 +52,10 @@ func (s *Server) state(sl *slot, m *model) servedState {
 		LoadedAt: m.loadedAt.UTC(), LoadSeconds: m.loadTime.Seconds()}
 	if f := sl.failure.Load(); f != nil {
 		out.LoadError = f.err
+	}
+	if m.jnl != nil {
+		st := m.jnl.Stats()
+		out.Learning = &learnState{Journal: m.jnl.Path(), Updates: st.Updates, Documents: st.Docs, Bytes: st.Bytes}
 	}
 	return out
 }
@@ -92,7 +98,7 @@ func (s *Server) modelInfo(w http.ResponseWriter, r *http.Request) {
 	}
 	var details any
 	var err error
-	if top == defaultInfoTerms {
+	if top == defaultInfoTerms && m.jnl == nil { // a model that learns changes
 		details, err = m.info()
 	} else {
 		details, err = inspect(m, top)

@@ -15,6 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/internal/journal"
+	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
@@ -80,6 +82,8 @@ type model struct {
 	predicted  []prometheus.Counter               // per class
 	// info is what GET /v1/models/{name} shows, made on first use
 	info func() (any, error)
+	// jnl records and applies the updates of a text model that learns
+	jnl *journal.Journal
 }
 
 func newModel(name string, a anymodel.Any) *model {
@@ -193,6 +197,11 @@ type slot struct {
 	loadMu     sync.Mutex // one load at a time
 	generation uint64     // under loadMu
 	failure    atomic.Pointer[loadFailure]
+
+	learnMu sync.RWMutex // read-held by updates, held by a journal swap
+	jnlErr  error        // why the journal did not open; under learnMu
+	statMu  sync.Mutex
+	retired journal.Stats // counts of the journals closed
 }
 
 type loadFailure struct {
@@ -201,27 +210,54 @@ type loadFailure struct {
 }
 
 // load reads the slot's file beside the model being served, warms it and
-// publishes it. On failure the old model keeps serving.
-func (s *slot) load(met *metrics) (*model, error) {
+// publishes it. On failure the old model keeps serving. A learning
+// server skips a file that is its journal's own (its compaction wrote it)
+// and otherwise opens the new version's journal, replaying it, before the
+// new version serves.
+func (s *slot) load(srv *Server) (*model, error) {
 	s.loadMu.Lock()
 	defer s.loadMu.Unlock()
 	start := time.Now()
-	a, err := anymodel.OpenAny(s.path)
+	learn := srv.opt.Learn
+	cur := s.cur.Load()
+	var sum journal.Sum
+	errOwn := errors.New("unchanged")
+	a, err := modelfile.Load(s.path, func(data []byte) (anymodel.Any, error) {
+		if learn {
+			sum = journal.SumOf(data)
+			if cur != nil && cur.jnl != nil && cur.jnl.Owns(sum) {
+				return anymodel.Any{}, errOwn
+			}
+		}
+		return anymodel.DecodeAny(data)
+	})
+	if errors.Is(err, errOwn) {
+		return cur, nil
+	}
 	var m *model
 	if err == nil {
 		m = newModel(s.name, a)
 		err = m.warm()
 	}
+	if err == nil && learn && m.text != nil {
+		s.learnMu.Lock()
+		err = s.openJournal(srv, m, sum)
+		if err == nil {
+			defer s.learnMu.Unlock() // after the new version is published
+		} else {
+			s.learnMu.Unlock()
+		}
+	}
 	if err != nil {
 		s.failure.Store(&loadFailure{err: err.Error(), when: time.Now()})
-		met.loadFailed(s.name)
+		srv.met.loadFailed(s.name)
 		return nil, err
 	}
 	s.generation++
 	m.generation = s.generation
 	m.loadTime = time.Since(start)
 	m.loadedAt = time.Now()
-	met.loaded(m)
+	srv.met.loaded(m)
 	s.cur.Store(m)
 	s.failure.Store(nil)
 	return m, nil

@@ -42,6 +42,16 @@ type Options struct {
 	// Log receives load, reload and failure messages; nil means
 	// slog.Default().
 	Log *slog.Logger
+	// Learn turns on POST /v1/models/{name}/learn and /unlearn for text
+	// models, each with a journal beside its file (PATH.journal). It
+	// needs a Token, even on loopback (ErrNoToken).
+	Learn bool
+	// CompactEvery is how often a learning model's journal is written
+	// into its model file; 0 means DefaultCompactEvery.
+	CompactEvery time.Duration
+	// CompactBytes also compacts a journal once it is this large; 0 means
+	// DefaultCompactBytes.
+	CompactBytes int64
 }
 
 // A Server answers the HTTP API for a fixed set of named models, which it
@@ -53,11 +63,20 @@ type Server struct {
 	met   *metrics
 	mux   *http.ServeMux
 	ready atomic.Bool
+
+	stopCompactor chan struct{} // nil unless learning
+	startOnce     sync.Once
+	closeOnce     sync.Once
+	closed        atomic.Bool
+	closeErr      error
 }
 
 // New returns a Server for the model files of specs, none loaded yet: call
 // Load before it can predict. /readyz answers 503 until Load has succeeded.
 func New(opt Options, specs ...Spec) (*Server, error) {
+	if opt.Learn && opt.Token == "" {
+		return nil, ErrNoToken
+	}
 	s := newServer(opt)
 	for _, sp := range specs {
 		if err := checkName(sp.Name); err != nil {
@@ -74,6 +93,9 @@ func New(opt Options, specs ...Spec) (*Server, error) {
 // Load warms them; exactly one of Text, Table and Multi of each is set. It
 // cannot reload them.
 func Static(opt Options, models ...Named) (*Server, error) {
+	if opt.Learn {
+		return nil, fmt.Errorf("%w: models in memory have no file for a journal: learning needs textnb serve", ErrSpec)
+	}
 	s := newServer(opt)
 	for _, n := range models {
 		if err := checkName(n.Name); err != nil {
@@ -116,7 +138,16 @@ func newServer(opt Options) *Server {
 	if opt.Log == nil {
 		opt.Log = slog.Default()
 	}
+	if opt.CompactEvery <= 0 {
+		opt.CompactEvery = DefaultCompactEvery
+	}
+	if opt.CompactBytes <= 0 {
+		opt.CompactBytes = DefaultCompactBytes
+	}
 	s := &Server{opt: opt, slots: map[string]*slot{}, met: newMetrics(), mux: http.NewServeMux()}
+	if opt.Learn {
+		s.met.reg.MustRegister(newJournalCollector(s))
+	}
 	s.routes()
 	return s
 }
@@ -142,6 +173,12 @@ func (s *Server) Load() error {
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return err
+	}
+	if s.opt.Learn {
+		s.startOnce.Do(func() {
+			s.stopCompactor = make(chan struct{})
+			go s.compactor(s.stopCompactor)
+		})
 	}
 	s.ready.Store(true)
 	return nil
@@ -169,13 +206,18 @@ func (s *Server) ReloadModel(name string) error {
 }
 
 func (s *Server) reload(sl *slot) error {
-	if sl.path == "" {
+	if sl.path == "" || s.closed.Load() {
 		return nil
 	}
-	m, err := sl.load(s.met)
+	prev := sl.cur.Load()
+	m, err := sl.load(s)
 	if err != nil {
 		s.opt.Log.Error("model load failed; the previous version keeps serving", "model", sl.name, "path", sl.path, "err", err)
 		return err
+	}
+	if m == prev {
+		s.opt.Log.Debug("model file unchanged: the journal's own", "model", sl.name, "path", sl.path)
+		return nil
 	}
 	s.opt.Log.Info("model loaded", "model", sl.name, "path", sl.path, "generation", m.generation,
 		"classes", len(m.classes), "seconds", m.loadTime.Seconds())
@@ -188,6 +230,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.Serve
 // method gets a JSON 405 from allow rather than the mux's plain text.
 func (s *Server) routes() {
 	s.handle("/v1/models/{name}/predict", "predict", true, allow(http.MethodPost, s.predict))
+	s.handle("/v1/models/{name}/learn", "learn", true, allow(http.MethodPost, s.learn))
+	s.handle("/v1/models/{name}/unlearn", "unlearn", true, allow(http.MethodPost, s.unlearn))
 	s.handle("/v1/models/{name}", "model", true, allow(http.MethodGet, s.modelInfo))
 	s.handle("/v1/models", "models", true, allow(http.MethodGet, s.models))
 	s.handle("/healthz", "healthz", false, allow(http.MethodGet, s.healthz))
