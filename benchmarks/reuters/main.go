@@ -4,8 +4,13 @@
 // scores when a test file is given, and scikit-learn's OneVsRest
 // MultinomialNB (α 0.01, counts) and ComplementNB (TF-IDF), with LinearSVC
 // as the yardstick, on the same folds when python3-sklearn is installed.
+// Then it times whole processes, alternating, medians of -runs: textnb's
+// default training (train --multi-label, then eval on the test file, or
+// on the training file without one) against scikit-learn's sublinear
+// TF-IDF + OneVsRest(LinearSVC) fitted and predicting the same, and with
+// -time-cv, textnb cv --multi-label against one training.
 //
-//	go run ./benchmarks/reuters [-train FILE] [-test FILE] [-folds 5] [-configs default,odds]
+//	go run ./benchmarks/reuters [-train FILE] [-test FILE] [-folds 5] [-configs default,odds] [-runs 3] [-time-cv]
 package main
 
 import (
@@ -16,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,6 +64,8 @@ func main() {
 	seed := flag.Uint64("seed", 1, "fold shuffle seed")
 	only := flag.String("configs", "", "comma-separated configurations to run (default all)")
 	noSklearn := flag.Bool("no-sklearn", false, "skip scikit-learn")
+	runs := flag.Int("runs", 3, "runs of each timed whole process (0: no timing)")
+	timeCV := flag.Bool("time-cv", false, "also time textnb cv --multi-label --folds -folds, once a run")
 	flag.Parse()
 	log.SetFlags(0)
 	train, err := read(*trainPath)
@@ -107,11 +115,109 @@ func main() {
 		}
 		fmt.Println()
 	}
-	if *noSklearn || !bench.HasSklearn(bench.Python()) {
+	haveSklearn := !*noSklearn && bench.HasSklearn(bench.Python())
+	if haveSklearn {
+		sklearn(*trainPath, *testPath, multilabel.AssignFolds(len(train), *folds, *seed), *folds)
+	} else {
 		fmt.Println("\n(scikit-learn not run)")
-		return
 	}
-	sklearn(*trainPath, *testPath, multilabel.AssignFolds(len(train), *folds, *seed), *folds)
+	if *runs > 0 {
+		timeProcesses(*trainPath, *testPath, *runs, haveSklearn, *timeCV, *folds)
+	}
+}
+
+// timed is a whole process's measurements over the runs.
+type timed struct {
+	wall, cpu []time.Duration
+	peakKB    int64
+	microF1   float64
+}
+
+func (t *timed) add(rs ...bench.Result) {
+	var wall, cpu time.Duration
+	for _, r := range rs {
+		wall, cpu, t.peakKB = wall+r.Wall, cpu+r.CPU, max(t.peakKB, r.PeakKB)
+	}
+	t.wall, t.cpu = append(t.wall, wall), append(t.cpu, cpu)
+}
+
+func median(d []time.Duration) time.Duration {
+	d = slices.Clone(d)
+	slices.Sort(d)
+	return d[len(d)/2]
+}
+
+// timeProcesses prints the whole-process table: textnb's training (and
+// its evaluation) against scikit-learn's fit and predict, run by run in
+// alternating order, and textnb cv against one training.
+func timeProcesses(trainPath, testPath string, runs int, haveSklearn, timeCV bool, folds int) {
+	dir, bin, cleanup := bench.Workdir("reuters-time-")
+	defer cleanup()
+	predict := testPath
+	if predict == "" {
+		predict = trainPath
+	}
+	model := filepath.Join(dir, "m.model")
+	script := filepath.Join(bench.Root(), "benchmarks", "reuters", "sklearn_reuters.py")
+	var tn, sk, cv timed
+	var trainWall []time.Duration // train alone, for cv
+	for run := range runs {
+		for turn := range 2 {
+			if (run+turn)%2 == 0 {
+				tr, err := bench.Run(nil, bin, "train", trainPath, "--multi-label", "-o", model)
+				if err != nil {
+					log.Fatal(err)
+				}
+				ev, err := bench.Run(nil, bin, "eval", "-m", model, "--json", predict)
+				if err != nil {
+					log.Fatal(err)
+				}
+				var e struct {
+					MicroF1 float64 `json:"micro_f1"`
+				}
+				if err := json.Unmarshal([]byte(ev.Stdout), &e); err != nil {
+					log.Fatalf("textnb eval --json: %v", err)
+				}
+				tn.add(tr, ev)
+				trainWall = append(trainWall, tr.Wall)
+				tn.microF1 = e.MicroF1
+			} else if haveSklearn {
+				r, err := bench.Run(nil, bench.Python(), script, "--time", trainPath, predict)
+				if err != nil {
+					log.Fatal(err)
+				}
+				sk.add(r)
+				fmt.Sscan(r.Stdout, &sk.microF1)
+			}
+		}
+		if timeCV {
+			r, err := bench.Run(nil, bin, "cv", trainPath, "--multi-label", "--folds", fmt.Sprint(folds))
+			if err != nil {
+				log.Fatal(err)
+			}
+			cv.add(r)
+		}
+	}
+	fmt.Printf("\nWhole processes on %s, predicting %s: medians of %d runs, alternating\n\n", filepath.Base(trainPath), filepath.Base(predict), runs)
+	fmt.Println("| process | wall s | CPU s | peak MiB | micro-F1 predicted | wall ÷ scikit-learn's |")
+	fmt.Println("|---|---|---|---|---|---|")
+	ratio := func(t timed) string {
+		if len(sk.wall) == 0 {
+			return "—"
+		}
+		return fmt.Sprintf("%.2f×", median(t.wall).Seconds()/median(sk.wall).Seconds())
+	}
+	row := func(name string, t timed, f1 string, r string) {
+		fmt.Printf("| %s | %.2f | %.2f | %s | %s | %s |\n", name, median(t.wall).Seconds(), median(t.cpu).Seconds(), bench.MiB(t.peakKB), f1, r)
+	}
+	row("textnb train --multi-label + eval", tn, fmt.Sprintf("%.4f", tn.microF1), ratio(tn))
+	if len(sk.wall) > 0 {
+		row("scikit-learn sublinear TF-IDF + OneVsRest(LinearSVC) fit + predict", sk, fmt.Sprintf("%.4f", sk.microF1), "1×")
+	}
+	if len(cv.wall) > 0 {
+		row(fmt.Sprintf("textnb cv --multi-label --folds %d", folds), cv, "—",
+			fmt.Sprintf("%s (%.2f× textnb train alone, %.2f s)", ratio(cv), median(cv.wall).Seconds()/median(trainWall).Seconds(), median(trainWall).Seconds()))
+	}
 }
 
 func read(path string) ([]multilabel.Document, error) {
