@@ -10,7 +10,7 @@
 // TF-IDF + OneVsRest(LinearSVC) fitted and predicting the same, and with
 // -time-cv, textnb cv --multi-label against one training.
 //
-//	go run ./benchmarks/reuters [-train FILE] [-test FILE] [-folds 5] [-configs default,odds] [-runs 3] [-time-cv]
+//	go run ./benchmarks/reuters [-train FILE] [-test FILE] [-folds 5] [-configs default,odds] [-runs 3] [-time-cv] [-time-only]
 package main
 
 import (
@@ -66,6 +66,7 @@ func main() {
 	noSklearn := flag.Bool("no-sklearn", false, "skip scikit-learn")
 	runs := flag.Int("runs", 3, "runs of each timed whole process (0: no timing)")
 	timeCV := flag.Bool("time-cv", false, "also time textnb cv --multi-label --folds -folds, once a run")
+	timeOnly := flag.Bool("time-only", false, "only time the whole processes (no cross-validation tables)")
 	flag.Parse()
 	log.SetFlags(0)
 	train, err := read(*trainPath)
@@ -77,6 +78,11 @@ func main() {
 		if test, err = read(*testPath); err != nil {
 			log.Fatal(err)
 		}
+	}
+	haveSklearn := !*noSklearn && bench.HasSklearn(bench.Python())
+	if *timeOnly {
+		timeProcesses(*trainPath, *testPath, max(*runs, 1), haveSklearn, *timeCV, *folds)
+		return
 	}
 	fmt.Printf("Reuters-21578 ModApte: %d training stories, %d-fold cross-validation (seed %d)", len(train), *folds, *seed)
 	if test != nil {
@@ -115,7 +121,6 @@ func main() {
 		}
 		fmt.Println()
 	}
-	haveSklearn := !*noSklearn && bench.HasSklearn(bench.Python())
 	if haveSklearn {
 		sklearn(*trainPath, *testPath, multilabel.AssignFolds(len(train), *folds, *seed), *folds)
 	} else {
