@@ -63,6 +63,7 @@ var flags = newTrainFlags(flag.CommandLine)
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fs, f := flag.CommandLine, flags
+	fs.Init("textnb-beam", flag.ContinueOnError) // errors are reported in one line, below
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
