@@ -20,12 +20,14 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	nbbeam "github.com/textnb/textnb/beam"
@@ -332,6 +334,14 @@ func train(ctx context.Context, f *trainFlags, inputs []string, stdout, stderr i
 			return err
 		}
 		fmt.Fprintf(stderr, "textnb-beam: --lang auto decided %v from the first documents\n", cfg.Tokenize.Lang)
+	}
+	// Workers that are not this process (PROCESS, DOCKER, Dataflow) run
+	// this binary; without it the SDK would try to compile the main's
+	// source, which an installed command does not have.
+	if *jobopts.WorkerBinary == "" && !jobopts.IsLoopback() && runtime.GOOS == "linux" && runtime.GOARCH == "amd64" {
+		if exe, err := os.Executable(); err == nil {
+			*jobopts.WorkerBinary = exe
+		}
 	}
 	p, s := beam.NewPipelineWithRoot()
 	if err := nbbeam.TrainFiles(s, cfg, opt, files, out, st); err != nil {

@@ -119,7 +119,7 @@ func TestPrismProcess(t *testing.T) {
 			res, err := prismrun.Run(ctx, prismrun.Job{
 				Prism:    prism,
 				Launcher: append([]string{self, "train", train, "-o", distributed, "--environment_type=LOOPBACK"}, tc.flags...),
-				Env:      []string{asMain + "=1"},
+				Env:      []string{asMain + "=1", "TMPDIR=" + dir}, // the SDK leaves an empty file in TMPDIR
 				Timeout:  10 * time.Minute,
 			})
 			if err != nil {
