@@ -17,7 +17,6 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
@@ -264,36 +263,11 @@ type buildFn struct {
 }
 
 func (f *buildFn) ProcessElement(ctx context.Context, sums, df []byte) error {
-	dfs, err := shard.ReadDocFreqs(bytes.NewReader(df))
+	m, err := build(sums, df)
 	if err != nil {
 		return err
 	}
-	p, err := dfs.Prepare()
-	if err != nil {
-		return err
-	}
-	s, err := shard.ReadClassSums(bytes.NewReader(sums))
-	if err != nil {
-		return err
-	}
-	m, err := p.Build(s)
-	if err != nil {
-		return err
-	}
-	fs, err := filesystem.New(ctx, f.Out)
-	if err != nil {
-		return err
-	}
-	defer fs.Close()
-	w, err := fs.OpenWrite(ctx, f.Out)
-	if err != nil {
-		return err
-	}
-	if _, err := m.WriteTo(w); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
+	return writeModel(ctx, f.Out, m)
 }
 
 func encode(v io.WriterTo) ([]byte, error) {
