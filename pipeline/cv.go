@@ -287,8 +287,8 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 // fromVocab keeps the raw rows of merged, taking them from it if consume
 // is set, else copying them so that merged can still train.
 func (d *cvData) fromVocab(merged *vocab.Counts, consume bool) error {
-	// Counts even with Vocab.Binary: training rows are made binary as they
-	// are fitted, while a model predicts from counts.
+	// Counts even with Vocab.Binary: rows are made binary as they are
+	// weighted (rowWeights.binary), and the counts serve the totals.
 	prune := merged.Prune
 	if consume {
 		prune = merged.PruneConsume
@@ -779,8 +779,7 @@ func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Confi
 			break
 		}
 	}
-	w.binary = false                     // a model predicts from counts
-	test := vectorize.NewCSR(f.features) // the held-out rows, weighted; unsorted
+	test := vectorize.NewCSR(f.features) // the held-out rows, weighted (binary as a model predicts them); unsorted
 	for _, i := range f.test {
 		idx, val = w.row(d, i, idx[:0], val[:0])
 		test.AppendRow(idx, val)

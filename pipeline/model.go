@@ -285,6 +285,11 @@ func (p *Predictor) rawRow(text string) (idx []int32, val []float64) {
 		p.idx, p.val = append(p.idx[:0], idx...), append(p.val[:0], val...)
 		p.sum.release(maxRowBuffer)
 	}
+	if p.m.vocab != nil && p.m.Config.Vocab.Binary {
+		for i := range p.val { // as the training rows were (vocab.Config.Binary)
+			p.val[i] = 1
+		}
+	}
 	return p.idx, p.val
 }
 

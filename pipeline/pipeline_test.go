@@ -530,3 +530,37 @@ func TestPutCoderReplacesLargeCoders(t *testing.T) {
 		t.Errorf("after %d terms: same coder %v, same worker %v, %d terms", small.Len(), c == small, c.tok == small.tok, c.Len())
 	}
 }
+
+// With Vocab.Binary a model predicts from presence, as its training rows
+// counted it: repeating a term changes nothing, while a model of counts
+// scores the repetition.
+func TestBinaryPredictsPresence(t *testing.T) {
+	docs := readDocs(t, newsTrain)
+	for _, cfg := range []Config{{Fast: true, Vocab: vectorize.VocabConfig{Binary: true}}, {Fast: true, Weighting: RawCounts, Vocab: vectorize.VocabConfig{Binary: true}}} {
+		m, _, err := trainerOf(t, cfg, docs).Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := cfg
+		counts.Vocab.Binary = false
+		c, _, err := trainerOf(t, counts, docs).Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		once, thrice := "oil prices rose", "oil oil oil prices prices rose"
+		p, q := m.NewPredictor(), c.NewPredictor()
+		if a, b := p.JointLogLikelihood(nil, once), p.JointLogLikelihood(nil, thrice); !slices.Equal(a, b) {
+			t.Errorf("%+v: binary model scores %q %v and %q %v", cfg.Weighting, once, a, thrice, b)
+		}
+		if a, b := q.JointLogLikelihood(nil, once), q.JointLogLikelihood(nil, thrice); slices.Equal(a, b) {
+			t.Errorf("%+v: a model of counts scores %q as %q", cfg.Weighting, once, thrice)
+		}
+		loaded, err := decode(testkit.Encode(t, m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := loaded.NewPredictor().JointLogLikelihood(nil, thrice), p.JointLogLikelihood(nil, once); !slices.Equal(a, b) {
+			t.Errorf("loaded binary model scores %q %v, want %v", thrice, a, b)
+		}
+	}
+}
