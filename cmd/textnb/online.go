@@ -43,7 +43,7 @@ func newOnlineFlags(fs *flag.FlagSet) onlineFlags {
 // textFlagNames are the flags of newTextFlags, which eval takes only with
 // --online and without -m.
 var textFlagNames = []string{"model", "alpha", "fast", "weighting", "norm", "vectorizer", "features", "min-df", "max-df",
-	"ngrams", "char-ngrams", "stem", "no-stem", "stopwords", "lang"}
+	"binary", "ngrams", "char-ngrams", "stem", "no-stem", "stopwords", "lang"}
 
 // learnMode is --learn.
 type learnMode uint8

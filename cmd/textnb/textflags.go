@@ -18,6 +18,7 @@ type textFlags struct {
 	alpha, maxDF                        *float64
 	norm, stem, noStem, fast            *bool
 	features, minDF                     *int
+	binary                              *bool
 }
 
 func newTextFlags(fs *flag.FlagSet) textFlags {
@@ -34,6 +35,7 @@ func newTextFlags(fs *flag.FlagSet) textFlags {
 		features:   fs.Int("features", 0, "hash: number of columns (default 2^20); vocab: keep at most N most frequent terms (default all)"),
 		minDF:      fs.Int("min-df", 0, "drop terms in fewer than N training documents (default automatic: 1, raised only to bound model size)"),
 		maxDF:      fs.Float64("max-df", 0, "drop terms in more than this fraction of documents (default 1.0: keep)"),
+		binary:     fs.Bool("binary", false, "count a term once per document, present or not (Boolean attributes, scikit-learn's binary=True), in training and prediction; vocab vectorizer only"),
 		ngrams:     fs.String("ngrams", "1,2", "word n-gram range `MIN,MAX`"),
 		charNgrams: fs.String("char-ngrams", "", "Han character n-gram range `MIN,MAX`, or none (default: 2,3 for Chinese models, none otherwise)"),
 		stem:       fs.Bool("stem", false, "stem English words (Snowball)"),
@@ -64,6 +66,10 @@ func (f textFlags) config(given map[string]bool) (pipeline.Config, error) {
 		return cfg, fmt.Errorf("%w: --model %q: want auto, cnb, mnb or bnb for text, or gaussian or categorical for a numeric table", errUsage, *f.model)
 	}
 	cfg.Weighting, cfg.Vectorizer = *f.weighting, *f.vectorizer
+	cfg.Vocab.Binary = *f.binary
+	if *f.binary && cfg.Vectorizer == pipeline.Hash {
+		return cfg, fmt.Errorf("%w: --binary applies to the vocab vectorizer, not hash", errUsage)
+	}
 	if cfg.Vectorizer == pipeline.Hash {
 		cfg.HashFeatures = *f.features
 	} else {

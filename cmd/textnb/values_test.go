@@ -112,3 +112,32 @@ func TestPrintJSONError(t *testing.T) {
 		t.Errorf("output %q, want doc0's line only", got)
 	}
 }
+
+// --binary trains and predicts from presence: a model that records it, a
+// repeated word that changes no probability; with hashing it is refused.
+func TestBinaryFlag(t *testing.T) {
+	model := trainTo(t, spamTSV, "--binary", "--fast")
+	m, err := pipeline.Load(model)
+	if err != nil || !m.Config.Vocab.Binary {
+		t.Fatalf("--binary model: binary %v (%v)", m != nil && m.Config.Vocab.Binary, err)
+	}
+	p := m.NewPredictor()
+	once, _ := p.Proba(nil, "win a free prize now")
+	thrice, _ := p.Proba(nil, "win win win a free free prize now")
+	if !slicesEqual(once, thrice) {
+		t.Errorf("--binary: probabilities %v and, with words repeated, %v", once, thrice)
+	}
+	mustFail(t, 2, []string{"--binary applies to the vocab vectorizer"}, "train", spamTSV, "-o", filepath.Join(t.TempDir(), "x"), "--binary", "--vectorizer", "hash")
+}
+
+func slicesEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
