@@ -189,7 +189,7 @@ func (f *tempFit) calibrated(c *Calibration) (loss float64, mean []float64) {
 	var p []float64
 	for i, y := range f.y {
 		copy(z, f.rows[i*f.k:(i+1)*f.k])
-		p = c.proba(p[:0], z)
+		p, _ = c.proba(p[:0], z)
 		for c, v := range p {
 			mean[c] += v
 		}
@@ -480,17 +480,20 @@ func (c *Calibration) scale(jll []float64) {
 	}
 }
 
-// proba appends the calibrated probabilities of the scores jll, which it
-// overwrites.
-func (c *Calibration) proba(dst, jll []float64) []float64 {
+// proba appends the probabilities of the scores jll, which it overwrites,
+// calibrated by c unless c is nil, and returns them with the index of the
+// most probable class.
+func (c *Calibration) proba(dst, jll []float64) ([]float64, int) {
 	best := nb.Argmax(jll)
-	c.scale(jll)
+	if c != nil {
+		c.scale(jll)
+	}
 	n := len(dst)
 	dst = nb.Proba(dst, jll)
-	if c.TopLabel != nil {
+	if c != nil && c.TopLabel != nil {
 		c.TopLabel.apply(dst[n:], best)
 	}
-	return dst
+	return dst, best
 }
 
 // fileCalibration is Calibration in a model file's header.

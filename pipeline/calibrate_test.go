@@ -143,7 +143,7 @@ func TestTopLabelMap(t *testing.T) {
 		for i, y := range h.Labels {
 			z := slices.Clone(h.Scores[i*k : (i+1)*k])
 			best := nb.Argmax(z)
-			p := c.proba(nil, z)
+			p, _ := c.proba(nil, z)
 			if nb.Argmax(p) != best || math.Abs(floatsSum(p)-1) > 1e-12 {
 				t.Fatalf("calibrated %v: top class %d, want %d, or not summing to 1", p, nb.Argmax(p), best)
 			}

@@ -329,16 +329,8 @@ func (m *Model) score(dst []float64, idx []int32, val []float64) []float64 {
 // model's Threshold decides on the calibrated probabilities.
 func (p *Predictor) Proba(dst []float64, text string) ([]float64, int) {
 	p.jll = p.JointLogLikelihood(p.jll[:0], text)
-	c := p.m.calibration
-	best := nb.Argmax(p.jll)
 	n := len(dst)
-	if c != nil {
-		c.scale(p.jll)
-	}
-	dst = nb.Proba(dst, p.jll)
-	if c != nil && c.TopLabel != nil {
-		c.TopLabel.apply(dst[n:], best)
-	}
+	dst, best := p.m.calibration.proba(dst, p.jll)
 	if t := p.m.Threshold; t != nil {
 		return dst, t.Decide(dst[n:])
 	}
