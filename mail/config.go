@@ -61,6 +61,18 @@ func (f Features) String() string {
 	return strings.Join(names, ",")
 }
 
+// MarshalText and UnmarshalText write and read the set as String and
+// ParseFeatures do, for flag.TextVar and encoding/json.
+func (f Features) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+func (f *Features) UnmarshalText(b []byte) error {
+	v, err := ParseFeatures(string(b))
+	if err == nil {
+		*f = v
+	}
+	return err
+}
+
 // ParseFeatures reads "all", "none" or a comma-separated list of the group
 // names subject, addr, url, struct and hdr.
 func ParseFeatures(s string) (Features, error) {

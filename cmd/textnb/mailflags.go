@@ -10,16 +10,16 @@ import (
 // mailFlags are --input and --mail-features: whether files are read as
 // mail, and which feature tokens a message renders.
 type mailFlags struct {
-	input    inputValue
-	features featuresValue
+	input    corpus.Input
+	features mail.Features
 }
 
 func newMailFlags(fs *flag.FlagSet) *mailFlags {
-	f := &mailFlags{features: featuresValue(mail.AllFeatures)}
-	fs.Var(&f.input, "input", "read files as `auto|text|mail`: auto reads .eml and .mbox files, and files whose headers show a message "+
+	f := &mailFlags{}
+	fs.TextVar(&f.input, "input", corpus.InputAuto, "read files as `auto|text|mail`: auto reads .eml and .mbox files, and files whose headers show a message "+
 		"(a Received field, or Message-ID and Date) or that start with an mbox From line, as mail, and the rest as text; "+
 		"predict and eval default to how the model's corpus was read")
-	fs.Var(&f.features, "mail-features", "feature tokens a message adds (docs/mail.md): all, none, or a list of subject (the Subject counted twice), "+
+	fs.TextVar(&f.features, "mail-features", mail.AllFeatures, "feature tokens a message adds (docs/mail.md): all, none, or a list of subject (the Subject counted twice), "+
 		"addr (From, Reply-To, Return-Path addresses and domains), url (link hosts), struct (HTML-only, attachments, charsets, missing Date or Message-ID), "+
 		"hdr (header field names, the mailer, Received hosts' domains)")
 	return f
@@ -27,7 +27,7 @@ func newMailFlags(fs *flag.FlagSet) *mailFlags {
 
 // apply sets opt's input and mail decoding.
 func (f *mailFlags) apply(opt *corpus.Options) {
-	opt.Input, opt.Mail = corpus.Input(f.input), mail.WithFeatures(mail.Features(f.features))
+	opt.Input, opt.Mail = f.input, mail.WithFeatures(f.features)
 }
 
 // stored returns what a model trained on a corpus read with opt records,
@@ -36,7 +36,7 @@ func (f *mailFlags) stored(st corpus.Stats) (input, features string) {
 	if st.Mail == 0 {
 		return "", ""
 	}
-	return corpus.Input(f.input).String(), mail.Features(f.features).String()
+	return f.input.String(), f.features.String()
 }
 
 // useStored sets in opt how the model's training corpus was read, for the
@@ -55,22 +55,4 @@ func (f *mailFlags) useStored(fs *flag.FlagSet, opt *corpus.Options, input, feat
 			opt.Mail = mail.WithFeatures(feat)
 		}
 	}
-}
-
-type inputValue corpus.Input
-
-func (v *inputValue) String() string { return corpus.Input(*v).String() }
-func (v *inputValue) Set(s string) error {
-	in, err := corpus.ParseInput(s)
-	*v = inputValue(in)
-	return err
-}
-
-type featuresValue mail.Features
-
-func (v *featuresValue) String() string { return mail.Features(*v).String() }
-func (v *featuresValue) Set(s string) error {
-	f, err := mail.ParseFeatures(s)
-	*v = featuresValue(f)
-	return err
 }

@@ -140,8 +140,8 @@ type trainFlags struct {
 	lang, labelField, textField              *string
 	weighting                                pipeline.Weighting
 	vectorizer                               pipeline.Vectorizer
-	input                                    inputValue
-	features                                 featuresValue
+	input                                    corpus.Input
+	features                                 mail.Features
 	alpha, maxDF                             *float64
 	norm, stem, noStem, fast                 *bool
 	nFeatures, minDF                         *int
@@ -149,7 +149,7 @@ type trainFlags struct {
 }
 
 func newTrainFlags(fs *flag.FlagSet) *trainFlags {
-	f := &trainFlags{features: featuresValue(mail.AllFeatures)}
+	f := &trainFlags{}
 	n := func(name string) string { f.names = append(f.names, name); return name }
 	f.out = fs.String(n("o"), "", "write the model to this `file` (required): local, created or replaced atomically, or gs://")
 	f.model = fs.String(n("model"), "auto", "classifier: auto (mnb for two classes, cnb for more), cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli)")
@@ -170,8 +170,8 @@ func newTrainFlags(fs *flag.FlagSet) *trainFlags {
 	f.lang = fs.String(n("lang"), "auto", "language: auto (decided by this process from the first 64 KiB of text, as textnb train decides it), en, zh")
 	f.labelField = fs.String(n("label-field"), "label", "label column of .csv/.tsv headers and .jsonl objects")
 	f.textField = fs.String(n("text-field"), "text", "text column of .csv/.tsv headers and .jsonl objects")
-	fs.Var(&f.input, n("input"), "read files as `auto|text|mail`, as textnb train does")
-	fs.Var(&f.features, n("mail-features"), "feature tokens a message adds (docs/mail.md): all, none, or a list of subject, addr, url, struct, hdr")
+	fs.TextVar(&f.input, n("input"), corpus.InputAuto, "read files as `auto|text|mail`, as textnb train does")
+	fs.TextVar(&f.features, n("mail-features"), mail.AllFeatures, "feature tokens a message adds (docs/mail.md): all, none, or a list of subject, addr, url, struct, hdr")
 	f.refused = map[string]string{
 		"multi-label": "multi-label training fits per-label thresholds by cross-validation over every document; train it with textnb train --multi-label",
 		"tune":        "--tune cross-validates settings over every document in one process; choose with textnb cv or textnb train --tune on a sample",
@@ -201,24 +201,6 @@ func newTrainFlags(fs *flag.FlagSet) *trainFlags {
 type refusedBool struct{ flag.Value }
 
 func (refusedBool) IsBoolFlag() bool { return true }
-
-type inputValue corpus.Input
-
-func (v *inputValue) String() string { return corpus.Input(*v).String() }
-func (v *inputValue) Set(s string) error {
-	in, err := corpus.ParseInput(s)
-	*v = inputValue(in)
-	return err
-}
-
-type featuresValue mail.Features
-
-func (v *featuresValue) String() string { return mail.Features(*v).String() }
-func (v *featuresValue) Set(s string) error {
-	f, err := mail.ParseFeatures(s)
-	*v = featuresValue(f)
-	return err
-}
 
 // config returns the pipeline the flags describe, as textnb train reads
 // the same flags.
@@ -314,7 +296,7 @@ func train(ctx context.Context, f *trainFlags, inputs []string, stdout, stderr i
 			}
 		}
 	}
-	opt := corpus.Options{LabelField: *f.labelField, TextField: *f.textField, Input: corpus.Input(f.input), Mail: mail.WithFeatures(mail.Features(f.features))}
+	opt := corpus.Options{LabelField: *f.labelField, TextField: *f.textField, Input: f.input, Mail: mail.WithFeatures(f.features)}
 	var st nbbeam.Stored
 	if *f.labelField != "label" {
 		st.LabelField = *f.labelField
