@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -298,12 +299,26 @@ type Stored struct {
 // no runner holds the documents between the passes; a file is read by one
 // worker, so a corpus in one large line file is best split into several.
 // cfg's language must be set (see ResolveLang).
-func TrainFiles(s beam.Scope, cfg pipeline.Config, opt corpus.Options, files []File, out string, st Stored) error {
+//
+// The second pass sums the files in groups consecutive groups, each read
+// by one worker into one set of class sums, which can be as large as the
+// model (the hashing vectorizer's nearly always are): groups bounds how
+// many of them the workers and the runner hold, and how many workers the
+// pass can keep busy. 0 means runtime.GOMAXPROCS(0) of the process that
+// builds the pipeline, the parallelism of a worker it hosts (LOOPBACK).
+// With one group the files are summed in order, as textnb train sums them.
+func TrainFiles(s beam.Scope, cfg pipeline.Config, opt corpus.Options, files []File, out string, st Stored, groups int) error {
 	if cfg.Tokenize.Lang == tokenize.Auto {
 		return fmt.Errorf("nbbeam: set Config.Tokenize.Lang (see ResolveLang): bundles could decide auto differently")
 	}
 	if len(files) == 0 {
 		return fmt.Errorf("%w: no files", ErrInput)
+	}
+	if groups < 0 {
+		return fmt.Errorf("%w: %d groups", ErrInput, groups)
+	}
+	if groups == 0 {
+		groups = runtime.GOMAXPROCS(0)
 	}
 	if _, err := shard.NewDocFreqCounter(cfg); err != nil {
 		return err
@@ -313,20 +328,38 @@ func TrainFiles(s beam.Scope, cfg pipeline.Config, opt corpus.Options, files []F
 	partDF, partMail := beam.ParDo2(s, &fileDocFreqsFn{docFreqsFn: docFreqsFn{Config: cfg}, Options: opt}, in)
 	df := beam.Combine(s, &mergeDocFreqsFn{}, partDF)
 	mails := beam.Combine(s, addInts, partMail)
-	partSums := beam.ParDo(s, &fileSumsFn{Options: opt}, in, beam.SideInput{Input: df})
+	grouped := beam.Reshuffle(s, beam.CreateList(s, groupFiles(files, groups)))
+	partSums := beam.ParDo(s, &fileSumsFn{Options: opt}, grouped, beam.SideInput{Input: df})
 	sums := beam.Combine(s, &mergeSumsFn{}, partSums)
 	beam.ParDo0(s, &fileBuildFn{buildFn: buildFn{Out: out}, Stored: st}, sums,
 		beam.SideInput{Input: df}, beam.SideInput{Input: mails})
 	return nil
 }
 
+// fileGroup is files that one worker sums in order.
+type fileGroup struct {
+	Files []File
+}
+
+// groupFiles splits files into at most n consecutive groups of nearly
+// equal counts.
+func groupFiles(files []File, n int) []fileGroup {
+	n = min(n, len(files))
+	groups := make([]fileGroup, n)
+	for i := range n {
+		groups[i].Files = files[i*len(files)/n : (i+1)*len(files)/n]
+	}
+	return groups
+}
+
 func init() {
 	register.DoFn4x1[context.Context, File, func([]byte), func(int), error](&fileDocFreqsFn{})
-	register.DoFn4x1[context.Context, File, []byte, func([]byte), error](&fileSumsFn{})
+	register.DoFn4x1[context.Context, fileGroup, []byte, func([]byte), error](&fileSumsFn{})
 	register.DoFn4x1[context.Context, []byte, []byte, int, error](&fileBuildFn{})
 	register.Emitter1[int]()
 	register.Function2x1(addInts)
 	beam.RegisterType(reflect.TypeFor[File]())
+	beam.RegisterType(reflect.TypeFor[fileGroup]())
 }
 
 func addInts(a, b int) int { return a + b }
@@ -360,21 +393,28 @@ func (f *fileDocFreqsFn) FinishBundle(_ context.Context, emit func([]byte), mail
 	return f.docFreqsFn.FinishBundle(emit)
 }
 
-// fileSumsFn weights each bundle's files with the merged document
+// fileSumsFn weights each group's files with the merged document
 // frequencies and emits its class sums.
 type fileSumsFn struct {
 	sumsFn
 	Options corpus.Options
 }
 
-func (f *fileSumsFn) ProcessElement(ctx context.Context, file File, df []byte, emit func([]byte)) error {
-	_, err := ReadFile(ctx, file, f.Options, func(d corpus.Document) error {
-		if err := f.sumsFn.ProcessElement(Doc{d.Label, d.Text}, df, emit); err != nil {
-			return fmt.Errorf("%s: %w", d.Source, err)
+func (f *fileSumsFn) ProcessElement(ctx context.Context, g fileGroup, df []byte, emit func([]byte)) error {
+	for _, file := range g.Files {
+		_, err := ReadFile(ctx, file, f.Options, func(d corpus.Document) error {
+			if err := f.sumsFn.ProcessElement(Doc{d.Label, d.Text}, df, emit); err != nil {
+				return fmt.Errorf("%s: %w", d.Source, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		return nil
-	})
-	return err
+	}
+	// A group's sums go out now, not with the bundle's: a bundle of
+	// several groups would otherwise sum them in another order.
+	return f.sumsFn.FinishBundle(df, emit)
 }
 
 func (f *fileSumsFn) FinishBundle(_ context.Context, df []byte, emit func([]byte)) error {

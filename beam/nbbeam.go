@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -39,7 +40,8 @@ func init() {
 	register.DoFn3x1[Doc, []byte, func([]byte), error](&sumsFn{})
 	register.Emitter1[[]byte]()
 	register.Combiner3[[]byte, []byte, []byte](&mergeDocFreqsFn{})
-	register.Combiner3[[]byte, []byte, []byte](&mergeSumsFn{})
+	register.Combiner3[sumsAcc, []byte, []byte](&mergeSumsFn{})
+	beam.RegisterCoder(reflect.TypeFor[sumsAcc](), encodeSumsAcc, decodeSumsAcc)
 	register.DoFn3x1[context.Context, []byte, []byte, error](&buildFn{})
 }
 
@@ -212,7 +214,7 @@ func (f *sumsFn) FinishBundle(_ []byte, emit func([]byte)) error {
 	if err != nil {
 		return err
 	}
-	b, err := encode(s)
+	b, err := s.MarshalBinary()
 	if err != nil {
 		return err
 	}
@@ -220,16 +222,54 @@ func (f *sumsFn) FinishBundle(_ []byte, emit func([]byte)) error {
 	return nil
 }
 
-// mergeSumsFn adds encoded class sums.
+// mergeSumsFn adds encoded class sums into one decoded accumulator: a
+// sum of the hashing vectorizer is as large as the model, and decoding
+// two accumulators and encoding their merge at every step would hold five
+// at once.
 type mergeSumsFn struct{}
 
-func (*mergeSumsFn) CreateAccumulator() []byte { return nil }
+// sumsAcc is mergeSumsFn's accumulator: nil sums are none yet.
+type sumsAcc struct{ s *shard.ClassSums }
 
-func (f *mergeSumsFn) AddInput(acc, in []byte) ([]byte, error) { return f.MergeAccumulators(acc, in) }
-
-func (*mergeSumsFn) MergeAccumulators(a, b []byte) ([]byte, error) {
-	return mergeEncoded(a, b, shard.ReadClassSums, shard.MergeClassSums)
+// add adds o to a, in a's memory.
+func (a sumsAcc) add(o *shard.ClassSums) (sumsAcc, error) {
+	switch {
+	case o == nil:
+		return a, nil
+	case a.s == nil:
+		return sumsAcc{o}, nil
+	}
+	return a, a.s.Add(o)
 }
+
+func encodeSumsAcc(a sumsAcc) ([]byte, error) {
+	if a.s == nil {
+		return nil, nil
+	}
+	return a.s.MarshalBinary()
+}
+
+func decodeSumsAcc(b []byte) (sumsAcc, error) {
+	if len(b) == 0 {
+		return sumsAcc{}, nil
+	}
+	s, err := shard.ReadClassSums(bytes.NewReader(b))
+	return sumsAcc{s}, err
+}
+
+func (*mergeSumsFn) CreateAccumulator() sumsAcc { return sumsAcc{} }
+
+func (*mergeSumsFn) AddInput(acc sumsAcc, in []byte) (sumsAcc, error) {
+	o, err := decodeSumsAcc(in)
+	if err != nil {
+		return acc, err
+	}
+	return acc.add(o.s)
+}
+
+func (*mergeSumsFn) MergeAccumulators(a, b sumsAcc) (sumsAcc, error) { return a.add(b.s) }
+
+func (*mergeSumsFn) ExtractOutput(acc sumsAcc) ([]byte, error) { return encodeSumsAcc(acc) }
 
 // mergeEncoded decodes the accumulators a and b with read, merges them and
 // encodes the result; an empty accumulator is the identity.
@@ -254,8 +294,6 @@ func mergeEncoded[T io.WriterTo](a, b []byte, read func(io.Reader) (T, error), m
 	}
 	return encode(d)
 }
-
-func (*mergeSumsFn) ExtractOutput(acc []byte) []byte { return acc }
 
 // buildFn builds the model from the merged sums and writes it.
 type buildFn struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/textcore"
 	"github.com/textnb/textnb/internal/vocab"
+	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -379,14 +380,30 @@ type Summer struct {
 	y       []int
 	pending *vectorize.CSR
 	sums    *compact.Counts
+	// table is the hashing vectorizer's sums, Classes×Features: nearly
+	// every cell of a large corpus's hashed sums is non-zero, so one dense
+	// table that every batch adds to costs less than sparse sums merged
+	// anew at every batch. shared: Sums handed it out, so the next batch
+	// copies it first.
+	table  *nb.Counts
+	shared bool
 }
 
 // summerBatch is the entries a Summer holds before it adds them to its sums.
 const summerBatch = 1 << 20
 
+// denseCells bounds the cells of a dense table of class sums (8 bytes
+// each): the hashing vectorizer's 2^20 columns for up to 32 classes.
+const denseCells = 1 << 25
+
 // NewSummer returns an empty Summer.
 func (p *Prepared) NewSummer() *Summer {
 	return &Summer{p: p, row: core.Row(p.m), pending: vectorize.NewCSR(p.NumFeatures())}
+}
+
+// dense reports whether the sums of p's model are kept in a dense table.
+func (p *Prepared) dense() bool {
+	return p.m.Config.Vectorizer == pipeline.Hash && len(p.m.Classes)*p.features <= denseCells
 }
 
 // Add weights one document and adds it to its class's sums. An empty
@@ -409,9 +426,24 @@ func (s *Summer) Add(label, text string) error {
 	return nil
 }
 
-// fold adds the pending rows to the sums.
+// fold adds the pending rows to the sums. A dense table adds them row by
+// row in order, as a Trainer's counts do.
 func (s *Summer) fold() error {
 	m := s.p.m
+	if s.p.dense() {
+		switch {
+		case s.table == nil:
+			s.table = nb.NewCounts(core.Estimator(m), len(m.Classes), s.p.features)
+		case s.shared:
+			s.table = cloneCounts(s.table)
+		}
+		s.shared = false
+		if err := s.table.Add(s.pending, s.y, nil); err != nil {
+			return err
+		}
+		s.y, s.pending = s.y[:0], vectorize.NewCSR(s.pending.Cols)
+		return nil
+	}
 	c, err := compact.CountRows(core.Estimator(m), s.pending.Cols, s.y, len(m.Classes),
 		func(i int, idx []int32, val []float64) ([]int32, []float64) {
 			ri, rv := s.pending.Row(i)
@@ -429,30 +461,44 @@ func (s *Summer) fold() error {
 	return nil
 }
 
+func cloneCounts(c *nb.Counts) *nb.Counts {
+	d := *c
+	d.ClassCount, d.FeatureCount = slices.Clone(c.ClassCount), slices.Clone(c.FeatureCount)
+	return &d
+}
+
 // Sums returns the class sums of the documents added, with their class
 // counts.
 func (s *Summer) Sums() (*ClassSums, error) {
 	if err := s.fold(); err != nil {
 		return nil, err
 	}
+	if s.table != nil {
+		s.shared = true
+		return &ClassSums{d: s.table}, nil
+	}
 	return &ClassSums{c: s.sums}, nil
 }
 
 // Build makes the model from the merged class sums of every part.
 func (p *Prepared) Build(sums *ClassSums) (*pipeline.Model, error) {
-	switch {
-	case sums == nil || sums.c == nil:
+	if sums == nil || sums.c == nil && sums.d == nil {
 		return nil, fmt.Errorf("%w: no class sums", ErrStats)
-	case sums.c.Classes != len(p.m.Classes) || sums.c.Features != p.NumFeatures():
+	}
+	if k, f := sums.shape(); k != len(p.m.Classes) || f != p.NumFeatures() {
 		return nil, fmt.Errorf("%w: sums of %d classes × %d features, want %d × %d",
-			ErrStats, sums.c.Classes, sums.c.Features, len(p.m.Classes), p.NumFeatures())
+			ErrStats, k, f, len(p.m.Classes), p.NumFeatures())
+	}
+	c, err := sums.sparse()
+	if err != nil {
+		return nil, err
 	}
 	var docs float64
-	for _, c := range sums.c.ClassCount {
+	for _, c := range c.ClassCount {
 		docs += c
 	}
 	if docs != float64(p.n) {
 		return nil, fmt.Errorf("%w: the sums hold %g documents, the document frequencies %d", ErrStats, docs, p.n)
 	}
-	return core.Fit(p.m, sums.c)
+	return core.Fit(p.m, c)
 }

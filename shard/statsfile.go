@@ -2,12 +2,14 @@ package shard
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/gob"
 	"fmt"
 	"io"
 
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/vocab"
+	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -16,6 +18,7 @@ import (
 const (
 	docFreqsMagic  = "textnb document frequencies 1\n"
 	classSumsMagic = "textnb class sums 1\n"
+	denseSumsMagic = "textnb class sums 2\n"
 )
 
 // docFreqsFile is DocFreqs as its file holds it: gob matches fields by
@@ -49,27 +52,125 @@ func ReadDocFreqs(r io.Reader) (*DocFreqs, error) {
 // ClassSums are the class sums of a part's weighted rows, with the
 // documents of each class (Summer.Sums): statistics that MergeClassSums
 // combines across parts and that Prepared.Build makes a model of.
-type ClassSums struct{ c *compact.Counts }
+type ClassSums struct {
+	c *compact.Counts // the non-zero cells, or
+	d *nb.Counts      // a dense table (the hashing vectorizer's, see Summer)
+}
+
+// shape returns the classes and features of s.
+func (s *ClassSums) shape() (classes, features int) {
+	if s.d != nil {
+		return s.d.Classes, s.d.Features
+	}
+	return s.c.Classes, s.c.Features
+}
+
+// sparse returns s's non-zero cells.
+func (s *ClassSums) sparse() (*compact.Counts, error) {
+	if s.c != nil {
+		return s.c, nil
+	}
+	c := compact.FromDense(s.d)
+	if c == nil {
+		return nil, fmt.Errorf("%w: sums of %d classes × %d features", ErrStats, s.d.Classes, s.d.Features)
+	}
+	return c, nil
+}
 
 // MergeClassSums returns the sums of a's documents and b's; it is
 // associative and commutative up to rounding.
 func MergeClassSums(a, b *ClassSums) (*ClassSums, error) {
-	c, err := compact.Merge(a.c, b.c)
+	if a.d != nil && b.d != nil {
+		d := cloneCounts(a.d)
+		if err := d.Merge(b.d); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrStats, err)
+		}
+		return &ClassSums{d: d}, nil
+	}
+	sa, err := a.sparse()
+	if err != nil {
+		return nil, err
+	}
+	sb, err := b.sparse()
+	if err != nil {
+		return nil, err
+	}
+	c, err := compact.Merge(sa, sb)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrStats, err)
 	}
 	return &ClassSums{c: c}, nil
 }
 
-// WriteTo writes s in the class-sums file format.
+// Add adds o's sums to s, as MergeClassSums(s, o) would, in s's own
+// memory where s is a dense table: to combine many parts' sums of the
+// hashing vectorizer, each as large as the model, without a copy each.
+// On error s is unchanged.
+func (s *ClassSums) Add(o *ClassSums) error {
+	if s.d != nil && o.d != nil {
+		if err := s.d.Merge(o.d); err != nil {
+			return fmt.Errorf("%w: %v", ErrStats, err)
+		}
+		return nil
+	}
+	m, err := MergeClassSums(s, o)
+	if err != nil {
+		return err
+	}
+	*s = *m
+	return nil
+}
+
+// WriteTo writes s in the class-sums file format: its non-zero cells, or,
+// for a dense table, its classes' sums in turn (see denseSize).
 func (s *ClassSums) WriteTo(w io.Writer) (int64, error) {
+	if s.d != nil {
+		cw := &countingWriter{w: w}
+		bw := bufio.NewWriterSize(cw, 1<<20)
+		if _, err := bw.Write(appendDenseHeader(nil, s.d)); err != nil {
+			return cw.n, err
+		}
+		var b []byte
+		for k := range s.d.Classes {
+			b = appendDenseClass(b[:0], s.d, k)
+			if _, err := bw.Write(b); err != nil {
+				return cw.n, err
+			}
+		}
+		err := bw.Flush()
+		return cw.n, err
+	}
 	return writeGob(w, classSumsMagic, s.c)
+}
+
+// MarshalBinary returns what WriteTo writes, in one allocation of its
+// size: for engines that pass sums between workers as bytes.
+func (s *ClassSums) MarshalBinary() ([]byte, error) {
+	if s.d == nil {
+		var b bytes.Buffer
+		_, err := s.WriteTo(&b)
+		return b.Bytes(), err
+	}
+	b := make([]byte, 0, denseSize(s.d))
+	b = appendDenseHeader(b, s.d)
+	for k := range s.d.Classes {
+		b = appendDenseClass(b, s.d, k)
+	}
+	return b, nil
 }
 
 // ReadClassSums reads sums that ClassSums.WriteTo wrote.
 func ReadClassSums(r io.Reader) (*ClassSums, error) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	if head, err := br.Peek(len(denseSumsMagic)); err == nil && string(head) == denseSumsMagic {
+		d, err := readDense(br)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", pipeline.ErrFormat, err)
+		}
+		return &ClassSums{d: d}, nil
+	}
 	s := new(compact.Counts)
-	if err := readGob(r, classSumsMagic, s); err != nil {
+	if err := readGob(br, classSumsMagic, s); err != nil {
 		return nil, err
 	}
 	if _, err := compact.Merge(s, &compact.Counts{Classes: s.Classes, Features: s.Features, ClassCount: make([]float64, s.Classes),

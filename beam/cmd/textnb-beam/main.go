@@ -144,7 +144,7 @@ type trainFlags struct {
 	features                                 mail.Features
 	alpha, maxDF                             *float64
 	norm, stem, noStem, fast                 *bool
-	nFeatures, minDF                         *int
+	nFeatures, minDF, groups                 *int
 	refused                                  map[string]string
 }
 
@@ -168,6 +168,7 @@ func newTrainFlags(fs *flag.FlagSet) *trainFlags {
 	f.noStem = fs.Bool(n("no-stem"), false, "do not stem English words (the default)")
 	f.stopword = fs.String(n("stopwords"), "none", "stopword list: none, en, zh, all (en,zh)")
 	f.lang = fs.String(n("lang"), "auto", "language: auto (decided by this process from the first 64 KiB of text, as textnb train decides it), en, zh")
+	f.groups = fs.Int(n("groups"), 0, "sum the files in `N` groups, each one worker's task with one set of class sums as large as the model: N bounds the sums held at once and the workers kept busy (default: this process's GOMAXPROCS, a LOOPBACK worker's parallelism); with 1 the files are summed in order, as textnb train sums them")
 	f.labelField = fs.String(n("label-field"), "label", "label column of .csv/.tsv headers and .jsonl objects")
 	f.textField = fs.String(n("text-field"), "text", "text column of .csv/.tsv headers and .jsonl objects")
 	fs.TextVar(&f.input, n("input"), corpus.InputAuto, "read files as `auto|text|mail`, as textnb train does")
@@ -326,7 +327,7 @@ func train(ctx context.Context, f *trainFlags, inputs []string, stdout, stderr i
 		}
 	}
 	p, s := beam.NewPipelineWithRoot()
-	if err := nbbeam.TrainFiles(s, cfg, opt, files, out, st); err != nil {
+	if err := nbbeam.TrainFiles(s, cfg, opt, files, out, st, *f.groups); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if err := beamx.Run(ctx, p); err != nil {

@@ -97,16 +97,21 @@ func TestPrismProcess(t *testing.T) {
 	}
 	type run struct {
 		name, train, test string
-		flags             []string
+		flags, beamFlags  []string
+		// identical: one group summed in order, so textnb train's weights
+		// bit for bit
+		identical bool
 	}
 	runs := []run{
-		{"folders", filepath.Join(testdata, "news/train"), filepath.Join(testdata, "news/test"), []string{"--lang", "en"}},
-		{"lines-hash-auto", filepath.Join(testdata, "spam.tsv"), filepath.Join(testdata, "spam.tsv"), []string{"--vectorizer", "hash", "--features", "4096"}},
+		{"folders", filepath.Join(testdata, "news/train"), filepath.Join(testdata, "news/test"), []string{"--lang", "en"}, nil, false},
+		{"lines-hash-auto", filepath.Join(testdata, "spam.tsv"), filepath.Join(testdata, "spam.tsv"), []string{"--vectorizer", "hash", "--features", "4096"}, nil, true},
+		{"folders-hash-one-group", filepath.Join(testdata, "news/train"), filepath.Join(testdata, "news/test"), []string{"--lang", "en", "--vectorizer", "hash"}, []string{"--groups", "1"}, true},
+		{"folders-hash-groups", filepath.Join(testdata, "news/train"), filepath.Join(testdata, "news/test"), []string{"--lang", "en", "--vectorizer", "hash"}, []string{"--groups", "3"}, false},
 	}
 	// TEXTNB_20NG names the folder that holds 20news-bydate-train and -test
 	// (not in CI: unit tests use testdata only).
 	if root := os.Getenv("TEXTNB_20NG"); root != "" {
-		runs = append(runs, run{"20newsgroups", filepath.Join(root, "20news-bydate-train"), filepath.Join(root, "20news-bydate-test"), []string{"--lang", "en"}})
+		runs = append(runs, run{"20newsgroups", filepath.Join(root, "20news-bydate-train"), filepath.Join(root, "20news-bydate-test"), []string{"--lang", "en"}, nil, false})
 	}
 	for _, tc := range runs {
 		t.Run(tc.name, func(t *testing.T) {
@@ -118,7 +123,7 @@ func TestPrismProcess(t *testing.T) {
 			}
 			res, err := prismrun.Run(ctx, prismrun.Job{
 				Prism:    prism,
-				Launcher: append([]string{self, "train", train, "-o", distributed, "--environment_type=LOOPBACK"}, tc.flags...),
+				Launcher: append([]string{self, "train", train, "-o", distributed, "--environment_type=LOOPBACK"}, append(tc.flags, tc.beamFlags...)...),
 				Env:      []string{asMain + "=1", "TMPDIR=" + dir}, // the SDK leaves an empty file in TMPDIR
 				Timeout:  10 * time.Minute,
 			})
@@ -140,7 +145,11 @@ func TestPrismProcess(t *testing.T) {
 				t.Errorf("processes %q", roles)
 			}
 			t.Logf("Beam on Prism's process: %.1fs (private network namespace: %v)", res.Wall.Seconds(), res.Private)
-			samePredictions(t, load(t, distributed), load(t, local), tc.test)
+			a, b := load(t, distributed), load(t, local)
+			samePredictions(t, a, b, tc.test)
+			if tc.identical {
+				sameWeights(t, a, b)
+			}
 		})
 	}
 }
@@ -188,4 +197,20 @@ func samePredictions(t *testing.T, a, b *pipeline.Model, path string) {
 	}
 	t.Logf("%s: %d of %d test documents predicted alike; accuracy %.4f (Beam), %.4f (textnb train)",
 		path, same, n, float64(rightA)/float64(n), float64(rightB)/float64(n))
+}
+
+// sameWeights checks that a and b have the same classes, weights and
+// biases, bit for bit.
+func sameWeights(t *testing.T, a, b *pipeline.Model) {
+	t.Helper()
+	if !slices.Equal(a.Classes, b.Classes) {
+		t.Fatalf("classes %q and %q", a.Classes, b.Classes)
+	}
+	for c := range a.Classes {
+		wa, ba := a.ClassWeights(c)
+		wb, bb := b.ClassWeights(c)
+		if ba != bb || !slices.Equal(wa, wb) {
+			t.Fatalf("class %s: weights differ from textnb train's", a.Classes[c])
+		}
+	}
 }
