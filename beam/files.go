@@ -1,7 +1,6 @@
 package nbbeam
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -329,15 +328,16 @@ func TrainFiles(s beam.Scope, cfg pipeline.Config, opt corpus.Options, files []F
 	df := beam.Combine(s, &mergeDocFreqsFn{}, partDF)
 	mails := beam.Combine(s, addInts, partMail)
 	grouped := beam.Reshuffle(s, beam.CreateList(s, groupFiles(files, groups)))
-	partSums := beam.ParDo(s, &fileSumsFn{Options: opt}, grouped, beam.SideInput{Input: df})
-	sums := beam.Combine(s, &mergeSumsFn{}, partSums)
+	partSums := beam.ParDo(s, &fileSumsFn{sumsFn: sumsFn{Out: out, Job: newJobID()}, Options: opt}, grouped, beam.SideInput{Input: df})
+	sums := beam.Combine(s, joinPaths, partSums)
 	beam.ParDo0(s, &fileBuildFn{buildFn: buildFn{Out: out}, Stored: st}, sums,
 		beam.SideInput{Input: df}, beam.SideInput{Input: mails})
 	return nil
 }
 
-// fileGroup is files that one worker sums in order.
+// fileGroup is files that one worker sums in order, the Index-th group.
 type fileGroup struct {
+	Index int
 	Files []File
 }
 
@@ -347,15 +347,15 @@ func groupFiles(files []File, n int) []fileGroup {
 	n = min(n, len(files))
 	groups := make([]fileGroup, n)
 	for i := range n {
-		groups[i].Files = files[i*len(files)/n : (i+1)*len(files)/n]
+		groups[i] = fileGroup{i, files[i*len(files)/n : (i+1)*len(files)/n]}
 	}
 	return groups
 }
 
 func init() {
 	register.DoFn4x1[context.Context, File, func([]byte), func(int), error](&fileDocFreqsFn{})
-	register.DoFn4x1[context.Context, fileGroup, []byte, func([]byte), error](&fileSumsFn{})
-	register.DoFn4x1[context.Context, []byte, []byte, int, error](&fileBuildFn{})
+	register.DoFn4x1[context.Context, fileGroup, []byte, func([]string), error](&fileSumsFn{})
+	register.DoFn4x1[context.Context, []string, []byte, int, error](&fileBuildFn{})
 	register.Emitter1[int]()
 	register.Function2x1(addInts)
 	beam.RegisterType(reflect.TypeFor[File]())
@@ -400,10 +400,10 @@ type fileSumsFn struct {
 	Options corpus.Options
 }
 
-func (f *fileSumsFn) ProcessElement(ctx context.Context, g fileGroup, df []byte, emit func([]byte)) error {
+func (f *fileSumsFn) ProcessElement(ctx context.Context, g fileGroup, df []byte, emit func([]string)) error {
 	for _, file := range g.Files {
 		_, err := ReadFile(ctx, file, f.Options, func(d corpus.Document) error {
-			if err := f.sumsFn.ProcessElement(Doc{d.Label, d.Text}, df, emit); err != nil {
+			if err := f.add(Doc{d.Label, d.Text}, df); err != nil {
 				return fmt.Errorf("%s: %w", d.Source, err)
 			}
 			return nil
@@ -412,13 +412,13 @@ func (f *fileSumsFn) ProcessElement(ctx context.Context, g fileGroup, df []byte,
 			return err
 		}
 	}
-	// A group's sums go out now, not with the bundle's: a bundle of
-	// several groups would otherwise sum them in another order.
-	return f.sumsFn.FinishBundle(df, emit)
+	// A group's sums go out now, not with the bundle's, named by its
+	// index, so that the build adds the groups in order.
+	return f.flush(ctx, fmt.Sprintf("%06d", g.Index), emit)
 }
 
-func (f *fileSumsFn) FinishBundle(_ context.Context, df []byte, emit func([]byte)) error {
-	return f.sumsFn.FinishBundle(df, emit)
+func (f *fileSumsFn) FinishBundle(ctx context.Context, df []byte, emit func([]string)) error {
+	return f.sumsFn.FinishBundle(ctx, df, emit)
 }
 
 // fileBuildFn builds the model and records how its corpus was read.
@@ -427,8 +427,8 @@ type fileBuildFn struct {
 	Stored Stored
 }
 
-func (f *fileBuildFn) ProcessElement(ctx context.Context, sums, df []byte, mails int) error {
-	m, err := build(sums, df)
+func (f *fileBuildFn) ProcessElement(ctx context.Context, sums []string, df []byte, mails int) error {
+	m, err := build(ctx, sums, df)
 	if err != nil {
 		return err
 	}
@@ -436,25 +436,11 @@ func (f *fileBuildFn) ProcessElement(ctx context.Context, sums, df []byte, mails
 	if mails > 0 {
 		m.MailInput, m.MailFeatures = f.Stored.MailInput, f.Stored.MailFeatures
 	}
-	return writeModel(ctx, f.Out, m)
-}
-
-// build makes the model from encoded merged class sums and document
-// frequencies.
-func build(sums, df []byte) (*pipeline.Model, error) {
-	dfs, err := shard.ReadDocFreqs(bytes.NewReader(df))
-	if err != nil {
-		return nil, err
+	if err := writeModel(ctx, f.Out, m); err != nil {
+		return err
 	}
-	p, err := dfs.Prepare()
-	if err != nil {
-		return nil, err
-	}
-	s, err := shard.ReadClassSums(bytes.NewReader(sums))
-	if err != nil {
-		return nil, err
-	}
-	return p.Build(s)
+	removeSums(ctx, sums)
+	return nil
 }
 
 // writeModel writes m to out: a local file atomically, as textnb train

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -37,12 +36,12 @@ func init() {
 	register.DoFn3x1[context.Context, fileio.ReadableFile, func(Doc), error](&readFileFn{})
 	register.Emitter1[Doc]()
 	register.DoFn2x1[Doc, func([]byte), error](&docFreqsFn{})
-	register.DoFn3x1[Doc, []byte, func([]byte), error](&sumsFn{})
+	register.DoFn4x1[context.Context, Doc, []byte, func([]string), error](&sumsFn{})
 	register.Emitter1[[]byte]()
+	register.Emitter1[[]string]()
 	register.Combiner3[[]byte, []byte, []byte](&mergeDocFreqsFn{})
-	register.Combiner3[sumsAcc, []byte, []byte](&mergeSumsFn{})
-	beam.RegisterCoder(reflect.TypeFor[sumsAcc](), encodeSumsAcc, decodeSumsAcc)
-	register.DoFn3x1[context.Context, []byte, []byte, error](&buildFn{})
+	register.Function2x1(joinPaths)
+	register.DoFn3x1[context.Context, []string, []byte, error](&buildFn{})
 }
 
 // ReadLines reads line files: each line is a label, a tab and the text;
@@ -101,8 +100,8 @@ func Train(s beam.Scope, cfg pipeline.Config, docs beam.PCollection, out string)
 	s = s.Scope("TrainTextNB")
 	partDF := beam.ParDo(s, &docFreqsFn{Config: cfg}, docs)
 	df := beam.Combine(s, &mergeDocFreqsFn{}, partDF)
-	partSums := beam.ParDo(s, &sumsFn{}, docs, beam.SideInput{Input: df})
-	sums := beam.Combine(s, &mergeSumsFn{}, partSums)
+	partSums := beam.ParDo(s, &sumsFn{Out: out, Job: newJobID()}, docs, beam.SideInput{Input: df})
+	sums := beam.Combine(s, joinPaths, partSums)
 	beam.ParDo0(s, &buildFn{Out: out}, sums, beam.SideInput{Input: df})
 	return nil
 }
@@ -179,98 +178,6 @@ func sortClasses(d *shard.DocFreqs) {
 	}
 }
 
-// sumsFn weights each bundle's documents with the merged document
-// frequencies and emits its class sums.
-type sumsFn struct {
-	df  []byte
-	p   *shard.Prepared
-	sum *shard.Summer
-}
-
-// ProcessElement adds d to the bundle's sums, which go out in FinishBundle.
-func (f *sumsFn) ProcessElement(d Doc, df []byte, _ func([]byte)) error {
-	if f.p == nil || !bytes.Equal(f.df, df) {
-		dfs, err := shard.ReadDocFreqs(bytes.NewReader(df))
-		if err != nil {
-			return err
-		}
-		if f.p, err = dfs.Prepare(); err != nil {
-			return err
-		}
-		f.df = df
-	}
-	if f.sum == nil {
-		f.sum = f.p.NewSummer()
-	}
-	return f.sum.Add(d.Label, d.Text)
-}
-
-func (f *sumsFn) FinishBundle(_ []byte, emit func([]byte)) error {
-	if f.sum == nil {
-		return nil
-	}
-	s, err := f.sum.Sums()
-	f.sum = nil
-	if err != nil {
-		return err
-	}
-	b, err := s.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	emit(b)
-	return nil
-}
-
-// mergeSumsFn adds encoded class sums into one decoded accumulator: a
-// sum of the hashing vectorizer is as large as the model, and decoding
-// two accumulators and encoding their merge at every step would hold five
-// at once.
-type mergeSumsFn struct{}
-
-// sumsAcc is mergeSumsFn's accumulator: nil sums are none yet.
-type sumsAcc struct{ s *shard.ClassSums }
-
-// add adds o to a, in a's memory.
-func (a sumsAcc) add(o *shard.ClassSums) (sumsAcc, error) {
-	switch {
-	case o == nil:
-		return a, nil
-	case a.s == nil:
-		return sumsAcc{o}, nil
-	}
-	return a, a.s.Add(o)
-}
-
-func encodeSumsAcc(a sumsAcc) ([]byte, error) {
-	if a.s == nil {
-		return nil, nil
-	}
-	return a.s.MarshalBinary()
-}
-
-func decodeSumsAcc(b []byte) (sumsAcc, error) {
-	if len(b) == 0 {
-		return sumsAcc{}, nil
-	}
-	s, err := shard.ReadClassSums(bytes.NewReader(b))
-	return sumsAcc{s}, err
-}
-
-func (*mergeSumsFn) CreateAccumulator() sumsAcc { return sumsAcc{} }
-
-func (*mergeSumsFn) AddInput(acc sumsAcc, in []byte) (sumsAcc, error) {
-	o, err := decodeSumsAcc(in)
-	if err != nil {
-		return acc, err
-	}
-	return acc.add(o.s)
-}
-
-func (*mergeSumsFn) MergeAccumulators(a, b sumsAcc) (sumsAcc, error) { return a.add(b.s) }
-
-func (*mergeSumsFn) ExtractOutput(acc sumsAcc) ([]byte, error) { return encodeSumsAcc(acc) }
-
 // mergeEncoded decodes the accumulators a and b with read, merges them and
 // encodes the result; an empty accumulator is the identity.
 func mergeEncoded[T io.WriterTo](a, b []byte, read func(io.Reader) (T, error), merge func(T, T) (T, error)) ([]byte, error) {
@@ -293,19 +200,6 @@ func mergeEncoded[T io.WriterTo](a, b []byte, read func(io.Reader) (T, error), m
 		return nil, err
 	}
 	return encode(d)
-}
-
-// buildFn builds the model from the merged sums and writes it.
-type buildFn struct {
-	Out string
-}
-
-func (f *buildFn) ProcessElement(ctx context.Context, sums, df []byte) error {
-	m, err := build(sums, df)
-	if err != nil {
-		return err
-	}
-	return writeModel(ctx, f.Out, m)
 }
 
 func encode(v io.WriterTo) ([]byte, error) {

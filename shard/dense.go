@@ -31,19 +31,6 @@ func denseClassSparse(d *nb.Counts, k int) (sparse bool, n int) {
 	return 12*n < 8*d.Features, n
 }
 
-// denseSize returns the bytes that d is written in.
-func denseSize(d *nb.Counts) int {
-	size := len(denseSumsMagic) + 4 + 4 + 1 + 8 + 8*d.Classes
-	for k := range d.Classes {
-		if sparse, n := denseClassSparse(d, k); sparse {
-			size += 1 + 4 + 12*n
-		} else {
-			size += 1 + 8*d.Features
-		}
-	}
-	return size
-}
-
 func appendDenseHeader(b []byte, d *nb.Counts) []byte {
 	b = append(b, denseSumsMagic...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(d.Classes))

@@ -2,7 +2,6 @@ package shard
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/gob"
 	"fmt"
 	"io"
@@ -141,22 +140,6 @@ func (s *ClassSums) WriteTo(w io.Writer) (int64, error) {
 		return cw.n, err
 	}
 	return writeGob(w, classSumsMagic, s.c)
-}
-
-// MarshalBinary returns what WriteTo writes, in one allocation of its
-// size: for engines that pass sums between workers as bytes.
-func (s *ClassSums) MarshalBinary() ([]byte, error) {
-	if s.d == nil {
-		var b bytes.Buffer
-		_, err := s.WriteTo(&b)
-		return b.Bytes(), err
-	}
-	b := make([]byte, 0, denseSize(s.d))
-	b = appendDenseHeader(b, s.d)
-	for k := range s.d.Classes {
-		b = appendDenseClass(b, s.d, k)
-	}
-	return b, nil
 }
 
 // ReadClassSums reads sums that ClassSums.WriteTo wrote.

@@ -42,6 +42,8 @@ func main() {
 	procs := flag.String("procs", "1,2,4", "worker parallelism (GOMAXPROCS of the process hosting the worker), a list")
 	vectorizers := flag.String("vectorizer", "hash,vocab", "vectorizers, a list")
 	lang := flag.String("lang", "en", "--lang of every run")
+	env := flag.String("env", "", "`VAR=VALUE ...` added to the launcher's environment (GOMEMLIMIT=900MiB)")
+	groups := flag.String("groups", "", "textnb-beam's --groups (default: its own, the worker parallelism)")
 	flag.Parse()
 	if *prism == "" || *launcher == "" || *outDir == "" || flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: prismmem -prism BIN -launcher BIN -out DIR [-textnb BIN] INPUT...")
@@ -72,7 +74,11 @@ func main() {
 			out := filepath.Join(*outDir, v+".beam"+p+".model")
 			args := append([]string{*launcher, "train"}, flag.Args()...)
 			args = append(args, "-o", out, "--lang", *lang, "--vectorizer", v, "--environment_type=LOOPBACK")
-			res, err := prismrun.Run(ctx, prismrun.Job{Prism: *prism, Launcher: args, Env: []string{"GOMAXPROCS=" + p}, Timeout: 2 * time.Hour})
+			if *groups != "" {
+				args = append(args, "--groups", *groups)
+			}
+			res, err := prismrun.Run(ctx, prismrun.Job{Prism: *prism, Launcher: args,
+				Env: append([]string{"GOMAXPROCS=" + p}, strings.Fields(*env)...), Timeout: 2 * time.Hour})
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%v\n", err)
 				os.Exit(1)
