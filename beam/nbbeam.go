@@ -2,8 +2,9 @@
 // process, or on Flink, Spark or Dataflow (see docs/beam.md). It runs the
 // two passes of training in parts (package shard, docs/scale.md): the
 // document frequencies of every bundle, combined; then, with their merge
-// as a side input, each bundle's weighted class sums, combined; then the
-// model, written to one file through any Beam filesystem.
+// as a side input, the weighted class sums of each bundle (or group of
+// files), written to files beside the model; then the model, built from
+// their sum and written to one file through any Beam filesystem.
 package nbbeam
 
 import (

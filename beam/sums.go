@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -77,8 +78,14 @@ func (f *sumsFn) flush(ctx context.Context, id string, emit func([]string)) erro
 		return err
 	}
 	emit([]string{p})
+	collect()
 	return nil
 }
+
+// collect runs the garbage collector where a table as large as the model
+// has just become garbage: otherwise the heap would grow by as much again
+// before the collector ran (GOGC), and a worker's peak with it.
+func collect() { runtime.GC() }
 
 // newJobID returns a name for one pipeline's files of sums.
 func newJobID() string {
@@ -202,9 +209,12 @@ func build(ctx context.Context, sums []string, df []byte) (*pipeline.Model, erro
 		}
 		if total == nil {
 			total = s
-		} else if err := total.Add(s); err != nil {
+			continue
+		}
+		if err := total.Add(s); err != nil {
 			return nil, err
 		}
+		collect()
 	}
 	return p.Build(total) // none: Build says so
 }
