@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -333,6 +334,9 @@ func train(ctx context.Context, f *trainFlags, inputs []string, stdout, stderr i
 	if err := beamx.Run(ctx, p); err != nil {
 		return fmt.Errorf("pipeline failed: %w", err)
 	}
+	// A LOOPBACK worker ran in this process: collect its garbage before
+	// the model is loaded below, rather than add the two.
+	debug.FreeOSMemory()
 	if strings.Contains(out, "://") {
 		fmt.Fprintf(stdout, "trained on %d files in %.1fs; wrote %s\n", len(files), time.Since(start).Seconds(), out)
 		return nil
