@@ -303,9 +303,11 @@ type Stored struct {
 // by one worker into one set of class sums, which can be as large as the
 // model (the hashing vectorizer's nearly always are): groups bounds how
 // many of them the workers and the runner hold, and how many workers the
-// pass can keep busy. 0 means runtime.GOMAXPROCS(0) of the process that
-// builds the pipeline, the parallelism of a worker it hosts (LOOPBACK).
-// With one group the files are summed in order, as textnb train sums them.
+// pass can keep busy. 0 means the parallelism of a worker that the process
+// building the pipeline hosts (LOOPBACK): runtime.GOMAXPROCS(0), but no
+// more than its CPUs, since a group beyond them costs a table and sums no
+// sooner. On a cluster, give the number of workers. With one group the
+// files are summed in order, as textnb train sums them.
 func TrainFiles(s beam.Scope, cfg pipeline.Config, opt corpus.Options, files []File, out string, st Stored, groups int) error {
 	if cfg.Tokenize.Lang == tokenize.Auto {
 		return fmt.Errorf("nbbeam: set Config.Tokenize.Lang (see ResolveLang): bundles could decide auto differently")
@@ -317,7 +319,7 @@ func TrainFiles(s beam.Scope, cfg pipeline.Config, opt corpus.Options, files []F
 		return fmt.Errorf("%w: %d groups", ErrInput, groups)
 	}
 	if groups == 0 {
-		groups = runtime.GOMAXPROCS(0)
+		groups = min(runtime.GOMAXPROCS(0), runtime.NumCPU())
 	}
 	if _, err := shard.NewDocFreqCounter(cfg); err != nil {
 		return err

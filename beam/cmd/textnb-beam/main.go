@@ -169,7 +169,7 @@ func newTrainFlags(fs *flag.FlagSet) *trainFlags {
 	f.noStem = fs.Bool(n("no-stem"), false, "do not stem English words (the default)")
 	f.stopword = fs.String(n("stopwords"), "none", "stopword list: none, en, zh, all (en,zh)")
 	f.lang = fs.String(n("lang"), "auto", "language: auto (decided by this process from the first 64 KiB of text, as textnb train decides it), en, zh")
-	f.groups = fs.Int(n("groups"), 0, "sum the files in `N` groups, each one worker's task with one set of class sums as large as the model: N bounds the sums held at once and the workers kept busy (default: this process's GOMAXPROCS, a LOOPBACK worker's parallelism); with 1 the files are summed in order, as textnb train sums them")
+	f.groups = fs.Int(n("groups"), 0, "sum the files in `N` groups, each one worker's task with one set of class sums as large as the model: N bounds the sums held at once and the workers kept busy (default: this process's GOMAXPROCS but no more than its CPUs, a LOOPBACK worker's parallelism; on a cluster, the number of workers); with 1 the files are summed in order, as textnb train sums them")
 	f.labelField = fs.String(n("label-field"), "label", "label column of .csv/.tsv headers and .jsonl objects")
 	f.textField = fs.String(n("text-field"), "text", "text column of .csv/.tsv headers and .jsonl objects")
 	fs.TextVar(&f.input, n("input"), corpus.InputAuto, "read files as `auto|text|mail`, as textnb train does")
