@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/serve"
 	"github.com/textnb/textnb/table"
 )
 
@@ -32,14 +32,16 @@ type Classifier interface {
 
 // Open reads a model file of either kind.
 func Open(path string) (Classifier, error) {
-	m, t, err := anymodel.Open(path)
+	a, err := serve.Open(path)
 	switch {
 	case err != nil:
 		return nil, err
-	case m != nil:
-		return newModel(m), nil
+	case a.Text != nil:
+		return newModel(a.Text), nil
+	case a.Multi != nil: // until the facade has a multi-label model
+		return nil, fmt.Errorf("%s: %w: the file holds a multi-label model, not a text or table model", path, ErrKind)
 	}
-	return &Table{t: t}, nil
+	return &Table{t: a.Table}, nil
 }
 
 // Table is a trained naive Bayes model over the numeric columns of a table
