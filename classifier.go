@@ -1,7 +1,6 @@
 package textnb
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/textnb/textnb/internal/modelfile"
@@ -56,16 +55,6 @@ type Classifier interface {
 }
 
 var _ = []Classifier{(*Model)(nil), (*Table)(nil), (*MultiLabel)(nil)}
-
-// The errors of the kinds that do not do what Classifier offers, for
-// errors.Is.
-var (
-	// ErrNotLearnable: only text models learn and unlearn documents.
-	ErrNotLearnable = errors.New("only text models learn")
-	// ErrNotExplainable: a table model has no terms to explain a
-	// prediction by.
-	ErrNotExplainable = errors.New("a table model has no terms to explain a prediction by")
-)
 
 // Input is what a Classifier classifies: Text for a text or multi-label
 // model, Row for a table model (a value for each of Table.Columns).

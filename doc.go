@@ -29,8 +29,8 @@
 // scoring with reusable buffers), multilabel (several labels per document),
 // shard (training in parts, for distributed engines), table (table models),
 // metrics (accuracy, F1, confusion), corpus (reading corpora), tokenize,
-// vectorize and nb (the classifiers on sparse rows). Model.Pipeline and
-// Table.Pipeline return the underlying models.
+// vectorize and nb (the classifiers on sparse rows). Model.Pipeline,
+// Table.Pipeline and MultiLabel.Pipeline return the underlying models.
 //
 // Handler serves models in memory over HTTP, as textnb serve does, to
 // mount in a program's own server; NewServer also serves model files, with

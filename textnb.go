@@ -43,6 +43,12 @@ var (
 	// ErrThreshold: a decision threshold names no class of the model, is
 	// not a probability, or is given to a model of more than two classes.
 	ErrThreshold = pipeline.ErrThreshold
+	// ErrNotLearnable: a Classifier of a kind that does not learn (only
+	// text models learn and unlearn documents).
+	ErrNotLearnable = errors.New("only text models learn")
+	// ErrNotExplainable: a table model has no terms to explain a
+	// prediction by.
+	ErrNotExplainable = errors.New("a table model has no terms to explain a prediction by")
 )
 
 // Train trains a text model on docs with cfg.
