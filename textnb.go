@@ -37,11 +37,18 @@ var (
 	// ErrFormat: a file is not a textnb model, or is damaged.
 	ErrFormat = pipeline.ErrFormat
 	// ErrKind: a model file holds a table model where a text model was
-	// asked for, or the other way round.
+	// asked for, or the other way round; or a Classifier was given a row
+	// where it classifies texts, or a text where it classifies rows.
 	ErrKind = pipeline.ErrKind
 	// ErrThreshold: a decision threshold names no class of the model, is
 	// not a probability, or is given to a model of more than two classes.
 	ErrThreshold = pipeline.ErrThreshold
+	// ErrNotLearnable: a Classifier of a kind that does not learn (only
+	// text models learn and unlearn documents).
+	ErrNotLearnable = errors.New("only text models learn")
+	// ErrNotExplainable: a table model has no terms to explain a
+	// prediction by.
+	ErrNotExplainable = errors.New("a table model has no terms to explain a prediction by")
 )
 
 // Train trains a text model on docs with cfg.

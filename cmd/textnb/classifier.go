@@ -6,7 +6,8 @@ import (
 	"strconv"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/serve"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/table"
 )
@@ -45,7 +46,7 @@ func openClassifier(path string, in *inputs) (classifier, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() >= largeModel {
 		reserveHugePages()
 	}
-	m, t, err := anymodel.Open(path)
+	m, t, err := openSingle(path)
 	switch {
 	case err != nil:
 		return nil, err
@@ -53,6 +54,17 @@ func openClassifier(path string, in *inputs) (classifier, error) {
 		return tableClassifier{t, in}, nil
 	}
 	return textClassifier{m, in}, nil
+}
+
+// openSingle reads a text or a table model file, once. The commands that
+// take a multi-label model look for one first (isMultiModel), so one here
+// is refused by kind, naming the file.
+func openSingle(path string) (*pipeline.Model, *table.Table, error) {
+	a, err := serve.Open(path)
+	if err == nil && a.Multi != nil {
+		err = fmt.Errorf("%s: %w: the file holds a %v, not a text or table model", path, modelfile.ErrKind, modelfile.MultiLabelModel)
+	}
+	return a.Text, a.Table, err
 }
 
 type textClassifier struct {

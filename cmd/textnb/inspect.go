@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -32,7 +31,7 @@ func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if isMultiModel(pos[0]) {
 		return inspectMulti(stdout, pos[0], *top, *asJSON)
 	}
-	m, t, err := anymodel.Open(pos[0])
+	m, t, err := openSingle(pos[0])
 	if err != nil {
 		return err
 	}

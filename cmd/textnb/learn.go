@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -69,7 +68,7 @@ func runLearn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, t, err := anymodel.Open(*modelPath)
+	m, t, err := openSingle(*modelPath)
 	if err != nil {
 		return err
 	}
