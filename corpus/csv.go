@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"strings"
@@ -8,34 +9,43 @@ import (
 	"github.com/textnb/textnb/internal/textfile"
 )
 
-// csvRecord is the raw label and text of one CSV record.
+// csvRecord is the raw label and text of one CSV record, and the id and
+// kept fields, if asked for.
 type csvRecord struct {
 	label, text string
-	line        int // first line of the record
+	line        int      // first line of the record
+	kept        []string // the record, when the read keeps fields
 }
 
-// csvProducer reads a CSV file with a required header. Records are parsed
-// sequentially (quoted fields may span lines); workers decode the label and
-// text fields, each on its own.
-func csvProducer(path string, opt Options) (func(emitFunc), error) {
-	f, cr, header, fileEnc, err := textfile.OpenCSV(path, ',')
+// csvProducer reads a CSV file with a required header, r, named path, and
+// closes c when done. Records are parsed sequentially (quoted fields may
+// span lines); workers decode the label and text fields, each on its own.
+func csvProducer(c io.Closer, r *bufio.Reader, fileEnc Encoding, path string, opt Options) (func(emitFunc), error) {
+	cr, header, err := textfile.ReadCSVHeader(r, ',')
 	if errors.Is(err, io.EOF) {
+		c.Close()
 		return func(emitFunc) {}, nil // an empty file is an empty corpus
 	}
 	if err != nil {
-		return nil, err
+		c.Close()
+		return nil, textfile.CSVError(err, path, 0, 0)
 	}
 	li, ti := textfile.Column(header, opt.labelField()), textfile.Column(header, opt.textField())
-	if err := requireColumns(li, ti, opt); err != nil {
-		f.Close()
+	err = requireColumns(li, ti, opt)
+	var kc keptColumns
+	if err == nil && opt.rowFields() {
+		kc, err = keptColumnsOf(header, opt)
+	}
+	if err != nil {
+		c.Close()
 		return nil, textfile.HeaderError(cr, path, err)
 	}
 	// encoding/csv makes every record as wide as the header.
 	unit := func(recs []csvRecord) func() batch {
-		return csvUnit(recs, path, opt.Unlabeled, li >= 0, len(header) > 2, fileEnc)
+		return csvUnit(recs, path, opt.Unlabeled, li >= 0, len(header) > 2, fileEnc, kc)
 	}
 	return func(emit emitFunc) {
-		defer f.Close()
+		defer c.Close()
 		var cur []csvRecord
 		for {
 			rec, err := cr.Read()
@@ -54,6 +64,9 @@ func csvProducer(path string, opt Options) (func(emitFunc), error) {
 			if li >= 0 {
 				rc.label = rec[li]
 			}
+			if opt.rowFields() {
+				rc.kept = append([]string(nil), rec...) // encoding/csv reuses rec
+			}
 			if cur = append(cur, rc); len(cur) >= batchLines {
 				if !emit(unit(cur)) {
 					return
@@ -68,25 +81,34 @@ func csvProducer(path string, opt Options) (func(emitFunc), error) {
 }
 
 // csvUnit returns the work of decoding a batch of records.
-func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel, wide bool, fileEnc Encoding) func() batch {
+func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel, wide bool, fileEnc Encoding, kc keptColumns) func() batch {
 	return func() batch {
 		b := batch{docs: make([]Document, 0, len(recs)), encs: make([]Encoding, 0, len(recs))}
-		for _, r := range recs {
-			text, enc := textfile.DecodeString(r.text)
-			if wide && enc == UTF8 {
+		var r row
+		for _, rc := range recs {
+			r = row{hasLabel: hasLabel}
+			r.text, r.enc = textfile.DecodeString(rc.text)
+			if wide && r.enc == UTF8 {
 				// Do not keep the other columns alive through the text (the
 				// label is interned; other encodings decoded to a new string).
-				text = strings.Clone(text)
+				r.text = strings.Clone(r.text)
 			}
-			label, lenc := textfile.DecodeString(r.label)
-			if enc == UTF8 {
-				enc = lenc
+			var lenc Encoding
+			r.label, lenc = textfile.DecodeString(rc.label)
+			if r.enc == UTF8 {
+				r.enc = lenc
 			}
 			if fileEnc != UTF8 {
-				enc = fileEnc
+				r.enc = fileEnc
 			}
-			if err := b.addLine(path, r.line, unlabeled, label, text, hasLabel, enc); err != nil {
-				b.err = &ParseError{File: path, Line: r.line, Err: err}
+			if rc.kept != nil {
+				for i, v := range rc.kept {
+					rc.kept[i], _ = textfile.DecodeString(v)
+				}
+				kc.set(&r, rc.kept)
+			}
+			if err := b.addLine(path, rc.line, unlabeled, &r); err != nil {
+				b.err = &ParseError{File: path, Line: rc.line, Err: err}
 				return b
 			}
 		}
