@@ -9,12 +9,10 @@ import (
 	"github.com/textnb/textnb/internal/textfile"
 )
 
-// csvRecord is the raw label and text of one CSV record, and the id and
-// kept fields, if asked for.
+// csvRecord is the raw label and text of one CSV record.
 type csvRecord struct {
 	label, text string
-	line        int      // first line of the record
-	kept        []string // the record, when the read keeps fields
+	line        int // first line of the record
 }
 
 // csvProducer reads a CSV file with a required header, r, named path, and
@@ -41,19 +39,20 @@ func csvProducer(c io.Closer, r *bufio.Reader, fileEnc Encoding, path string, op
 		return nil, textfile.HeaderError(cr, path, err)
 	}
 	// encoding/csv makes every record as wide as the header.
-	unit := func(recs []csvRecord) func() batch {
-		return csvUnit(recs, path, opt.Unlabeled, li >= 0, len(header) > 2, fileEnc, kc)
+	unit := func(recs []csvRecord, kept [][]string) func() batch {
+		return csvUnit(recs, kept, path, opt.Unlabeled, li >= 0, len(header) > 2, fileEnc, kc)
 	}
 	return func(emit emitFunc) {
 		defer c.Close()
-		var cur []csvRecord
+		cur := make([]csvRecord, 0, batchLines)
+		var kept [][]string // the records, when the read keeps fields
 		for {
 			rec, err := cr.Read()
 			if errors.Is(err, io.EOF) {
 				break
 			}
 			if err != nil {
-				if len(cur) > 0 && !emit(unit(cur)) {
+				if len(cur) > 0 && !emit(unit(cur, kept)) {
 					return
 				}
 				emit(errorUnit(textfile.CSVError(err, path, cr.FieldsPerRecord, len(rec))))
@@ -65,27 +64,28 @@ func csvProducer(c io.Closer, r *bufio.Reader, fileEnc Encoding, path string, op
 				rc.label = rec[li]
 			}
 			if opt.rowFields() {
-				rc.kept = append([]string(nil), rec...) // encoding/csv reuses rec
+				kept = append(kept, append([]string(nil), rec...)) // encoding/csv reuses rec
 			}
 			if cur = append(cur, rc); len(cur) >= batchLines {
-				if !emit(unit(cur)) {
+				if !emit(unit(cur, kept)) {
 					return
 				}
-				cur = nil
+				cur, kept = make([]csvRecord, 0, batchLines), nil
 			}
 		}
 		if len(cur) > 0 {
-			emit(unit(cur))
+			emit(unit(cur, kept))
 		}
 	}, nil
 }
 
-// csvUnit returns the work of decoding a batch of records.
-func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel, wide bool, fileEnc Encoding, kc keptColumns) func() batch {
+// csvUnit returns the work of decoding a batch of records, and of their
+// kept fields, if any.
+func csvUnit(recs []csvRecord, kept [][]string, path string, unlabeled, hasLabel, wide bool, fileEnc Encoding, kc keptColumns) func() batch {
 	return func() batch {
 		b := batch{docs: make([]Document, 0, len(recs)), encs: make([]Encoding, 0, len(recs))}
 		var r row
-		for _, rc := range recs {
+		for k, rc := range recs {
 			r = row{hasLabel: hasLabel}
 			r.text, r.enc = textfile.DecodeString(rc.text)
 			if wide && r.enc == UTF8 {
@@ -101,11 +101,11 @@ func csvUnit(recs []csvRecord, path string, unlabeled, hasLabel, wide bool, file
 			if fileEnc != UTF8 {
 				r.enc = fileEnc
 			}
-			if rc.kept != nil {
-				for i, v := range rc.kept {
-					rc.kept[i], _ = textfile.DecodeString(v)
+			if kept != nil {
+				for i, v := range kept[k] {
+					kept[k][i], _ = textfile.DecodeString(v)
 				}
-				kc.set(&r, rc.kept)
+				kc.set(&r, kept[k])
 			}
 			if err := b.addLine(path, rc.line, unlabeled, &r); err != nil {
 				b.err = &ParseError{File: path, Line: rc.line, Err: err}
