@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/corpus"
-
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/pipeline"
 )
