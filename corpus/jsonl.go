@@ -58,7 +58,7 @@ func jsonText(rawText, tf string) (string, error) {
 func jsonlKept(opt Options) lineParser {
 	lf, tf, idf, unlabeled := opt.labelField(), opt.textField(), opt.IDField, opt.Unlabeled
 	names, all := opt.Fields, opt.keepAll()
-	return func(line string, r *row) error {
+	return func(line string) (r row, _ error) {
 		line, r.enc = textfile.DecodeString(line)
 		if !all && len(names) > 0 {
 			r.fields = make([]Field, len(names))
@@ -89,15 +89,15 @@ func jsonlKept(opt Options) lineParser {
 			}
 		})
 		if err != nil {
-			return err
+			return r, err
 		}
 		if r.label, r.text, r.hasLabel, err = jsonLabelText(rawLabel, rawText, lf, tf, unlabeled); err != nil {
-			return err
+			return r, err
 		}
 		switch {
 		case idf == "":
 		case rawID == "":
-			return textfile.MissingJSONField("id", idf)
+			return r, textfile.MissingJSONField("id", idf)
 		case rawID[0] == '"':
 			r.id = textfile.Unquote(rawID)
 		case rawID == "null":
@@ -105,6 +105,6 @@ func jsonlKept(opt Options) lineParser {
 		default:
 			r.id = rawID
 		}
-		return nil
+		return r, nil
 	}
 }

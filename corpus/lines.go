@@ -32,7 +32,7 @@ type row struct {
 
 // lineParser parses one line (without its newline) of a line file, still
 // undecoded, so formats can split before or after decoding.
-type lineParser func(line string, r *row) error
+type lineParser func(line string) (row, error)
 
 // lineSetup looks at the first non-blank line, decoded, and returns the
 // parser for the data lines and whether that first line was a header.
@@ -144,10 +144,8 @@ func (rl *rawLines) add(line []byte, owned bool, num int) {
 func (rl rawLines) unit(path string, unlabeled bool, parse lineParser) func() batch {
 	return func() batch {
 		b := batch{docs: make([]Document, 0, len(rl.nums)), encs: make([]Encoding, 0, len(rl.nums))}
-		var r row // one for the batch: parse keeps it on the heap
 		for i, line := range rl.lines {
-			r = row{}
-			err := parse(line, &r)
+			r, err := parse(line)
 			if rl.enc != UTF8 {
 				r.enc = rl.enc
 			}
@@ -210,9 +208,9 @@ func tsvSetup(first string, opt Options) (lineParser, bool, error) {
 	case !opt.Unlabeled || strings.Contains(first, "\t"):
 		return tsvColumns(2, 0, 1), false, nil
 	default:
-		return func(line string, r *row) error {
+		return func(line string) (r row, _ error) {
 			r.text, r.enc = textfile.DecodeString(line)
-			return nil
+			return r, nil
 		}, false, nil
 	}
 }
@@ -234,9 +232,9 @@ func requireColumns(li, ti int, opt Options) error {
 // tsvColumns parses lines of exactly n tab-separated fields; li < 0 means
 // there is no label column.
 func tsvColumns(n, li, ti int) lineParser {
-	return func(line string, r *row) error {
+	return func(line string) (r row, _ error) {
 		if got := strings.Count(line, "\t") + 1; got != n {
-			return textfile.FieldCountError(n, got)
+			return r, textfile.FieldCountError(n, got)
 		}
 		line, r.enc = textfile.DecodeString(line)
 		for i := 0; i <= max(li, ti); i++ {
@@ -255,7 +253,7 @@ func tsvColumns(n, li, ti int) lineParser {
 			r.text = strings.Clone(r.text)
 		}
 		r.hasLabel = li >= 0
-		return nil
+		return r, nil
 	}
 }
 
@@ -306,9 +304,9 @@ func (kc keptColumns) set(r *row, f []string) {
 // tsvKept is tsvColumns with an id and kept fields. The text is not copied
 // out of its line: the id and fields keep it anyway.
 func tsvKept(n, li, ti int, kc keptColumns) lineParser {
-	return func(line string, r *row) error {
+	return func(line string) (r row, _ error) {
 		if got := strings.Count(line, "\t") + 1; got != n {
-			return textfile.FieldCountError(n, got)
+			return r, textfile.FieldCountError(n, got)
 		}
 		line, r.enc = textfile.DecodeString(line)
 		f := strings.Split(line, "\t")
@@ -316,16 +314,16 @@ func tsvKept(n, li, ti int, kc keptColumns) lineParser {
 			r.label, r.hasLabel = f[li], true
 		}
 		r.text = f[ti]
-		kc.set(r, f)
-		return nil
+		kc.set(&r, f)
+		return r, nil
 	}
 }
 
 // linesSetup reads every line as the text of a document.
 func linesSetup(string, Options) (lineParser, bool, error) {
-	return func(line string, r *row) error {
+	return func(line string) (r row, _ error) {
 		r.text, r.enc = textfile.DecodeString(line)
-		return nil
+		return r, nil
 	}, false, nil
 }
 
@@ -338,9 +336,9 @@ func jsonlSetup(first string, opt Options) (lineParser, bool, error) {
 		return jsonlKept(opt), false, nil
 	}
 	lf, tf, unlabeled := opt.labelField(), opt.textField(), opt.Unlabeled
-	return func(line string, r *row) (err error) {
+	return func(line string) (r row, err error) {
 		line, r.enc = textfile.DecodeString(line)
 		r.label, r.text, r.hasLabel, err = parseJSONObject(line, lf, tf, unlabeled)
-		return err
+		return r, err
 	}, false, nil
 }
