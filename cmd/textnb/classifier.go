@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
@@ -134,4 +135,33 @@ func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 		}
 	}
 	return nil
+}
+
+// queue carries what predict and eval know of each document from where it
+// is added to a Batch to where its prediction comes out, in the same order,
+// on another goroutine.
+type queue[T any] struct {
+	mu    sync.Mutex
+	items []T
+	head  int
+}
+
+func (q *queue[T]) push(v T) {
+	q.mu.Lock()
+	q.items = append(q.items, v)
+	q.mu.Unlock()
+}
+
+func (q *queue[T]) pop() T {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	v := q.items[q.head]
+	var zero T
+	q.items[q.head] = zero
+	q.head++
+	if q.head > 1024 && q.head*2 > len(q.items) {
+		q.items = append(q.items[:0], q.items[q.head:]...)
+		q.head = 0
+	}
+	return v
 }
