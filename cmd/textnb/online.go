@@ -23,6 +23,7 @@ type onlineFlags struct {
 	on            *bool
 	order, learn  *string
 	warmup, batch *int
+	sel           *pipeline.SelectMethod
 	text          textFlags
 }
 
@@ -36,7 +37,10 @@ func newOnlineFlags(fs *flag.FlagSet) onlineFlags {
 		learn:  fs.String("learn", "all", "--online: learn every document (all), or only those classified wrongly (errors: train on error)"),
 		warmup: fs.Int("warmup", 100, "--online: also score the documents after the first `N`"),
 		batch:  fs.Int("batch", 1, "--online: classify `K` documents before learning them (1: immediate feedback; Metsis et al. retrain every 100)"),
-		text:   newTextFlags(fs),
+		sel: textFlag(fs, "select", pipeline.NoSelect, "--online: before each batch, keep only the --features K terms that mi (mutual information, "+
+			"Metsis et al.'s information gain; needs --binary), chi2 or df (document frequency; needs --binary) ranks best on the documents "+
+			"learned so far (raw counts; an empty start)"),
+		text: newTextFlags(fs),
 	}
 }
 
@@ -57,12 +61,14 @@ const (
 type onlineReport struct {
 	Corpus string `json:"corpus"`
 	// Order is the order used: name, date, mtime or list.
-	Order     string `json:"order"`
-	Learn     string `json:"learn"`
-	Batch     int    `json:"batch"`
-	Warmup    int    `json:"warmup"`
-	Start     string `json:"start"`   // "empty", or the model file
-	Setting   string `json:"setting"` // the model's classifier and α at the end
+	Order   string `json:"order"`
+	Learn   string `json:"learn"`
+	Batch   int    `json:"batch"`
+	Warmup  int    `json:"warmup"`
+	Start   string `json:"start"`   // "empty", or the model file
+	Setting string `json:"setting"` // the model's classifier and α at the end
+	// Select is the selection made before each batch, as "mi 3000".
+	Select    string `json:"select,omitempty"`
 	Documents int    `json:"documents"`
 	Learned   int    `json:"learned"`
 	// Seconds is the time of classifying and learning, after reading.
@@ -118,7 +124,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	l := &onlineLearner{}
 	opt := fields.options(false)
 	if modelPath != "" {
-		for _, f := range textFlagNames {
+		for _, f := range append([]string{"select"}, textFlagNames...) {
 			if given[f] {
 				return fmt.Errorf("%w: --%s: -m MODEL has its settings; the text flags configure an empty start (no -m)", errUsage, f)
 			}
@@ -146,6 +152,12 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 			// model refits it: O(model) a document (docs/online.md).
 			cfg.Weighting = pipeline.RawCounts
 		}
+		if *o.sel != pipeline.NoSelect {
+			if l.sel, err = onlineSelection(cfg, *o.sel, *o.text.features, given["features"]); err != nil {
+				return err
+			}
+			cfg.Vocab.MaxFeatures = 0 // every term is counted; each batch selects from them
+		}
 		if _, err := pipeline.NewTrainer(cfg); err != nil {
 			return usageErr(err)
 		}
@@ -164,6 +176,9 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 		Documents: len(docs), ReadSeconds: read.Seconds()}
 	if modelPath != "" {
 		rep.Start = modelPath
+	}
+	if l.sel.Method != pipeline.NoSelect {
+		rep.Select = fmt.Sprintf("%v %d", l.sel.Method, l.sel.K)
 	}
 	pos := -1 // the positive class of a two-class corpus
 	if len(classes) == 2 {
@@ -185,6 +200,9 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	for i := 0; i < len(docs); i += *o.batch {
 		batch := docs[i:min(i+*o.batch, len(docs))]
 		learn = learn[:0]
+		if err := l.selectTerms(); err != nil {
+			return fmt.Errorf("%s: selecting terms before document %d: %w", path, i+1, err)
+		}
 		for k, d := range batch {
 			p, c, score, err := l.classify(classes, pos, d.Text)
 			if err != nil {
@@ -219,6 +237,23 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	}
 	printOnline(stdout, rep, seen)
 	return nil
+}
+
+// onlineSelection returns the selection of --select method and --features
+// k for an empty start of configuration cfg, or says why it cannot be:
+// the terms are scored on the model's counts (pipeline.Model.Selected).
+func onlineSelection(cfg pipeline.Config, method pipeline.SelectMethod, k int, given bool) (pipeline.Selection, error) {
+	sel := pipeline.Selection{Method: method, K: k}
+	switch {
+	case !given:
+		return sel, fmt.Errorf("%w: --select %v needs --features K, the number of terms to keep", errUsage, method)
+	case cfg.Vectorizer != pipeline.Vocab || cfg.Weighting != pipeline.RawCounts:
+		return sel, fmt.Errorf("%w: --select with --online scores the terms on raw counts of the vocab vectorizer (not --weighting %v, --vectorizer %v)",
+			errUsage, cfg.Weighting, cfg.Vectorizer)
+	case method != pipeline.Chi2 && !cfg.Vocab.Binary:
+		return sel, fmt.Errorf("%w: --select %v counts documents: with --online it needs --binary, whose counts are the documents of each class that hold a term", errUsage, method)
+	}
+	return sel, nil
 }
 
 // onlineClasses returns the classes an online evaluation scores, in the
@@ -265,9 +300,14 @@ func onlineClasses(m *pipeline.Model, docs []corpus.Document) ([]string, []int) 
 // documents learned hold two classes (a model needs them), then the
 // model trained on them, which learns each document after.
 type onlineLearner struct {
-	cfg     pipeline.Config
-	m       *pipeline.Model
-	p       *pipeline.Predictor
+	cfg pipeline.Config
+	m   *pipeline.Model
+	p   *pipeline.Predictor
+	// sel, if set, selects the terms of m before each batch: sm, the model
+	// of them, classifies with sp.
+	sel     pipeline.Selection
+	sm      *pipeline.Model
+	sp      *pipeline.Predictor
 	pending []pipeline.Example // learned before there was a model
 	labels  map[string]bool    // of pending
 	index   []int              // the scored class of each of m's classes
@@ -277,6 +317,20 @@ type onlineLearner struct {
 func (l *onlineLearner) setModel(m *pipeline.Model) {
 	l.m, l.p, l.pending, l.labels = m, m.NewPredictor(), nil, nil
 	l.index = l.index[:0]
+}
+
+// selectTerms makes the model of the selected terms from what has been
+// learned, if there is a selection and a model.
+func (l *onlineLearner) selectTerms() error {
+	if l.sel.Method == pipeline.NoSelect || l.m == nil {
+		return nil
+	}
+	sm, err := l.m.Selected(l.sel)
+	if err != nil {
+		return err
+	}
+	l.sm, l.sp = sm, sm.NewPredictor()
+	return nil
 }
 
 // classify returns the probabilities of text for classes, the class
@@ -301,7 +355,11 @@ func (l *onlineLearner) classify(classes []string, pos int, text string) ([]floa
 		l.index = append(l.index, c)
 	}
 	var best int
-	if l.m.Calibration() == nil && l.m.Threshold == nil {
+	if l.sp != nil { // the selected terms' model: of m's classes, uncalibrated
+		l.jll = l.sp.JointLogLikelihood(l.jll[:0], text)
+		best = nb.Argmax(l.jll)
+		l.pr = nb.Proba(l.pr[:0], l.jll)
+	} else if l.m.Calibration() == nil && l.m.Threshold == nil {
 		l.jll = l.p.JointLogLikelihood(l.jll[:0], text)
 		best = nb.Argmax(l.jll)
 		l.pr = nb.Proba(l.pr[:0], l.jll)
@@ -424,7 +482,11 @@ func printOnline(w io.Writer, r onlineReport, seen bool) {
 	if r.Start != "empty" {
 		start = plain(r.Start)
 	}
-	fmt.Fprintf(w, "start   %s; at the end %s, %d documents learned; %.2fs (and %.2fs reading)\n\n", start, r.Setting, r.Learned, r.Seconds, r.ReadSeconds)
+	sel := ""
+	if r.Select != "" {
+		sel = fmt.Sprintf(", classifying with the %s terms selected from them before each batch", r.Select)
+	}
+	fmt.Fprintf(w, "start   %s; at the end %s, %d documents learned%s; %.2fs (and %.2fs reading)\n\n", start, r.Setting, r.Learned, sel, r.Seconds, r.ReadSeconds)
 	cols := []onlineScores{r.All}
 	head := fmt.Sprintf("%-22s  %12s", "", "all")
 	if r.AfterWarmup != nil {

@@ -12,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/tokenize"
+	"github.com/textnb/textnb/vectorize"
 )
 
 // onlineDoc is a document of a test corpus, in its time order.
@@ -265,8 +268,66 @@ func TestCLIEvalOnlineUsage(t *testing.T) {
 		{[]string{"--batch", "0"}, "--batch 0"},
 		{[]string{"-m", model, "--alpha", "1"}, "--alpha: -m MODEL has its settings"},
 		{[]string{"--errors", "3"}, "--errors does not combine with --online"},
+		{[]string{"--select", "mi"}, "--select mi needs --features K"},
+		{[]string{"--select", "mi", "--features", "10"}, "--select mi counts documents: with --online it needs --binary"},
+		{[]string{"--select", "chi2", "--features", "10", "--weighting", "tfidf"}, "scores the terms on raw counts"},
+		{[]string{"-m", model, "--select", "chi2"}, "--select: -m MODEL has its settings"},
 	} {
 		mustFail(t, 2, []string{c.msg}, append(append([]string{"eval", "--online"}, c.args...), dir)...)
 	}
 	mustFail(t, 2, []string{"--warmup needs --online"}, "eval", "-m", model, "--warmup", "5", dir)
+	mustFail(t, 2, []string{"--select needs --online"}, "eval", "-m", model, "--select", "mi", dir)
+}
+
+// TestCLIEvalOnlineSelect checks --select, Metsis et al.'s protocol on
+// testdata/spam.tsv (rows in their order): each batch is classified by a
+// model of the terms of most mutual information in the documents before
+// it, with Boolean attributes, as training with that selection on them
+// would make it.
+func TestCLIEvalOnlineSelect(t *testing.T) {
+	path := "../../testdata/spam.tsv"
+	read, err := corpus.ReadAll(path, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []onlineDoc
+	for _, d := range read {
+		docs = append(docs, onlineDoc{label: d.Label, name: d.Source, text: d.Text})
+	}
+	const batch, k = 20, 30
+	var got onlineJSON
+	out := mustRun(t, "", "eval", "--online", "--batch", "20", "--warmup", "20", "--binary", "--select", "mi", "--features", "30",
+		"--alpha", "1", "--ngrams", "1,1", "--json", path)
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	cfg := pipeline.Config{Fast: true, Weighting: pipeline.RawCounts, Alpha: 1, Vocab: vectorize.VocabConfig{Binary: true},
+		Select: pipeline.Selection{Method: pipeline.MutualInfo, K: k}}
+	cfg.Tokenize.WordNGrams = tokenize.NGramRange{Min: 1, Max: 1}
+	decided := make([]string, len(docs))
+	scores := make([]float64, len(docs))
+	for i, d := range docs {
+		decided[i], scores[i], _ = classifyAfter(t, cfg, docs[:i/batch*batch], d.text)
+	}
+	want := expected(docs, decided, scores, batch)
+	sameScores(t, "--select mi --features 30", *got.AfterWarmup, want)
+	if want.PerClass["spam"].Recall == 0 || want.PerClass["ham"].Recall == 0 {
+		t.Errorf("the reference finds no spam or no ham: %+v", want.PerClass)
+	}
+	// Without the selection every term decides: other scores.
+	var all onlineJSON
+	out = mustRun(t, "", "eval", "--online", "--batch", "20", "--warmup", "20", "--binary", "--alpha", "1", "--ngrams", "1,1", "--json", path)
+	if err := json.Unmarshal([]byte(out), &all); err != nil {
+		t.Fatal(err)
+	}
+	if all.AfterWarmup.ROCAUC == got.AfterWarmup.ROCAUC {
+		t.Errorf("--select mi --features 30 ranks as every term does (AUC %v)", all.AfterWarmup.ROCAUC)
+	}
+	if strings.Contains(out, `"select"`) {
+		t.Errorf("--json without --select reports a selection")
+	}
+	var sel struct{ Select string }
+	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "--online", "--batch", "20", "--binary", "--select", "mi", "--features", "30", "--json", path)), &sel); err != nil || sel.Select != "mi 30" {
+		t.Errorf("--json: select %q (%v), want \"mi 30\"", sel.Select, err)
+	}
 }
