@@ -24,6 +24,7 @@ type onlineFlags struct {
 	order, learn  *string
 	warmup, batch *int
 	sel           *pipeline.SelectMethod
+	unseen        *bool
 	text          textFlags
 }
 
@@ -40,6 +41,9 @@ func newOnlineFlags(fs *flag.FlagSet) onlineFlags {
 		sel: textFlag(fs, "select", pipeline.NoSelect, "--online: before each batch, keep only the --features K terms that mi (mutual information, "+
 			"Metsis et al.'s information gain; needs --binary), chi2 or df (document frequency; needs --binary) ranks best on the documents "+
 			"learned so far (raw counts; an empty start)"),
+		unseen: fs.Bool("unseen", false, "--online: also score the terms that no learned document held, by each class's Good–Turing "+
+			"unseen mass (its share of terms counted once, in it alone), the known terms by the rest (raw counts; an empty start; "+
+			"not --binary or --select)"),
 		text: newTextFlags(fs),
 	}
 }
@@ -68,9 +72,11 @@ type onlineReport struct {
 	Start   string `json:"start"`   // "empty", or the model file
 	Setting string `json:"setting"` // the model's classifier and α at the end
 	// Select is the selection made before each batch, as "mi 3000".
-	Select    string `json:"select,omitempty"`
-	Documents int    `json:"documents"`
-	Learned   int    `json:"learned"`
+	Select string `json:"select,omitempty"`
+	// Unseen says that the terms no learned document held were scored.
+	Unseen    bool `json:"unseen,omitempty"`
+	Documents int  `json:"documents"`
+	Learned   int  `json:"learned"`
 	// Seconds is the time of classifying and learning, after reading.
 	Seconds     float64       `json:"seconds"`
 	ReadSeconds float64       `json:"read_seconds"`
@@ -124,7 +130,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	l := &onlineLearner{}
 	opt := fields.options(false)
 	if modelPath != "" {
-		for _, f := range append([]string{"select"}, textFlagNames...) {
+		for _, f := range append([]string{"select", "unseen"}, textFlagNames...) {
 			if given[f] {
 				return fmt.Errorf("%w: --%s: -m MODEL has its settings; the text flags configure an empty start (no -m)", errUsage, f)
 			}
@@ -158,6 +164,12 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 			}
 			cfg.Vocab.MaxFeatures = 0 // every term is counted; each batch selects from them
 		}
+		if *o.unseen {
+			if err := unseenUsable(cfg, *o.sel); err != nil {
+				return err
+			}
+			l.unseen = true
+		}
 		if _, err := pipeline.NewTrainer(cfg); err != nil {
 			return usageErr(err)
 		}
@@ -180,6 +192,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	if l.sel.Method != pipeline.NoSelect {
 		rep.Select = fmt.Sprintf("%v %d", l.sel.Method, l.sel.K)
 	}
+	rep.Unseen = l.unseen
 	pos := -1 // the positive class of a two-class corpus
 	if len(classes) == 2 {
 		switch {
@@ -200,8 +213,8 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	for i := 0; i < len(docs); i += *o.batch {
 		batch := docs[i:min(i+*o.batch, len(docs))]
 		learn = learn[:0]
-		if err := l.selectTerms(); err != nil {
-			return fmt.Errorf("%s: selecting terms before document %d: %w", path, i+1, err)
+		if err := l.beforeBatch(); err != nil {
+			return fmt.Errorf("%s: before document %d: %w", path, i+1, err)
 		}
 		for k, d := range batch {
 			p, c, score, err := l.classify(classes, pos, d.Text)
@@ -256,6 +269,18 @@ func onlineSelection(cfg pipeline.Config, method pipeline.SelectMethod, k int, g
 	return sel, nil
 }
 
+// unseenUsable says why --unseen cannot score a model of cfg selecting
+// by method, if it cannot: the unseen mass counts occurrences.
+func unseenUsable(cfg pipeline.Config, method pipeline.SelectMethod) error {
+	switch {
+	case method != pipeline.NoSelect:
+		return fmt.Errorf("%w: --unseen scores the terms outside the vocabulary; --select leaves terms of the vocabulary out", errUsage)
+	case cfg.Vectorizer != pipeline.Vocab || cfg.Weighting != pipeline.RawCounts || cfg.Vocab.Binary:
+		return fmt.Errorf("%w: --unseen estimates the unseen mass from raw counts of term occurrences: the vocab vectorizer, --weighting counts, not --binary", errUsage)
+	}
+	return nil
+}
+
 // onlineClasses returns the classes an online evaluation scores, in the
 // order of m's classes then of the labels that only docs have (seen
 // order), or sorted without a model, with the documents of each.
@@ -305,13 +330,17 @@ type onlineLearner struct {
 	p   *pipeline.Predictor
 	// sel, if set, selects the terms of m before each batch: sm, the model
 	// of them, classifies with sp.
-	sel     pipeline.Selection
-	sm      *pipeline.Model
-	sp      *pipeline.Predictor
-	pending []pipeline.Example // learned before there was a model
-	labels  map[string]bool    // of pending
-	index   []int              // the scored class of each of m's classes
-	jll, pr []float64
+	sel pipeline.Selection
+	sm  *pipeline.Model
+	sp  *pipeline.Predictor
+	// unseen scores each occurrence of a term m lacks by logM, the log of
+	// the class's unseen mass, and each known one by log1mM as well.
+	unseen       bool
+	logM, log1mM []float64
+	pending      []pipeline.Example // learned before there was a model
+	labels       map[string]bool    // of pending
+	index        []int              // the scored class of each of m's classes
+	jll, pr      []float64
 }
 
 func (l *onlineLearner) setModel(m *pipeline.Model) {
@@ -319,10 +348,24 @@ func (l *onlineLearner) setModel(m *pipeline.Model) {
 	l.index = l.index[:0]
 }
 
-// selectTerms makes the model of the selected terms from what has been
-// learned, if there is a selection and a model.
-func (l *onlineLearner) selectTerms() error {
-	if l.sel.Method == pipeline.NoSelect || l.m == nil {
+// beforeBatch makes, if there is a model, the model of the selected terms
+// from what has been learned if there is a selection, and the unseen mass
+// with --unseen.
+func (l *onlineLearner) beforeBatch() error {
+	if l.m == nil {
+		return nil
+	}
+	if l.unseen {
+		mass, err := l.m.UnseenMass()
+		if err != nil {
+			return err
+		}
+		l.logM, l.log1mM = l.logM[:0], l.log1mM[:0]
+		for _, v := range mass {
+			l.logM, l.log1mM = append(l.logM, math.Log(v)), append(l.log1mM, math.Log1p(-v))
+		}
+	}
+	if l.sel.Method == pipeline.NoSelect {
 		return nil
 	}
 	sm, err := l.m.Selected(l.sel)
@@ -361,6 +404,12 @@ func (l *onlineLearner) classify(classes []string, pos int, text string) ([]floa
 		l.pr = nb.Proba(l.pr[:0], l.jll)
 	} else if l.m.Calibration() == nil && l.m.Threshold == nil {
 		l.jll = l.p.JointLogLikelihood(l.jll[:0], text)
+		if l.unseen {
+			known, unknown := l.p.Coverage()
+			for k := range l.jll {
+				l.jll[k] += known*l.log1mM[k] + float64(unknown)*l.logM[k]
+			}
+		}
 		best = nb.Argmax(l.jll)
 		l.pr = nb.Proba(l.pr[:0], l.jll)
 	} else {
@@ -485,6 +534,9 @@ func printOnline(w io.Writer, r onlineReport, seen bool) {
 	sel := ""
 	if r.Select != "" {
 		sel = fmt.Sprintf(", classifying with the %s terms selected from them before each batch", r.Select)
+	}
+	if r.Unseen {
+		sel += ", scoring the terms none of them held by each class's unseen mass"
 	}
 	fmt.Fprintf(w, "start   %s; at the end %s, %d documents learned%s; %.2fs (and %.2fs reading)\n\n", start, r.Setting, r.Learned, sel, r.Seconds, r.ReadSeconds)
 	cols := []onlineScores{r.All}

@@ -272,6 +272,9 @@ func TestCLIEvalOnlineUsage(t *testing.T) {
 		{[]string{"--select", "mi", "--features", "10"}, "--select mi counts documents: with --online it needs --binary"},
 		{[]string{"--select", "chi2", "--features", "10", "--weighting", "tfidf"}, "scores the terms on raw counts"},
 		{[]string{"-m", model, "--select", "chi2"}, "--select: -m MODEL has its settings"},
+		{[]string{"--unseen", "--binary"}, "--unseen estimates the unseen mass from raw counts"},
+		{[]string{"--unseen", "--select", "chi2", "--features", "10"}, "--select leaves terms of the vocabulary out"},
+		{[]string{"-m", model, "--unseen"}, "--unseen: -m MODEL has its settings"},
 	} {
 		mustFail(t, 2, []string{c.msg}, append(append([]string{"eval", "--online"}, c.args...), dir)...)
 	}
@@ -329,5 +332,70 @@ func TestCLIEvalOnlineSelect(t *testing.T) {
 	var sel struct{ Select string }
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "--online", "--batch", "20", "--binary", "--select", "mi", "--features", "30", "--json", path)), &sel); err != nil || sel.Select != "mi 30" {
 		t.Errorf("--json: select %q (%v), want \"mi 30\"", sel.Select, err)
+	}
+}
+
+// TestCLIEvalOnlineUnseen checks --unseen on testdata/spam.tsv in batches:
+// each class's score of a document adds, to the model's, its unseen mass's
+// log for each occurrence of a term no earlier batch held and the log of
+// the rest for each known one, from a model trained on the batches before.
+func TestCLIEvalOnlineUnseen(t *testing.T) {
+	path := "../../testdata/spam.tsv"
+	read, err := corpus.ReadAll(path, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const batch = 20
+	var docs []onlineDoc
+	for _, d := range read {
+		docs = append(docs, onlineDoc{label: d.Label, name: d.Source, text: d.Text})
+	}
+	cfg := pipeline.Config{Fast: true, Weighting: pipeline.RawCounts}
+	decided := make([]string, len(docs))
+	scores := make([]float64, len(docs))
+	for i := batch; i < len(docs); i += batch {
+		tr, err := pipeline.NewTrainer(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range docs[:i] {
+			if err := tr.Add(d.label, d.text); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, _, err := tr.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mass, err := m.UnseenMass()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := m.NewPredictor()
+		for k := i; k < min(i+batch, len(docs)); k++ {
+			jll := p.JointLogLikelihood(nil, docs[k].text)
+			known, unknown := p.Coverage()
+			for c := range jll {
+				jll[c] += known*math.Log1p(-mass[c]) + float64(unknown)*math.Log(mass[c])
+			}
+			s := slices.Index(m.Classes, "spam")
+			decided[k], scores[k] = m.Classes[nb.Argmax(jll)], jll[s]-jll[1-s]
+		}
+	}
+	var got, plain onlineJSON
+	out := mustRun(t, "", "eval", "--online", "--batch", "20", "--warmup", "20", "--unseen", "--json", path)
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := expected(docs, decided, scores, batch)
+	sameScores(t, "--unseen", *got.AfterWarmup, want)
+	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "--online", "--batch", "20", "--warmup", "20", "--json", path)), &plain); err != nil {
+		t.Fatal(err)
+	}
+	if plain.AfterWarmup.ROCAUC == got.AfterWarmup.ROCAUC {
+		t.Errorf("--unseen ranks as without it (AUC %v)", got.AfterWarmup.ROCAUC)
+	}
+	if !strings.Contains(out, `"unseen":true`) {
+		t.Errorf("--json does not report --unseen:\n%s", out)
 	}
 }
