@@ -10,11 +10,25 @@ import "fmt"
 // scores leave such terms out; an online filter, which meets new terms in
 // every message (spam's more than ham's), may score them with it and the
 // known terms with the rest of the mass (eval --online --unseen). m must
-// have raw counts: a weighted count is not a number of occurrences.
+// have raw counts: a weighted count is not a number of occurrences. Once
+// m learns, the first call counts the terms, O(m's counts), and learning
+// keeps the count up to date: later calls cost O(classes).
 func (m *Model) UnseenMass() ([]float64, error) {
 	if m.weight != nil || m.vocab == nil {
 		return nil, fmt.Errorf("%w: the unseen mass is estimated from the raw counts of a vocabulary model", ErrConfig)
 	}
+	m.mu.Lock()
+	if l := m.learner; l != nil && l.live != nil {
+		// the learner keeps the count up to date: O(classes) a learned cell
+		once, total := l.live.Once(), l.live.Sums()
+		out := make([]float64, len(once))
+		for c := range out {
+			out[c] = (once[c] + 1) / (total[c] + 2)
+		}
+		m.mu.Unlock()
+		return out, nil
+	}
+	m.mu.Unlock()
 	var out []float64
 	var err error
 	if lerr := m.readLocked(func() {

@@ -41,6 +41,20 @@ func TestUnseenMass(t *testing.T) {
 	if got, err = m.UnseenMass(); err != nil || math.Abs(got[0]-1.0/8) > 1e-15 || math.Abs(got[1]-3.0/8) > 1e-15 {
 		t.Errorf("after learning: unseen mass %v (%v), want [1/8 3/8]", got, err)
 	}
+	// the learner keeps the count: "pills" twice leaves spam prize alone
+	// once (2/9); unlearning it brings pills back (3/8)
+	if err := m.LearnBatch([]Example{{Label: "spam", Text: "pills"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = m.UnseenMass(); err != nil || math.Abs(got[0]-1.0/8) > 1e-15 || math.Abs(got[1]-2.0/9) > 1e-15 {
+		t.Errorf("after learning pills: unseen mass %v (%v), want [1/8 2/9]", got, err)
+	}
+	if err := m.Unlearn("spam", "pills"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = m.UnseenMass(); err != nil || math.Abs(got[0]-1.0/8) > 1e-15 || math.Abs(got[1]-3.0/8) > 1e-15 {
+		t.Errorf("after unlearning pills: unseen mass %v (%v), want [1/8 3/8]", got, err)
+	}
 	tfidf := cfg
 	tfidf.Weighting = TFIDF
 	if _, err := trainDocs(t, tfidf, unseenDocs()).UnseenMass(); !errors.Is(err, ErrConfig) {
