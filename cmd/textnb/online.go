@@ -275,6 +275,8 @@ func unseenUsable(cfg pipeline.Config, method pipeline.SelectMethod) error {
 	switch {
 	case method != pipeline.NoSelect:
 		return fmt.Errorf("%w: --unseen scores the terms outside the vocabulary; --select leaves terms of the vocabulary out", errUsage)
+	case cfg.Classifier != pipeline.Auto && cfg.Classifier != pipeline.Multinomial:
+		return fmt.Errorf("%w: --unseen completes a Multinomial NB's probabilities (--model mnb, or auto for two classes), not --model %v", errUsage, cfg.Classifier)
 	case cfg.Vectorizer != pipeline.Vocab || cfg.Weighting != pipeline.RawCounts || cfg.Vocab.Binary:
 		return fmt.Errorf("%w: --unseen estimates the unseen mass from raw counts of term occurrences: the vocab vectorizer, --weighting counts, not --binary", errUsage)
 	}
@@ -356,6 +358,10 @@ func (l *onlineLearner) beforeBatch() error {
 		return nil
 	}
 	if l.unseen {
+		if c := l.m.Config.Classifier; c != pipeline.Multinomial {
+			return fmt.Errorf("%w: --unseen completes a Multinomial NB's probabilities; --model auto chose %v for %d classes (give --model mnb)",
+				errUsage, c, len(l.m.Classes))
+		}
 		mass, err := l.m.UnseenMass()
 		if err != nil {
 			return err

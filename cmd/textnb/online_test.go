@@ -275,6 +275,7 @@ func TestCLIEvalOnlineUsage(t *testing.T) {
 		{[]string{"--unseen", "--binary"}, "--unseen estimates the unseen mass from raw counts"},
 		{[]string{"--unseen", "--select", "chi2", "--features", "10"}, "--select leaves terms of the vocabulary out"},
 		{[]string{"-m", model, "--unseen"}, "--unseen: -m MODEL has its settings"},
+		{[]string{"--unseen", "--model", "cnb"}, "--unseen completes a Multinomial NB's probabilities"},
 	} {
 		mustFail(t, 2, []string{c.msg}, append(append([]string{"eval", "--online"}, c.args...), dir)...)
 	}
