@@ -54,7 +54,8 @@ type predictRequest struct {
 func decodeMail(m *model, raw string) string {
 	var c mail.Config
 	if m.text != nil && m.text.MailFeatures != "" {
-		if f, err := mail.ParseFeatures(m.text.MailFeatures); err == nil {
+		var f mail.Features
+		if err := f.UnmarshalText([]byte(m.text.MailFeatures)); err == nil {
 			c = mail.WithFeatures(f)
 		}
 	}
