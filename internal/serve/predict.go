@@ -340,7 +340,7 @@ func (o *output) labels(b []byte, p *multilabel.Predictor, proba []float64, text
 	case o.top > 0:
 		o.order = tally.Ranked(o.order[:0], proba, o.top)
 	case o.threshold != nil:
-		o.order = multilabel.AtLeast(o.order[:0], proba, *o.threshold)
+		o.order = tally.AtLeast(o.order[:0], proba, *o.threshold)
 	default:
 		o.order = p.Decide(o.order[:0], proba)
 	}
