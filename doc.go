@@ -27,10 +27,11 @@
 // The packages below textnb are its parts, for those who need more control
 // or speed: pipeline (training a text model, its file, destination-first
 // scoring with reusable buffers), multilabel (several labels per document),
-// shard (training in parts, for distributed engines), table (table models),
-// metrics (accuracy, F1, confusion), corpus (reading corpora), tokenize,
-// vectorize and nb (the classifiers on sparse rows). Model.Pipeline,
-// Table.Pipeline and MultiLabel.Pipeline return the underlying models.
+// shard (training in parts, for distributed engines), metrics (accuracy,
+// F1, confusion), corpus (reading corpora), tokenize, vectorize and nb (the
+// classifiers on sparse rows, and the Gaussian and Categorical ones a Table
+// uses). Model.Pipeline and MultiLabel.Pipeline return the underlying
+// models.
 //
 // Handler serves models in memory over HTTP, as textnb serve does, to
 // mount in a program's own server; NewServer also serves model files, with

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/table"
+	"github.com/textnb/textnb/internal/table"
 )
 
 // Table is a trained naive Bayes model over the numeric columns of a table
@@ -15,13 +15,15 @@ type Table struct {
 }
 
 // TrainTable trains a table model on the .csv or .tsv file at path: a
-// header row, a "label" column and numeric feature columns.
+// header row, a label column (cfg.LabelField) and numeric feature columns.
+// A cell that is not a finite number is an error naming the file, line
+// and column.
 func TrainTable(path string, cfg TableConfig) (*Table, error) {
-	data, err := table.Read(path, "")
+	data, err := table.Read(path, cfg.LabelField)
 	if err != nil {
 		return nil, err
 	}
-	t, err := table.Train(data, cfg)
+	t, err := table.Train(data, table.Config{Kind: cfg.Kind, Bins: cfg.Bins, Alpha: cfg.Alpha, VarSmoothing: cfg.VarSmoothing})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -84,6 +86,3 @@ func (t *Table) Unlearn(label, text string) error { return ErrNotLearnable }
 // Inspect describes t: its settings, and each class's training rows and
 // per-column statistics. top is not used: tables have no terms.
 func (t *Table) Inspect(top int) (Info, error) { return t.t.Inspect(), nil }
-
-// Pipeline returns the underlying table model.
-func (t *Table) Pipeline() *table.Table { return t.t }

@@ -9,8 +9,8 @@ import (
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/serve"
+	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/table"
 )
 
 // A classifier is a model file of either kind as predict and eval use it:

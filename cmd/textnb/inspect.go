@@ -90,7 +90,7 @@ func printInfo(w io.Writer, path string, info pipeline.Info) {
 	}
 	fmt.Fprintf(w, "classes     %d\n", len(info.Classes))
 	if s.Threshold != "" {
-		i := strings.LastIndexByte(s.Threshold, '=') // as ParseThreshold reads it
+		i := strings.LastIndexByte(s.Threshold, '=') // LABEL=P, LABEL everything before the last =
 		label, p := s.Threshold[:i], s.Threshold[i+1:]
 		fmt.Fprintf(w, "threshold   %s: predicts %s iff p(%s) ≥ %s, else the other class\n", plain(s.Threshold), plain(label), plain(label), p)
 	}

@@ -17,10 +17,10 @@ import (
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/serve"
+	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/table"
 )
 
 // trainText returns a text model trained on testdata/news/train.
