@@ -16,18 +16,25 @@
 //
 // A Model is safe for concurrent use. Explain tells which terms pushed a
 // text towards its label; Inspect describes a model. Open reads a model
-// file of either kind: a text Model or a Table model of numeric columns
-// (Gaussian or Categorical naive Bayes, trained with TrainTable).
+// file of any kind as a Classifier: a text Model, a Table model of numeric
+// columns (Gaussian or Categorical naive Bayes, trained with TrainTable) or
+// a MultiLabel model (textnb train --multi-label). A Classifier predicts,
+// explains and inspects every kind alike, from an Input that is a text or
+// a row; only text models learn (ErrNotLearnable).
 //
 // Errors are sentinels, wrapped with details: test them with errors.Is.
 //
 // The packages below textnb are its parts, for those who need more control
 // or speed: pipeline (training a text model, its file, destination-first
 // scoring with reusable buffers), multilabel (several labels per document),
-// shard (training in parts, for distributed engines), table (table models),
-// metrics (accuracy, F1, confusion), corpus (reading corpora), tokenize,
-// vectorize and nb (the classifiers on sparse rows). Model.Pipeline and
-// Table.Pipeline return the underlying models.
+// shard (training in parts, for distributed engines), metrics (accuracy,
+// F1, confusion), corpus (reading corpora), tokenize, vectorize and nb (the
+// classifiers on sparse rows, and the Gaussian and Categorical ones a Table
+// uses). Model.Pipeline and MultiLabel.Pipeline return the underlying
+// models.
 //
-// Handler serves models over HTTP, as textnb serve does.
+// Handler serves models in memory over HTTP, as textnb serve does, to
+// mount in a program's own server; NewServer also serves model files, with
+// the options of textnb serve (ServeOptions: a token, limits, watching the
+// files, learning, the page and the metrics).
 package textnb

@@ -40,10 +40,13 @@ func (m *Model) Kind() Kind { return TextModel }
 // Classes returns the labels the model predicts, in its order.
 func (m *Model) Classes() []string { return slices.Clone(m.m.Labels()) }
 
-// Prediction is a predicted label and every label's probability.
+// Prediction is a predicted label and every label's probability. A
+// multi-label model predicts a set of Labels, most probable first, and
+// Label is the first of them ("" when it predicts none).
 type Prediction struct {
-	Label string      `json:"label"`
-	Proba []ClassProb `json:"proba"` // in the order of Classes
+	Label  string      `json:"label"`
+	Labels []string    `json:"labels,omitempty"` // multi-label models only
+	Proba  []ClassProb `json:"proba"`            // in the order of Classes
 }
 
 // ClassProb is a label's probability.
@@ -83,6 +86,37 @@ func (m *Model) PredictBatch(texts []string) []Prediction {
 	}
 	b.Close()
 	return out
+}
+
+// PredictInput predicts the label of in's Text, as Predict does; a Row
+// is refused with ErrKind.
+func (m *Model) PredictInput(in Input) (Prediction, error) {
+	text, err := in.text(TextModel)
+	if err != nil {
+		return Prediction{}, err
+	}
+	return m.Predict(text), nil
+}
+
+// PredictInputs predicts the labels of the Texts of ins, as PredictBatch
+// does.
+func (m *Model) PredictInputs(ins []Input) ([]Prediction, error) {
+	texts, err := texts(ins, TextModel)
+	if err != nil {
+		return nil, err
+	}
+	return m.PredictBatch(texts), nil
+}
+
+// ExplainInput explains the label of in's Text, as Explain does, in
+// Explained.Label.
+func (m *Model) ExplainInput(in Input) (Explained, error) {
+	text, err := in.text(TextModel)
+	if err != nil {
+		return Explained{}, err
+	}
+	e := m.Explain(text)
+	return Explained{Label: &e}, nil
 }
 
 // SetThreshold makes a two-class model predict label iff its probability

@@ -4,43 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/table"
+	"github.com/textnb/textnb/internal/table"
 )
-
-// Kind says what a model file holds: TextModel or TableModel.
-type Kind uint8
-
-// The kinds of model.
-const (
-	TextModel  = Kind(modelfile.TextModel)  // a Model
-	TableModel = Kind(modelfile.TableModel) // a Table
-)
-
-// String names the kind as model file errors do.
-func (k Kind) String() string { return modelfile.Kind(k).String() }
-
-// Classifier is a model of either kind, as Open returns it: a *Model or a
-// *Table. Use Kind, or a type switch, to tell which.
-type Classifier interface {
-	Kind() Kind
-	Classes() []string
-	Inspect(top int) (Info, error)
-	Save(path string) error
-}
-
-// Open reads a model file of either kind.
-func Open(path string) (Classifier, error) {
-	m, t, err := anymodel.Open(path)
-	switch {
-	case err != nil:
-		return nil, err
-	case m != nil:
-		return newModel(m), nil
-	}
-	return &Table{t: t}, nil
-}
 
 // Table is a trained naive Bayes model over the numeric columns of a table
 // (Gaussian or Categorical). It is safe for concurrent use.
@@ -49,13 +15,15 @@ type Table struct {
 }
 
 // TrainTable trains a table model on the .csv or .tsv file at path: a
-// header row, a "label" column and numeric feature columns.
+// header row, a label column (cfg.LabelField) and numeric feature columns.
+// A cell that is not a finite number is an error naming the file, line
+// and column.
 func TrainTable(path string, cfg TableConfig) (*Table, error) {
-	data, err := table.Read(path, "")
+	data, err := table.Read(path, cfg.LabelField)
 	if err != nil {
 		return nil, err
 	}
-	t, err := table.Train(data, cfg)
+	t, err := table.Train(data, table.Config{Kind: cfg.Kind, Bins: cfg.Bins, Alpha: cfg.Alpha, VarSmoothing: cfg.VarSmoothing})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -85,9 +53,36 @@ func (t *Table) Predict(row []float64) (Prediction, error) {
 	return prediction(t.t.Classes, proba, best), nil
 }
 
+// PredictInput predicts the label of in's Row; see Predict.
+func (t *Table) PredictInput(in Input) (Prediction, error) {
+	if in.Text != "" {
+		return Prediction{}, fmt.Errorf("%w: a table model classifies rows, not texts", ErrKind)
+	}
+	return t.Predict(in.Row)
+}
+
+// PredictInputs predicts the labels of the Rows of ins, in order. It
+// stops at the first row that fails, naming it.
+func (t *Table) PredictInputs(ins []Input) ([]Prediction, error) {
+	out := make([]Prediction, len(ins))
+	for i, in := range ins {
+		var err error
+		if out[i], err = t.PredictInput(in); err != nil {
+			return nil, fmt.Errorf("input %d: %w", i, err)
+		}
+	}
+	return out, nil
+}
+
+// ExplainInput returns ErrNotExplainable: a table has no terms.
+func (t *Table) ExplainInput(Input) (Explained, error) { return Explained{}, ErrNotExplainable }
+
+// Learn returns ErrNotLearnable: a table model does not learn.
+func (t *Table) Learn(label, text string) error { return ErrNotLearnable }
+
+// Unlearn returns ErrNotLearnable.
+func (t *Table) Unlearn(label, text string) error { return ErrNotLearnable }
+
 // Inspect describes t: its settings, and each class's training rows and
 // per-column statistics. top is not used: tables have no terms.
 func (t *Table) Inspect(top int) (Info, error) { return t.t.Inspect(), nil }
-
-// Pipeline returns the underlying table model.
-func (t *Table) Pipeline() *table.Table { return t.t }

@@ -6,8 +6,8 @@ import (
 	"iter"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/table"
 )
 
 // Document is a labeled text.
@@ -19,9 +19,31 @@ type Document struct {
 // default. See pipeline.Config for the fields.
 type Config = pipeline.Config
 
-// TableConfig holds the settings of a table model; its zero value is
-// Gaussian naive Bayes. See table.Config.
-type TableConfig = table.Config
+// TableConfig holds the settings of TrainTable; its zero value is
+// Gaussian naive Bayes with scikit-learn's defaults, over a table whose
+// label column is named "label".
+type TableConfig struct {
+	// Kind is TableGaussian (the zero value: every column normal within a
+	// class) or TableCategorical (category ids, or quantile bins of
+	// continuous columns).
+	Kind table.Kind
+	// LabelField names the label column; "" means "label".
+	LabelField string
+	// Bins is the number of quantile bins per continuous column of a
+	// Categorical model; 0 means 5.
+	Bins int
+	// Alpha is Categorical's additive smoothing; 0 means 1.
+	Alpha float64
+	// VarSmoothing is Gaussian's variance floor; 0 means 1e-9, as in
+	// scikit-learn.
+	VarSmoothing float64
+}
+
+// The kinds of table model, for TableConfig.Kind.
+const (
+	TableGaussian    = table.Gaussian
+	TableCategorical = table.Categorical
+)
 
 // Errors, for errors.Is. The errors returned wrap them with details such
 // as the document or the file.
@@ -37,11 +59,23 @@ var (
 	// ErrFormat: a file is not a textnb model, or is damaged.
 	ErrFormat = pipeline.ErrFormat
 	// ErrKind: a model file holds a table model where a text model was
-	// asked for, or the other way round.
+	// asked for, or the other way round; or a Classifier was given a row
+	// where it classifies texts, or a text where it classifies rows.
 	ErrKind = pipeline.ErrKind
 	// ErrThreshold: a decision threshold names no class of the model, is
 	// not a probability, or is given to a model of more than two classes.
 	ErrThreshold = pipeline.ErrThreshold
+	// ErrColumns: a table lacks a column the table model was trained on.
+	ErrColumns = table.ErrColumns
+	// ErrOverflow: a row is so far from a table model's training data
+	// (|x| near 1e154 for Gaussian NB) that every class scores −Inf.
+	ErrOverflow = table.ErrOverflow
+	// ErrNotLearnable: a Classifier of a kind that does not learn (only
+	// text models learn and unlearn documents).
+	ErrNotLearnable = errors.New("only text models learn")
+	// ErrNotExplainable: a table model has no terms to explain a
+	// prediction by.
+	ErrNotExplainable = errors.New("a table model has no terms to explain a prediction by")
 )
 
 // Train trains a text model on docs with cfg.

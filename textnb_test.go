@@ -205,6 +205,26 @@ func TestSaveLoadOpen(t *testing.T) {
 	if _, err := Open(table); !errors.Is(err, ErrFormat) {
 		t.Fatalf("Open of a CSV: %v, want ErrFormat", err)
 	}
+	// LabelField names another label column; Categorical bins the columns.
+	species := filepath.Join(dir, "species.csv")
+	if err := os.WriteFile(species, []byte(strings.ReplaceAll(csv, "label", "species")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := TrainTable(species, TableConfig{}); err == nil {
+		t.Fatal("TrainTable without a label column: no error")
+	}
+	cm, err := TrainTable(species, TableConfig{Kind: TableCategorical, LabelField: "species", Bins: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := cm.Inspect(0); err != nil || info.Settings.Classifier != "categorical" || info.Settings.Bins != 2 {
+		t.Fatalf("Inspect of a Categorical table: %+v, %v", info, err)
+	}
+	for row, want := range map[[2]float64]string{{1, 1}: "a", {5, 5}: "b"} {
+		if p, err := cm.Predict(row[:]); err != nil || p.Label != want {
+			t.Fatalf("Categorical Predict(%v) = %+v, %v; want %s", row, p, err, want)
+		}
+	}
 	if _, err := TrainTable(filepath.Join(dir, "none.csv"), TableConfig{}); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("TrainTable of a missing file: %v", err)
 	}

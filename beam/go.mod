@@ -4,7 +4,7 @@ go 1.26.8
 
 require (
 	github.com/apache/beam/sdks/v2 v2.77.0
-	github.com/textnb/textnb v0.0.0
+	github.com/textnb/textnb v0.1.0
 )
 
 require (
@@ -80,5 +80,3 @@ require (
 	google.golang.org/grpc v1.83.2 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
-
-replace github.com/textnb/textnb => ../

@@ -45,7 +45,6 @@ func BenchmarkWalkDir10k(b *testing.B) {
 }
 
 func BenchmarkWalkLines(b *testing.B) {
-	dir := b.TempDir()
 	var tsv, jsonl strings.Builder
 	for i := range 100_000 {
 		text := strings.Repeat("some words here ", 5+i%20)
@@ -53,6 +52,25 @@ func BenchmarkWalkLines(b *testing.B) {
 		fmt.Fprintf(&jsonl, "{\"label\":\"c%d\",\"text\":%q}\n", i%20, text)
 	}
 	files := map[string]string{"d.tsv": tsv.String(), "d.jsonl": jsonl.String(), "d.csv": "label,text\n" + strings.ReplaceAll(tsv.String(), "\t", ",")}
+	benchLines(b, files, Options{})
+}
+
+// BenchmarkWalkLinesFields reads rows with an id and two more fields, one
+// of them a nested JSON value, as predict --id-field --keep-fields does.
+func BenchmarkWalkLinesFields(b *testing.B) {
+	var tsv, jsonl strings.Builder
+	tsv.WriteString("id\tlabel\ttext\tnote\n")
+	for i := range 100_000 {
+		text := strings.Repeat("some words here ", 5+i%20)
+		fmt.Fprintf(&tsv, "m%d\tc%d\t%s\tn%d\n", i, i%20, text, i%7)
+		fmt.Fprintf(&jsonl, "{\"id\":%d,\"label\":\"c%d\",\"text\":%q,\"note\":{\"n\":[%d]}}\n", i, i%20, text, i%7)
+	}
+	files := map[string]string{"d.tsv": tsv.String(), "d.jsonl": jsonl.String(), "d.csv": strings.ReplaceAll(tsv.String(), "\t", ",")}
+	benchLines(b, files, Options{IDField: "id", Fields: []string{"label", "note"}})
+}
+
+func benchLines(b *testing.B, files map[string]string, opt Options) {
+	dir := b.TempDir()
 	for _, name := range []string{"d.tsv", "d.csv", "d.jsonl"} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
@@ -63,7 +81,7 @@ func BenchmarkWalkLines(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				n := 0
-				if err := Walk(p, Options{}, func(Document) error { n++; return nil }); err != nil || n != 100_000 {
+				if err := Walk(p, opt, func(Document) error { n++; return nil }); err != nil || n != 100_000 {
 					b.Fatal(n, err)
 				}
 			}

@@ -19,8 +19,15 @@ type Document struct {
 	// Text is the decoded UTF-8 text; it may be empty. A message's text
 	// is what mail.Decode renders of it.
 	Text string
-	// ID is a message's Message-ID, if it has one.
+	// ID is a message's Message-ID, if it has one, or a line file row's
+	// Options.IDField.
 	ID string
+	// Line is the line of a line file's row (the first of a CSV record);
+	// 0 for a document that is a whole file or a message.
+	Line int
+	// Fields are the fields of a line file's row that Options.Fields
+	// asks for.
+	Fields []Field
 	// Mail reports a document read from a message.
 	Mail bool
 	// Date is a message's date (mail.Message.Date); zero for text and
@@ -37,7 +44,9 @@ type Options struct {
 	// Unlabeled reads documents without labels: a folder of files (flat, or
 	// class subfolders whose names are then ignored), a line file without a
 	// label column, or a single .txt file. Labels found in a line file are
-	// ignored and reported in Stats.LabelsIgnored.
+	// ignored and reported in Stats.LabelsIgnored. A JSONL text that is
+	// null is then empty, as encoding/json leaves a string, rather than an
+	// error: every row is a document to classify.
 	Unlabeled bool
 	// Workers is the number of goroutines reading and decoding ahead of the
 	// callback; 0 or less means runtime.GOMAXPROCS(0).
@@ -53,8 +62,36 @@ type Options struct {
 	// every feature group (see package mail).
 	Mail mail.Config
 
+	// IDField names a column of TSV and CSV headers, or a field of JSONL
+	// objects, whose value is each row's Document.ID: for JSONL, a
+	// string's value or another value's JSON text, and the row's Source
+	// for null. A row without it is an error; "" reads no id.
+	IDField string
+	// Fields names further columns (or JSONL fields) to keep in each row's
+	// Document.Fields, in this order; a single "*" keeps every one of the
+	// row's, in its order. A header without one is an error; a JSONL
+	// object without one keeps null. IDField and Fields need a line file
+	// with a header (JSONL has none).
+	Fields []string
+	// Format reads a file of any extension, and WalkReader's stream, as
+	// a line file of that format; FormatAuto reads a file by its
+	// extension (see FormatOf) and a stream as FormatLines. Folders'
+	// files are documents whatever it says.
+	Format Format
+
 	multi bool // WalkMulti: a JSONL label field may be an array
 }
+
+// A Field is a field of a line file's row that Options.Fields asks for.
+// Its Value is a TSV or CSV field's text, or a JSONL field's JSON text as
+// written (for a string, quoted and escaped).
+type Field struct{ Name, Value string }
+
+// keepAll reports whether Options.Fields asks for every field.
+func (o Options) keepAll() bool { return len(o.Fields) == 1 && o.Fields[0] == "*" }
+
+// rowFields reports whether rows carry more than their label and text.
+func (o Options) rowFields() bool { return o.IDField != "" || len(o.Fields) > 0 }
 
 func (o Options) labelField() string {
 	if o.LabelField == "" {
@@ -100,6 +137,12 @@ var (
 	// ErrFieldCount: a line has the wrong number of fields.
 	ErrFieldCount = textfile.ErrFieldCount
 )
+
+// A MissingFieldError is a header without a column, or a JSON object
+// without a field, that a read asks for; it wraps ErrMissingField. Role
+// says what for: "label", "text", "id" (Options.IDField), or "" for one
+// of Options.Fields; Name is the column's or field's name.
+type MissingFieldError = textfile.MissingFieldError
 
 // ParseError locates a malformed line (or CSV record) in a file: its
 // fields are File, Line (the 1-based physical line) and Err, which it

@@ -28,6 +28,13 @@
 //     posts with their From: and Subject: lines included, reads as text;
 //     InputText reads every file as text, InputMail every file as mail.
 //
+// Options.Format reads a file of any extension as a line file of that
+// format, and [WalkReader] reads a stream, such as standard input, in one:
+// FormatLines is one unlabeled document per line, blank lines included.
+// Options.IDField and Options.Fields ask for a row's id and further fields
+// by name (Document.ID and Document.Fields), taken from the same split of a
+// TSV line or CSV record, and the same scan of a JSON object, as its text.
+//
 // Blank lines in line files are skipped. Line numbers in errors and in
 // Document.Source count every physical line, header included; a CSV record
 // spanning lines is numbered by its first line.

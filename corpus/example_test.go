@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/textnb/textnb/corpus"
 )
@@ -152,4 +153,21 @@ func ExampleUndersample() {
 	keep := corpus.Undersample(labels, 3)
 	fmt.Println(len(keep))
 	// Output: 4
+}
+
+// A read asks for each row's id and the fields it keeps by name; a JSONL
+// field keeps its JSON text.
+func ExampleOptions_fields() {
+	opt := corpus.Options{Unlabeled: true, Format: corpus.FormatJSONL, IDField: "id", Fields: []string{"meta"}}
+	in := strings.NewReader(`{"id":"m1","text":"win money now","meta":{"n":[1,2]}}` + "\n" + `{"id":7,"text":"lunch?"}` + "\n")
+	_, err := corpus.WalkReader(in, "stdin", opt, func(d corpus.Document) error {
+		fmt.Printf("%s line %d: %q %s=%s\n", d.ID, d.Line, d.Text, d.Fields[0].Name, d.Fields[0].Value)
+		return nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// m1 line 1: "win money now" meta={"n":[1,2]}
+	// 7 line 2: "lunch?" meta=null
 }

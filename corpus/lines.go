@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -19,10 +20,19 @@ const (
 	batchBytes = 256 << 10
 )
 
+// row is a parsed line of a line file; hasLabel reports whether it
+// carried a label (even when reading unlabeled), nullID an id that is
+// JSON null, which names the row by its Source.
+type row struct {
+	label, text, id  string
+	fields           []Field
+	hasLabel, nullID bool
+	enc              Encoding
+}
+
 // lineParser parses one line (without its newline) of a line file, still
-// undecoded, so formats can split before or after decoding. hasLabel reports
-// whether the line carried a label (even when reading unlabeled).
-type lineParser func(line string) (label, text string, hasLabel bool, enc Encoding, err error)
+// undecoded, so formats can split before or after decoding.
+type lineParser func(line string) (row, error)
 
 // lineSetup looks at the first non-blank line, decoded, and returns the
 // parser for the data lines and whether that first line was a header.
@@ -31,15 +41,36 @@ type lineSetup func(first string, opt Options) (parse lineParser, header bool, e
 // blank reports whether a line holds only white space; such lines are skipped.
 func blank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
 
-// lineProducer reads a TSV or JSONL file. The file is opened now so that a
-// missing or unreadable file is reported before any document.
-func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), error) {
-	f, r, fileEnc, err := textfile.Open(path)
-	if err != nil {
-		return nil, err
+// streamProducer reads the line file r, named name, of the given format,
+// and closes c when done. Errors it returns (a CSV header's) come before
+// any document.
+func streamProducer(c io.Closer, r *bufio.Reader, fileEnc Encoding, name string, format Format, opt Options) (func(emitFunc), error) {
+	var setup lineSetup
+	switch format {
+	case FormatCSV:
+		return csvProducer(c, r, fileEnc, name, opt)
+	case FormatTSV:
+		setup = tsvSetup
+	case FormatJSONL:
+		setup = jsonlSetup
+	case FormatLines:
+		if !opt.Unlabeled || opt.rowFields() {
+			c.Close()
+			return nil, fmt.Errorf("%w: %s: lines are unlabeled documents without fields", ErrUnsupported, name)
+		}
+		setup = linesSetup
+	default:
+		c.Close()
+		return nil, fmt.Errorf("%w: %s: format %v", ErrUnsupported, name, format)
 	}
+	return lineProducer(c, r, fileEnc, name, format == FormatLines, opt, setup), nil
+}
+
+// lineProducer reads a TSV, JSONL or lines file, skipping blank lines
+// unless told to keep them.
+func lineProducer(c io.Closer, r *bufio.Reader, fileEnc Encoding, path string, blanks bool, opt Options, setup lineSetup) func(emitFunc) {
 	return func(emit emitFunc) {
-		defer f.Close()
+		defer c.Close()
 		lr := textfile.NewLines(r)
 		var parse lineParser
 		cur := newRawLines(fileEnc)
@@ -52,7 +83,7 @@ func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), er
 				emit(errorUnit(fmt.Errorf("corpus: reading %s: %w", path, err)))
 				return
 			}
-			if blank(line) {
+			if !blanks && blank(line) {
 				continue
 			}
 			if parse == nil {
@@ -82,7 +113,7 @@ func lineProducer(path string, opt Options, setup lineSetup) (func(emitFunc), er
 		if len(cur.nums) > 0 {
 			emit(cur.unit(path, opt.Unlabeled, parse))
 		}
-	}, nil
+	}
 }
 
 // rawLines is a batch of undecoded lines, each in a string of its own: a
@@ -114,12 +145,12 @@ func (rl rawLines) unit(path string, unlabeled bool, parse lineParser) func() ba
 	return func() batch {
 		b := batch{docs: make([]Document, 0, len(rl.nums)), encs: make([]Encoding, 0, len(rl.nums))}
 		for i, line := range rl.lines {
-			label, text, hasLabel, enc, err := parse(line)
+			r, err := parse(line)
 			if rl.enc != UTF8 {
-				enc = rl.enc
+				r.enc = rl.enc
 			}
 			if err == nil {
-				err = b.addLine(path, rl.nums[i], unlabeled, label, text, hasLabel, enc)
+				err = b.addLine(path, rl.nums[i], unlabeled, &r)
 			}
 			if err != nil {
 				b.err = &ParseError{File: path, Line: rl.nums[i], Err: err}
@@ -131,41 +162,61 @@ func (rl rawLines) unit(path string, unlabeled bool, parse lineParser) func() ba
 }
 
 // addLine applies the labeled/unlabeled rules to a parsed line and adds it.
-func (b *batch) addLine(path string, num int, unlabeled bool, label, text string, hasLabel bool, enc Encoding) error {
+func (b *batch) addLine(path string, num int, unlabeled bool, r *row) error {
+	label := r.label
 	if unlabeled {
-		b.labelsIgnored = b.labelsIgnored || hasLabel
+		b.labelsIgnored = b.labelsIgnored || r.hasLabel
 		label = ""
 	} else if label == "" {
 		return ErrEmptyLabel
 	}
 	b.scratch = strconv.AppendInt(append(append(b.scratch[:0], path...), ':'), int64(num), 10)
-	b.add(Document{Source: string(b.scratch), Label: b.labels.Intern(label), Text: text}, enc)
+	d := Document{Source: string(b.scratch), Label: b.labels.Intern(label), Text: r.text, ID: r.id, Line: num, Fields: r.fields}
+	if r.nullID {
+		d.ID = d.Source
+	}
+	b.add(d, r.enc)
 	return nil
 }
 
 // tsvSetup reads an optional header. A first line is a header when one of its
-// fields is the label or text field name; then every line must have as many
-// fields as the header. Without a header, labeled lines are label<TAB>text;
-// unlabeled lines are label<TAB>text (labels ignored) if the first line has
-// a tab, and otherwise the whole line is the text.
+// fields is the label, text or id field name; then every line must have as
+// many fields as the header. Without a header, labeled lines are
+// label<TAB>text; unlabeled lines are label<TAB>text (labels ignored) if
+// the first line has a tab, and otherwise the whole line is the text.
 func tsvSetup(first string, opt Options) (lineParser, bool, error) {
 	fields := strings.Split(first, "\t")
 	li, ti := textfile.Column(fields, opt.labelField()), textfile.Column(fields, opt.textField())
 	switch {
-	case li >= 0 || ti >= 0:
+	case li >= 0 || ti >= 0 || opt.IDField != "" && textfile.Column(fields, opt.IDField) >= 0:
 		if err := requireColumns(li, ti, opt); err != nil {
 			return nil, true, err
 		}
-		return tsvColumns(len(fields), li, ti), true, nil
+		if !opt.rowFields() {
+			return tsvColumns(len(fields), li, ti), true, nil
+		}
+		for i := range fields {
+			fields[i] = strings.TrimSpace(fields[i])
+		}
+		kc, err := keptColumnsOf(fields, opt)
+		if err != nil {
+			return nil, true, err
+		}
+		return tsvKept(len(fields), li, ti, kc), true, nil
+	case opt.rowFields():
+		return nil, false, errNoHeader
 	case !opt.Unlabeled || strings.Contains(first, "\t"):
 		return tsvColumns(2, 0, 1), false, nil
 	default:
-		return func(line string) (string, string, bool, Encoding, error) {
-			text, enc := textfile.DecodeString(line)
-			return "", text, false, enc, nil
+		return func(line string) (r row, _ error) {
+			r.text, r.enc = textfile.DecodeString(line)
+			return r, nil
 		}, false, nil
 	}
 }
+
+// errNoHeader: a TSV file without a header has no named columns to keep.
+var errNoHeader = fmt.Errorf("%w: no header line naming the columns (the id and kept fields need one)", ErrMissingField)
 
 // requireColumns checks that a header names the columns the read needs.
 func requireColumns(li, ti int, opt Options) error {
@@ -181,29 +232,99 @@ func requireColumns(li, ti int, opt Options) error {
 // tsvColumns parses lines of exactly n tab-separated fields; li < 0 means
 // there is no label column.
 func tsvColumns(n, li, ti int) lineParser {
-	return func(line string) (string, string, bool, Encoding, error) {
+	return func(line string) (r row, _ error) {
 		if got := strings.Count(line, "\t") + 1; got != n {
-			return "", "", false, 0, textfile.FieldCountError(n, got)
+			return r, textfile.FieldCountError(n, got)
 		}
-		line, enc := textfile.DecodeString(line)
-		var label, text string
+		line, r.enc = textfile.DecodeString(line)
 		for i := 0; i <= max(li, ti); i++ {
 			f, rest, _ := strings.Cut(line, "\t")
 			line = rest
 			switch i {
 			case li:
-				label = f
+				r.label = f
 			case ti:
-				text = f
+				r.text = f
 			}
 		}
 		if n > 2 {
 			// Do not keep the other columns alive through the text; the
 			// label is interned.
-			text = strings.Clone(text)
+			r.text = strings.Clone(r.text)
 		}
-		return label, text, li >= 0, enc, nil
+		r.hasLabel = li >= 0
+		return r, nil
 	}
+}
+
+// keptColumns are the id and kept columns of a header.
+type keptColumns struct {
+	id     int // -1 for none
+	fields []int
+	names  []string // the header's names, trimmed
+}
+
+// keptColumnsOf finds the columns opt asks for in a header of trimmed names.
+func keptColumnsOf(names []string, opt Options) (keptColumns, error) {
+	kc := keptColumns{id: -1, names: names}
+	if opt.IDField != "" {
+		if kc.id = textfile.Column(names, opt.IDField); kc.id < 0 {
+			return kc, textfile.MissingColumn("id", opt.IDField)
+		}
+	}
+	if opt.keepAll() {
+		for i := range names {
+			kc.fields = append(kc.fields, i)
+		}
+		return kc, nil
+	}
+	for _, name := range opt.Fields {
+		i := textfile.Column(names, name)
+		if i < 0 {
+			return kc, textfile.MissingColumn("", name)
+		}
+		kc.fields = append(kc.fields, i)
+	}
+	return kc, nil
+}
+
+// set sets r's id and fields from the fields of a row, decoded.
+func (kc keptColumns) set(r *row, f []string) {
+	if kc.id >= 0 {
+		r.id = f[kc.id]
+	}
+	if len(kc.fields) > 0 {
+		r.fields = make([]Field, len(kc.fields))
+		for k, i := range kc.fields {
+			r.fields[k] = Field{Name: kc.names[i], Value: f[i]}
+		}
+	}
+}
+
+// tsvKept is tsvColumns with an id and kept fields. The text is not copied
+// out of its line: the id and fields keep it anyway.
+func tsvKept(n, li, ti int, kc keptColumns) lineParser {
+	return func(line string) (r row, _ error) {
+		if got := strings.Count(line, "\t") + 1; got != n {
+			return r, textfile.FieldCountError(n, got)
+		}
+		line, r.enc = textfile.DecodeString(line)
+		f := strings.Split(line, "\t")
+		if li >= 0 {
+			r.label, r.hasLabel = f[li], true
+		}
+		r.text = f[ti]
+		kc.set(&r, f)
+		return r, nil
+	}
+}
+
+// linesSetup reads every line as the text of a document.
+func linesSetup(string, Options) (lineParser, bool, error) {
+	return func(line string) (r row, _ error) {
+		r.text, r.enc = textfile.DecodeString(line)
+		return r, nil
+	}, false, nil
 }
 
 // jsonlSetup returns the JSONL parser; JSONL has no header.
@@ -211,10 +332,13 @@ func jsonlSetup(first string, opt Options) (lineParser, bool, error) {
 	if opt.multi {
 		return jsonlMultiSetup(first, opt)
 	}
+	if opt.rowFields() {
+		return jsonlKept(opt), false, nil
+	}
 	lf, tf, unlabeled := opt.labelField(), opt.textField(), opt.Unlabeled
-	return func(line string) (string, string, bool, Encoding, error) {
-		line, enc := textfile.DecodeString(line)
-		label, text, hasLabel, err := parseJSONObject(line, lf, tf, unlabeled)
-		return label, text, hasLabel, enc, err
+	return func(line string) (r row, err error) {
+		line, r.enc = textfile.DecodeString(line)
+		r.label, r.text, r.hasLabel, err = parseJSONObject(line, lf, tf, unlabeled)
+		return r, err
 	}, false, nil
 }

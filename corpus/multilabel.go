@@ -141,15 +141,15 @@ func splitLabels(label, sep string) []string {
 // array of labels and joins them with labelUnit.
 func jsonlMultiSetup(_ string, opt Options) (lineParser, bool, error) {
 	lf, tf := opt.labelField(), opt.textField()
-	return func(line string) (string, string, bool, Encoding, error) {
-		line, enc := textfile.DecodeString(line)
+	return func(line string) (r row, err error) {
+		line, r.enc = textfile.DecodeString(line)
 		rawLabel, rawText, err := textfile.JSONFields(line, lf, tf)
 		if err != nil {
-			return "", "", false, enc, err
+			return r, err
 		}
 		if rawLabel == "" || rawLabel[0] != '[' || opt.Unlabeled {
-			label, text, hasLabel, err := jsonLabelText(rawLabel, rawText, lf, tf, opt.Unlabeled)
-			return label, text, hasLabel, enc, err
+			r.label, r.text, r.hasLabel, err = jsonLabelText(rawLabel, rawText, lf, tf, opt.Unlabeled)
+			return r, err
 		}
 		var items []json.RawMessage
 		_ = json.Unmarshal([]byte(rawLabel), &items) // valid JSON
@@ -162,15 +162,16 @@ func jsonlMultiSetup(_ string, opt Options) (lineParser, bool, error) {
 			case json.Unmarshal(it, &n) == nil:
 				s = n.String()
 			default:
-				return "", "", false, enc, fmt.Errorf("field %q: want an array of strings or numbers, found %.20s", lf, it)
+				return r, fmt.Errorf("field %q: want an array of strings or numbers, found %.20s", lf, it)
 			}
 			if strings.Contains(s, labelUnit) {
-				return "", "", false, enc, fmt.Errorf("field %q: label %q holds a control character", lf, s)
+				return r, fmt.Errorf("field %q: label %q holds a control character", lf, s)
 			}
 			labels = append(labels, s)
 		}
-		text, err := jsonText(rawText, tf)
-		return strings.Join(labels, labelUnit) + labelUnit, text, true, enc, err
+		r.label, r.hasLabel = strings.Join(labels, labelUnit)+labelUnit, true
+		r.text, err = jsonText(rawText, tf)
+		return r, err
 	}, false, nil
 }
 

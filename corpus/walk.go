@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/textfile"
 )
 
 // WalkStats reads the documents at path (see the package documentation for
@@ -98,6 +99,9 @@ func producer(path string, opt Options) (func(emitFunc), error) {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
 	if info.IsDir() {
+		if opt.rowFields() {
+			return nil, fmt.Errorf("%w: %s: a folder's documents have no id or fields to keep: they need a line file", ErrUnsupported, path)
+		}
 		files, err := listCorpus(path, opt.Unlabeled, opt.Workers)
 		if err != nil {
 			return nil, err
@@ -107,13 +111,21 @@ func producer(path string, opt Options) (func(emitFunc), error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%w: %s is not a regular file or directory", ErrUnsupported, path)
 	}
+	format := opt.Format
+	if format == FormatAuto {
+		format = FormatOf(path)
+	}
+	if format != FormatAuto {
+		f, r, enc, err := textfile.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return streamProducer(f, r, enc, path, format, opt)
+	}
+	if opt.rowFields() {
+		return nil, fmt.Errorf("%w: %s: a whole file has no id or fields to keep: they need a .tsv, .csv or .jsonl file", ErrUnsupported, path)
+	}
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".tsv":
-		return lineProducer(path, opt, tsvSetup)
-	case ".jsonl", ".ndjson":
-		return lineProducer(path, opt, jsonlSetup)
-	case ".csv":
-		return csvProducer(path, opt)
 	case ".eml", ".mbox", ".mbx":
 		if opt.Unlabeled && opt.Input != InputText {
 			return fileProducer([]fileDoc{{name: path}}, opt), nil

@@ -43,7 +43,7 @@ var featureNames = []struct {
 	name string
 }{{Title, "subject"}, {Addresses, "addr"}, {URLs, "url"}, {Structure, "struct"}, {Headers, "hdr"}}
 
-// String names the set as ParseFeatures reads it: "all", "none" or a
+// String names the set as UnmarshalText reads it: "all", "none" or a
 // comma-separated list of subject, addr, url, struct and hdr.
 func (f Features) String() string {
 	switch f & AllFeatures {
@@ -61,21 +61,24 @@ func (f Features) String() string {
 	return strings.Join(names, ",")
 }
 
-// MarshalText and UnmarshalText write and read the set as String and
-// ParseFeatures do, for flag.TextVar and encoding/json.
+// MarshalText writes the set as String does, for flag.TextVar and
+// encoding/json.
 func (f Features) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
 
+// UnmarshalText reads "all" (or ""), "none" or a comma-separated list of
+// the group names subject, addr, url, struct and hdr; an unknown name is
+// an error and leaves f unchanged.
 func (f *Features) UnmarshalText(b []byte) error {
-	v, err := ParseFeatures(string(b))
+	v, err := parseFeatures(string(b))
 	if err == nil {
 		*f = v
 	}
 	return err
 }
 
-// ParseFeatures reads "all", "none" or a comma-separated list of the group
+// parseFeatures reads "all", "none" or a comma-separated list of the group
 // names subject, addr, url, struct and hdr.
-func ParseFeatures(s string) (Features, error) {
+func parseFeatures(s string) (Features, error) {
 	switch strings.TrimSpace(s) {
 	case "all", "":
 		return AllFeatures, nil
@@ -128,8 +131,8 @@ type Config struct {
 // WithFeatures returns the Config that renders exactly f.
 func WithFeatures(f Features) Config { return Config{Omit: AllFeatures &^ f} }
 
-// Features returns the groups c renders.
-func (c Config) Features() Features { return AllFeatures &^ c.Omit }
+// features returns the groups c renders.
+func (c Config) features() Features { return AllFeatures &^ c.Omit }
 
 func (c Config) maxMessage() int { return orDefault(c.MaxMessage, DefaultMaxMessage) }
 func (c Config) maxHeader() int  { return orDefault(c.MaxHeader, DefaultMaxHeader) }

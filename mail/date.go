@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// ParseDate reads a Date field's value as RFC 5322 has it and, failing
+// parseDate reads a Date field's value as RFC 5322 has it and, failing
 // that, as mailers write it wrongly: a zone that is missing, misspelt
 // ("+-0500") or a name ("Eastern Daylight Time") is read as UTC, and
 // asctime ("Sat Sep 21 08:18:08 2002") and "2002/09/14 Sat 02:29:32"
 // forms are read. It reports false when no date is found.
-func ParseDate(s string) (time.Time, bool) {
+func parseDate(s string) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	if t, err := netmail.ParseDate(s); err == nil {
 		return t, true
@@ -81,12 +81,12 @@ func civil(year, month, day, hour, minute, second string) (time.Time, bool) {
 // raw bytes, before any mbox From line was stripped, are raw: its Date
 // field, or else its From line's delivery date.
 func messageDate(h header, raw []byte) time.Time {
-	if t, ok := ParseDate(h.get("date")); ok {
+	if t, ok := parseDate(h.get("date")); ok {
 		return t
 	}
 	if bytes.HasPrefix(raw, []byte("From ")) {
 		line, _ := nextLine(raw, 0)
-		if t, ok := ParseDate(string(line)); ok {
+		if t, ok := parseDate(string(line)); ok {
 			return t
 		}
 	}

@@ -23,14 +23,14 @@ func TestParseDate(t *testing.T) {
 		{"Mon, 16 Sep 2002 03:27:38 (GMT)", utc(2002, 9, 16, 3, 27, 38)},
 		{"exmh-workers-admin@redhat.com  Thu Aug 22 12:36:23 2002", utc(2002, 8, 22, 12, 36, 23)},
 	} {
-		got, ok := ParseDate(c.in)
+		got, ok := parseDate(c.in)
 		if !ok || !got.Equal(c.want) {
-			t.Errorf("ParseDate(%q) = %v, %v; want %v", c.in, got.UTC(), ok, c.want)
+			t.Errorf("parseDate(%q) = %v, %v; want %v", c.in, got.UTC(), ok, c.want)
 		}
 	}
 	for _, in := range []string{"", "tomorrow", "31 Foo 2002 10:00", "2002/13/01 10:00:00", "Thu, 22 Aug 2002 25:00:00"} {
-		if got, ok := ParseDate(in); ok {
-			t.Errorf("ParseDate(%q) = %v, true; want no date", in, got)
+		if got, ok := parseDate(in); ok {
+			t.Errorf("parseDate(%q) = %v, true; want no date", in, got)
 		}
 	}
 }

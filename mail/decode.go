@@ -24,8 +24,9 @@ type Message struct {
 	// Text is the document: the Subject (twice with Title), the From and
 	// To lines, the text of the body, then a line of feature tokens.
 	Text string
-	// Date is the message's date: its Date field (see ParseDate), or
-	// else the delivery date of the mbox From line it starts with; zero
+	// Date is the message's date: its Date field, read as RFC 5322 has
+	// it or as mailers write it wrongly (a missing, misspelt or named zone
+	// read as UTC; asctime and "2002/09/14 Sat 02:29:32" forms), or else the delivery date of the mbox From line it starts with; zero
 	// if it has neither.
 	Date time.Time
 	// Damaged reports a message that did not parse cleanly: a header line
@@ -39,7 +40,7 @@ type Message struct {
 // "From " line) into a document. It never fails: what cannot be decoded is
 // read as it is, or skipped, and reported in Message.Damaged.
 func Decode(msg []byte, c Config) Message {
-	d := decoder{c: c, feat: c.Features()}
+	d := decoder{c: c, feat: c.features()}
 	raw := msg
 	msg = stripFromLine(msg)
 	if len(msg) > c.maxMessage() {

@@ -80,15 +80,15 @@ func TestFeatureGroups(t *testing.T) {
 		t.Errorf("URLs only:\n%s", urls)
 	}
 	for _, s := range []string{"all", "none", "subject,url", "addr,struct", "subject,addr,url,struct"} {
-		f, err := ParseFeatures(s)
+		f, err := parseFeatures(s)
 		if err != nil || f.String() != s {
-			t.Errorf("ParseFeatures(%q) = %v, %v", s, f, err)
+			t.Errorf("parseFeatures(%q) = %v, %v", s, f, err)
 		}
 	}
-	if _, err := ParseFeatures("subject,bogus"); err == nil {
-		t.Error("ParseFeatures accepted an unknown group")
+	if _, err := parseFeatures("subject,bogus"); err == nil {
+		t.Error("parseFeatures accepted an unknown group")
 	}
-	if (Config{}).Features() != AllFeatures {
+	if (Config{}).features() != AllFeatures {
 		t.Error("the zero Config does not render every group")
 	}
 }

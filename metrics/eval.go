@@ -106,12 +106,11 @@ func (e *Evaluator) Add(truth, predicted string) {
 	e.add(e.label(truth), e.label(predicted))
 }
 
-// AddClass is Add with the predicted class given by its index in the
-// classes of NewEvaluator, as a Prediction holds it, so that no name is
-// looked up. It panics if predicted is not such an index.
-func (e *Evaluator) AddClass(truth string, predicted int) {
+// addClass is Add with the predicted class given by its index in the
+// classes of NewEvaluator; it panics if predicted is not such an index.
+func (e *Evaluator) addClass(truth string, predicted int) {
 	if predicted < 0 || predicted >= e.classes {
-		panic(fmt.Sprintf("metrics: Evaluator.AddClass: class %d of %d", predicted, e.classes))
+		panic(fmt.Sprintf("metrics: Evaluator.AddProba: class %d of %d", predicted, e.classes))
 	}
 	e.add(e.label(truth), predicted)
 }

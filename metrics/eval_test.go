@@ -28,16 +28,16 @@ func TestEvaluator(t *testing.T) {
 	if !reflect.DeepEqual(r.Confused, want) {
 		t.Errorf("confused %v, want %v", r.Confused, want)
 	}
-	// AddClass, with the predicted class's index, records the same.
+	// AddProba with the predicted class's index and no probabilities records the same.
 	byIndex := NewEvaluator([]string{"a", "b"})
 	for _, p := range []struct {
 		truth string
 		class int
 	}{{"a", 0}, {"a", 1}, {"b", 1}, {"b", 1}, {"c", 0}} {
-		byIndex.AddClass(p.truth, p.class)
+		byIndex.AddProba(p.truth, p.class, nil)
 	}
 	if got := byIndex.Result(); !reflect.DeepEqual(got, r) {
-		t.Errorf("AddClass: %+v, Add: %+v", got, r)
+		t.Errorf("AddProba: %+v, Add: %+v", got, r)
 	}
 }
 
@@ -53,12 +53,12 @@ func TestEvaluatorSparse(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	ev := NewEvaluator(classes)
 	for i := range classes {
-		ev.AddClass(classes[i], i) // every class right once
+		ev.AddProba(classes[i], i, nil) // every class right once
 	}
 	for i := range unknown {
-		ev.AddClass("u"+strconv.Itoa(i), i%2)
+		ev.AddProba("u"+strconv.Itoa(i), i%2, nil)
 	}
-	ev.AddClass("u0", 0) // a repeated pair
+	ev.AddProba("u0", 0, nil) // a repeated pair
 	r := ev.Result()
 	runtime.ReadMemStats(&after)
 	if mb := float64(after.TotalAlloc-before.TotalAlloc) / (1 << 20); mb > 64 {

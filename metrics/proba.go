@@ -10,7 +10,7 @@ import (
 // ProbaScores score the probabilities a model gave the documents of
 // classes it knows: how sure it was, against how often it was right.
 type ProbaScores struct {
-	// N is the number of documents scored: those added with AddProba
+	// N is the number of documents scored: those added with probabilities
 	// whose true label is one of the model's classes.
 	N int `json:"proba_documents"`
 	// LogLoss is the mean of −ln p(true class), p clipped below at
@@ -88,14 +88,18 @@ type proba struct {
 	secondN        int
 }
 
-// AddProba is AddClass with the document's probabilities of the model's
-// classes, for the ProbaScores (and, with two classes, the BinaryScores,
-// which keep 17 bytes per document). predicted is the class decided,
-// which a threshold may have made other than the most probable.
+// AddProba is Add with the predicted class given by its index in the
+// classes of NewEvaluator, as a Prediction holds it, so that no name is
+// looked up; it panics if predicted is not such an index. p holds the
+// document's probabilities of the model's classes, for the ProbaScores
+// (and, with two classes, the BinaryScores, which keep 17 bytes per
+// document), or is nil: the document then counts for the label scores
+// alone. predicted is the class decided, which a threshold may have made
+// other than the most probable.
 func (e *Evaluator) AddProba(truth string, predicted int, p []float64) {
-	e.AddClass(truth, predicted)
+	e.addClass(truth, predicted)
 	t := e.index[truth]
-	if t >= e.classes {
+	if t >= e.classes || p == nil {
 		return
 	}
 	s := &e.proba

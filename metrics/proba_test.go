@@ -165,7 +165,7 @@ func TestBinaryScoresOneClass(t *testing.T) {
 		t.Errorf("binary %v, proba %v", r.BinaryScores, r.ProbaScores)
 	}
 	e = NewEvaluator([]string{"ham", "spam"})
-	e.AddClass("ham", 0)
+	e.AddProba("ham", 0, nil)
 	if r := e.Result(); r.BinaryScores != nil || r.ProbaScores != nil {
 		t.Errorf("without probabilities: binary %v, proba %v", r.BinaryScores, r.ProbaScores)
 	}

@@ -192,20 +192,6 @@ func (mp *Predictor) Decide(dst []int, proba []float64) []int {
 	return dst
 }
 
-// AtLeast appends to dst every label (index into Labels) whose probability
-// in proba is at least p, most probable first: the labels that a threshold
-// of the caller's, instead of the learned ones, predicts.
-func AtLeast(dst []int, proba []float64, p float64) []int {
-	n := len(dst)
-	for l, v := range proba {
-		if v >= p {
-			dst = append(dst, l)
-		}
-	}
-	tally.SortDesc(dst[n:], proba)
-	return dst
-}
-
 // Prediction is the result for one document of a Batch.
 type Prediction struct {
 	Source string

@@ -377,9 +377,14 @@ func (f *tempFit) solve() float64 {
 }
 
 // Calibrate fits a calibration to r's held-out scores (FitCalibration) and
-// sets it (SetCalibration). r must cross-validate m's configuration on
-// m's training documents, with CVOptions.KeepScores.
+// makes m's probabilities calibrated by it; a nil r makes them
+// uncalibrated. r must cross-validate m's configuration on m's training
+// documents, with CVOptions.KeepScores. Calibrate may not run while m
+// predicts.
 func (m *Model) Calibrate(r *CVResult) error {
+	if r == nil {
+		return m.setCalibration(nil, nil)
+	}
 	c, err := FitCalibration(r)
 	if err != nil {
 		return err
@@ -387,14 +392,8 @@ func (m *Model) Calibrate(r *CVResult) error {
 	return m.setCalibration(c, r.HeldOut.Classes)
 }
 
-// SetCalibration makes m's probabilities calibrated by c, whose priors
-// are in the order of m's classes, or uncalibrated if c is nil. Neither it
-// nor Calibrate may run while m predicts.
-func (m *Model) SetCalibration(c *Calibration) error {
-	return m.setCalibration(c, m.Classes)
-}
-
-// setCalibration sets c, whose priors are those of classes.
+// setCalibration sets c, whose priors are those of classes, or none if c
+// is nil.
 func (m *Model) setCalibration(c *Calibration, classes []string) error {
 	if c == nil {
 		m.calibration, m.Config.Calibrate = nil, false

@@ -240,7 +240,7 @@ func TestCalibratedModel(t *testing.T) {
 			// 240 held-out documents fit no map (minTopLabelDocuments): set one.
 			c := cal.Calibration()
 			c.TopLabel = &TopLabel{Confidence: []float64{0.3, 0.6, 0.9, 0.99}, Accuracy: []float64{0.2, 0.7, 0.8, 0.97}}
-			if err := cal.SetCalibration(c); err != nil {
+			if err := cal.setCalibration(c, cal.Classes); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/textnb/textnb/tokenize"
 )
 
-// core is what package shard, multilabel and anymodel build on.
+// core is what package shard, multilabel and internal/serve build on.
 var core = &textcore.Core[Config, *Model, *Trainer]{
 	Decode:     decode,
 	LangSample: langSample,

@@ -805,7 +805,7 @@ func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Confi
 			ri, rv := test.Row(r)
 			jll = sc.JointLogLikelihood(jll[:0], ri, rv)
 			c := nb.Argmax(jll)
-			ev.AddClass(d.names[d.y[i]], c)
+			ev.AddProba(d.names[d.y[i]], c, nil)
 			preds[s][i] = f.classes[c]
 			d.keepScores(scores[s], at, i, jll)
 		}

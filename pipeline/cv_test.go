@@ -121,7 +121,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 				p := m.NewPredictor()
 				for _, i := range test {
 					_, c := p.Proba(nil, tc.docs[i].Text)
-					ev.AddClass(tc.docs[i].Label, c)
+					ev.AddProba(tc.docs[i].Label, c, nil)
 					if want := m.Classes[c]; r.Predicted[i] != want {
 						t.Errorf("fold %d document %d: cross-validation predicts %q, training on the complement %q", k, i, r.Predicted[i], want)
 					}

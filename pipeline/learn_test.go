@@ -210,7 +210,7 @@ func TestUnlearnRefuses(t *testing.T) {
 	}
 	// A calibrated model takes no new class.
 	c := trainDocs(t, Config{Weighting: RawCounts, Fast: true}, a)
-	if err := c.SetCalibration(&Calibration{Temperature: 2, Priors: uniform(len(c.Classes)), Folds: 5, Documents: len(a)}); err != nil {
+	if err := c.setCalibration(&Calibration{Temperature: 2, Priors: uniform(len(c.Classes)), Folds: 5, Documents: len(a)}, c.Classes); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Learn("brand-new", "text"); !errors.Is(err, ErrNewClass) {
@@ -415,7 +415,7 @@ func TestLearnReweightedAndCalibrated(t *testing.T) {
 	// A calibration stays as fitted, and the file says so.
 	m = trainDocs(t, Config{Weighting: RawCounts, Fast: true}, a)
 	cal := &Calibration{Temperature: 2, Priors: uniform(len(m.Classes)), Folds: 5, Documents: len(a)}
-	if err := m.SetCalibration(cal); err != nil {
+	if err := m.setCalibration(cal, m.Classes); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Learn(same[0].Label, same[0].Text); err != nil {

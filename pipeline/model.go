@@ -30,7 +30,7 @@ type Model struct {
 	Threshold *Threshold
 	// MailInput and MailFeatures say how a training corpus that held mail
 	// was read: its input ("auto" or "mail", as corpus.ParseInput reads
-	// them) and the mail feature groups rendered (as mail.ParseFeatures
+	// them) and the mail feature groups rendered (as mail.Features
 	// reads them), so that predict and serve decode raw mail the same way.
 	// Both are "" for a model trained on text: its inputs read as text.
 	MailInput, MailFeatures string
@@ -245,6 +245,10 @@ type Predictor struct {
 	val          []float64
 	jll          []float64
 	sum          rowSum // of a long document's pieces
+	// known and unknown are the occurrences of the last row's terms that
+	// the vocabulary holds (as the row counts them) and lacks (Coverage).
+	known   float64
+	unknown int
 	// text is the document whose row idx, val, terms and extra hold, if
 	// rowOK: Explain after Proba of the same text tokenizes it once.
 	text  string
@@ -275,6 +279,7 @@ func (p *Predictor) row(text string) (idx []int32, val []float64) {
 
 // rawRow sets the Predictor's row to text's counts and returns it.
 func (p *Predictor) rawRow(text string) (idx []int32, val []float64) {
+	p.unknown = 0
 	if len(text) <= longText {
 		p.terms, p.extra = p.tok.Words(p.terms[:0], p.extra[:0], text)
 		p.idx, p.val = p.piece(p.idx[:0], p.val[:0], p.terms, 0, p.extra)
@@ -290,8 +295,19 @@ func (p *Predictor) rawRow(text string) (idx []int32, val []float64) {
 			p.val[i] = 1
 		}
 	}
+	p.known = 0
+	for _, v := range p.val {
+		p.known += v
+	}
 	return p.idx, p.val
 }
+
+// Coverage returns, for the last text the Predictor scored, the
+// occurrences of its terms that the model holds, as its row counts them
+// (once a document for a Vocab.Binary model), and the occurrences of those
+// it lacks, which the scores leave out. With the hashing vectorizer every
+// term has a column: unknown is 0.
+func (p *Predictor) Coverage() (known float64, unknown int) { return p.known, p.unknown }
 
 // piece appends the row of the n-grams that end in words[from:] and of
 // the extra terms.
@@ -299,7 +315,7 @@ func (p *Predictor) piece(idx []int32, val []float64, words []string, from int, 
 	if v := p.m.vocab; v != nil && p.grow > 0 {
 		idx, val, p.hashes = v.GrowWordsFrom(idx, val, p.hashes, words, from, p.ngrams, extra, p.grow)
 	} else if v != nil {
-		idx, val, p.hashes = v.TransformWordsFrom(idx, val, p.hashes, words, from, p.ngrams, extra)
+		idx, val, p.hashes = v.TransformWordsCounting(idx, val, p.hashes, words, from, p.ngrams, extra, &p.unknown)
 	} else {
 		idx, val, p.murmurs = p.m.hash.TransformWordsFrom(idx, val, p.murmurs, words, from, p.ngrams, extra)
 	}

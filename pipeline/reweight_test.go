@@ -40,7 +40,7 @@ func TestChoiceEqualsExplicit(t *testing.T) {
 		}
 		file := testkit.Encode(t, chosen)
 		chosen.Chosen = nil
-		if err := chosen.SetCalibration(nil); err != nil { // fitted on the choice's folds
+		if err := chosen.Calibrate(nil); err != nil { // fitted on the choice's folds
 			t.Fatal(err)
 		}
 		if !bytes.Equal(testkit.Encode(t, chosen), testkit.Encode(t, explicit)) {

@@ -49,9 +49,9 @@ func newThreshold(classes []string, label string, p float64) (Threshold, error) 
 	return Threshold{Class: c, P: p}, nil
 }
 
-// ParseThreshold reads "LABEL=P" as a threshold of m; LABEL is everything
+// parseThreshold reads "LABEL=P" as a threshold of m; LABEL is everything
 // before the last "=".
-func (m *Model) ParseThreshold(s string) (Threshold, error) {
+func (m *Model) parseThreshold(s string) (Threshold, error) {
 	i := strings.LastIndexByte(s, '=')
 	if i < 0 {
 		return Threshold{}, fmt.Errorf("%w: %q: want LABEL=P", ErrThreshold, s)
@@ -63,7 +63,8 @@ func (m *Model) ParseThreshold(s string) (Threshold, error) {
 	return m.NewThreshold(s[:i], p)
 }
 
-// String returns t as ParseThreshold reads it, for a model of classes.
+// String returns t as "LABEL=P", LABEL the class's name in classes and P
+// the shortest decimal that reads back as t.P.
 func (t Threshold) String(classes []string) string {
 	return classes[t.Class] + "=" + strconv.FormatFloat(t.P, 'g', -1, 64)
 }

@@ -30,7 +30,7 @@ func TestThreshold(t *testing.T) {
 		ps = append(ps, p)
 	}
 	for _, at := range []float64{0, 0.3, 0.5, 0.99, 1} {
-		th, err := m.ParseThreshold("spam=" + formatG(at))
+		th, err := m.parseThreshold("spam=" + formatG(at))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func formatG(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 func TestThresholdRefused(t *testing.T) {
 	m, _ := train(t, Config{}, spamTSV)
 	for _, s := range []string{"spam", "spam=x", "eggs=0.5", "spam=1.5", "spam=-0.1", "spam=NaN", "=0.5"} {
-		if _, err := m.ParseThreshold(s); !errors.Is(err, ErrThreshold) {
+		if _, err := m.parseThreshold(s); !errors.Is(err, ErrThreshold) {
 			t.Errorf("%q: %v, want ErrThreshold", s, err)
 		}
 	}

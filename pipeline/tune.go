@@ -23,7 +23,15 @@ type Grid struct {
 	// does not support.
 	Reweight     []int
 	ReweightRate []float64
+	// ReweightTop is how many of the settings without reweighting, the
+	// best of each tokenization, are tried reweighted too (zero: 2;
+	// negative: all). Reweighting costs several passes over the training
+	// part of every fold; docs/cv.md compares the choices with all.
+	ReweightTop int
 }
+
+// DefaultReweightTop is the ReweightTop of a zero Grid.
+const DefaultReweightTop = 2
 
 // DefaultGrid is the grid of train --tune: smoothing from light (short
 // texts, Multinomial NB) to strong, unigrams and bigrams, TF-IDF and raw
@@ -42,11 +50,15 @@ func DefaultGrid() Grid {
 	}
 }
 
-// TuneResult is the outcome of Tune: one cross-validation per setting, in
-// grid order (tokenizations outermost, then weighting, classifier and
-// alpha), and the one chosen.
+// TuneResult is the outcome of Tune: one cross-validation per setting
+// tried, in grid order (tokenizations outermost, then weighting,
+// classifier and alpha), and the one chosen.
 type TuneResult struct {
 	Results []*CVResult
+	// Untried counts the reweighted settings of the grid that were not
+	// tried, their settings without reweighting being below the best
+	// Grid.ReweightTop of their tokenization.
+	Untried int
 	// Best is the setting chosen, Top the one with the best scores, and
 	// Base the base configuration's own setting, or −1 if the grid does not
 	// hold it.
@@ -64,7 +76,9 @@ type Docs func(yield func(label, text string) bool) error
 // error of it (the fold accuracies' standard deviation over √folds): a
 // difference that small is noise, and the defaults hold across corpora.
 // The corpus is read and tokenized once per tokenization of the grid;
-// the settings of one tokenization share its folds' sums. The language is
+// the settings of one tokenization share its folds' sums. A reweighted
+// setting is tried after the settings without reweighting, and only if
+// its own without is among the g.ReweightTop best of the tokenization. The language is
 // decided first, as Trainer does, unless base names it.
 func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 	start := time.Now()
@@ -101,6 +115,7 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 			}
 		}
 	}
+	plainOf := plainSettings(settings)
 	r := &TuneResult{Base: -1}
 	for _, ng := range ngrams {
 		for _, ch := range chars {
@@ -119,10 +134,11 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 				t.Abort() // lets go of the documents added
 				return nil, err
 			}
-			rs, err := d.run(settings)
+			rs, untried, err := d.runStaged(settings, plainOf, g.ReweightTop)
 			if err != nil {
 				return nil, err
 			}
+			r.Untried += untried
 			if baseTokens {
 				b := base.forClasses(len(d.names))
 				for i, x := range rs { // x.Config is resolved as b is
@@ -145,6 +161,105 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil
+}
+
+// plainSettings returns, for each reweighted setting, the index of the
+// same setting without reweighting, and −1 for the others and for a
+// reweighted setting whose plain one the grid does not hold.
+func plainSettings(settings []Config) []int {
+	plainOf := make([]int, len(settings))
+	for i, s := range settings {
+		plainOf[i] = -1
+		if s.Reweight <= 0 {
+			continue
+		}
+		for j, p := range settings {
+			if p.Reweight <= 0 && p.Weighting == s.Weighting && p.Classifier == s.Classifier && p.Alpha == s.Alpha {
+				plainOf[i] = j
+				break
+			}
+		}
+	}
+	return plainOf
+}
+
+// runStaged cross-validates settings on d: first every setting that
+// plainOf marks −1, then the reweighted settings whose plain setting is
+// among the best topN of the first (zero: DefaultReweightTop; negative:
+// all). It returns the results of the settings tried, in their order,
+// and how many were not tried.
+func (d *cvData) runStaged(settings []Config, plainOf []int, topN int) ([]*CVResult, int, error) {
+	if topN == 0 {
+		topN = DefaultReweightTop
+	}
+	var first, second []int
+	for i, p := range plainOf {
+		if p < 0 {
+			first = append(first, i)
+		}
+	}
+	results := make([]*CVResult, len(settings))
+	if err := d.runSome(settings, first, results); err != nil {
+		return nil, 0, err
+	}
+	var ranked []int // the plain settings that have reweighted ones
+	for _, p := range plainOf {
+		if p >= 0 && !slices.Contains(ranked, p) {
+			ranked = append(ranked, p)
+		}
+	}
+	slices.SortStableFunc(ranked, func(a, b int) int { // best first, as top breaks ties
+		x, y := results[a], results[b]
+		switch {
+		case x.Accuracy.Mean != y.Accuracy.Mean:
+			return cmpDesc(x.Accuracy.Mean, y.Accuracy.Mean)
+		default:
+			return cmpDesc(x.MacroF1.Mean, y.MacroF1.Mean)
+		}
+	})
+	if topN > 0 && len(ranked) > topN {
+		ranked = ranked[:topN]
+	}
+	untried := 0
+	for i, p := range plainOf {
+		switch {
+		case p < 0:
+		case slices.Contains(ranked, p):
+			second = append(second, i)
+		default:
+			untried++
+		}
+	}
+	if err := d.runSome(settings, second, results); err != nil {
+		return nil, 0, err
+	}
+	var out []*CVResult
+	for _, x := range results {
+		if x != nil {
+			out = append(out, x)
+		}
+	}
+	return out, untried, nil
+}
+
+// runSome cross-validates the settings at which and puts their results
+// there in results.
+func (d *cvData) runSome(settings []Config, which []int, results []*CVResult) error {
+	if len(which) == 0 {
+		return nil
+	}
+	sub := make([]Config, len(which))
+	for i, s := range which {
+		sub[i] = settings[s]
+	}
+	rs, err := d.run(sub)
+	if err != nil {
+		return err
+	}
+	for i, s := range which {
+		results[s] = rs[i]
+	}
+	return nil
 }
 
 // orKeep returns values, or just v if there are none.

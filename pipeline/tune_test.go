@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
@@ -82,4 +84,78 @@ func TestTuneChineseCharNGrams(t *testing.T) {
 	if r.Base != 2 { // the default for Chinese is 2,3
 		t.Errorf("base setting %d, want 2", r.Base)
 	}
+}
+
+// TestTuneReweightTop checks that Tune tries a reweighted setting only when
+// its setting without reweighting is among the ReweightTop best of the
+// tokenization, and that what it tries scores what the whole grid scores.
+func TestTuneReweightTop(t *testing.T) {
+	docs := readDocs(t, newsTrain)
+	g := Grid{
+		Alpha:       []float64{0.1, 0.3, 1},
+		Classifier:  []Classifier{Complement, Multinomial},
+		Reweight:    []int{-1, 2},
+		ReweightTop: -1,
+	}
+	o := CVOptions{Folds: 3, Seed: 2}
+	all, err := Tune(Config{}, g, o, docsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Results) != 12 || all.Untried != 0 {
+		t.Fatalf("ReweightTop -1: %d results, %d untried; want 12 and 0", len(all.Results), all.Untried)
+	}
+	key := func(c Config) string { return settingKey(c) }
+	byKey := map[string]*CVResult{}
+	var plain []*CVResult
+	for _, x := range all.Results {
+		byKey[key(x.Config)] = x
+		if x.Config.Reweight <= 0 {
+			plain = append(plain, x)
+		}
+	}
+	slices.SortStableFunc(plain, func(a, b *CVResult) int {
+		if a.Accuracy.Mean != b.Accuracy.Mean {
+			return cmpDesc(a.Accuracy.Mean, b.Accuracy.Mean)
+		}
+		return cmpDesc(a.MacroF1.Mean, b.MacroF1.Mean)
+	})
+	g.ReweightTop = 0 // the default: 2
+	r, err := Tune(Config{}, g, o, docsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Results) != 8 || r.Untried != 4 {
+		t.Fatalf("ReweightTop 0: %d results, %d untried; want 8 and 4", len(r.Results), r.Untried)
+	}
+	want := map[string]bool{} // the plain settings whose reweighted ones are tried
+	for _, p := range plain[:DefaultReweightTop] {
+		want[plainKey(p.Config)] = true
+	}
+	last := -1
+	for _, x := range r.Results {
+		k := key(x.Config)
+		if x.Config.Reweight > 0 && !want[plainKey(x.Config)] {
+			t.Errorf("tried %s, whose plain setting is not among the best %d", k, DefaultReweightTop)
+		}
+		a := byKey[k]
+		if a == nil || a.Accuracy != x.Accuracy || !reflect.DeepEqual(a.Predicted, x.Predicted) {
+			t.Errorf("%s: staged %+v, whole grid %+v", k, x.Accuracy, a)
+		}
+		i := slices.IndexFunc(all.Results, func(y *CVResult) bool { return key(y.Config) == k })
+		if i < last {
+			t.Errorf("%s out of grid order", k)
+		}
+		last = i
+	}
+}
+
+// plainKey names a setting but for its reweighting.
+func plainKey(c Config) string {
+	return fmt.Sprintf("%v %v %g", c.Weighting, c.Classifier, c.Alpha)
+}
+
+// settingKey names the settings a grid varies.
+func settingKey(c Config) string {
+	return fmt.Sprintf("%v %v %g %d %g", c.Weighting, c.Classifier, c.Alpha, c.Reweight, c.ReweightRate)
 }

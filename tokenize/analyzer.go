@@ -97,20 +97,6 @@ func (a *Analyzer) Terms(dst []string, text string) []string {
 	return dst
 }
 
-// Words appends to words the terms that word n-grams are formed from, in
-// order, and to extra the character n-grams of the Han runs: Terms is the
-// WordNGrams of words followed by extra. A vectorizer that forms n-grams
-// itself (vectorize.VocabBuilder.AddWords) is spared building their
-// strings. Words are views of text (or of lowercased copies of its
-// stretches) or, with stemming, shared cached strings; the extra terms of
-// one call share one allocation.
-func (a *Analyzer) Words(words, extra []string, text string) ([]string, []string) {
-	w := a.pool.Get().(*Worker)
-	words, extra = w.Words(words, extra, text)
-	a.pool.Put(w)
-	return words, extra
-}
-
 // unigrams appends the words of text to dst and keeps its Han runs in st.
 // ASCII stretches take the fast path (asciiTerms); non-ASCII text takes the
 // rune-at-a-time path, from the last break before it (so that NFKC sees a

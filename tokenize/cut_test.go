@@ -46,7 +46,7 @@ func TestCutKeepsWords(t *testing.T) {
 		a := testAnalyzer(cfg, &pairSegmenter{})
 		w := a.NewWorker()
 		for _, text := range texts {
-			wantWords, wantExtra := a.Words(nil, nil, text)
+			wantWords, wantExtra := a.NewWorker().Words(nil, nil, text)
 			for _, size := range []int{0, 1, 3, 8, 40} {
 				var words, extra []string
 				for rest := text; rest != ""; {

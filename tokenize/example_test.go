@@ -59,9 +59,9 @@ func ExampleLangDetector() {
 	// Output: en
 }
 
-func ExampleAnalyzer_Words() {
+func ExampleWorker_Words() {
 	a := tokenize.New(tokenize.Config{}) // word 1–2-grams
-	words, extra := a.Words(nil, nil, "Naive Bayes, naive!")
+	words, extra := a.NewWorker().Words(nil, nil, "Naive Bayes, naive!")
 	fmt.Println(words, len(extra))
 	fmt.Println(a.Terms(nil, "Naive Bayes, naive!"))
 	// Output:

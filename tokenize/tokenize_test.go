@@ -476,7 +476,7 @@ func TestWorkerMatchesAnalyzer(t *testing.T) {
 					t.Errorf("%+v round %d %q: worker %q, want %q", cfg, round, text, got, want)
 				}
 				words, extra := w.Words(nil, nil, text)
-				wantWords, wantExtra := testAnalyzer(cfg, &pairSegmenter{}).Words(nil, nil, text)
+				wantWords, wantExtra := testAnalyzer(cfg, &pairSegmenter{}).NewWorker().Words(nil, nil, text)
 				if !slices.Equal(words, wantWords) || !slices.Equal(extra, wantExtra) {
 					t.Errorf("%+v round %d %q: worker's words %q %q, analyzer's %q %q", cfg, round, text, words, extra, wantWords, wantExtra)
 				}
@@ -697,7 +697,7 @@ func TestWordsMakeTerms(t *testing.T) {
 		a := testAnalyzer(cfg, &pairSegmenter{})
 		r := a.Config().WordNGrams
 		for _, text := range texts {
-			words, extra := a.Words(nil, nil, text)
+			words, extra := a.NewWorker().Words(nil, nil, text)
 			var want []string
 			for n := r.Min; n <= r.Max; n++ {
 				for i := 0; i+n <= len(words); i++ {
@@ -721,9 +721,9 @@ func TestLowercasedStretchesShareAllocations(t *testing.T) {
 	}
 	text := strings.Repeat("The committee said on Monday that it did not expect the Senate of the State to act "+
 		"before the end of next week. Smith didn’t say. ", 20)
-	a := testNew(Config{})
-	words, extra := a.Words(nil, nil, text)
-	if n := testing.AllocsPerRun(20, func() { words, extra = a.Words(words[:0], extra[:0], text) }); n > 2 {
+	w := testNew(Config{}).NewWorker()
+	words, extra := w.Words(nil, nil, text)
+	if n := testing.AllocsPerRun(20, func() { words, extra = w.Words(words[:0], extra[:0], text) }); n > 2 {
 		t.Errorf("%.0f allocations for a document of 20 stretches, want at most 2", n)
 	}
 }

@@ -3,6 +3,7 @@ package vectorize
 import (
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/vocab"
+	"github.com/textnb/textnb/tokenize"
 )
 
 // VocabConfig prunes a learned vocabulary like scikit-learn's
@@ -22,11 +23,6 @@ type VocabConfig struct {
 	Binary bool
 }
 
-// NGrams is the range of word n-gram lengths formed from a document's
-// words, as scikit-learn's ngram_range: an n-gram is n consecutive words
-// joined by single spaces. The zero value means words only (1, 1).
-type NGrams struct{ Min, Max int }
-
 // A VocabBuilder collects documents into sparse rows under provisional
 // column ids. It keeps only the rows and the term→id map, never the
 // documents' term slices. The zero value is ready to use. A builder is not
@@ -40,10 +36,12 @@ func (b *VocabBuilder) impl() *vocab.Builder { return (*vocab.Builder)(b) }
 func (b *VocabBuilder) Add(terms []string) { b.impl().Add(terms) }
 
 // AddWords appends one document given as its words, from which it counts
-// the n-grams of the lengths in r, and extra terms counted as they are.
+// the n-grams of the lengths in r (n consecutive words joined by single
+// spaces; the zero range means words only), and extra terms counted as
+// they are.
 // It counts the same terms as Add of the joined n-grams and extra, without
 // building the n-gram strings.
-func (b *VocabBuilder) AddWords(words []string, r NGrams, extra []string) {
+func (b *VocabBuilder) AddWords(words []string, r tokenize.NGramRange, extra []string) {
 	b.impl().AddWords(words, ngrams.Range(r), extra)
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
 
@@ -136,9 +137,9 @@ func ExampleRennie() {
 	// Output: idf [1.0986 0.4055 1.0986], row 0 [0 1] [0.9739 0.2268]
 }
 
-func ExampleNGrams() {
+func ExampleVocabBuilder_AddWords() {
 	var b vectorize.VocabBuilder
-	r := vectorize.NGrams{Min: 1, Max: 2}
+	r := tokenize.NGramRange{Min: 1, Max: 2}
 	b.AddWords([]string{"not", "good", "at", "all"}, r, nil)
 	b.AddWords([]string{"good", "at", "last"}, r, []string{"extra"})
 	vocab, X, err := vectorize.FinishVocab(vectorize.VocabConfig{MinDF: 2}, &b)

@@ -170,7 +170,7 @@ func trainEval(cfg pipeline.Config, train []corpus.Document, isLabeled []bool, t
 	}
 	secs := time.Since(start).Seconds()
 	ev := metrics.NewEvaluator(m.Classes)
-	b := m.NewBatch(func(p pipeline.Prediction) { ev.AddClass(p.Truth, p.Class) })
+	b := m.NewBatch(func(p pipeline.Prediction) { ev.AddProba(p.Truth, p.Class, nil) })
 	for _, d := range test {
 		b.Add(d.Source, d.Label, d.Text)
 	}

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/serve"
+	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/table"
 )
 
 // A classifier is a model file of either kind as predict and eval use it:
@@ -45,7 +47,7 @@ func openClassifier(path string, in *inputs) (classifier, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() >= largeModel {
 		reserveHugePages()
 	}
-	m, t, err := anymodel.Open(path)
+	m, t, err := openSingle(path)
 	switch {
 	case err != nil:
 		return nil, err
@@ -53,6 +55,17 @@ func openClassifier(path string, in *inputs) (classifier, error) {
 		return tableClassifier{t, in}, nil
 	}
 	return textClassifier{m, in}, nil
+}
+
+// openSingle reads a text or a table model file, once. The commands that
+// take a multi-label model look for one first (isMultiModel), so one here
+// is refused by kind, naming the file.
+func openSingle(path string) (*pipeline.Model, *table.Table, error) {
+	a, err := serve.Open(path)
+	if err == nil && a.Multi != nil {
+		err = fmt.Errorf("%s: %w: the file holds a %v, not a text or table model", path, modelfile.ErrKind, modelfile.MultiLabelModel)
+	}
+	return a.Text, a.Table, err
 }
 
 type textClassifier struct {
@@ -122,4 +135,33 @@ func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 		}
 	}
 	return nil
+}
+
+// queue carries what predict and eval know of each document from where it
+// is added to a Batch to where its prediction comes out, in the same order,
+// on another goroutine.
+type queue[T any] struct {
+	mu    sync.Mutex
+	items []T
+	head  int
+}
+
+func (q *queue[T]) push(v T) {
+	q.mu.Lock()
+	q.items = append(q.items, v)
+	q.mu.Unlock()
+}
+
+func (q *queue[T]) pop() T {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	v := q.items[q.head]
+	var zero T
+	q.items[q.head] = zero
+	q.head++
+	if q.head > 1024 && q.head*2 > len(q.items) {
+		q.items = append(q.items[:0], q.items[q.head:]...)
+		q.head = 0
+	}
+	return v
 }

@@ -53,7 +53,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		}
 		return runOnline(fs, online, *modelPath, pos[0], fields, *positive, *asJSON, *order == "seen", *quiet, stdout, stderr)
 	}
-	for _, f := range append([]string{"online-order", "learn", "warmup", "batch"}, textFlagNames...) {
+	for _, f := range append([]string{"online-order", "learn", "warmup", "batch", "select", "unseen"}, textFlagNames...) {
 		if givenFlags(fs)[f] {
 			return fmt.Errorf("%w: --%s needs --online", errUsage, f)
 		}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/internal/textfile"
 	"github.com/textnb/textnb/multilabel"
@@ -62,7 +61,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 // openTextModel loads a text model for a command that only text models
 // support.
 func openTextModel(path, command string) (*pipeline.Model, error) {
-	m, t, err := anymodel.Open(path)
+	m, t, err := openSingle(path)
 	if err != nil {
 		return nil, err
 	}

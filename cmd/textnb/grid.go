@@ -11,7 +11,7 @@ import (
 
 // parseGrid reads a grid (--grid) written as
 //
-//	alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb
+//	alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb;reweight=none|3;reweight-top=2
 //
 // Settings it does not name keep the base configuration's value.
 func parseGrid(s string) (pipeline.Grid, error) {
@@ -56,8 +56,19 @@ func parseGrid(s string) (pipeline.Grid, error) {
 				err := r.Set(v)
 				return float64(r), err
 			})
+		case "reweight-top":
+			v := strings.TrimSpace(list)
+			if v == "all" {
+				g.ReweightTop = -1
+				break
+			}
+			n, e := strconv.Atoi(v)
+			if e != nil || n < 1 {
+				return g, fmt.Errorf("%w: grid reweight-top %q: want a positive count or all", pipeline.ErrConfig, v)
+			}
+			g.ReweightTop = n
 		default:
-			return g, fmt.Errorf("%w: grid names %q: want alpha, ngrams, char-ngrams, weighting, model, reweight or rate", pipeline.ErrConfig, key)
+			return g, fmt.Errorf("%w: grid names %q: want alpha, ngrams, char-ngrams, weighting, model, reweight, rate or reweight-top", pipeline.ErrConfig, key)
 		}
 		if err != nil {
 			return g, err

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -32,7 +31,7 @@ func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if isMultiModel(pos[0]) {
 		return inspectMulti(stdout, pos[0], *top, *asJSON)
 	}
-	m, t, err := anymodel.Open(pos[0])
+	m, t, err := openSingle(pos[0])
 	if err != nil {
 		return err
 	}
@@ -91,7 +90,7 @@ func printInfo(w io.Writer, path string, info pipeline.Info) {
 	}
 	fmt.Fprintf(w, "classes     %d\n", len(info.Classes))
 	if s.Threshold != "" {
-		i := strings.LastIndexByte(s.Threshold, '=') // as ParseThreshold reads it
+		i := strings.LastIndexByte(s.Threshold, '=') // LABEL=P, LABEL everything before the last =
 		label, p := s.Threshold[:i], s.Threshold[i+1:]
 		fmt.Fprintf(w, "threshold   %s: predicts %s iff p(%s) ≥ %s, else the other class\n", plain(s.Threshold), plain(label), plain(label), p)
 	}

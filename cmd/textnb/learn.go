@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -69,7 +68,7 @@ func runLearn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, t, err := anymodel.Open(*modelPath)
+	m, t, err := openSingle(*modelPath)
 	if err != nil {
 		return err
 	}
@@ -78,15 +77,15 @@ func runLearn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	l := &learning{m: m, unlearn: *unlearn}
 	if *label != "" {
-		ro := rowOptions{textField: *fields.text, stdin: stdin}
+		ro := rowOptions{corpus: corpus.Options{TextField: *fields.text}, stdin: stdin}
 		fields.mail.apply(&ro.corpus)
 		if *format != "" {
-			if ro.format, err = parseFormat(*format); err != nil {
+			if ro.corpus.Format, err = parseFormat(*format); err != nil {
 				return usageErr(err)
 			}
 		}
 		if m.TextField != "" && !givenFlags(fs)["text-field"] {
-			ro.textField = m.TextField
+			ro.corpus.TextField = m.TextField
 		}
 		fields.mail.useStored(fs, &ro.corpus, m.MailInput, m.MailFeatures)
 		for _, path := range pos {

@@ -51,7 +51,8 @@ func (f *mailFlags) useStored(fs *flag.FlagSet, opt *corpus.Options, input, feat
 		}
 	}
 	if !given["mail-features"] && features != "" {
-		if feat, err := mail.ParseFeatures(features); err == nil {
+		var feat mail.Features
+		if err := feat.UnmarshalText([]byte(features)); err == nil {
 			opt.Mail = mail.WithFeatures(feat)
 		}
 	}

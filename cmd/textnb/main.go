@@ -169,6 +169,15 @@ func fieldHint(err error) string {
 	if !errors.Is(err, corpus.ErrMissingField) {
 		return ""
 	}
+	var mf *corpus.MissingFieldError
+	if errors.As(err, &mf) { // predict's own fields
+		switch mf.Role {
+		case "id":
+			return " (--id-field)"
+		case "":
+			return " (--keep-fields)"
+		}
+	}
 	const flags = "--label-field and --text-field name them"
 	var pe *corpus.ParseError
 	if !errors.As(err, &pe) || pe.Line != 1 {

@@ -303,7 +303,7 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 		case byTop:
 			labels = tally.Ranked(nil, p.Proba, top)
 		case byThreshold:
-			labels = multilabel.AtLeast(nil, p.Proba, threshold)
+			labels = tally.AtLeast(nil, p.Proba, threshold)
 		}
 		var es []multilabel.LabelExplanation
 		if explainTerms >= 0 {

@@ -23,6 +23,8 @@ type onlineFlags struct {
 	on            *bool
 	order, learn  *string
 	warmup, batch *int
+	sel           *pipeline.SelectMethod
+	unseen        *bool
 	text          textFlags
 }
 
@@ -36,7 +38,13 @@ func newOnlineFlags(fs *flag.FlagSet) onlineFlags {
 		learn:  fs.String("learn", "all", "--online: learn every document (all), or only those classified wrongly (errors: train on error)"),
 		warmup: fs.Int("warmup", 100, "--online: also score the documents after the first `N`"),
 		batch:  fs.Int("batch", 1, "--online: classify `K` documents before learning them (1: immediate feedback; Metsis et al. retrain every 100)"),
-		text:   newTextFlags(fs),
+		sel: textFlag(fs, "select", pipeline.NoSelect, "--online: before each batch, keep only the --features K terms that mi (mutual information, "+
+			"Metsis et al.'s information gain; needs --binary), chi2 or df (document frequency; needs --binary) ranks best on the documents "+
+			"learned so far (raw counts; an empty start)"),
+		unseen: fs.Bool("unseen", false, "--online: also score the terms that no learned document held, by each class's Good–Turing "+
+			"unseen mass (its share of terms counted once, in it alone), the known terms by the rest (raw counts; an empty start; "+
+			"not --binary or --select)"),
+		text: newTextFlags(fs),
 	}
 }
 
@@ -57,14 +65,18 @@ const (
 type onlineReport struct {
 	Corpus string `json:"corpus"`
 	// Order is the order used: name, date, mtime or list.
-	Order     string `json:"order"`
-	Learn     string `json:"learn"`
-	Batch     int    `json:"batch"`
-	Warmup    int    `json:"warmup"`
-	Start     string `json:"start"`   // "empty", or the model file
-	Setting   string `json:"setting"` // the model's classifier and α at the end
-	Documents int    `json:"documents"`
-	Learned   int    `json:"learned"`
+	Order   string `json:"order"`
+	Learn   string `json:"learn"`
+	Batch   int    `json:"batch"`
+	Warmup  int    `json:"warmup"`
+	Start   string `json:"start"`   // "empty", or the model file
+	Setting string `json:"setting"` // the model's classifier and α at the end
+	// Select is the selection made before each batch, as "mi 3000".
+	Select string `json:"select,omitempty"`
+	// Unseen says that the terms no learned document held were scored.
+	Unseen    bool `json:"unseen,omitempty"`
+	Documents int  `json:"documents"`
+	Learned   int  `json:"learned"`
 	// Seconds is the time of classifying and learning, after reading.
 	Seconds     float64       `json:"seconds"`
 	ReadSeconds float64       `json:"read_seconds"`
@@ -118,7 +130,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	l := &onlineLearner{}
 	opt := fields.options(false)
 	if modelPath != "" {
-		for _, f := range textFlagNames {
+		for _, f := range append([]string{"select", "unseen"}, textFlagNames...) {
 			if given[f] {
 				return fmt.Errorf("%w: --%s: -m MODEL has its settings; the text flags configure an empty start (no -m)", errUsage, f)
 			}
@@ -146,6 +158,18 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 			// model refits it: O(model) a document (docs/online.md).
 			cfg.Weighting = pipeline.RawCounts
 		}
+		if *o.sel != pipeline.NoSelect {
+			if l.sel, err = onlineSelection(cfg, *o.sel, *o.text.features, given["features"]); err != nil {
+				return err
+			}
+			cfg.Vocab.MaxFeatures = 0 // every term is counted; each batch selects from them
+		}
+		if *o.unseen {
+			if err := unseenUsable(cfg, *o.sel); err != nil {
+				return err
+			}
+			l.unseen = true
+		}
 		if _, err := pipeline.NewTrainer(cfg); err != nil {
 			return usageErr(err)
 		}
@@ -165,6 +189,10 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	if modelPath != "" {
 		rep.Start = modelPath
 	}
+	if l.sel.Method != pipeline.NoSelect {
+		rep.Select = fmt.Sprintf("%v %d", l.sel.Method, l.sel.K)
+	}
+	rep.Unseen = l.unseen
 	pos := -1 // the positive class of a two-class corpus
 	if len(classes) == 2 {
 		switch {
@@ -185,6 +213,9 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	for i := 0; i < len(docs); i += *o.batch {
 		batch := docs[i:min(i+*o.batch, len(docs))]
 		learn = learn[:0]
+		if err := l.beforeBatch(); err != nil {
+			return fmt.Errorf("%s: before document %d: %w", path, i+1, err)
+		}
 		for k, d := range batch {
 			p, c, score, err := l.classify(classes, pos, d.Text)
 			if err != nil {
@@ -218,6 +249,37 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 		return printJSON(stdout, rep)
 	}
 	printOnline(stdout, rep, seen)
+	return nil
+}
+
+// onlineSelection returns the selection of --select method and --features
+// k for an empty start of configuration cfg, or says why it cannot be:
+// the terms are scored on the model's counts (pipeline.Model.Selected).
+func onlineSelection(cfg pipeline.Config, method pipeline.SelectMethod, k int, given bool) (pipeline.Selection, error) {
+	sel := pipeline.Selection{Method: method, K: k}
+	switch {
+	case !given:
+		return sel, fmt.Errorf("%w: --select %v needs --features K, the number of terms to keep", errUsage, method)
+	case cfg.Vectorizer != pipeline.Vocab || cfg.Weighting != pipeline.RawCounts:
+		return sel, fmt.Errorf("%w: --select with --online scores the terms on raw counts of the vocab vectorizer (not --weighting %v, --vectorizer %v)",
+			errUsage, cfg.Weighting, cfg.Vectorizer)
+	case method != pipeline.Chi2 && !cfg.Vocab.Binary:
+		return sel, fmt.Errorf("%w: --select %v counts documents: with --online it needs --binary, whose counts are the documents of each class that hold a term", errUsage, method)
+	}
+	return sel, nil
+}
+
+// unseenUsable says why --unseen cannot score a model of cfg selecting
+// by method, if it cannot: the unseen mass counts occurrences.
+func unseenUsable(cfg pipeline.Config, method pipeline.SelectMethod) error {
+	switch {
+	case method != pipeline.NoSelect:
+		return fmt.Errorf("%w: --unseen scores the terms outside the vocabulary; --select leaves terms of the vocabulary out", errUsage)
+	case cfg.Classifier != pipeline.Auto && cfg.Classifier != pipeline.Multinomial:
+		return fmt.Errorf("%w: --unseen completes a Multinomial NB's probabilities (--model mnb, or auto for two classes), not --model %v", errUsage, cfg.Classifier)
+	case cfg.Vectorizer != pipeline.Vocab || cfg.Weighting != pipeline.RawCounts || cfg.Vocab.Binary:
+		return fmt.Errorf("%w: --unseen estimates the unseen mass from raw counts of term occurrences: the vocab vectorizer, --weighting counts, not --binary", errUsage)
+	}
 	return nil
 }
 
@@ -265,18 +327,59 @@ func onlineClasses(m *pipeline.Model, docs []corpus.Document) ([]string, []int) 
 // documents learned hold two classes (a model needs them), then the
 // model trained on them, which learns each document after.
 type onlineLearner struct {
-	cfg     pipeline.Config
-	m       *pipeline.Model
-	p       *pipeline.Predictor
-	pending []pipeline.Example // learned before there was a model
-	labels  map[string]bool    // of pending
-	index   []int              // the scored class of each of m's classes
-	jll, pr []float64
+	cfg pipeline.Config
+	m   *pipeline.Model
+	p   *pipeline.Predictor
+	// sel, if set, selects the terms of m before each batch: sm, the model
+	// of them, classifies with sp.
+	sel pipeline.Selection
+	sm  *pipeline.Model
+	sp  *pipeline.Predictor
+	// unseen scores each occurrence of a term m lacks by logM, the log of
+	// the class's unseen mass, and each known one by log1mM as well.
+	unseen       bool
+	logM, log1mM []float64
+	pending      []pipeline.Example // learned before there was a model
+	labels       map[string]bool    // of pending
+	index        []int              // the scored class of each of m's classes
+	jll, pr      []float64
 }
 
 func (l *onlineLearner) setModel(m *pipeline.Model) {
 	l.m, l.p, l.pending, l.labels = m, m.NewPredictor(), nil, nil
 	l.index = l.index[:0]
+}
+
+// beforeBatch makes, if there is a model, the model of the selected terms
+// from what has been learned if there is a selection, and the unseen mass
+// with --unseen.
+func (l *onlineLearner) beforeBatch() error {
+	if l.m == nil {
+		return nil
+	}
+	if l.unseen {
+		if c := l.m.Config.Classifier; c != pipeline.Multinomial {
+			return fmt.Errorf("%w: --unseen completes a Multinomial NB's probabilities; --model auto chose %v for %d classes (give --model mnb)",
+				errUsage, c, len(l.m.Classes))
+		}
+		mass, err := l.m.UnseenMass()
+		if err != nil {
+			return err
+		}
+		l.logM, l.log1mM = l.logM[:0], l.log1mM[:0]
+		for _, v := range mass {
+			l.logM, l.log1mM = append(l.logM, math.Log(v)), append(l.log1mM, math.Log1p(-v))
+		}
+	}
+	if l.sel.Method == pipeline.NoSelect {
+		return nil
+	}
+	sm, err := l.m.Selected(l.sel)
+	if err != nil {
+		return err
+	}
+	l.sm, l.sp = sm, sm.NewPredictor()
+	return nil
 }
 
 // classify returns the probabilities of text for classes, the class
@@ -301,8 +404,18 @@ func (l *onlineLearner) classify(classes []string, pos int, text string) ([]floa
 		l.index = append(l.index, c)
 	}
 	var best int
-	if l.m.Calibration() == nil && l.m.Threshold == nil {
+	if l.sp != nil { // the selected terms' model: of m's classes, uncalibrated
+		l.jll = l.sp.JointLogLikelihood(l.jll[:0], text)
+		best = nb.Argmax(l.jll)
+		l.pr = nb.Proba(l.pr[:0], l.jll)
+	} else if l.m.Calibration() == nil && l.m.Threshold == nil {
 		l.jll = l.p.JointLogLikelihood(l.jll[:0], text)
+		if l.unseen {
+			known, unknown := l.p.Coverage()
+			for k := range l.jll {
+				l.jll[k] += known*l.log1mM[k] + float64(unknown)*l.logM[k]
+			}
+		}
 		best = nb.Argmax(l.jll)
 		l.pr = nb.Proba(l.pr[:0], l.jll)
 	} else {
@@ -424,7 +537,14 @@ func printOnline(w io.Writer, r onlineReport, seen bool) {
 	if r.Start != "empty" {
 		start = plain(r.Start)
 	}
-	fmt.Fprintf(w, "start   %s; at the end %s, %d documents learned; %.2fs (and %.2fs reading)\n\n", start, r.Setting, r.Learned, r.Seconds, r.ReadSeconds)
+	sel := ""
+	if r.Select != "" {
+		sel = fmt.Sprintf(", classifying with the %s terms selected from them before each batch", r.Select)
+	}
+	if r.Unseen {
+		sel += ", scoring the terms none of them held by each class's unseen mass"
+	}
+	fmt.Fprintf(w, "start   %s; at the end %s, %d documents learned%s; %.2fs (and %.2fs reading)\n\n", start, r.Setting, r.Learned, sel, r.Seconds, r.ReadSeconds)
 	cols := []onlineScores{r.All}
 	head := fmt.Sprintf("%-22s  %12s", "", "all")
 	if r.AfterWarmup != nil {

@@ -12,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/tokenize"
+	"github.com/textnb/textnb/vectorize"
 )
 
 // onlineDoc is a document of a test corpus, in its time order.
@@ -265,8 +268,135 @@ func TestCLIEvalOnlineUsage(t *testing.T) {
 		{[]string{"--batch", "0"}, "--batch 0"},
 		{[]string{"-m", model, "--alpha", "1"}, "--alpha: -m MODEL has its settings"},
 		{[]string{"--errors", "3"}, "--errors does not combine with --online"},
+		{[]string{"--select", "mi"}, "--select mi needs --features K"},
+		{[]string{"--select", "mi", "--features", "10"}, "--select mi counts documents: with --online it needs --binary"},
+		{[]string{"--select", "chi2", "--features", "10", "--weighting", "tfidf"}, "scores the terms on raw counts"},
+		{[]string{"-m", model, "--select", "chi2"}, "--select: -m MODEL has its settings"},
+		{[]string{"--unseen", "--binary"}, "--unseen estimates the unseen mass from raw counts"},
+		{[]string{"--unseen", "--select", "chi2", "--features", "10"}, "--select leaves terms of the vocabulary out"},
+		{[]string{"-m", model, "--unseen"}, "--unseen: -m MODEL has its settings"},
+		{[]string{"--unseen", "--model", "cnb"}, "--unseen completes a Multinomial NB's probabilities"},
 	} {
 		mustFail(t, 2, []string{c.msg}, append(append([]string{"eval", "--online"}, c.args...), dir)...)
 	}
 	mustFail(t, 2, []string{"--warmup needs --online"}, "eval", "-m", model, "--warmup", "5", dir)
+	mustFail(t, 2, []string{"--select needs --online"}, "eval", "-m", model, "--select", "mi", dir)
+}
+
+// TestCLIEvalOnlineSelect checks --select, Metsis et al.'s protocol on
+// testdata/spam.tsv (rows in their order): each batch is classified by a
+// model of the terms of most mutual information in the documents before
+// it, with Boolean attributes, as training with that selection on them
+// would make it.
+func TestCLIEvalOnlineSelect(t *testing.T) {
+	path := "../../testdata/spam.tsv"
+	read, err := corpus.ReadAll(path, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []onlineDoc
+	for _, d := range read {
+		docs = append(docs, onlineDoc{label: d.Label, name: d.Source, text: d.Text})
+	}
+	const batch, k = 20, 30
+	var got onlineJSON
+	out := mustRun(t, "", "eval", "--online", "--batch", "20", "--warmup", "20", "--binary", "--select", "mi", "--features", "30",
+		"--alpha", "1", "--ngrams", "1,1", "--json", path)
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	cfg := pipeline.Config{Fast: true, Weighting: pipeline.RawCounts, Alpha: 1, Vocab: vectorize.VocabConfig{Binary: true},
+		Select: pipeline.Selection{Method: pipeline.MutualInfo, K: k}}
+	cfg.Tokenize.WordNGrams = tokenize.NGramRange{Min: 1, Max: 1}
+	decided := make([]string, len(docs))
+	scores := make([]float64, len(docs))
+	for i, d := range docs {
+		decided[i], scores[i], _ = classifyAfter(t, cfg, docs[:i/batch*batch], d.text)
+	}
+	want := expected(docs, decided, scores, batch)
+	sameScores(t, "--select mi --features 30", *got.AfterWarmup, want)
+	if want.PerClass["spam"].Recall == 0 || want.PerClass["ham"].Recall == 0 {
+		t.Errorf("the reference finds no spam or no ham: %+v", want.PerClass)
+	}
+	// Without the selection every term decides: other scores.
+	var all onlineJSON
+	out = mustRun(t, "", "eval", "--online", "--batch", "20", "--warmup", "20", "--binary", "--alpha", "1", "--ngrams", "1,1", "--json", path)
+	if err := json.Unmarshal([]byte(out), &all); err != nil {
+		t.Fatal(err)
+	}
+	if all.AfterWarmup.ROCAUC == got.AfterWarmup.ROCAUC {
+		t.Errorf("--select mi --features 30 ranks as every term does (AUC %v)", all.AfterWarmup.ROCAUC)
+	}
+	if strings.Contains(out, `"select"`) {
+		t.Errorf("--json without --select reports a selection")
+	}
+	var sel struct{ Select string }
+	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "--online", "--batch", "20", "--binary", "--select", "mi", "--features", "30", "--json", path)), &sel); err != nil || sel.Select != "mi 30" {
+		t.Errorf("--json: select %q (%v), want \"mi 30\"", sel.Select, err)
+	}
+}
+
+// TestCLIEvalOnlineUnseen checks --unseen on testdata/spam.tsv in batches:
+// each class's score of a document adds, to the model's, its unseen mass's
+// log for each occurrence of a term no earlier batch held and the log of
+// the rest for each known one, from a model trained on the batches before.
+func TestCLIEvalOnlineUnseen(t *testing.T) {
+	path := "../../testdata/spam.tsv"
+	read, err := corpus.ReadAll(path, corpus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const batch = 20
+	var docs []onlineDoc
+	for _, d := range read {
+		docs = append(docs, onlineDoc{label: d.Label, name: d.Source, text: d.Text})
+	}
+	cfg := pipeline.Config{Fast: true, Weighting: pipeline.RawCounts}
+	decided := make([]string, len(docs))
+	scores := make([]float64, len(docs))
+	for i := batch; i < len(docs); i += batch {
+		tr, err := pipeline.NewTrainer(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range docs[:i] {
+			if err := tr.Add(d.label, d.text); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m, _, err := tr.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		mass, err := m.UnseenMass()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := m.NewPredictor()
+		for k := i; k < min(i+batch, len(docs)); k++ {
+			jll := p.JointLogLikelihood(nil, docs[k].text)
+			known, unknown := p.Coverage()
+			for c := range jll {
+				jll[c] += known*math.Log1p(-mass[c]) + float64(unknown)*math.Log(mass[c])
+			}
+			s := slices.Index(m.Classes, "spam")
+			decided[k], scores[k] = m.Classes[nb.Argmax(jll)], jll[s]-jll[1-s]
+		}
+	}
+	var got, plain onlineJSON
+	out := mustRun(t, "", "eval", "--online", "--batch", "20", "--warmup", "20", "--unseen", "--json", path)
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	want := expected(docs, decided, scores, batch)
+	sameScores(t, "--unseen", *got.AfterWarmup, want)
+	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "--online", "--batch", "20", "--warmup", "20", "--json", path)), &plain); err != nil {
+		t.Fatal(err)
+	}
+	if plain.AfterWarmup.ROCAUC == got.AfterWarmup.ROCAUC {
+		t.Errorf("--unseen ranks as without it (AUC %v)", got.AfterWarmup.ROCAUC)
+	}
+	if !strings.Contains(out, `"unseen":true`) {
+		t.Errorf("--json does not report --unseen:\n%s", out)
+	}
 }

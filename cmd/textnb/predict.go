@@ -2,12 +2,16 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
+	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -44,10 +48,10 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	if *top < 1 {
 		return fmt.Errorf("%w: --top %d: want K ≥ 1", errUsage, *top)
 	}
-	ro := rowOptions{textField: *textField, idField: *idField, stdin: stdin}
+	ro := rowOptions{corpus: corpus.Options{TextField: *textField, IDField: *idField}, stdin: stdin}
 	mf.apply(&ro.corpus)
 	if *format != "" {
-		if ro.format, err = parseFormat(*format); err != nil {
+		if ro.corpus.Format, err = parseFormat(*format); err != nil {
 			return usageErr(err)
 		}
 	}
@@ -55,10 +59,10 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		if !*asJSON {
 			return fmt.Errorf("%w: --keep-fields needs --json", errUsage)
 		}
-		ro.keep = strings.Split(*keep, ",")
+		ro.corpus.Fields = strings.Split(*keep, ",")
 	}
 	if isMultiModel(*modelPath) {
-		if len(ro.keep) > 0 {
+		if len(ro.corpus.Fields) > 0 {
 			return fmt.Errorf("%w: --keep-fields applies to single-label models", errUsage)
 		}
 		explainTerms := -1 // none
@@ -78,7 +82,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		return err
 	}
 	if _, text := c.fields(); text != "" && !givenFlags(fs)["text-field"] {
-		in.rows.textField = text // the column the model was trained from
+		in.rows.corpus.TextField = text // the column the model was trained from
 	}
 	input, features := c.mail()
 	mf.useStored(fs, &in.rows.corpus, input, features) // mail decoded as the training corpus's was
@@ -179,4 +183,106 @@ func (p *printer) print(s scored) {
 		fmt.Fprintf(p.w, "\t%s", x.inline())
 	}
 	_, p.err = fmt.Fprintln(p.w)
+}
+
+// A row is one document predict and learn read: a file, a line of standard
+// input or a row of a line file.
+type row struct {
+	source string // the id field's value, or file:line, or the file
+	file   string // "-" for standard input
+	line   int    // 0 for a whole file
+	text   string
+	fields map[string]any // the kept fields: strings, or raw JSON of a JSONL row
+}
+
+// rowOptions say how predict and learn read files and standard input.
+type rowOptions struct {
+	corpus corpus.Options // Format, TextField, IDField, Fields, Input and Mail
+	stdin  io.Reader
+}
+
+// wantsFields reports whether rows must carry more than their text.
+func (o rowOptions) wantsFields() bool { return o.corpus.IDField != "" || len(o.corpus.Fields) > 0 }
+
+// parseFormat reads --format.
+func parseFormat(s string) (corpus.Format, error) {
+	f, err := corpus.ParseFormat(s)
+	if err != nil || f == corpus.FormatAuto {
+		return 0, fmt.Errorf("--format %q: want tsv, csv, jsonl or lines", s)
+	}
+	return f, nil
+}
+
+// readDocs calls add for every document at path: "-" is standard input,
+// a folder holds one document per file, a line file one per row, any other
+// file is one document.
+func readDocs(path string, o rowOptions, add func(row) error) error {
+	opt := o.corpus
+	opt.Unlabeled = true
+	format := opt.Format
+	if path == "-" {
+		format = cmp.Or(format, corpus.FormatLines)
+	} else {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return err
+		}
+		if fi.IsDir() {
+			if o.wantsFields() {
+				return fmt.Errorf("%w: %s: --id-field and --keep-fields need a line file, not a folder", errUsage, path)
+			}
+			return corpus.Walk(path, opt, func(d corpus.Document) error { return add(docRow(d)) })
+		}
+		if !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s: not a regular file or folder", path)
+		}
+		if format = cmp.Or(format, corpus.FormatOf(path)); format == corpus.FormatAuto {
+			if o.wantsFields() {
+				return fmt.Errorf("%w: %s: --id-field and --keep-fields need a .tsv, .csv or .jsonl file (or --format)", errUsage, path)
+			}
+			_, err := corpus.WalkFile(path, opt, func(d corpus.Document) error { return add(docRow(d)) })
+			return err
+		}
+	}
+	if format == corpus.FormatLines && o.wantsFields() {
+		return fmt.Errorf("%w: --id-field and --keep-fields need --format tsv, csv or jsonl", errUsage)
+	}
+	rows := func(d corpus.Document) error {
+		r := row{source: d.Source, file: path, line: d.Line, text: d.Text}
+		if opt.IDField != "" {
+			r.source = d.ID
+		}
+		if len(d.Fields) > 0 {
+			r.fields = make(map[string]any, len(d.Fields))
+			for _, f := range d.Fields {
+				if format == corpus.FormatJSONL {
+					r.fields[f.Name] = json.RawMessage(f.Value) // printed with its JSON type
+				} else {
+					r.fields[f.Name] = f.Value
+				}
+			}
+		}
+		return add(r)
+	}
+	var err error
+	if path == "-" {
+		_, err = corpus.WalkReader(o.stdin, "stdin", opt, rows)
+	} else {
+		opt.Format = format
+		err = corpus.Walk(path, opt, rows)
+	}
+	if errors.Is(err, corpus.ErrEmptyCorpus) {
+		return nil // a line file without rows holds no documents to predict
+	}
+	return err
+}
+
+// docRow is the row of a document of a folder or a whole file: a message
+// is named by its Message-ID.
+func docRow(d corpus.Document) row {
+	source := d.Source
+	if d.ID != "" {
+		source = d.ID
+	}
+	return row{source: source, file: d.Source, text: d.Text}
 }

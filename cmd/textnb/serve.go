@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/internal/serve"
 )
 
@@ -64,13 +65,15 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if f.learn && f.tokenFile == "" {
 		return fmt.Errorf("%w: --learn changes the models: give --token-file, even on loopback", errUsage)
 	}
-	specs := make([]serve.Spec, len(pos))
+	models := make([]facade.Served, len(pos))
 	for i, p := range pos {
-		if specs[i], err = serve.ParseSpec(p); err != nil {
+		sp, err := serve.ParseSpec(p)
+		if err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
+		models[i] = facade.Served{Name: sp.Name, Path: sp.Path}
 	}
-	opt := serve.Options{MaxBody: f.maxBody, MaxBatch: f.maxBatch,
+	opt := facade.ServeOptions{MaxBody: f.maxBody, MaxBatch: f.maxBatch, Watch: !f.noWatch,
 		Log:   slog.New(slog.NewTextHandler(stderr, nil)),
 		Learn: f.learn, CompactEvery: f.compactEvery, CompactBytes: f.compactSize}
 	if f.tokenFile != "" {
@@ -85,7 +88,7 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if !loop && opt.Token == "" && !f.insecure {
 		return fmt.Errorf("%w: --addr %s is reachable from other machines: give --token-file (or --insecure-no-token to serve anyone)", errUsage, f.addr)
 	}
-	srv, err := serve.New(opt, specs...)
+	srv, err := facade.NewServer(opt, models...)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -102,9 +105,10 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 }
 
 // serveOn serves on ln: it answers health checks at once, loads the models
-// (/readyz turns 200 when they are loaded and warm), reloads them on hup and
-// as their files change, and drains when ctx is done.
-func serveOn(ctx context.Context, ln net.Listener, srv *serve.Server, f serveFlags, hup <-chan os.Signal, log *slog.Logger, stdout io.Writer) error {
+// (/readyz turns 200 when they are loaded and warm), reloads them on hup
+// (and as their files change, unless --no-watch), and drains when ctx is
+// done.
+func serveOn(ctx context.Context, ln net.Listener, srv *facade.Server, f serveFlags, hup <-chan os.Signal, log *slog.Logger, stdout io.Writer) error {
 	hs := &http.Server{
 		Handler:           srv,
 		ReadHeaderTimeout: min(f.readTimeout, 10*time.Second),
@@ -123,13 +127,6 @@ func serveOn(ctx context.Context, ln net.Listener, srv *serve.Server, f serveFla
 		return err
 	}
 	fmt.Fprintf(stdout, "textnb serve: ready\n")
-	if !f.noWatch {
-		go func() {
-			if err := srv.Watch(ctx); err != nil {
-				log.Error("cannot watch the model files; SIGHUP still reloads", "err", err)
-			}
-		}()
-	}
 	for {
 		select {
 		case err := <-served:
@@ -143,7 +140,8 @@ func serveOn(ctx context.Context, ln net.Listener, srv *serve.Server, f serveFla
 			sctx, cancel := context.WithTimeout(context.Background(), f.drain)
 			defer cancel()
 			err := hs.Shutdown(sctx)
-			// Then the journals go into the model files (with --learn).
+			// Then the watch stops and the journals go into the model
+			// files (with --learn).
 			if cerr := srv.Close(); cerr != nil {
 				log.Error("writing the journals into the model files", "err", cerr)
 			}

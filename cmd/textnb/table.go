@@ -8,7 +8,7 @@ import (
 
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/numtable"
-	"github.com/textnb/textnb/table"
+	"github.com/textnb/textnb/internal/table"
 )
 
 // tableTrainFlags are the flags train accepts with a table model; any other

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/textnb/textnb/table"
+	"github.com/textnb/textnb/internal/table"
 )
 
 // irisFiles is an iris-like table with a constant column and a coded

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -313,5 +314,5 @@ func (f fieldFlags) useStored(fs *flag.FlagSet, opt *corpus.Options, c classifie
 	}
 	input, features := c.mail()
 	f.mail.useStored(fs, opt, input, features)
-	return *opt != before
+	return !reflect.DeepEqual(*opt, before) // Options holds a slice: not comparable
 }

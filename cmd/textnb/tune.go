@@ -29,7 +29,8 @@ func newTuneFlags(fs *flag.FlagSet) tuneFlags {
 	return tuneFlags{
 		tune: fs.Bool("tune", false, "choose the settings of --grid by cross-validation on the training corpus, print the table, and train with the best"),
 		grid: fs.String("grid", "", "settings for --tune, e.g. 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb' "+
-			"(default: 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;weighting=tfidf|counts;model=cnb|mnb', and for Chinese char-ngrams=none|1,1|1,2|1,3|2,3)"),
+			"(default: 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;weighting=tfidf|counts;model=cnb|mnb;reweight=none|3;reweight-top=2', and for Chinese char-ngrams=none|1,1|1,2|1,3|2,3; "+
+			"reweight-top=N|all: reweighted settings are tried for the N best without reweighting of each tokenization)"),
 		folds: fs.Int("folds", 0, fmt.Sprintf("cross-validation folds of --tune (default %d), --calibrate (default %d) and --multi-label's thresholds (default %d)",
 			defaultTuneFolds, pipeline.DefaultFolds, defaultMultiFolds)),
 		seed: fs.Uint64("seed", 0, "--tune, --calibrate: seed of the shuffle that deals documents to folds"),
@@ -90,6 +91,9 @@ func (f tuneFlags) choose(cfg pipeline.Config, path string, fields fieldFlags, s
 	if err := w.Flush(); err != nil {
 		return cfg, nil, err
 	}
+	if r.Untried > 0 {
+		fmt.Fprintf(stdout, "\n(%d reweighted settings not tried: their settings without reweighting are below the best %d of their tokenization)", r.Untried, reweightTop(g))
+	}
 	if r.Best == r.Base && r.Best != r.Top {
 		fmt.Fprintf(stdout, "\n(%s scores best, but the default is within a standard error of it)", settingName(r.Results[r.Top].Config))
 	}
@@ -113,4 +117,12 @@ func walkDocs(path string, fields fieldFlags) pipeline.Docs {
 		}
 		return err
 	}
+}
+
+// reweightTop is g's ReweightTop as Tune reads it.
+func reweightTop(g pipeline.Grid) int {
+	if g.ReweightTop == 0 {
+		return pipeline.DefaultReweightTop
+	}
+	return g.ReweightTop
 }

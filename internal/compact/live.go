@@ -48,6 +48,9 @@ type Live struct {
 	dropEmpty  bool // a feature whose counts are all zero leaves the model
 	dead       int  // features so left
 	bias, p, q []float64
+	// once, if not nil, counts per class the features whose only non-zero
+	// count is 1, in that class (Once); kept up to date from its first use.
+	once []float64
 }
 
 // deadLo marks a feature that has left the model (see NewLive).
@@ -183,6 +186,7 @@ func (l *Live) kill(j int) {
 // feature. With dropEmpty the feature leaves the model. The weights are
 // not recomputed: it is for a Live without fast.
 func (l *Live) Empty(j int) {
+	l.unOnce(j)
 	lo, hi := l.cells(j)
 	q := lo
 	for m := l.feats[j].mask; m != 0; m &= m - 1 {
@@ -204,6 +208,9 @@ func (l *Live) AddClass() (int, error) {
 	}
 	l.classCount, l.sums = append(l.classCount, 0), append(l.sums, 0)
 	l.bias, l.p, l.q = append(l.bias, 0), append(l.p, 0), append(l.q, 0)
+	if l.once != nil {
+		l.once = append(l.once, 0)
+	}
 	return k, nil
 }
 
@@ -251,7 +258,9 @@ func (l *Live) Add(c int, idx []int32, val []float64, sign float64) error {
 	var sum float64
 	for p, j := range idx {
 		if v := val[p]; v != 0 {
+			l.unOnce(int(j))
 			l.addCell(int(j), c, sign*v)
+			l.reOnce(int(j))
 			sum += v
 		}
 	}
@@ -267,6 +276,61 @@ func (l *Live) Add(c int, idx []int32, val []float64, sign float64) error {
 		return err
 	} // else a class without rows, which may have no weights: the caller removes it
 	return nil
+}
+
+// Once returns, per class, the number of features whose only non-zero
+// count is 1, in that class: the terms seen once, in it alone, of
+// Good–Turing's estimate of its unseen mass. The first call counts them,
+// O(cells); Add and Empty keep them up to date after it, O(classes) a
+// cell. Do not modify the slice.
+func (l *Live) Once() []float64 {
+	if l.once == nil {
+		l.once = make([]float64, len(l.classCount))
+		for j := range l.feats {
+			l.reOnce(j)
+		}
+	}
+	return l.once
+}
+
+// Sums returns, per class, the sum of its counts; do not modify it.
+func (l *Live) Sums() []float64 { return l.sums }
+
+// alone returns the class of feature j's only non-zero count if it is 1.
+func (l *Live) alone(j int) (int, bool) {
+	lo, _ := l.cells(j)
+	c := -1
+	q := lo
+	for m := l.feats[j].mask; m != 0; m &= m - 1 {
+		if n := l.count[q]; n != 0 {
+			if c >= 0 || n != 1 {
+				return 0, false
+			}
+			c = bits.TrailingZeros32(m)
+		}
+		q++
+	}
+	return c, c >= 0
+}
+
+// unOnce takes feature j out of once, before its counts change.
+func (l *Live) unOnce(j int) {
+	if l.once == nil {
+		return
+	}
+	if c, ok := l.alone(j); ok {
+		l.once[c]--
+	}
+}
+
+// reOnce puts feature j in once, after its counts changed.
+func (l *Live) reOnce(j int) {
+	if l.once == nil {
+		return
+	}
+	if c, ok := l.alone(j); ok {
+		l.once[c]++
+	}
 }
 
 // holds reports whether class c's counts hold the row.

@@ -1,6 +1,6 @@
 // Package hostile generates the hostile edits of model files that the
 // tests of the packages writing them (pipeline, table, multilabel,
-// anymodel) decode, and checks what decoding them does. Only tests use
+// internal/serve) decode, and checks what decoding them does. Only tests use
 // it; it imports none of those packages, which pass it their decoders.
 package hostile
 

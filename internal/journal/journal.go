@@ -478,10 +478,14 @@ func (j *Journal) commit(batch []*request) {
 	docs := 0
 	for _, r := range applied {
 		docs += len(r.docs)
-		r.done <- nil
 	}
+	// Counted before the acknowledgements, so that Stats covers every
+	// update a caller has seen succeed.
 	j.updates.Add(uint64(len(applied)))
 	j.docs.Add(uint64(docs))
+	for _, r := range applied {
+		r.done <- nil
+	}
 }
 
 // write appends b and syncs. On failure it cuts the file back to what it

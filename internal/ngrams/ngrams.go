@@ -1,5 +1,5 @@
 // Package ngrams is the range of word n-gram lengths that textnb's
-// vectorizers form from a document's words. vectorize.NGrams has the
+// vectorizers form from a document's words. tokenize.NGramRange has the
 // fields of Range and converts to it.
 package ngrams
 

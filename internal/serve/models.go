@@ -14,12 +14,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/internal/journal"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/table"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/tokenize/zh"
 )
@@ -86,7 +85,7 @@ type model struct {
 	jnl *journal.Journal
 }
 
-func newModel(name string, a anymodel.Any) *model {
+func newModel(name string, a Any) *model {
 	m := &model{name: name, text: a.Text, table: a.Table, multi: a.Multi}
 	switch {
 	case a.Text != nil:
@@ -222,14 +221,14 @@ func (s *slot) load(srv *Server) (*model, error) {
 	cur := s.cur.Load()
 	var sum journal.Sum
 	errOwn := errors.New("unchanged")
-	a, err := modelfile.Load(s.path, func(data []byte) (anymodel.Any, error) {
+	a, err := modelfile.Load(s.path, func(data []byte) (Any, error) {
 		if learn {
 			sum = journal.SumOf(data)
 			if cur != nil && cur.jnl != nil && cur.jnl.Owns(sum) {
-				return anymodel.Any{}, errOwn
+				return Any{}, errOwn
 			}
 		}
-		return anymodel.DecodeAny(data)
+		return Decode(data)
 	})
 	if errors.Is(err, errOwn) {
 		return cur, nil

@@ -14,12 +14,12 @@ import (
 	"sync"
 
 	"github.com/textnb/textnb/internal/priors"
+	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/mail"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/table"
 )
 
 // predictRequest is the body of POST /v1/models/{name}/predict: exactly one
@@ -54,7 +54,8 @@ type predictRequest struct {
 func decodeMail(m *model, raw string) string {
 	var c mail.Config
 	if m.text != nil && m.text.MailFeatures != "" {
-		if f, err := mail.ParseFeatures(m.text.MailFeatures); err == nil {
+		var f mail.Features
+		if err := f.UnmarshalText([]byte(m.text.MailFeatures)); err == nil {
 			c = mail.WithFeatures(f)
 		}
 	}
@@ -339,7 +340,7 @@ func (o *output) labels(b []byte, p *multilabel.Predictor, proba []float64, text
 	case o.top > 0:
 		o.order = tally.Ranked(o.order[:0], proba, o.top)
 	case o.threshold != nil:
-		o.order = multilabel.AtLeast(o.order[:0], proba, *o.threshold)
+		o.order = tally.AtLeast(o.order[:0], proba, *o.threshold)
 	default:
 		o.order = p.Decide(o.order[:0], proba)
 	}

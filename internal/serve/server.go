@@ -15,11 +15,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/textnb/textnb/internal/anymodel"
+	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/table"
 )
 
 // Defaults of Options.
@@ -52,6 +51,10 @@ type Options struct {
 	// CompactBytes also compacts a journal once it is this large; 0 means
 	// DefaultCompactBytes.
 	CompactBytes int64
+	// NoPage leaves out the web page (/ and /static/), and NoMetrics
+	// GET /metrics: they answer 404, for a program that mounts the API
+	// beside a page or metrics of its own.
+	NoPage, NoMetrics bool
 }
 
 // A Server answers the HTTP API for a fixed set of named models, which it
@@ -73,9 +76,34 @@ type Server struct {
 
 // New returns a Server for the model files of specs, none loaded yet: call
 // Load before it can predict. /readyz answers 503 until Load has succeeded.
-func New(opt Options, specs ...Spec) (*Server, error) {
+func New(opt Options, specs ...Spec) (*Server, error) { return Build(opt, specs, nil) }
+
+// Static returns a ready Server for models already in memory, warmed as
+// Load warms them; exactly one of Text, Table and Multi of each is set. It
+// cannot reload them.
+func Static(opt Options, models ...Named) (*Server, error) {
+	if opt.Learn {
+		return nil, fmt.Errorf("%w: models in memory have no file for a journal: learning needs textnb serve", ErrSpec)
+	}
+	s, err := Build(opt, nil, models)
+	if err != nil {
+		return nil, err
+	}
+	s.ready.Store(true)
+	return s, nil
+}
+
+// Build returns a Server for the model files of specs, none loaded yet,
+// and for the models in memory of named, warmed and served at once but
+// never reloaded. Load loads the files; /readyz answers 503 until it has
+// succeeded. A learning Server takes files only: a journal lives beside
+// its model's file.
+func Build(opt Options, specs []Spec, named []Named) (*Server, error) {
 	if opt.Learn && opt.Token == "" {
 		return nil, ErrNoToken
+	}
+	if opt.Learn && len(named) > 0 {
+		return nil, fmt.Errorf("%w: model %q is in memory, with no file for a journal: a learning server takes model files", ErrSpec, named[0].Name)
 	}
 	s := newServer(opt)
 	for _, sp := range specs {
@@ -86,18 +114,7 @@ func New(opt Options, specs ...Spec) (*Server, error) {
 			return nil, err
 		}
 	}
-	return s, nil
-}
-
-// Static returns a ready Server for models already in memory, warmed as
-// Load warms them; exactly one of Text, Table and Multi of each is set. It
-// cannot reload them.
-func Static(opt Options, models ...Named) (*Server, error) {
-	if opt.Learn {
-		return nil, fmt.Errorf("%w: models in memory have no file for a journal: learning needs textnb serve", ErrSpec)
-	}
-	s := newServer(opt)
-	for _, n := range models {
+	for _, n := range named {
 		if err := checkName(n.Name); err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrSpec, err)
 		}
@@ -108,7 +125,7 @@ func Static(opt Options, models ...Named) (*Server, error) {
 		if err := s.add(sl); err != nil {
 			return nil, err
 		}
-		m := newModel(n.Name, anymodel.Any{Text: n.Text, Table: n.Table, Multi: n.Multi})
+		m := newModel(n.Name, Any{Text: n.Text, Table: n.Table, Multi: n.Multi})
 		if err := m.warm(); err != nil {
 			return nil, err
 		}
@@ -116,7 +133,6 @@ func Static(opt Options, models ...Named) (*Server, error) {
 		s.met.loaded(m)
 		sl.cur.Store(m)
 	}
-	s.ready.Store(true)
 	return s, nil
 }
 
@@ -236,10 +252,14 @@ func (s *Server) routes() {
 	s.handle("/v1/models", "models", true, allow(http.MethodGet, s.models))
 	s.handle("/healthz", "healthz", false, allow(http.MethodGet, s.healthz))
 	s.handle("/readyz", "readyz", false, allow(http.MethodGet, s.readyz))
-	prom := promhttp.HandlerFor(s.met.reg, promhttp.HandlerOpts{})
-	s.handle("/metrics", "metrics", true, allow(http.MethodGet, prom.ServeHTTP))
-	s.handle("/{$}", "page", false, allow(http.MethodGet, s.page))
-	s.handle("/static/", "page", false, allow(http.MethodGet, s.page))
+	if !s.opt.NoMetrics {
+		prom := promhttp.HandlerFor(s.met.reg, promhttp.HandlerOpts{})
+		s.handle("/metrics", "metrics", true, allow(http.MethodGet, prom.ServeHTTP))
+	}
+	if !s.opt.NoPage {
+		s.handle("/{$}", "page", false, allow(http.MethodGet, s.page))
+		s.handle("/static/", "page", false, allow(http.MethodGet, s.page))
+	}
 	s.handle("/", "notfound", false, func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path)
 	})

@@ -75,3 +75,17 @@ func Ranked(dst []int, v []float64, k int) []int {
 func SortDesc(idx []int, v []float64) {
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(v[b], v[a]) })
 }
+
+// AtLeast appends to dst every index whose value in proba is at least p,
+// most probable first (SortDesc): the labels of a multi-label model that
+// a threshold of the caller's, instead of the learned ones, predicts.
+func AtLeast(dst []int, proba []float64, p float64) []int {
+	n := len(dst)
+	for l, v := range proba {
+		if v >= p {
+			dst = append(dst, l)
+		}
+	}
+	SortDesc(dst[n:], proba)
+	return dst
+}

@@ -30,3 +30,13 @@ func TestRanked(t *testing.T) {
 		}
 	}
 }
+
+func TestAtLeast(t *testing.T) {
+	proba := []float64{0.2, 0.7, 0.5, 0.5, 0.1}
+	if got := AtLeast([]int{9}, proba, 0.5); !slices.Equal(got, []int{9, 1, 2, 3}) {
+		t.Errorf("AtLeast(0.5) = %v, want [9 1 2 3]", got)
+	}
+	if got := AtLeast(nil, proba, 0.8); len(got) != 0 {
+		t.Errorf("AtLeast(0.8) = %v, want none", got)
+	}
+}

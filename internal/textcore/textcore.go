@@ -1,5 +1,5 @@
 // Package textcore lends the packages built on pipeline (shard,
-// multilabel, anymodel) the parts of its machinery that they share with
+// multilabel, internal/serve) the parts of its machinery that they share with
 // it and its users do not need: resolving a Config, building a Model from
 // statistics, the multi-label model's training and file sections.
 //

@@ -71,7 +71,7 @@ func CSVError(err error, path string, want, found int) error {
 
 // MissingColumn reports a header without the column of the given role.
 func MissingColumn(role, name string) error {
-	return fmt.Errorf("%w: header has no %s column %q", ErrMissingField, role, name)
+	return &MissingFieldError{Role: role, Name: name, header: true}
 }
 
 // Column returns the index of the field named name, or -1.

@@ -34,3 +34,27 @@ func (e *ParseError) Unwrap() error { return e.Err }
 func FieldCountError(want, got int) error {
 	return fmt.Errorf("%w: expected %d, found %d", ErrFieldCount, want, got)
 }
+
+// A MissingFieldError is a header without a column, or a JSON object
+// without a field, that a read asks for; it wraps ErrMissingField. Role
+// says what for: "label", "text", "id", or "" for a field asked to be kept.
+type MissingFieldError struct {
+	Role, Name string
+	header     bool // a header's column, not a JSON object's field
+}
+
+// MissingJSONField reports a JSON object without the field of the given
+// role.
+func MissingJSONField(role, name string) error { return &MissingFieldError{Role: role, Name: name} }
+
+func (e *MissingFieldError) Error() string {
+	switch {
+	case !e.header:
+		return fmt.Sprintf("%v: no %q", ErrMissingField, e.Name)
+	case e.Role == "":
+		return fmt.Sprintf("%v: header has no column %q", ErrMissingField, e.Name)
+	}
+	return fmt.Sprintf("%v: header has no %s column %q", ErrMissingField, e.Role, e.Name)
+}
+
+func (e *MissingFieldError) Unwrap() error { return ErrMissingField }

@@ -134,7 +134,13 @@ func (v *Vocabulary) TransformWords(idx []int32, val []float64, hashes []uint64,
 // of the piece before. The rows of a document's pieces, summed, are the
 // row of the whole document.
 func (v *Vocabulary) TransformWordsFrom(idx []int32, val []float64, hashes []uint64, words []string, from int, r ngrams.Range, extra []string) ([]int32, []float64, []uint64) {
-	return v.transformWords(idx, val, hashes, words, from, r, extra, 0)
+	return v.transformWords(idx, val, hashes, words, from, r, extra, 0, nil)
+}
+
+// TransformWordsCounting is TransformWordsFrom, and adds to *missed the
+// occurrences of the terms v lacks, which the row leaves out.
+func (v *Vocabulary) TransformWordsCounting(idx []int32, val []float64, hashes []uint64, words []string, from int, r ngrams.Range, extra []string, missed *int) ([]int32, []float64, []uint64) {
+	return v.transformWords(idx, val, hashes, words, from, r, extra, 0, missed)
 }
 
 // GrowWordsFrom is TransformWordsFrom, but a term the vocabulary lacks is
@@ -142,21 +148,28 @@ func (v *Vocabulary) TransformWordsFrom(idx []int32, val []float64, hashes []uin
 // that learning a document gives its new terms columns. Unlike every other
 // method, it changes v: it is not safe for concurrent use with any.
 func (v *Vocabulary) GrowWordsFrom(idx []int32, val []float64, hashes []uint64, words []string, from int, r ngrams.Range, extra []string, limit int) ([]int32, []float64, []uint64) {
-	return v.transformWords(idx, val, hashes, words, from, r, extra, max(limit, 0))
+	return v.transformWords(idx, val, hashes, words, from, r, extra, max(limit, 0), nil)
 }
 
 // transformWords is TransformWordsFrom, adding unknown terms while v has
-// fewer than limit.
-func (v *Vocabulary) transformWords(idx []int32, val []float64, hashes []uint64, words []string, from int, r ngrams.Range, extra []string, limit int) ([]int32, []float64, []uint64) {
+// fewer than limit, and counting the occurrences of the terms left out in
+// *missed if missed is not nil.
+func (v *Vocabulary) transformWords(idx []int32, val []float64, hashes []uint64, words []string, from int, r ngrams.Range, extra []string, limit int, missed *int) ([]int32, []float64, []uint64) {
 	_ = v.Prepare() // as in ID
 	lo, hi := r.Bounds()
 	start := len(idx)
+	miss := 0
+	if missed != nil {
+		defer func() { *missed += miss }()
+	}
 	hashes = hashes[:0]
 	for _, w := range words {
 		if strings.IndexByte(w, ' ') >= 0 { // a "word" that is several: join the n-grams
 			for _, t := range ngrams.Join(words, from, lo, hi, extra) {
 				if id := v.lookup(t, v.ix.termHash(t), limit); id >= 0 {
 					idx = append(idx, id)
+				} else {
+					miss++
 				}
 			}
 			idx, val = sparse.CountRuns(idx, val, start)
@@ -180,12 +193,16 @@ func (v *Vocabulary) transformWords(idx []int32, val []float64, hashes []uint64,
 			}
 			if id >= 0 {
 				idx = append(idx, id)
+			} else {
+				miss++
 			}
 		}
 	}
 	for _, t := range extra {
 		if id := v.lookup(t, v.ix.termHash(t), limit); id >= 0 {
 			idx = append(idx, id)
+		} else {
+			miss++
 		}
 	}
 	idx, val = sparse.CountRuns(idx, val, start)

@@ -1,4 +1,5 @@
-// Package table is naive Bayes over the numeric columns of a table:
+// Package table is naive Bayes over the numeric columns of a table, behind
+// textnb.Table, textnb.TrainTable and the table models of the command:
 // Gaussian (every column normal within a class) or Categorical (category
 // ids, or quantile bins of continuous columns).
 //

@@ -1,4 +1,4 @@
-package anymodel_test
+package serve_test
 
 import (
 	"bytes"
@@ -14,13 +14,13 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/anymodel"
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/serve"
+	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/table"
 )
 
 // trainText returns a text model trained on testdata/news/train.
@@ -109,17 +109,19 @@ func TestOpenEitherKind(t *testing.T) {
 	if err := modelfile.Save(tablePath, tab); err != nil {
 		t.Fatal(err)
 	}
-	gotM, gotT, err := anymodel.Open(text)
-	if err != nil || gotM == nil || gotT != nil || !slices.Equal(gotM.Classes, m.Classes) {
-		t.Fatalf("anymodel.Open(text model) = %v, %v, %v", gotM, gotT, err)
+	a, err := serve.Open(text)
+	gotM, gotT := a.Text, a.Table
+	if err != nil || gotM == nil || gotT != nil || a.Multi != nil || !slices.Equal(gotM.Classes, m.Classes) {
+		t.Fatalf("serve.Open(text model) = %+v, %v", a, err)
 	}
 	const doc = "the engine needs oil and the game went to overtime"
 	if a, b := fmt.Sprint(m.NewPredictor().Proba(nil, doc)), fmt.Sprint(gotM.NewPredictor().Proba(nil, doc)); a != b {
 		t.Errorf("opened text model gives %s, trained %s", b, a)
 	}
-	gotM, gotT, err = anymodel.Open(tablePath)
-	if err != nil || gotM != nil || gotT == nil || !slices.Equal(gotT.Classes, tab.Classes) {
-		t.Fatalf("anymodel.Open(table model) = %v, %v, %v", gotM, gotT, err)
+	a, err = serve.Open(tablePath)
+	gotM, gotT = a.Text, a.Table
+	if err != nil || gotM != nil || gotT == nil || a.Multi != nil || !slices.Equal(gotT.Classes, tab.Classes) {
+		t.Fatalf("serve.Open(table model) = %+v, %v", a, err)
 	}
 	x := []float64{5, 3, 1, 2}
 	want, wantBest, errA := tab.Proba(nil, x)
@@ -136,8 +138,8 @@ func TestOpenEitherKind(t *testing.T) {
 		want    error
 	}{{modelfile.Kind(7), "", modelfile.ErrKind}, {modelfile.TextModel, "not a model", modelfile.ErrFormat}, {modelfile.TableModel, "not a model", modelfile.ErrFormat}} {
 		path := writeContainer(t, dir, tc.kind, tc.payload)
-		if m, tab, err := anymodel.Open(path); m != nil || tab != nil || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), path) {
-			t.Errorf("anymodel.Open(%v holding %q) = %v, %v, %v; want %v naming the file", tc.kind, tc.payload, m, tab, err, tc.want)
+		if a, err := serve.Open(path); a != (serve.Any{}) || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("serve.Open(%v holding %q) = %+v, %v; want %v naming the file", tc.kind, tc.payload, a, err, tc.want)
 		}
 	}
 }
@@ -152,7 +154,7 @@ func writeContainer(t *testing.T, dir string, kind modelfile.Kind, payload strin
 	return path
 }
 
-// Open refuses what is not a model of either kind as Load does, naming
+// Open refuses what is not a model of a known kind as Load does, naming
 // the file.
 func TestOpenRejectsBadFiles(t *testing.T) {
 	dir := t.TempDir()
@@ -161,6 +163,8 @@ func TestOpenRejectsBadFiles(t *testing.T) {
 	flip[len(flip)/2] ^= 0x40
 	version := bytes.Clone(good)
 	version[len(modelfile.Magic)] = 99
+	// A text model's payload in a container that says multi-label: Open
+	// reads the kind, whose decoding finds no multi-label header.
 	multi := bytes.Clone(good)
 	binary.LittleEndian.PutUint32(multi[len(modelfile.Magic)+4:], uint32(modelfile.MultiLabelModel))
 	binary.LittleEndian.PutUint32(multi[len(multi)-4:], modelfile.Checksum(multi[:len(multi)-4]))
@@ -175,20 +179,20 @@ func TestOpenRejectsBadFiles(t *testing.T) {
 		{"magic only", []byte(modelfile.Magic), modelfile.ErrDamaged},
 		{"corrupted", flip, modelfile.ErrChecksum},
 		{"future version", version, modelfile.ErrVersion},
-		{"multi-label", multi, modelfile.ErrKind},
+		{"text labelled multi-label", multi, modelfile.ErrDamaged},
 	} {
 		path := filepath.Join(dir, "bad.model")
 		if err := os.WriteFile(path, tc.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if m, tab, err := anymodel.Open(path); !errors.Is(err, tc.want) || m != nil || tab != nil || !strings.Contains(err.Error(), path) {
-			t.Errorf("%s: Open = %v, %v, %v; want %v naming the file", tc.name, m, tab, err, tc.want)
+		if a, err := serve.Open(path); !errors.Is(err, tc.want) || a != (serve.Any{}) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: Open = %+v, %v; want %v naming the file", tc.name, a, err, tc.want)
 		}
 	}
-	if _, _, err := anymodel.Open(dir); !errors.Is(err, modelfile.ErrNotModel) || !strings.Contains(err.Error(), dir) {
+	if _, err := serve.Open(dir); !errors.Is(err, modelfile.ErrNotModel) || !strings.Contains(err.Error(), dir) {
 		t.Errorf("Open of a folder: %v, want ErrNotModel naming it", err)
 	}
-	if _, _, err := anymodel.Open(filepath.Join(dir, "missing.model")); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := serve.Open(filepath.Join(dir, "missing.model")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Open of a missing file: %v", err)
 	}
 	if _, err := table.Load(dir); !errors.Is(err, modelfile.ErrNotModel) {
@@ -215,9 +219,8 @@ func trainMulti(t testing.TB) *multilabel.Model {
 	return mm
 }
 
-// OpenAny reads the three kinds; Open still refuses a multi-label model
-// by kind, as builds before multi-label serving did.
-func TestOpenAny(t *testing.T) {
+// Open reads the three kinds.
+func TestOpenMultiLabel(t *testing.T) {
 	dir := t.TempDir()
 	multi, text := filepath.Join(dir, "multi.model"), filepath.Join(dir, "text.model")
 	mm := trainMulti(t)
@@ -227,21 +230,17 @@ func TestOpenAny(t *testing.T) {
 	if err := modelfile.Save(text, trainText(t)); err != nil {
 		t.Fatal(err)
 	}
-	a, err := anymodel.OpenAny(multi)
+	a, err := serve.Open(multi)
 	if err != nil || a.Multi == nil || a.Text != nil || a.Table != nil || !slices.Equal(a.Multi.Labels, mm.Labels) ||
 		!slices.Equal(a.Multi.Thresholds, mm.Thresholds) {
-		t.Fatalf("OpenAny(multi-label model) = %+v, %v", a, err)
+		t.Fatalf("Open(multi-label model) = %+v, %v", a, err)
 	}
 	const doc = "the striker scored a late goal in the cup final"
 	if want, got := fmt.Sprint(mm.NewPredictor().Proba(nil, doc)), fmt.Sprint(a.Multi.NewPredictor().Proba(nil, doc)); got != want {
 		t.Errorf("opened multi-label model gives %s, trained %s", got, want)
 	}
-	if a, err := anymodel.OpenAny(text); err != nil || a.Text == nil || a.Multi != nil {
-		t.Errorf("OpenAny(text model) = %+v, %v", a, err)
-	}
-	if m, tab, err := anymodel.Open(multi); m != nil || tab != nil || !errors.Is(err, modelfile.ErrKind) ||
-		!strings.Contains(err.Error(), "multi-label model, not a text or table model") {
-		t.Errorf("Open(multi-label model) = %v, %v, %v; want ErrKind", m, tab, err)
+	if a, err := serve.Open(text); err != nil || a.Text == nil || a.Multi != nil {
+		t.Errorf("Open(text model) = %+v, %v", a, err)
 	}
 	for _, tc := range []struct {
 		kind    modelfile.Kind
@@ -249,8 +248,8 @@ func TestOpenAny(t *testing.T) {
 		want    error
 	}{{modelfile.Kind(7), "", modelfile.ErrKind}, {modelfile.MultiLabelModel, "not a model", modelfile.ErrFormat}} {
 		path := writeContainer(t, dir, tc.kind, tc.payload)
-		if a, err := anymodel.OpenAny(path); a != (anymodel.Any{}) || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), path) {
-			t.Errorf("OpenAny(%v holding %q) = %+v, %v; want %v naming the file", tc.kind, tc.payload, a, err, tc.want)
+		if a, err := serve.Open(path); a != (serve.Any{}) || !errors.Is(err, tc.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("Open(%v holding %q) = %+v, %v; want %v naming the file", tc.kind, tc.payload, a, err, tc.want)
 		}
 	}
 }
