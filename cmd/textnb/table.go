@@ -12,8 +12,11 @@ import (
 )
 
 // tableTrainFlags are the flags train accepts with a table model; any other
-// flag given explicitly is a usage error.
-var tableTrainFlags = map[string]bool{"o": true, "model": true, "label-field": true, "bins": true, "alpha": true}
+// flag given explicitly is a usage error. --quiet (no progress: a table
+// trains without) and --fast (the fixed defaults: a table's always are)
+// mean the same for every kind.
+var tableTrainFlags = map[string]bool{"o": true, "model": true, "label-field": true, "bins": true, "alpha": true,
+	"quiet": true, "fast": true}
 
 // tableFlags are the values of train's flags that table models read.
 type tableFlags struct {

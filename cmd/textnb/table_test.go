@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -139,5 +141,26 @@ func TestCLICategoricalBins(t *testing.T) {
 	}
 	if bins := m.Inspect().Settings.Bins; m.Categorical.Alpha != 0.5 || bins != 3 || m.Categorical.MinCategories[0] != 3 {
 		t.Fatalf("alpha %g, bins %d (%v); want 0.5 and 3", m.Categorical.Alpha, bins, m.Categorical.MinCategories)
+	}
+}
+
+// TestCLITableSharedFlags checks that the train flags that mean the same
+// for every kind of model are taken with a table model too, and change
+// nothing in it.
+func TestCLITableSharedFlags(t *testing.T) {
+	for _, kind := range []string{"gaussian", "categorical"} {
+		plain, _ := trainIris(t, kind)
+		shared, _ := trainIris(t, kind, "--quiet", "--fast")
+		a, err := os.ReadFile(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(shared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: --quiet --fast changed the model file", kind)
+		}
 	}
 }
