@@ -105,11 +105,11 @@ type CVResult struct {
 // choice is evaluated as that choice: each fold makes it within its own
 // training part (CVResult.Nested).
 func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
-	d, err := t.cvData(o)
+	cands, _ := t.cfg.candidates(len(t.names))
+	d, err := t.cvData(o, len(cands) > 1)
 	if err != nil {
 		return nil, err
 	}
-	cands, _ := t.cfg.candidates(len(t.names))
 	if cands == nil {
 		cands = []Config{t.cfg}
 	}
@@ -238,10 +238,15 @@ type cvData struct {
 	minDF  []int // per fold, when automatic
 	folds  [][]int
 	keep   bool // CVOptions.KeepScores
+	// all keeps every column, also those no fold's min_df keeps: a nested
+	// choice's subsets decide their own folds' automatic min_df from every
+	// term of their documents, as Finish does on a fold's training part.
+	all bool
 }
 
-// cvData ends the input and keeps its raw rows.
-func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
+// cvData ends the input and keeps its raw rows; with all, every column
+// (cvData.all), for the nested choice's subsets.
+func (t *Trainer) cvData(o CVOptions, all bool) (*cvData, error) {
 	k := o.folds()
 	if t.cfg.Semi.Method != NoSemi {
 		t.stop() // as every other way out: the input ends here
@@ -253,7 +258,7 @@ func (t *Trainer) cvData(o CVOptions) (*cvData, error) {
 	if k < 2 || k > len(t.y) {
 		return nil, fmt.Errorf("%w: %d folds for %d documents, want 2 to %d", ErrConfig, k, len(t.y), len(t.y))
 	}
-	d := &cvData{cfg: t.cfg, names: t.names, y: t.y, keep: o.KeepScores}
+	d := &cvData{cfg: t.cfg, names: t.names, y: t.y, keep: o.KeepScores, all: all}
 	if d.cfg.Select.Method != NoSelect {
 		d.cfg.Vocab.MaxFeatures = 0 // K is the selection's, as in Finish
 	}
@@ -331,6 +336,9 @@ func (d *cvData) dropRare() {
 			d.minDF[k] = d.foldMinDF(k, h)
 		})
 		lo = slices.Min(d.minDF)
+	}
+	if d.all {
+		lo = 1
 	}
 	order := byDFDescending(d.df, int64(lo))
 	to, df := renumber(d.cols, order, d.df)

@@ -35,7 +35,7 @@ func TestFoldCountsMatchCountRows(t *testing.T) {
 		{"hashing binary", Config{Vectorizer: Hash, HashFeatures: 1 << 10, Vocab: vectorize.VocabConfig{Binary: true}}, shuffled},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := trainerOf(t, tc.cfg, tc.docs).cvData(CVOptions{Folds: 3, Seed: 7})
+			d, err := trainerOf(t, tc.cfg, tc.docs).cvData(CVOptions{Folds: 3, Seed: 7}, false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -140,11 +140,25 @@ func TestChoiceFallsBack(t *testing.T) {
 // TestNestedChoiceIsFinishOnEachFold checks that cross-validating the
 // default makes in each fold the choice Finish makes on that fold's
 // training part, and predicts the held-out part as that model does.
+//
+// A small MaxTableSize makes Finish raise min_df on each fold's training
+// part (its automatic min_df counts every term of the part, those the
+// whole corpus holds once too), and the nested choice's inner folds must
+// count the same terms.
 func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
-	for _, path := range []string{newsTrain, "../testdata/spam.tsv"} {
+	for _, tc := range []struct {
+		path string
+		cfg  Config
+	}{
+		{newsTrain, Config{}},
+		{"../testdata/spam.tsv", Config{}},
+		{newsTrain, Config{MaxTableSize: 4 * 1500}},
+		{"../testdata/spam.tsv", Config{MaxTableSize: 2 * 600}},
+	} {
+		path := tc.path
 		docs := readDocs(t, path)
 		o := CVOptions{Folds: 3, Seed: 7}
-		r := crossValidate(t, Config{}, docs, o)
+		r := crossValidate(t, tc.cfg, docs, o)
 		if !r.Nested || r.Choice == nil {
 			t.Fatalf("%s: nested %v, choice %v", path, r.Nested, r.Choice)
 		}
@@ -158,9 +172,12 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 			for _, i := range corpus.FoldTrain(nil, folds, k) {
 				part = append(part, docs[i])
 			}
-			m, _, err := trainerOf(t, Config{}, part).Finish()
+			m, sum, err := trainerOf(t, tc.cfg, part).Finish()
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.cfg.MaxTableSize > 0 && k == 0 {
+				t.Logf("%s MaxTableSize %d fold %d: min_df %d, %d features; cv fold min_df %d", path, tc.cfg.MaxTableSize, k, sum.MinDF, m.NumFeatures(), r.Folds[k].MinDF)
 			}
 			if m.Chosen == nil || m.Chosen.Setting != r.Folds[k].Setting {
 				t.Fatalf("%s fold %d: cv chose %q, Finish on the training part %v", path, k, r.Folds[k].Setting, m.Chosen)

@@ -129,7 +129,7 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 			if err != nil {
 				return nil, err
 			}
-			d, err := t.cvData(o)
+			d, err := t.cvData(o, false)
 			if err != nil {
 				t.Abort() // lets go of the documents added
 				return nil, err
