@@ -206,20 +206,20 @@ func topTwo(rs []*CVResult) (win, second int) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		x, y := rs[a], rs[b]
-		switch {
-		case x.Accuracy.Mean != y.Accuracy.Mean:
-			return cmpDesc(x.Accuracy.Mean, y.Accuracy.Mean)
-		default:
-			return cmpDesc(x.MacroF1.Mean, y.MacroF1.Mean)
-		}
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return byScore(rs[a], rs[b]) })
 	second = -1
 	if len(order) > 1 {
 		second = order[1]
 	}
 	return order[0], second
+}
+
+// byScore orders results best first: by mean accuracy, then macro-F1.
+func byScore(x, y *CVResult) int {
+	if x.Accuracy.Mean != y.Accuracy.Mean {
+		return cmpDesc(x.Accuracy.Mean, y.Accuracy.Mean)
+	}
+	return cmpDesc(x.MacroF1.Mean, y.MacroF1.Mean)
 }
 
 func cmpDesc(a, b float64) int {

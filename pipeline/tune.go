@@ -208,15 +208,7 @@ func (d *cvData) runStaged(settings []Config, plainOf []int, topN int) ([]*CVRes
 			ranked = append(ranked, p)
 		}
 	}
-	slices.SortStableFunc(ranked, func(a, b int) int { // best first, as top breaks ties
-		x, y := results[a], results[b]
-		switch {
-		case x.Accuracy.Mean != y.Accuracy.Mean:
-			return cmpDesc(x.Accuracy.Mean, y.Accuracy.Mean)
-		default:
-			return cmpDesc(x.MacroF1.Mean, y.MacroF1.Mean)
-		}
-	})
+	slices.SortStableFunc(ranked, func(a, b int) int { return byScore(results[a], results[b]) })
 	if topN > 0 && len(ranked) > topN {
 		ranked = ranked[:topN]
 	}

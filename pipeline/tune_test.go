@@ -114,12 +114,7 @@ func TestTuneReweightTop(t *testing.T) {
 			plain = append(plain, x)
 		}
 	}
-	slices.SortStableFunc(plain, func(a, b *CVResult) int {
-		if a.Accuracy.Mean != b.Accuracy.Mean {
-			return cmpDesc(a.Accuracy.Mean, b.Accuracy.Mean)
-		}
-		return cmpDesc(a.MacroF1.Mean, b.MacroF1.Mean)
-	})
+	slices.SortStableFunc(plain, byScore)
 	g.ReweightTop = 0 // the default: 2
 	r, err := Tune(Config{}, g, o, docsOf(docs))
 	if err != nil {
