@@ -445,9 +445,10 @@ func (f *fileBuildFn) ProcessElement(ctx context.Context, sums []string, df []by
 	return nil
 }
 
-// writeModel writes m to out: a local file atomically, as textnb train
-// saves one (never half-written), or through out's Beam filesystem.
-func writeModel(ctx context.Context, out string, m *pipeline.Model) error {
+// writeModel writes m (a model, or a part's class sums) to out: a local
+// file atomically, as textnb train saves one (never half-written), or
+// through out's Beam filesystem.
+func writeModel(ctx context.Context, out string, m io.WriterTo) error {
 	if !remote(out) {
 		return modelfile.Save(out, m)
 	}

@@ -74,8 +74,9 @@ func (f *sumsFn) flush(ctx context.Context, id string, emit func([]string)) erro
 		return err
 	}
 	p := f.Out + ".sums-" + f.Job + "-" + id
-	if err := writeSums(ctx, p, s); err != nil {
-		return err
+	if err := writeModel(ctx, p, s); err != nil {
+		removeSums(ctx, []string{p})
+		return fmt.Errorf("nbbeam: writing class sums %s: %w", p, err)
 	}
 	emit([]string{p})
 	collect()
@@ -96,36 +97,6 @@ func newJobID() string {
 
 // joinPaths gathers the names of the files of sums.
 func joinPaths(a, b []string) []string { return append(slices.Clip(a), b...) }
-
-// writeSums writes s to the file p, local or on a Beam filesystem.
-func writeSums(ctx context.Context, p string, s *shard.ClassSums) error {
-	var w io.WriteCloser
-	if remote(p) {
-		fsys, err := filesystem.New(ctx, p)
-		if err != nil {
-			return err
-		}
-		defer fsys.Close()
-		if w, err = fsys.OpenWrite(ctx, p); err != nil {
-			return err
-		}
-	} else {
-		f, err := os.Create(p)
-		if err != nil {
-			return fmt.Errorf("nbbeam: class sums: %w", err)
-		}
-		w = f
-	}
-	_, err := s.WriteTo(w)
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		removeSums(ctx, []string{p})
-		return fmt.Errorf("nbbeam: writing class sums %s: %w", p, err)
-	}
-	return nil
-}
 
 // readSums reads the file of sums p.
 func readSums(ctx context.Context, p string) (*shard.ClassSums, error) {
