@@ -121,7 +121,7 @@ func (s *ClassSums) Add(o *ClassSums) error {
 }
 
 // WriteTo writes s in the class-sums file format: its non-zero cells, or,
-// for a dense table, its classes' sums in turn (see denseSize).
+// for a dense table, its classes' sums in turn (the format at the top of dense.go).
 func (s *ClassSums) WriteTo(w io.Writer) (int64, error) {
 	if s.d != nil {
 		cw := &countingWriter{w: w}

@@ -172,7 +172,7 @@ func runStatsBuild(args []string, stdout, stderr io.Writer) error {
 		}
 		if total == nil {
 			total = s
-		} else if total, err = shard.MergeClassSums(total, s); err != nil {
+		} else if err = total.Add(s); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
