@@ -88,9 +88,10 @@ func csvUnit(recs []csvRecord, kept [][]string, path string, unlabeled, hasLabel
 		for k, rc := range recs {
 			r = row{hasLabel: hasLabel}
 			r.text, r.enc = textfile.DecodeString(rc.text)
-			if wide && r.enc == UTF8 {
+			if wide && r.enc == UTF8 && kept == nil {
 				// Do not keep the other columns alive through the text (the
-				// label is interned; other encodings decoded to a new string).
+				// label is interned; other encodings decoded to a new string);
+				// a kept record holds them anyway, as tsvKept says.
 				r.text = strings.Clone(r.text)
 			}
 			var lenc Encoding
