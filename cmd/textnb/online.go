@@ -1,6 +1,7 @@
 package main
 
 import (
+	facade "github.com/textnb/textnb"
 	"flag"
 	"fmt"
 	"io"
@@ -12,7 +13,6 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
@@ -135,7 +135,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 				return fmt.Errorf("%w: --%s: -m MODEL has its settings; the text flags configure an empty start (no -m)", errUsage, f)
 			}
 		}
-		if kind, err := modelfile.PeekKind(modelPath); err == nil && kind != modelfile.TextModel {
+		if kind, err := facade.FileKind(modelPath); err == nil && kind != facade.TextModel {
 			return fmt.Errorf("%w: --online learns text models; %s is not one", errUsage, modelPath)
 		}
 		m, err := pipeline.Load(modelPath)

@@ -1,17 +1,17 @@
 package main
 
 import (
+	facade "github.com/textnb/textnb"
 	"fmt"
 	"os"
 
-	"github.com/textnb/textnb/internal/modelfile"
 )
 
 // checkOutput refuses, before any work, an -o that Save could not write or
 // that names one of the inputs (through links too), which the model would
 // replace.
 func checkOutput(out string, inputs ...string) error {
-	if err := modelfile.CheckOutput(out); err != nil {
+	if err := facade.CheckOutput(out); err != nil {
 		return err
 	}
 	oi, err := os.Stat(out)
