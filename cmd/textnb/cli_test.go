@@ -1,10 +1,10 @@
 package main
 
 import (
-	facade "github.com/textnb/textnb"
 	"bufio"
 	"bytes"
 	"encoding/json"
+	facade "github.com/textnb/textnb"
 	"math"
 	"os"
 	"path/filepath"

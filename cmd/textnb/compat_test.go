@@ -1,9 +1,9 @@
 package main
 
 import (
-	facade "github.com/textnb/textnb"
 	"bytes"
 	"encoding/json"
+	facade "github.com/textnb/textnb"
 	"os"
 	"path/filepath"
 	"reflect"

@@ -1,11 +1,11 @@
 package main
 
 import (
-	facade "github.com/textnb/textnb"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	facade "github.com/textnb/textnb"
 	"hash/crc32"
 	"os"
 	"path/filepath"

@@ -1,10 +1,9 @@
 package main
 
 import (
-	facade "github.com/textnb/textnb"
 	"fmt"
+	facade "github.com/textnb/textnb"
 	"os"
-
 )
 
 // checkOutput refuses, before any work, an -o that Save could not write or

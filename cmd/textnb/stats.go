@@ -1,8 +1,8 @@
 package main
 
 import (
-	facade "github.com/textnb/textnb"
 	"fmt"
+	facade "github.com/textnb/textnb"
 	"io"
 	"os"
 

@@ -1,15 +1,14 @@
 package main
 
 import (
-	facade "github.com/textnb/textnb"
 	"bytes"
 	"encoding/json"
+	facade "github.com/textnb/textnb"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 // irisFiles is an iris-like table with a constant column and a coded

@@ -1,9 +1,9 @@
 package main
 
 import (
-	facade "github.com/textnb/textnb"
 	"flag"
 	"fmt"
+	facade "github.com/textnb/textnb"
 	"io"
 	"math"
 	"reflect"
