@@ -138,12 +138,16 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 		if kind, err := facade.FileKind(modelPath); err == nil && kind != facade.TextModel {
 			return fmt.Errorf("%w: --online learns text models; %s is not one", errUsage, modelPath)
 		}
-		m, err := pipeline.Load(modelPath)
+		c, err := openClassifier(modelPath, &inputs{})
 		if err != nil {
 			return err
 		}
-		l.setModel(m)
-		fields.useStored(fs, &opt, textClassifier{m: m})
+		m, err := c.text(modelPath)
+		if err != nil {
+			return err
+		}
+		l.setModel(m.Pipeline())
+		fields.useStored(fs, &opt, c)
 	} else {
 		if err := explicitAlpha(o.text.alpha, given["alpha"], stderr); err != nil {
 			return err
