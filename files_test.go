@@ -29,7 +29,9 @@ func TestFileKindSaveFile(t *testing.T) {
 		if err := c.Save(viaSave); err != nil {
 			t.Fatal(err)
 		}
-		var m interface{ WriteTo(w io.Writer) (int64, error) }
+		var m interface {
+			WriteTo(w io.Writer) (int64, error)
+		}
 		switch c := c.(type) {
 		case *textnb.Model:
 			m = c.Pipeline()
