@@ -22,6 +22,13 @@
 // explains and inspects every kind alike, from an Input that is a text or
 // a row; only text models learn (ErrNotLearnable).
 //
+// FileKind tells a model file's kind from its header; SaveFile and
+// CheckOutput save anything the packages below write (a model, a part of
+// one) as Save does, replacing the file only when it is complete.
+// ParsePriors reads class priors to correct probabilities for (nb.PriorShift
+// from Model.Priors or Table.Priors); Table.ReadRows reads the rows of a
+// .csv or .tsv table to predict. textnb's command stands on these.
+//
 // Errors are sentinels, wrapped with details: test them with errors.Is.
 //
 // The packages below textnb are its parts, for those who need more control

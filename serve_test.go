@@ -3,10 +3,8 @@ package textnb_test
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
-	"log"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -19,41 +17,6 @@ import (
 
 	"github.com/textnb/textnb"
 )
-
-// Open a model file of each kind, predict with it, and serve the three
-// over HTTP on 127.0.0.1.
-func ExampleHandler_everyKind() {
-	models := []textnb.Served{{Name: "news-v2"}, {Name: "gaussian-v2"}, {Name: "multilabel-v3"}}
-	inputs := []textnb.Input{{Text: "the striker scored twice"}, {Row: []float64{5.0, 3.4, 7, 0}}, {Text: "shares of the chip maker rose"}}
-	bodies := []string{`{"text": "the striker scored twice"}`, `{"rows": [[5.0, 3.4, 7, 0]]}`, `{"text": "shares of the chip maker rose"}`}
-	for i := range models {
-		c, err := textnb.Open("testdata/models/" + models[i].Name + ".model")
-		if err != nil {
-			log.Fatal(err)
-		}
-		p, err := c.PredictInput(inputs[i])
-		fmt.Println(c.Kind(), p.Label, p.Labels, p.Proba, err)
-		models[i].Model = c
-	}
-	srv := httptest.NewServer(textnb.Handler(models...)) // on 127.0.0.1
-	defer srv.Close()
-	for i, body := range bodies {
-		res, err := http.Post(srv.URL+"/v1/models/"+models[i].Name+"/predict", "application/json", strings.NewReader(body))
-		if err != nil {
-			log.Fatal(err)
-		}
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		fmt.Print(res.StatusCode, " ", string(b))
-	}
-	// Output:
-	// text model sport [] [{finance 0.19450344987719137} {food 0.21149578674819738} {sport 0.35853012998822953} {tech 0.23547063338638097}] <nil>
-	// table model setosa [] [{setosa 0.9999999999998384} {versicolor 1.614432152598846e-13}] <nil>
-	// multi-label model finance [finance tech] [{sport 0.18931327237508352} {finance 0.35458218063034486} {tech 0.2804172827485611} {health 0.17568726424601103}] <nil>
-	// 200 {"model":"news-v2","generation":1,"label":"sport","proba":{"finance":0.19450344987719137,"food":0.21149578674819738,"sport":0.35853012998822953,"tech":0.23547063338638097}}
-	// 200 {"model":"gaussian-v2","generation":1,"predictions":[{"label":"setosa","proba":{"setosa":0.9999999999998384,"versicolor":1.614432152598846e-13}}]}
-	// 200 {"model":"multilabel-v3","generation":1,"labels":[{"label":"finance","p":0.35458218063034486},{"label":"tech","p":0.2804172827485611}],"proba":{"sport":0.18931327237508352,"finance":0.35458218063034486,"tech":0.2804172827485611,"health":0.17568726424601103}}
-}
 
 // copyModel copies testdata/models/NAME.model into dir and returns its
 // path there.

@@ -27,6 +27,9 @@ func TrainTable(path string, cfg TableConfig) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if cfg.LabelField != "label" {
+		t.LabelField = cfg.LabelField // so that LabelField names it to eval
+	}
 	return &Table{t: t}, nil
 }
 

@@ -220,6 +220,13 @@ func TestSaveLoadOpen(t *testing.T) {
 	if info, err := cm.Inspect(0); err != nil || info.Settings.Classifier != "categorical" || info.Settings.Bins != 2 {
 		t.Fatalf("Inspect of a Categorical table: %+v, %v", info, err)
 	}
+	if c := cm.t.Categorical; c.Alpha != 0 || c.MinCategories[0] != 2 || cm.LabelField() != "species" {
+		t.Fatalf("Categorical alpha %g (0: the default), categories %v, label field %q; want 2 bins of species", c.Alpha, c.MinCategories, cm.LabelField())
+	}
+	if ca, err := TrainTable(species, TableConfig{Kind: TableCategorical, LabelField: "species", Bins: 3, Alpha: 0.5}); err != nil ||
+		ca.t.Categorical.Alpha != 0.5 || ca.t.Categorical.MinCategories[0] != 3 {
+		t.Fatalf("TrainTable with Alpha 0.5 and Bins 3: %v", err)
+	}
 	for row, want := range map[[2]float64]string{{1, 1}: "a", {5, 5}: "b"} {
 		if p, err := cm.Predict(row[:]); err != nil || p.Label != want {
 			t.Fatalf("Categorical Predict(%v) = %+v, %v; want %s", row, p, err, want)

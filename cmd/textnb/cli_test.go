@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	facade "github.com/textnb/textnb"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/metrics"
 )
 
@@ -74,8 +74,8 @@ func TestCLINews(t *testing.T) {
 		!strings.Contains(out, "chose cnb α 0.3 plain (cv accuracy ") || !strings.Contains(out, "runner-up cnb α 0.1 plain") {
 		t.Fatalf("train summary:\n%s", out)
 	}
-	if k, err := modelfile.FileKind(model); err != nil || k != modelfile.TextModel {
-		t.Fatalf("FileKind = %v, %v", k, err)
+	if c, err := facade.Open(model); err != nil || c.Kind() != facade.TextModel {
+		t.Fatalf("Open = %v, %v", c, err)
 	}
 
 	report := mustRun(t, "", "eval", "-m", model, newsTest)

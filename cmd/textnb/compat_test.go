@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	facade "github.com/textnb/textnb"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
@@ -109,7 +109,7 @@ func TestFastReproducesEarlierDefaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		lib := filepath.Join(t.TempDir(), "lib.model")
-		if err := modelfile.Save(lib, m); err != nil {
+		if err := facade.SaveFile(lib, m); err != nil {
 			t.Fatal(err)
 		}
 		if got, err := os.ReadFile(lib); err != nil || !bytes.Equal(got, want) {

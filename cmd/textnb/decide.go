@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -99,31 +98,12 @@ func (v *thresholdValue) decision(m *pipeline.Model) (*pipeline.Threshold, error
 	return &t, nil
 }
 
-// applyThreshold makes c decide by --threshold LABEL=P, if given: only a
-// two-class text model takes one.
-func applyThreshold(v *thresholdValue, c classifier) error {
-	if !v.given {
-		return nil
-	}
-	tc, ok := c.(textClassifier)
-	if !ok {
+// refuseThreshold refuses --threshold for a model that takes none.
+func refuseThreshold(v *thresholdValue) error {
+	if v.given {
 		return fmt.Errorf("%w: --threshold applies to text models", errUsage)
 	}
-	t, err := v.decision(tc.m)
-	if err != nil {
-		return err
-	}
-	tc.m.Threshold = t
 	return nil
-}
-
-// decide returns the class c predicts from probabilities: by the text
-// model's threshold, if it has one, else the most probable.
-func decide(c classifier) func([]float64) int {
-	if tc, ok := c.(textClassifier); ok {
-		return tc.m.Decide
-	}
-	return nb.Argmax
 }
 
 // lookupThreshold returns fs's --threshold, if it has one.

@@ -2,16 +2,16 @@ package main
 
 import (
 	"cmp"
+	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/pipeline"
 )
 
 func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -67,87 +67,118 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *order != "name" && *order != "seen" {
 		return fmt.Errorf("%w: --order %q: want name or seen", errUsage, *order)
 	}
-	if isMultiModel(*modelPath) {
-		if threshold.given || *positive != "" {
-			return fmt.Errorf("%w: --threshold and --positive apply to single-label models", errUsage)
-		}
-		return evalMulti(fs, *modelPath, pos[0], fields, *sep, stdout, *asJSON, *report, *nErrors)
-	}
 	if *report != "" {
 		if err := checkReportPath(*report, *modelPath, pos[0]); err != nil {
 			return err
 		}
 	}
-	keep := *nErrors // misclassified documents to keep
-	if *report != "" && keep == 0 {
-		keep = reportErrors
-	}
-	in := inputs{labeled: true, fields: fields.options(false)}
+	e := &evalRun{fs: fs, model: *modelPath, corpus: pos[0], fields: fields, sep: *sep, stdout: stdout, stderr: stderr,
+		asJSON: *asJSON, seen: *order == "seen", quiet: *quiet, report: *report, nErrors: *nErrors,
+		positive: *positive, threshold: threshold, pf: pf}
+	e.in = inputs{labeled: true, fields: fields.options(false)}
 	if !givenFlags(fs)["input"] {
-		in.fields.Input = corpus.InputText // as most models were trained; one trained on mail reads again below
+		e.in.fields.Input = corpus.InputText // as most models were trained; one trained on mail reads again below
 	}
-	if kind, err := modelfile.PeekKind(*modelPath); err == nil && kind == modelfile.TextModel {
-		in.ahead = startReadAhead(pos[0], in.fields) // a table is read as rows, once the model is known
-		defer func() { in.ahead.stop() }()
+	if kind, err := facade.FileKind(*modelPath); err == nil && kind == facade.TextModel {
+		e.in.ahead = startReadAhead(pos[0], e.in.fields) // a table is read as rows, once the model is known
+		defer func() { e.in.ahead.stop() }()
 	}
-	c, err := openClassifier(*modelPath, &in)
+	c, err := openClassifier(*modelPath, &e.in)
 	if err != nil {
 		return err
 	}
-	if fields.useStored(fs, &in.fields, c) && in.ahead != nil { // read with the model's columns
-		in.ahead.stop()
-		in.ahead = startReadAhead(pos[0], in.fields)
+	return c.evaluate(e)
+}
+
+// evalRun is an eval of a model on a corpus, as the flags ask for it.
+type evalRun struct {
+	fs                         *flag.FlagSet
+	model, corpus, sep, report string
+	fields                     fieldFlags
+	in                         inputs
+	stdout, stderr             io.Writer
+	asJSON, seen, quiet        bool
+	nErrors                    int
+	positive                   string
+	threshold                  *thresholdValue
+	pf                         priorFlags
+}
+
+func (c textClassifier) evaluate(e *evalRun) error {
+	return e.single(c, func() string {
+		if t := c.m.Threshold; t != nil {
+			return t.String(c.m.Classes)
+		}
+		return ""
+	})
+}
+
+func (c tableClassifier) evaluate(e *evalRun) error { return e.single(c, nil) }
+
+// single is eval for a single-label model, text or table; threshold, if
+// not nil, names the decision threshold that decides its predictions.
+func (e *evalRun) single(c classifier, threshold func() string) error {
+	fs, stdout, stderr, pf := e.fs, e.stdout, e.stderr, e.pf
+	keep := e.nErrors // misclassified documents to keep
+	if e.report != "" && keep == 0 {
+		keep = reportErrors
 	}
-	if err := applyThreshold(threshold, c); err != nil {
+	in := &e.in
+	if e.fields.useStored(fs, &in.fields, c) && in.ahead != nil { // read with the model's columns
+		in.ahead.stop()
+		in.ahead = startReadAhead(e.corpus, in.fields)
+	}
+	if err := c.setThreshold(e.threshold); err != nil {
 		return err
 	}
-	ev := metrics.NewEvaluator(c.classes())
-	if *positive != "" {
-		if len(c.classes()) != 2 || !slices.Contains(c.classes(), *positive) {
-			return fmt.Errorf("%w: --positive %s: want one of the classes of a two-class model (the model has %d: %s)", errUsage, plain(*positive), len(c.classes()), plain(strings.Join(c.classes()[:min(len(c.classes()), maxNames)], ", ")))
+	classes := c.Classes()
+	ev := metrics.NewEvaluator(classes)
+	if e.positive != "" {
+		if len(classes) != 2 || !slices.Contains(classes, e.positive) {
+			return fmt.Errorf("%w: --positive %s: want one of the classes of a two-class model (the model has %d: %s)", errUsage, plain(e.positive), len(classes), plain(strings.Join(classes[:min(len(classes), maxNames)], ", ")))
 		}
-		ev.Positive = *positive
+		ev.Positive = e.positive
 	}
 	var errs []misclassified
-	var explainer *pipeline.Predictor                                        // used by the emitting goroutine alone
-	if tc, ok := c.(textClassifier); ok && *pf.list == "" && !*pf.estimate { // explanations are of the model's own scores
-		explainer = tc.m.NewPredictor()
+	var explain func(scored) any // used by the emitting goroutine alone
+	if !pf.given() {             // explanations are of the model's own scores
+		explain = c.explainer(8)
 	}
-	meter := newMeter(stderr, "eval", pos[0], *quiet)
+	meter := newMeter(stderr, "eval", e.corpus, e.quiet)
 	defer meter.Stop()
-	sh, err := pf.shift(c.classes(), c.priors(), decide(c), func(s scored) {
+	sh, err := pf.shift(classes, c.priors(), c.decide, func(s scored) {
 		meter.Add(1, int64(len(s.doc.text)))
 		ev.AddProba(s.Truth, s.Class, s.Proba)
-		if len(errs) < keep && c.classes()[s.Class] != s.Truth {
-			errs = append(errs, newMisclassified(s, c.classes(), explainer))
+		if len(errs) < keep && classes[s.Class] != s.Truth {
+			errs = append(errs, newMisclassified(s, classes, explain))
 		}
 	})
 	if err != nil {
 		return err
 	}
-	if err := c.feed(pos, sh.add); err != nil {
+	if err := c.feed([]string{e.corpus}, sh.add); err != nil {
 		return err
 	}
-	if err := sh.finish(stdout, stderr, *asJSON); err != nil {
+	if err := sh.finish(stdout, stderr, e.asJSON); err != nil {
 		return err
 	}
 	meter.Stop()
 	rep := evalReport{Evaluation: ev.Result(), Errors: errs}
-	if tc, ok := c.(textClassifier); ok && tc.m.Threshold != nil {
-		rep.Threshold = tc.m.Threshold.String(tc.m.Classes)
+	if threshold != nil {
+		rep.Threshold = threshold()
 	}
 	if rep.Errors == nil {
 		rep.Errors = []misclassified{}
 	}
-	if *report != "" {
-		if err := writeReport(*report, *modelPath, pos[0], rep, *order == "seen"); err != nil {
+	if e.report != "" {
+		if err := writeReport(e.report, e.model, e.corpus, rep, e.seen); err != nil {
 			return err
 		}
 	}
-	if *nErrors == 0 {
+	if e.nErrors == 0 {
 		rep.Errors = nil
 	}
-	return writeEvaluation(stdout, rep, *asJSON, *order == "seen")
+	return writeEvaluation(stdout, rep, e.asJSON, e.seen)
 }
 
 // misclassified is a document eval got wrong.
@@ -162,15 +193,14 @@ type misclassified struct {
 	text      string
 }
 
-// newMisclassified records s, explained by p if not nil.
-func newMisclassified(s scored, classes []string, p *pipeline.Predictor) misclassified {
+// newMisclassified records s, explained if explain is not nil.
+func newMisclassified(s scored, classes []string, explain func(scored) any) misclassified {
 	m := misclassified{Source: s.Source, Truth: s.Truth, Predicted: classes[s.Class], P: s.Proba[s.Class], text: s.doc.text}
 	if i := slices.Index(classes, s.Truth); i >= 0 {
 		m.PTrue = s.Proba[i]
 	}
-	if p != nil {
-		e := summarize(p.Explain(s.doc.text), s.Proba, 8)
-		m.Explain = &e
+	if explain != nil {
+		m.Explain = explain(s).(*explained)
 	}
 	return m
 }

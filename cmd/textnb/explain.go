@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/textnb/textnb/internal/tally"
-	"github.com/textnb/textnb/internal/textfile"
+	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/multilabel"
+	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -39,36 +39,31 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		if err != nil {
 			return fmt.Errorf("reading standard input: %w", err)
 		}
-		text, _ = textfile.Decode(data)
+		text = corpus.Decode(data)
 	}
-	if isMultiModel(*modelPath) {
-		return explainMulti(stdout, *modelPath, text, *top, *asJSON)
-	}
-	m, err := openTextModel(*modelPath, "explain")
+	c, err := openClassifier(*modelPath, &inputs{})
 	if err != nil {
 		return err
 	}
-	p := m.NewPredictor()
+	return c.explainText(stdout, *modelPath, text, *top, *asJSON)
+}
+
+// explainText is explain for a text model.
+func (c textClassifier) explainText(w io.Writer, _, text string, top int, asJSON bool) error {
+	p := c.m.NewPredictor()
 	proba, _ := p.Proba(nil, text)
-	e := summarize(p.Explain(text), proba, *top)
-	if *asJSON {
-		return printJSON(stdout, e)
+	e := summarize(p.Explain(text), proba, top)
+	if asJSON {
+		return printJSON(w, e)
 	}
-	printExplained(stdout, e)
+	printExplained(w, e)
 	return nil
 }
 
-// openTextModel loads a text model for a command that only text models
-// support.
-func openTextModel(path, command string) (*pipeline.Model, error) {
-	m, t, err := openSingle(path)
-	if err != nil {
-		return nil, err
-	}
-	if t != nil {
-		return nil, fmt.Errorf("%w: %s: %s needs a text model, not a %v table model", errUsage, path, command, t.Kind)
-	}
-	return m, nil
+// explainText refuses: a table model has no terms.
+func (c tableClassifier) explainText(_ io.Writer, path, _ string, _ int, _ bool) error {
+	info, _ := c.Inspect(0)
+	return fmt.Errorf("%w: %s: explain needs a text model, not a %v table model", errUsage, path, info.Settings.Classifier)
 }
 
 // explained is an Explanation cut to its top terms, for printing:
@@ -159,20 +154,17 @@ type explainedLabel struct {
 	RestTerms int     `json:"rest_terms"`
 }
 
-// explainMulti is explain for a multi-label model: every predicted label
+// explainText is explain for a multi-label model: every predicted label
 // (or, when none is, the most probable) with the terms that moved its
 // score.
-func explainMulti(w io.Writer, path, text string, top int, asJSON bool) error {
-	mm, err := multilabel.Load(path)
-	if err != nil {
-		return err
-	}
+func (c multiClassifier) explainText(w io.Writer, _, text string, top int, asJSON bool) error {
+	mm := c.m
 	p := mm.NewPredictor()
 	proba := p.Proba(nil, text)
 	labels := p.Decide(nil, proba)
 	none := len(labels) == 0
 	if none {
-		labels = tally.Ranked(nil, proba, 1)
+		labels = nb.Ranked(nil, proba, 1)
 	}
 	var out []explainedLabel
 	for _, e := range p.Explain(text, labels) {

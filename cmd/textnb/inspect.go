@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -28,23 +27,33 @@ func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *top < 0 {
 		return fmt.Errorf("%w: --top %d: want N ≥ 0", errUsage, *top)
 	}
-	if isMultiModel(pos[0]) {
-		return inspectMulti(stdout, pos[0], *top, *asJSON)
-	}
-	m, t, err := openSingle(pos[0])
+	c, err := openClassifier(pos[0], &inputs{})
 	if err != nil {
 		return err
 	}
-	var info pipeline.Info
-	if t != nil {
-		info = t.Inspect()
-	} else if info, err = m.Inspect(*top); err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
+	return c.describe(stdout, pos[0], *top, *asJSON)
+}
+
+// describe is inspect for a text model.
+func (c textClassifier) describe(w io.Writer, path string, top int, asJSON bool) error {
+	return printDescription(w, c, path, top, asJSON)
+}
+
+// describe is inspect for a table model.
+func (c tableClassifier) describe(w io.Writer, path string, top int, asJSON bool) error {
+	return printDescription(w, c, path, top, asJSON)
+}
+
+// printDescription prints what the facade's Inspect tells of c.
+func printDescription(w io.Writer, c classifier, path string, top int, asJSON bool) error {
+	info, err := c.Inspect(top)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	if *asJSON {
-		return printJSON(stdout, info)
+	if asJSON {
+		return printJSON(w, info)
 	}
-	printInfo(stdout, pos[0], info)
+	printInfo(w, path, info)
 	return nil
 }
 
@@ -208,13 +217,10 @@ func printColumns(w io.Writer, c pipeline.ClassInfo) {
 	}
 }
 
-// inspectMulti is inspect for a multi-label model.
-func inspectMulti(w io.Writer, path string, top int, asJSON bool) error {
-	mm, err := multilabel.Load(path)
-	if err != nil {
-		return err
-	}
-	info, err := mm.Inspect(top)
+// describe is inspect for a multi-label model: its own settings and
+// thresholds, which the facade's Info leaves out.
+func (c multiClassifier) describe(w io.Writer, path string, top int, asJSON bool) error {
+	info, err := c.m.Inspect(top)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -7,8 +7,8 @@ import (
 	"os"
 	"slices"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -52,30 +52,29 @@ func runLearn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: --format needs --label: a labeled corpus is read by its extension, as train reads it", errUsage)
 		}
 	}
-	if isMultiModel(*modelPath) {
-		return fmt.Errorf("%w: %s is a multi-label model: learn updates single-label text models", errUsage, *modelPath)
-	}
 	target := *out
 	if target == "" {
 		target = *modelPath
 	} else if err := checkOutput(target, pos...); err != nil {
 		return err
 	}
-	if err := modelfile.CheckOutput(target); err != nil {
+	if err := facade.CheckOutput(target); err != nil {
 		return err
 	}
 	before, err := os.Stat(*modelPath)
 	if err != nil {
 		return err
 	}
-	m, t, err := openSingle(*modelPath)
+	c, err := openClassifier(*modelPath, &inputs{})
 	if err != nil {
 		return err
 	}
-	if t != nil {
-		return fmt.Errorf("%w: %s is a table model: learn updates text models", errUsage, *modelPath)
+	fm, err := c.text(*modelPath)
+	if err != nil {
+		return err
 	}
-	l := &learning{m: m, unlearn: *unlearn}
+	m := fm.Pipeline()
+	l := &learning{m: fm, unlearn: *unlearn}
 	if *label != "" {
 		ro := rowOptions{corpus: corpus.Options{TextField: *fields.text}, stdin: stdin}
 		fields.mail.apply(&ro.corpus)
@@ -96,7 +95,7 @@ func runLearn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	} else {
 		opt := fields.options(false)
-		fields.useStored(fs, &opt, textClassifier{m: m})
+		fields.useStored(fs, &opt, c)
 		for _, path := range pos {
 			err := corpus.Walk(path, opt, func(d corpus.Document) error { return l.add(d.Source, d.Label, d.Text) })
 			if err != nil {
@@ -115,7 +114,7 @@ func runLearn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s changed while learning: not replaced (learn again, or give -o)", *modelPath)
 		}
 	}
-	if err := modelfile.Save(target, m); err != nil {
+	if err := fm.Save(target); err != nil {
 		return err
 	}
 	if !*quiet {
@@ -133,9 +132,9 @@ func runLearn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 // learning gathers documents into batches for the model.
 type learning struct {
-	m       *pipeline.Model
+	m       *facade.Model
 	unlearn bool
-	batch   []pipeline.Example
+	batch   []facade.Document
 	sources []string
 	bytes   int
 	done    int
@@ -143,7 +142,7 @@ type learning struct {
 
 // add queues one document, learning the batch when it is full.
 func (l *learning) add(source, label, text string) error {
-	l.batch = append(l.batch, pipeline.Example{Label: label, Text: text})
+	l.batch = append(l.batch, facade.Document{Label: label, Text: text})
 	l.sources = append(l.sources, source)
 	if l.bytes += len(text); len(l.batch) >= learnBatch || l.bytes >= learnBatchBytes {
 		return l.flush()

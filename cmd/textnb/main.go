@@ -65,7 +65,7 @@ func main() {
 
 // reserveHugePages calls adviseHugePages once in the process: at start for
 // the commands that count a corpus into large tables, before loading a
-// model of at least largeModel bytes for predict and eval. Other runs start
+// model of at least largeModel bytes (openClassifier). Other runs start
 // faster without the reserve, which costs an allocation and a collection.
 var reserveHugePages = sync.OnceFunc(func() { adviseHugePages() })
 

@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
+	facade "github.com/textnb/textnb"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 )
 
@@ -35,7 +35,7 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	m.LabelField, m.TextField = models[0].LabelField, models[0].TextField
 	m.MailInput, m.MailFeatures = models[0].MailInput, models[0].MailFeatures
-	if err := modelfile.Save(*out, m); err != nil {
+	if err := facade.SaveFile(*out, m); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %d models: %d classes, %d features\nwrote %s\n", len(models), len(m.Classes), m.NumFeatures(), *out)

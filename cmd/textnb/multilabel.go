@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,9 +9,8 @@ import (
 	"math"
 	"strconv"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
@@ -220,7 +217,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	if err != nil {
 		return true, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := modelfile.Save(out, mm); err != nil {
+	if err := facade.SaveFile(out, mm); err != nil {
 		return true, err
 	}
 	if detected {
@@ -259,140 +256,26 @@ func multiOptions(fs *flag.FlagSet, fields fieldFlags, sep string) corpus.Option
 	return opt
 }
 
-// isMultiModel reports whether the model file at path is a multi-label
-// model (without reading more than its header).
-func isMultiModel(path string) bool {
-	k, err := modelfile.PeekKind(path)
-	return err == nil && k == modelfile.MultiLabelModel
-}
-
-// singleLabelPriors refuses the prior-correction flags, which a
-// multi-label model's predict and eval do not take.
-func singleLabelPriors(fs *flag.FlagSet) error {
-	if set(fs, "priors") || set(fs, "estimate-priors") {
-		return fmt.Errorf("%w: --priors and --estimate-priors apply to single-label models", errUsage)
-	}
-	return nil
-}
-
-// predictMulti is predict for a multi-label model: every label above its
-// threshold (or --threshold P), or the --top K most probable, with its
-// probability; with explainTerms ≥ 0 (0: all) each label printed is
-// explained by that many terms.
-func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, stdout io.Writer, asJSON bool, top int, th *thresholdValue, explainTerms int) error {
-	if err := singleLabelPriors(fs); err != nil {
-		return err
-	}
-	byTop, byThreshold, threshold := set(fs, "top"), th.given, th.p
-	if th.label != "" {
-		return fmt.Errorf("%w: --threshold %s: a multi-label model takes one probability P for every label", errUsage, th)
-	}
-	if byThreshold && !(threshold >= 0 && threshold <= 1) {
-		return fmt.Errorf("%w: --threshold %g: want a probability", errUsage, threshold)
-	}
-	mm, err := multilabel.Load(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(stdout)
-	defer w.Flush()
-	explainer := mm.NewPredictor() // the callback runs on one goroutine
-	b := mm.NewBatch(func(p multilabel.Prediction) {
-		labels := p.Labels
-		switch {
-		case byTop:
-			labels = tally.Ranked(nil, p.Proba, top)
-		case byThreshold:
-			labels = tally.AtLeast(nil, p.Proba, threshold)
-		}
-		var es []multilabel.LabelExplanation
-		if explainTerms >= 0 {
-			es = explainer.Explain(p.Text, labels)
-			for i := range es {
-				es[i].Terms, _, _ = keepTop(es[i].Terms, explainTerms)
-			}
-		}
-		printMulti(w, mm, p, labels, es, asJSON)
-	})
-	defer b.Close()
-	for _, in := range pos {
-		if err := addMultiInput(b, in, ro); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type jsonMulti struct {
-	Source       string                        `json:"source"`
-	Labels       []jsonClass                   `json:"labels"`
-	Proba        map[string]float64            `json:"proba"`
-	Explanations []multilabel.LabelExplanation `json:"explanations,omitempty"`
-}
-
-// printMulti prints a prediction's labels, and es, their explanations,
-// if any.
-func printMulti(w io.Writer, mm *multilabel.Model, p multilabel.Prediction, labels []int, es []multilabel.LabelExplanation, asJSON bool) {
-	if asJSON {
-		j := jsonMulti{Source: p.Source, Labels: []jsonClass{}, Proba: map[string]float64{}, Explanations: es}
-		for _, l := range labels {
-			j.Labels = append(j.Labels, jsonClass{mm.Labels[l], p.Proba[l]})
-		}
-		for l, v := range p.Proba {
-			j.Proba[mm.Labels[l]] = v
-		}
-		out, _ := json.Marshal(j)
-		fmt.Fprintf(w, "%s\n", out)
-		return
-	}
-	fmt.Fprint(w, plain(p.Source)) // as single-label predict prints them
-	for _, l := range labels {
-		fmt.Fprintf(w, "\t%s\t%.6g", plain(mm.Labels[l]), p.Proba[l])
-	}
-	for i, e := range es { // label: term +w, term −w; label: …
-		sep := "\t"
-		if i > 0 {
-			sep = "; "
-		}
-		fmt.Fprintf(w, "%s%s:%s", sep, plain(e.Name), inlineTerms(e.Terms))
-	}
-	fmt.Fprintln(w)
-}
-
-// addMultiInput queues one command-line input as predict reads them
-// (readDocs): "-" and line files a document per row, a folder one per file.
-func addMultiInput(b *multilabel.Batch, path string, o rowOptions) error {
-	return readDocs(path, o, func(r row) error {
-		b.Add(r.source, nil, r.text)
-		return nil
-	})
-}
-
-// evalMulti is eval for a multi-label model; with a report path it also
+// evaluate is eval for a multi-label model; with a report path it also
 // writes the HTML report, listing the nErrors (or reportErrors) documents
 // with the most label errors.
-func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep string, stdout io.Writer, asJSON bool, report string, nErrors int) error {
-	if err := singleLabelPriors(fs); err != nil {
-		return err
+func (c multiClassifier) evaluate(e *evalRun) error {
+	if e.threshold.given || e.positive != "" {
+		return fmt.Errorf("%w: --threshold and --positive apply to single-label models", errUsage)
 	}
-	if report != "" {
-		if err := checkReportPath(report, path, corpusPath); err != nil {
-			return err
-		}
+	if e.pf.given() {
+		return fmt.Errorf("%w: --priors and --estimate-priors apply to single-label models", errUsage)
 	}
-	mm, err := multilabel.Load(path)
-	if err != nil {
-		return err
-	}
+	mm := c.m
 	ev := metrics.NewMultiEvaluator(mm.Labels)
-	worst := &worstDocs{k: cmp.Or(nErrors, reportErrors)}
+	worst := &worstDocs{k: cmp.Or(e.nErrors, reportErrors)}
 	b := mm.NewBatch(func(p multilabel.Prediction) {
 		ev.Add(p.Truth, p.Labels, p.Proba)
-		if report != "" {
+		if e.report != "" {
 			worst.add(mm.Labels, p)
 		}
 	})
-	_, err = corpus.WalkMulti(corpusPath, multiOptions(fs, fields, sep), func(d corpus.MultiDocument) error {
+	_, err := corpus.WalkMulti(e.corpus, multiOptions(e.fs, e.fields, e.sep), func(d corpus.MultiDocument) error {
 		b.Add(d.Source, d.Labels, d.Text)
 		return nil
 	})
@@ -401,15 +284,15 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 		return err
 	}
 	r := ev.Result()
-	if report != "" {
-		if err := writeMultiReport(report, path, corpusPath, r, len(mm.Labels), worst); err != nil {
+	if e.report != "" {
+		if err := writeMultiReport(e.report, e.model, e.corpus, r, len(mm.Labels), worst); err != nil {
 			return err
 		}
 	}
-	if asJSON {
-		return printJSON(stdout, r)
+	if e.asJSON {
+		return printJSON(e.stdout, r)
 	}
-	printMultiEvaluation(stdout, r)
+	printMultiEvaluation(e.stdout, r)
 	return nil
 }
 

@@ -5,13 +5,13 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	facade "github.com/textnb/textnb"
 	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/multilabel"
 )
@@ -29,8 +29,8 @@ func TestTrainMultiLabelDetectedPredictEval(t *testing.T) {
 			t.Errorf("train output %q lacks %q", out, want)
 		}
 	}
-	if k, err := modelfile.FileKind(model); err != nil || k != modelfile.MultiLabelModel {
-		t.Fatalf("kind %v, %v", k, err)
+	if c, err := facade.Open(model); err != nil || c.Kind() != facade.MultiLabelModel {
+		t.Fatalf("Open = %v, %v", c, err)
 	}
 	pred := mustRun(t, "The chip maker's stock jumped as revenue from servers beat forecasts\nThe striker scored in the cup final\n", "predict", "-m", model, "-")
 	lines := strings.Split(strings.TrimSpace(pred), "\n")

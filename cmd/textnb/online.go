@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	facade "github.com/textnb/textnb"
 	"io"
 	"math"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/pipeline"
@@ -135,15 +135,19 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 				return fmt.Errorf("%w: --%s: -m MODEL has its settings; the text flags configure an empty start (no -m)", errUsage, f)
 			}
 		}
-		if kind, err := modelfile.PeekKind(modelPath); err == nil && kind != modelfile.TextModel {
+		if kind, err := facade.FileKind(modelPath); err == nil && kind != facade.TextModel {
 			return fmt.Errorf("%w: --online learns text models; %s is not one", errUsage, modelPath)
 		}
-		m, err := pipeline.Load(modelPath)
+		c, err := openClassifier(modelPath, &inputs{})
 		if err != nil {
 			return err
 		}
-		l.setModel(m)
-		fields.useStored(fs, &opt, textClassifier{m: m})
+		m, err := c.text(modelPath)
+		if err != nil {
+			return err
+		}
+		l.setModel(m.Pipeline())
+		fields.useStored(fs, &opt, c)
 	} else {
 		if err := explicitAlpha(o.text.alpha, given["alpha"], stderr); err != nil {
 			return err

@@ -2,16 +2,15 @@ package main
 
 import (
 	"fmt"
+	facade "github.com/textnb/textnb"
 	"os"
-
-	"github.com/textnb/textnb/internal/modelfile"
 )
 
 // checkOutput refuses, before any work, an -o that Save could not write or
 // that names one of the inputs (through links too), which the model would
 // replace.
 func checkOutput(out string, inputs ...string) error {
-	if err := modelfile.CheckOutput(out); err != nil {
+	if err := facade.CheckOutput(out); err != nil {
 		return err
 	}
 	oi, err := os.Stat(out)

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/tally"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/multilabel"
+	"github.com/textnb/textnb/nb"
 )
 
 func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -61,24 +61,12 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 		}
 		ro.corpus.Fields = strings.Split(*keep, ",")
 	}
-	if isMultiModel(*modelPath) {
-		if len(ro.corpus.Fields) > 0 {
-			return fmt.Errorf("%w: --keep-fields applies to single-label models", errUsage)
-		}
-		explainTerms := -1 // none
-		if *explain {
-			if explainTerms = *terms; explainTerms < 0 {
-				return fmt.Errorf("%w: --terms %d: want N ≥ 0", errUsage, *terms)
-			}
-		}
-		return predictMulti(fs, *modelPath, pos, ro, stdout, *asJSON, *top, threshold, explainTerms)
-	}
 	in := inputs{rows: ro}
 	c, err := openClassifier(*modelPath, &in)
 	if err != nil {
 		return err
 	}
-	if err := applyThreshold(threshold, c); err != nil {
+	if err := c.setThreshold(threshold); err != nil {
 		return err
 	}
 	if _, text := c.fields(); text != "" && !givenFlags(fs)["text-field"] {
@@ -86,22 +74,22 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	}
 	input, features := c.mail()
 	mf.useStored(fs, &in.rows.corpus, input, features) // mail decoded as the training corpus's was
-	if _, table := c.(tableClassifier); table && (ro.wantsFields() || *format != "" || *textField != "text" || *explain) {
-		return fmt.Errorf("%w: --id-field, --keep-fields, --format, --text-field and --explain apply to text models", errUsage)
+	classes := c.Classes()
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	p := &printer{classes: classes, w: w, json: *asJSON, top: min(*top, len(classes)), byTop: set(fs, "top"), threshold: threshold}
+	if *explain {
+		if p.explain = c.explainer(*terms); p.explain == nil {
+			return errTextOnly
+		}
 	}
-	if *explain && (*pf.list != "" || *pf.estimate) {
+	if *explain && pf.given() && c.priors() != nil {
 		return fmt.Errorf("%w: --explain explains the model's own scores: it excludes --priors and --estimate-priors", errUsage)
 	}
 	if *terms < 0 {
 		return fmt.Errorf("%w: --terms %d: want N ≥ 0", errUsage, *terms)
 	}
-	w := bufio.NewWriter(stdout)
-	defer w.Flush()
-	p := &printer{classes: c.classes(), w: w, json: *asJSON, top: min(*top, len(c.classes())), terms: *terms}
-	if tc, ok := c.(textClassifier); ok && *explain {
-		p.explainer = tc.m.NewPredictor() // used by print, on one goroutine
-	}
-	sh, err := pf.shift(c.classes(), c.priors(), decide(c), p.print)
+	sh, err := pf.shift(classes, c.priors(), c.decide, p.print)
 	if err != nil {
 		return err
 	}
@@ -114,16 +102,23 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	return p.err
 }
 
+// errTextOnly refuses predict's flags that only text models take.
+var errTextOnly = fmt.Errorf("%w: --id-field, --keep-fields, --format, --text-field and --explain apply to text models", errUsage)
+
 type printer struct {
 	classes []string
 	w       io.Writer
 	json    bool
 	top     int
 	err     error // the first error writing
-	// explainer explains each prediction (predict --explain), with the
-	// terms top terms
-	explainer *pipeline.Predictor
-	terms     int
+	// explain explains each prediction (predict --explain) by its top
+	// terms: an *explained, or a multi-label model's explanations
+	explain func(scored) any
+	// byTop and threshold choose a multi-label model's labels: the top
+	// most probable, or those of at least the probability of --threshold
+	// P, instead of those above their own thresholds
+	byTop     bool
+	threshold *thresholdValue
 }
 
 type jsonPrediction struct {
@@ -143,15 +138,18 @@ type jsonClass struct {
 }
 
 func (p *printer) print(s scored) {
-	if p.err != nil {
+	switch {
+	case p.err != nil:
+		return
+	case s.labels != nil:
+		p.printLabels(s)
 		return
 	}
 	r := s.Prediction
-	order := tally.Ranked(nil, r.Proba, p.top)
+	order := nb.Ranked(nil, r.Proba, p.top)
 	var x *explained
-	if p.explainer != nil {
-		e := summarize(p.explainer.Explain(s.doc.text), r.Proba, p.terms)
-		x = &e
+	if p.explain != nil {
+		x = p.explain(s).(*explained)
 	}
 	if p.json {
 		j := jsonPrediction{Source: r.Source, File: s.doc.file, Line: s.doc.line, Label: p.classes[r.Class],
@@ -183,6 +181,52 @@ func (p *printer) print(s scored) {
 		fmt.Fprintf(p.w, "\t%s", x.inline())
 	}
 	_, p.err = fmt.Fprintln(p.w)
+}
+
+type jsonLabels struct {
+	Source       string                        `json:"source"`
+	Labels       []jsonClass                   `json:"labels"`
+	Proba        map[string]float64            `json:"proba"`
+	Explanations []multilabel.LabelExplanation `json:"explanations,omitempty"`
+}
+
+// printLabels prints a multi-label prediction: its labels, and their
+// explanations, if asked for.
+func (p *printer) printLabels(s scored) {
+	switch {
+	case p.byTop:
+		s.labels = nb.Ranked(nil, s.Proba, p.top)
+	case p.threshold.given:
+		s.labels = nb.AtLeast(nil, s.Proba, p.threshold.p)
+	}
+	var es []multilabel.LabelExplanation
+	if p.explain != nil {
+		es = p.explain(s).([]multilabel.LabelExplanation)
+	}
+	if p.json {
+		j := jsonLabels{Source: s.Source, Labels: []jsonClass{}, Proba: map[string]float64{}, Explanations: es}
+		for _, l := range s.labels {
+			j.Labels = append(j.Labels, jsonClass{p.classes[l], s.Proba[l]})
+		}
+		for l, v := range s.Proba {
+			j.Proba[p.classes[l]] = v
+		}
+		out, _ := json.Marshal(j)
+		fmt.Fprintf(p.w, "%s\n", out)
+		return
+	}
+	fmt.Fprint(p.w, plain(s.Source)) // as a single-label prediction prints
+	for _, l := range s.labels {
+		fmt.Fprintf(p.w, "\t%s\t%.6g", plain(p.classes[l]), s.Proba[l])
+	}
+	for i, e := range es { // label: term +w, term −w; label: …
+		sep := "\t"
+		if i > 0 {
+			sep = "; "
+		}
+		fmt.Fprintf(p.w, "%s%s:%s", sep, plain(e.Name), inlineTerms(e.Terms))
+	}
+	fmt.Fprintln(p.w)
 }
 
 // A row is one document predict and learn read: a file, a line of standard

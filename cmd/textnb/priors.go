@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/textnb/textnb/internal/priors"
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -28,6 +28,9 @@ func newPriorFlags(fs *flag.FlagSet) priorFlags {
 	}
 }
 
+// given reports whether a prior correction is asked for.
+func (f priorFlags) given() bool { return *f.list != "" || *f.estimate }
+
 // shift applies the prior correction asked for to predictions on their way
 // to emit. When estimating, it holds them until finish.
 type shift struct {
@@ -45,6 +48,9 @@ type shift struct {
 // assume the priors assumed, and which decides its class from corrected
 // probabilities by decide.
 func (f priorFlags) shift(classes []string, assumed []float64, decide func([]float64) int, emit func(scored)) (*shift, error) {
+	if assumed == nil && f.given() {
+		return nil, fmt.Errorf("%w: --priors and --estimate-priors apply to single-label models", errUsage)
+	}
 	s := &shift{classes: classes, assumed: assumed, estimate: *f.estimate, decide: decide, emit: emit}
 	if *f.list == "" {
 		return s, nil
@@ -52,7 +58,7 @@ func (f priorFlags) shift(classes []string, assumed []float64, decide func([]flo
 	if s.estimate {
 		return nil, fmt.Errorf("%w: --priors and --estimate-priors exclude each other", errUsage)
 	}
-	target, err := priors.Parse(*f.list, classes)
+	target, err := facade.ParsePriors(*f.list, classes)
 	if err != nil {
 		return nil, fmt.Errorf("%w: --priors: %v", errUsage, err)
 	}

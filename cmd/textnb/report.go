@@ -15,7 +15,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/multilabel"
 )
@@ -423,12 +422,16 @@ func (w *worstDocs) add(labels []string, p multilabel.Prediction) {
 	for _, l := range p.Labels {
 		ok := slices.Contains(truth, labels[l])
 		e.Predicted = append(e.Predicted, errLabel{Name: labels[l], OK: ok, P: p.Proba[l]})
-		e.Count += tally.BoolInt(!ok)
+		if !ok {
+			e.Count++
+		}
 	}
 	for _, t := range truth {
 		ok := slices.ContainsFunc(e.Predicted, func(l errLabel) bool { return l.Name == t })
 		e.Truth = append(e.Truth, errLabel{Name: t, OK: ok})
-		e.Count += tally.BoolInt(!ok)
+		if !ok {
+			e.Count++
+		}
 	}
 	if e.Count == 0 {
 		return

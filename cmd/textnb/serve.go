@@ -14,7 +14,6 @@ import (
 	"time"
 
 	facade "github.com/textnb/textnb"
-	"github.com/textnb/textnb/internal/serve"
 )
 
 // serveFlags are the settings of textnb serve.
@@ -40,15 +39,15 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&f.tokenFile, "token-file", "", "require the bearer token in this `file` (needed to listen beyond loopback)")
 	fs.BoolVar(&f.insecure, "insecure-no-token", false, "listen beyond loopback without a token")
 	fs.BoolVar(&f.noWatch, "no-watch", false, "do not reload models when their files change (SIGHUP still does)")
-	fs.Int64Var(&f.maxBody, "max-body", serve.DefaultMaxBody, "largest request body in `bytes`")
-	fs.IntVar(&f.maxBatch, "max-batch", serve.DefaultMaxBatch, "most documents or rows in one request")
+	fs.Int64Var(&f.maxBody, "max-body", facade.DefaultMaxBody, "largest request body in `bytes`")
+	fs.IntVar(&f.maxBatch, "max-batch", facade.DefaultMaxBatch, "most documents or rows in one request")
 	fs.DurationVar(&f.readTimeout, "read-timeout", 30*time.Second, "time to read a request")
 	fs.DurationVar(&f.writeTimeout, "write-timeout", 60*time.Second, "time to answer a request, from the end of its headers")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", 120*time.Second, "how long an idle keep-alive connection stays open")
 	fs.DurationVar(&f.drain, "drain", 30*time.Second, "on SIGTERM or SIGINT, how long requests under way may take to finish")
 	fs.BoolVar(&f.learn, "learn", false, "take POST /v1/models/{name}/learn and /unlearn (needs --token-file, even on loopback)")
-	fs.DurationVar(&f.compactEvery, "compact-every", serve.DefaultCompactEvery, "with --learn, how often a model's journal is written into its file")
-	fs.Int64Var(&f.compactSize, "compact-size", serve.DefaultCompactBytes, "with --learn, also write a journal into its model file once it has this many `bytes`")
+	fs.DurationVar(&f.compactEvery, "compact-every", facade.DefaultCompactEvery, "with --learn, how often a model's journal is written into its file")
+	fs.Int64Var(&f.compactSize, "compact-size", facade.DefaultCompactBytes, "with --learn, also write a journal into its model file once it has this many `bytes`")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -67,11 +66,9 @@ func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	models := make([]facade.Served, len(pos))
 	for i, p := range pos {
-		sp, err := serve.ParseSpec(p)
-		if err != nil {
+		if models[i], err = facade.ParseServed(p); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		models[i] = facade.Served{Name: sp.Name, Path: sp.Path}
 	}
 	opt := facade.ServeOptions{MaxBody: f.maxBody, MaxBatch: f.maxBatch, Watch: !f.noWatch,
 		Log:   slog.New(slog.NewTextHandler(stderr, nil)),

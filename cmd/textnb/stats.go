@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
+	facade "github.com/textnb/textnb"
 	"io"
 	"os"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/shard"
 )
@@ -27,7 +27,7 @@ func writeDocFreqs(cfg pipeline.Config, path string, fields fieldFlags, out stri
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := modelfile.Save(out, d); err != nil {
+	if err := facade.SaveFile(out, d); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "counted %d documents, %d classes, %d terms\nwrote %s\n", d.Docs(), len(d.Classes), d.NumTerms(), out)
@@ -94,7 +94,7 @@ func runStatsMerge(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 	}
-	if err := modelfile.Save(*out, all); err != nil {
+	if err := facade.SaveFile(*out, all); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "merged %d parts: %d documents, %d classes, %d terms\nwrote %s\n", len(pos), all.Docs(), len(all.Classes), all.NumTerms(), *out)
@@ -134,7 +134,7 @@ func runStatsSum(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := modelfile.Save(*out, sums); err != nil {
+	if err := facade.SaveFile(*out, sums); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "summed %d documents over %d features\nwrote %s\n", n, p.NumFeatures(), *out)
@@ -180,7 +180,7 @@ func runStatsBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := modelfile.Save(*out, m); err != nil {
+	if err := facade.SaveFile(*out, m); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "built %s from %d parts: %d classes, %d features (min_df %d)\nwrote %s\n",

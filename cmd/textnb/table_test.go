@@ -3,13 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	facade "github.com/textnb/textnb"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/textnb/textnb/internal/table"
 )
 
 // irisFiles is an iris-like table with a constant column and a coded
@@ -135,12 +134,13 @@ func TestCLICategoricalBins(t *testing.T) {
 	if err := json.Unmarshal([]byte(report), &ev); err != nil || ev.N != 10 {
 		t.Fatalf("eval --json %s (%v)", report, err)
 	}
-	m, err := table.Load(model)
+	// The flags reach TrainTable, whose test checks the bins it fits.
+	c, err := facade.Open(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if bins := m.Inspect().Settings.Bins; m.Categorical.Alpha != 0.5 || bins != 3 || m.Categorical.MinCategories[0] != 3 {
-		t.Fatalf("alpha %g, bins %d (%v); want 0.5 and 3", m.Categorical.Alpha, bins, m.Categorical.MinCategories)
+	if info, err := c.Inspect(0); err != nil || info.Settings.Alpha != 0.5 || info.Settings.Bins != 3 {
+		t.Fatalf("settings %+v (%v); want alpha 0.5 and 3 bins", info.Settings, err)
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	facade "github.com/textnb/textnb"
 	"io"
 	"math"
 	"reflect"
@@ -10,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
@@ -139,7 +139,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := storeDecision(semi.threshold, m); err != nil {
 		return err
 	}
-	if err := modelfile.Save(*out, m); err != nil {
+	if err := facade.SaveFile(*out, m); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "trained %s (alpha %g%s) on %d documents (%d empty), %d classes, %d features (min_df %d), lang %v, in %.2fs\n",
