@@ -26,8 +26,8 @@ import (
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 var models = []struct {

@@ -27,8 +27,8 @@ import (
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/pipeline"
 )
 
 func main() {

@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"sync"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/serve"
 	"github.com/textnb/textnb/internal/table"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // A classifier is a model file of either kind as predict and eval use it:
@@ -29,7 +29,7 @@ type classifier interface {
 
 // scored is a document with its prediction.
 type scored struct {
-	pipeline.Prediction
+	facade.PipelinePrediction
 	doc row
 }
 
@@ -60,7 +60,7 @@ func openClassifier(path string, in *inputs) (classifier, error) {
 // openSingle reads a text or a table model file, once. The commands that
 // take a multi-label model look for one first (isMultiModel), so one here
 // is refused by kind, naming the file.
-func openSingle(path string) (*pipeline.Model, *table.Table, error) {
+func openSingle(path string) (*facade.Pipeline, *table.Table, error) {
 	a, err := serve.Open(path)
 	if err == nil && a.Multi != nil {
 		err = fmt.Errorf("%s: %w: the file holds a %v, not a text or table model", path, modelfile.ErrKind, modelfile.MultiLabelModel)
@@ -69,7 +69,7 @@ func openSingle(path string) (*pipeline.Model, *table.Table, error) {
 }
 
 type textClassifier struct {
-	m  *pipeline.Model
+	m  *facade.Pipeline
 	in *inputs
 }
 
@@ -84,7 +84,7 @@ func (c textClassifier) mail() (input, features string) {
 // what it reads), or predict's inputs at paths.
 func (c textClassifier) feed(paths []string, emit func(scored)) error {
 	var docs queue[row]
-	b := c.m.NewBatch(func(p pipeline.Prediction) { emit(scored{p, docs.pop()}) })
+	b := c.m.NewBatch(func(p facade.PipelinePrediction) { emit(scored{p, docs.pop()}) })
 	defer b.Close()
 	if c.in.ahead != nil {
 		return c.in.ahead.each(func(d corpus.Document) {
@@ -127,7 +127,7 @@ func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", source, err)
 			}
-			emit(scored{pipeline.Prediction{Source: source, Truth: label, Class: best, Proba: proba}, row{source: source, file: path, line: line}})
+			emit(scored{facade.PipelinePrediction{Source: source, Truth: label, Class: best, Proba: proba}, row{source: source, file: path, line: line}})
 			return nil
 		})
 		if err != nil {

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // thresholdValue is a --threshold: a bare probability P (multi-label
@@ -70,7 +70,7 @@ func newThresholdFlag(fs *flag.FlagSet, usage string) *thresholdValue {
 
 // storeDecision gives m train's decision threshold, if --threshold LABEL=P
 // named one.
-func storeDecision(v *thresholdValue, m *pipeline.Model) error {
+func storeDecision(v *thresholdValue, m *facade.Pipeline) error {
 	if v.label == "" {
 		return nil
 	}
@@ -81,7 +81,7 @@ func storeDecision(v *thresholdValue, m *pipeline.Model) error {
 
 // decision returns the decision threshold v names for the text model m:
 // nil if v gives none.
-func (v *thresholdValue) decision(m *pipeline.Model) (*pipeline.Threshold, error) {
+func (v *thresholdValue) decision(m *facade.Pipeline) (*facade.Threshold, error) {
 	switch {
 	case !v.given:
 		return nil, nil

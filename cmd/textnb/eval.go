@@ -8,10 +8,10 @@ import (
 	"strconv"
 	"strings"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/pipeline"
 )
 
 func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -109,7 +109,7 @@ func runEval(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		ev.Positive = *positive
 	}
 	var errs []misclassified
-	var explainer *pipeline.Predictor                                        // used by the emitting goroutine alone
+	var explainer *facade.Predictor                                          // used by the emitting goroutine alone
 	if tc, ok := c.(textClassifier); ok && *pf.list == "" && !*pf.estimate { // explanations are of the model's own scores
 		explainer = tc.m.NewPredictor()
 	}
@@ -163,7 +163,7 @@ type misclassified struct {
 }
 
 // newMisclassified records s, explained by p if not nil.
-func newMisclassified(s scored, classes []string, p *pipeline.Predictor) misclassified {
+func newMisclassified(s scored, classes []string, p *facade.Predictor) misclassified {
 	m := misclassified{Source: s.Source, Truth: s.Truth, Predicted: classes[s.Class], P: s.Proba[s.Class], text: s.doc.text}
 	if i := slices.Index(classes, s.Truth); i >= 0 {
 		m.PTrue = s.Proba[i]

@@ -5,8 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 )
 
 func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -35,7 +34,7 @@ func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var info pipeline.Info
+	var info facade.Info
 	if t != nil {
 		info = t.Inspect()
 	} else if info, err = m.Inspect(*top); err != nil {
@@ -48,7 +47,7 @@ func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func printInfo(w io.Writer, path string, info pipeline.Info) {
+func printInfo(w io.Writer, path string, info facade.Info) {
 	s := info.Settings
 	fmt.Fprintf(w, "model       %s\nkind        %s\nclassifier  %s\n", plain(path), info.Kind, s.Classifier)
 	if set := settingsList(info.Settings); set != "" {
@@ -125,7 +124,7 @@ func printClassTable(w io.Writer, kind, column string, n int, row func(i int) (n
 }
 
 // settingsList lists the settings of s that are set, comma-separated.
-func settingsList(s pipeline.Settings) string {
+func settingsList(s facade.Settings) string {
 	var set []string
 	add := func(name string, v any, ok bool) {
 		if ok {
@@ -160,7 +159,7 @@ func quoteAll(s []string) []string {
 }
 
 // term names a TermScore: its term, or its feature number with hashing.
-func term(t pipeline.TermScore) string {
+func term(t facade.TermScore) string {
 	if t.Term == "" {
 		return fmt.Sprintf("#%d", t.Feature)
 	}
@@ -169,7 +168,7 @@ func term(t pipeline.TermScore) string {
 
 // printTerms prints a class's top terms in two columns: by weight and by
 // log-odds.
-func printTerms(w io.Writer, c pipeline.ClassInfo) {
+func printTerms(w io.Writer, c facade.ClassInfo) {
 	fmt.Fprintf(w, "\n%s: most indicative terms\n", plain(c.Name))
 	width := len("by weight")
 	for _, t := range c.TopWeights {
@@ -194,7 +193,7 @@ func printTerms(w io.Writer, c pipeline.ClassInfo) {
 }
 
 // printColumns prints a table model's columns within a class.
-func printColumns(w io.Writer, c pipeline.ClassInfo) {
+func printColumns(w io.Writer, c facade.ClassInfo) {
 	fmt.Fprintf(w, "\n%s:\n", plain(c.Name))
 	for _, col := range c.Columns {
 		switch {
@@ -210,7 +209,7 @@ func printColumns(w io.Writer, c pipeline.ClassInfo) {
 
 // inspectMulti is inspect for a multi-label model.
 func inspectMulti(w io.Writer, path string, top int, asJSON bool) error {
-	mm, err := multilabel.Load(path)
+	mm, err := facade.LoadMultiLabelPipeline(path)
 	if err != nil {
 		return err
 	}
@@ -238,7 +237,7 @@ func inspectMulti(w io.Writer, path string, top int, asJSON bool) error {
 	})
 	for _, l := range info.Labels {
 		if len(l.TopWeights) > 0 {
-			printTerms(w, pipeline.ClassInfo{Name: l.Name, TopWeights: l.TopWeights})
+			printTerms(w, facade.ClassInfo{Name: l.Name, TopWeights: l.TopWeights})
 		}
 	}
 	return nil

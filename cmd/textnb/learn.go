@@ -7,9 +7,9 @@ import (
 	"os"
 	"slices"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // learnBatch bounds the documents, and learnBatchBytes their text, that
@@ -133,9 +133,9 @@ func runLearn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 // learning gathers documents into batches for the model.
 type learning struct {
-	m       *pipeline.Model
+	m       *facade.Pipeline
 	unlearn bool
-	batch   []pipeline.Example
+	batch   []facade.Example
 	sources []string
 	bytes   int
 	done    int
@@ -143,7 +143,7 @@ type learning struct {
 
 // add queues one document, learning the batch when it is full.
 func (l *learning) add(source, label, text string) error {
-	l.batch = append(l.batch, pipeline.Example{Label: label, Text: text})
+	l.batch = append(l.batch, facade.Example{Label: label, Text: text})
 	l.sources = append(l.sources, source)
 	if l.bytes += len(text); len(l.batch) >= learnBatch || l.bytes >= learnBatchBytes {
 		return l.flush()
@@ -162,7 +162,7 @@ func (l *learning) flush() error {
 	} else {
 		err = l.m.LearnBatch(l.batch)
 	}
-	var de *pipeline.DocError
+	var de *facade.DocError
 	switch {
 	case errors.As(err, &de):
 		return fmt.Errorf("%s: %w", plain(l.sources[de.Doc]), de.Err)

@@ -11,23 +11,22 @@ import (
 	"math"
 	"strconv"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // multiFlags are train's multi-label and feature selection flags.
 type multiFlags struct {
 	multi, allowEmpty *bool
 	labelSep          *string
-	score             *multilabel.Score
+	score             *facade.MultiLabelScore
 	folds, title      *int
 	reweight          *reweightFlag
 	rate              *rateFlag
-	sel               *pipeline.SelectMethod
+	sel               *facade.SelectMethod
 }
 
 // defaultMultiFolds is the number of folds that learn a multi-label
@@ -42,13 +41,13 @@ func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
 			"or a file copied into several class folders): one binary model per label, thresholds by cross-validation"),
 		allowEmpty: fs.Bool("allow-empty", false, "multi-label: a document may get no label (default: a document no threshold admits gets its most probable label)"),
 		labelSep:   labelSepFlag(fs),
-		score:      textFlag(fs, "multi-score", multilabel.ComplementScore, "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
+		score:      textFlag(fs, "multi-score", facade.ComplementScore, "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
 		folds:      folds,
 		title: fs.Int("title", 0, "multi-label: times the first line (title) of a document of several lines counts; "+
 			"1 counts it as any other line (default 2)"),
 		reweight: newReweightFlag(fs),
 		rate:     newRateFlag(fs),
-		sel:      textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
+		sel:      textFlag(fs, "select", facade.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
 	}
 }
 
@@ -60,7 +59,7 @@ func reweighting(passes int, rate float64) string {
 	return fmt.Sprintf("%d reweighting passes at rate %g", passes, rate)
 }
 
-// reweightFlag is --reweight: multilabel.Config.Reweight, where 0 is
+// reweightFlag is --reweight: facade.MultiLabelConfig.Reweight, where 0 is
 // "auto" and none is -1, written as the CLI says them: auto, or a number
 // of passes with 0 for none.
 type reweightFlag int
@@ -73,7 +72,7 @@ func newReweightFlag(fs *flag.FlagSet) *reweightFlag {
 	return r
 }
 
-// rateFlag is --reweight-rate: multilabel.Config.ReweightRate, 0 written
+// rateFlag is --reweight-rate: facade.MultiLabelConfig.ReweightRate, 0 written
 // as auto.
 type rateFlag float64
 
@@ -140,15 +139,15 @@ func labelSepFlag(fs *flag.FlagSet) *string {
 }
 
 // selection sets cfg.Select from --select and --features.
-func (f multiFlags) selection(cfg *pipeline.Config, features int) error {
+func (f multiFlags) selection(cfg *facade.Config, features int) error {
 	m := *f.sel
-	if m == pipeline.NoSelect {
+	if m == facade.NoSelect {
 		return nil
 	}
 	if features < 1 {
 		return fmt.Errorf("%w: --select %v needs --features K", errUsage, m)
 	}
-	cfg.Select = pipeline.Selection{Method: m, K: features}
+	cfg.Select = facade.Selection{Method: m, K: features}
 	cfg.Vocab.MaxFeatures = 0
 	return nil
 }
@@ -159,7 +158,7 @@ func (f multiFlags) selection(cfg *pipeline.Config, features int) error {
 // learning the thresholds; it makes cfg's α the one cross-validation
 // chooses unless --alpha is given. Without multi-label it refuses the
 // flags that need it.
-func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, opt corpus.Options, innerFolds int) (on, detected bool, mc multilabel.Config, err error) {
+func (f multiFlags) config(fs *flag.FlagSet, cfg *facade.Config, path string, opt corpus.Options, innerFolds int) (on, detected bool, mc facade.MultiLabelConfig, err error) {
 	detected = !*f.multi && corpus.IsMultiLabel(path, opt)
 	if !*f.multi && !detected {
 		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") {
@@ -170,7 +169,7 @@ func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, 
 	if !set(fs, "alpha") {
 		cfg.Alpha = 0 // chosen by cross-validation
 	}
-	mc = multilabel.Config{AllowEmpty: *f.allowEmpty, Score: *f.score, Title: *f.title}
+	mc = facade.MultiLabelConfig{AllowEmpty: *f.allowEmpty, Score: *f.score, Title: *f.title}
 	if set(fs, "title") && *f.title < 1 {
 		return true, detected, mc, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
 	}
@@ -187,7 +186,7 @@ func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, 
 // textReweight sets a text model's reweighting from --reweight and
 // --reweight-rate, which mean for it what they mean for multi-label
 // training.
-func (f multiFlags) textReweight(cfg *pipeline.Config) error {
+func (f multiFlags) textReweight(cfg *facade.Config) error {
 	cfg.Reweight, cfg.ReweightRate = int(*f.reweight), float64(*f.rate)
 	if cfg.Reweight < 0 && cfg.ReweightRate != 0 {
 		return fmt.Errorf("%w: --reweight-rate %g with --reweight none, which makes no pass", errUsage, cfg.ReweightRate)
@@ -197,7 +196,7 @@ func (f multiFlags) textReweight(cfg *pipeline.Config) error {
 
 // trainIf trains a multi-label model if --multi-label is set or the corpus
 // is a JSONL file of label arrays; done reports whether it did.
-func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out string, fields fieldFlags, stdout io.Writer) (done bool, err error) {
+func (f multiFlags) trainIf(fs *flag.FlagSet, cfg facade.Config, path, out string, fields fieldFlags, stdout io.Writer) (done bool, err error) {
 	opt := multiOptions(fs, fields, *f.labelSep)
 	on, detected, mc, err := f.config(fs, &cfg, path, opt, *f.folds)
 	if !on || err != nil {
@@ -206,7 +205,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	if th, ok := lookupThreshold(fs); ok && th.label != "" {
 		return true, fmt.Errorf("%w: --threshold %s: a multi-label model learns a threshold per label", errUsage, th)
 	}
-	tr, err := multilabel.NewTrainer(cfg, mc)
+	tr, err := facade.NewMultiLabelTrainer(cfg, mc)
 	if err != nil {
 		return true, usageErr(err)
 	}
@@ -230,7 +229,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 		mc.Score, sum.Documents, st.Empty, sum.Unlabeled, sum.Labels, float64(sum.Assignments)/float64(sum.Documents), sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds())
 	reweight := reweighting(sum.Reweight, sum.ReweightRate)
 	if sum.OtherCVMicroF1 != 0 {
-		other := fmt.Sprintf("%d passes", multilabel.DefaultReweight)
+		other := fmt.Sprintf("%d passes", facade.DefaultMultiLabelReweight)
 		if sum.Reweight > 0 {
 			other = "none"
 		}
@@ -290,14 +289,14 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 	if byThreshold && !(threshold >= 0 && threshold <= 1) {
 		return fmt.Errorf("%w: --threshold %g: want a probability", errUsage, threshold)
 	}
-	mm, err := multilabel.Load(path)
+	mm, err := facade.LoadMultiLabelPipeline(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
 	explainer := mm.NewPredictor() // the callback runs on one goroutine
-	b := mm.NewBatch(func(p multilabel.Prediction) {
+	b := mm.NewBatch(func(p facade.MultiLabelPrediction) {
 		labels := p.Labels
 		switch {
 		case byTop:
@@ -305,7 +304,7 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 		case byThreshold:
 			labels = tally.AtLeast(nil, p.Proba, threshold)
 		}
-		var es []multilabel.LabelExplanation
+		var es []facade.LabelExplanation
 		if explainTerms >= 0 {
 			es = explainer.Explain(p.Text, labels)
 			for i := range es {
@@ -324,15 +323,15 @@ func predictMulti(fs *flag.FlagSet, path string, pos []string, ro rowOptions, st
 }
 
 type jsonMulti struct {
-	Source       string                        `json:"source"`
-	Labels       []jsonClass                   `json:"labels"`
-	Proba        map[string]float64            `json:"proba"`
-	Explanations []multilabel.LabelExplanation `json:"explanations,omitempty"`
+	Source       string                    `json:"source"`
+	Labels       []jsonClass               `json:"labels"`
+	Proba        map[string]float64        `json:"proba"`
+	Explanations []facade.LabelExplanation `json:"explanations,omitempty"`
 }
 
 // printMulti prints a prediction's labels, and es, their explanations,
 // if any.
-func printMulti(w io.Writer, mm *multilabel.Model, p multilabel.Prediction, labels []int, es []multilabel.LabelExplanation, asJSON bool) {
+func printMulti(w io.Writer, mm *facade.MultiLabelPipeline, p facade.MultiLabelPrediction, labels []int, es []facade.LabelExplanation, asJSON bool) {
 	if asJSON {
 		j := jsonMulti{Source: p.Source, Labels: []jsonClass{}, Proba: map[string]float64{}, Explanations: es}
 		for _, l := range labels {
@@ -361,7 +360,7 @@ func printMulti(w io.Writer, mm *multilabel.Model, p multilabel.Prediction, labe
 
 // addMultiInput queues one command-line input as predict reads them
 // (readDocs): "-" and line files a document per row, a folder one per file.
-func addMultiInput(b *multilabel.Batch, path string, o rowOptions) error {
+func addMultiInput(b *facade.MultiLabelBatch, path string, o rowOptions) error {
 	return readDocs(path, o, func(r row) error {
 		b.Add(r.source, nil, r.text)
 		return nil
@@ -380,13 +379,13 @@ func evalMulti(fs *flag.FlagSet, path, corpusPath string, fields fieldFlags, sep
 			return err
 		}
 	}
-	mm, err := multilabel.Load(path)
+	mm, err := facade.LoadMultiLabelPipeline(path)
 	if err != nil {
 		return err
 	}
 	ev := metrics.NewMultiEvaluator(mm.Labels)
 	worst := &worstDocs{k: cmp.Or(nErrors, reportErrors)}
-	b := mm.NewBatch(func(p multilabel.Prediction) {
+	b := mm.NewBatch(func(p facade.MultiLabelPrediction) {
 		ev.Add(p.Truth, p.Labels, p.Proba)
 		if report != "" {
 			worst.add(mm.Labels, p)

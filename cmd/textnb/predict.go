@@ -11,9 +11,9 @@ import (
 	"slices"
 	"strings"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/tally"
-	"github.com/textnb/textnb/pipeline"
 )
 
 func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -122,7 +122,7 @@ type printer struct {
 	err     error // the first error writing
 	// explainer explains each prediction (predict --explain), with the
 	// terms top terms
-	explainer *pipeline.Predictor
+	explainer *facade.Predictor
 	terms     int
 }
 
@@ -146,7 +146,7 @@ func (p *printer) print(s scored) {
 	if p.err != nil {
 		return
 	}
-	r := s.Prediction
+	r := s.PipelinePrediction
 	order := tally.Ranked(nil, r.Proba, p.top)
 	var x *explained
 	if p.explainer != nil {

@@ -13,8 +13,8 @@ import (
 	"github.com/textnb/textnb/internal/enum"
 	"github.com/textnb/textnb/internal/finite"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 var (

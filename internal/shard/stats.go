@@ -10,10 +10,10 @@ import (
 	"github.com/textnb/textnb/internal/featurehash"
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/textcore"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )

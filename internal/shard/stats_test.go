@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )

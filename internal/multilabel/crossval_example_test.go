@@ -5,8 +5,8 @@ import (
 	"log"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // documents reads testdata/multilabel.jsonl.

@@ -12,10 +12,10 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/hostile"
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/internal/textcore"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // core is pipeline's machinery, whose multi-label decoder gives the

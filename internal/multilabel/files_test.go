@@ -13,8 +13,8 @@ import (
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/testkit"
-	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
 

@@ -7,9 +7,9 @@ import (
 	"io"
 
 	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // The files of training in parts: a line that names the content, then its

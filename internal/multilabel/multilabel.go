@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/internal/compact"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/reweight"
 	"github.com/textnb/textnb/internal/textcore"
-	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )

@@ -14,10 +14,10 @@ import (
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/vectorize"
 )
 

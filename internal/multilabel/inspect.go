@@ -1,6 +1,6 @@
 package multilabel
 
-import "github.com/textnb/textnb/pipeline"
+import "github.com/textnb/textnb/internal/pipeline"
 
 // Info describes a multi-label model for people: what Inspect returns,
 // ready to print as JSON.

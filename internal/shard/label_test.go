@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // Issue 22: every Add that takes labels refuses an empty one, as the CLI

@@ -9,8 +9,8 @@ import (
 
 	"github.com/textnb/textnb/internal/modelfile"
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/tally"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // multiHeader is what a Model file's JSON header adds to a text model's,

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // LabelExplanation tells what moved one label's score for a text: Bias

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/tally"
-	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
 

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/shard"
+	"github.com/textnb/textnb/internal/pipeline"
+	"github.com/textnb/textnb/internal/shard"
 	"github.com/textnb/textnb/tokenize"
 )
 

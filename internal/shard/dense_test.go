@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // TestHashOnePartIsOneTraining checks that the hashing vectorizer's dense

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/testkit"
-	"github.com/textnb/textnb/pipeline"
 )
 
 func TestInspect(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/hostile"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/testkit"
-	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/vectorize"
 )
 

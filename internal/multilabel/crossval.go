@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // Document is a text with its labels, as CrossValidate reads a corpus.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // trained returns a model of testdata/multilabel.jsonl with the defaults.

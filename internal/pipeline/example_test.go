@@ -6,8 +6,8 @@ import (
 	"math"
 	"os"
 
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/pipeline"
 )
 
 var spam = [][2]string{
