@@ -62,12 +62,6 @@
 // documents were empty, which encodings were seen, and whether labels were
 // ignored because an unlabeled read met a labeled file.
 //
-// # Splits
-//
-// [Split], [StratifiedSplit], [StratifiedKFold], [StratifiedSample],
-// [StratifiedSampleN] and [Undersample] return sorted document indices and are
-// deterministic for a seed (math/rand/v2 PCG).
-//
 // # Errors
 //
 // A malformed line or record is a [*ParseError] naming the file and line;

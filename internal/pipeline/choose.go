@@ -2,10 +2,9 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/textnb/textnb/internal/split"
 	"math"
 	"slices"
-
-	"github.com/textnb/textnb/corpus"
 
 	"github.com/textnb/textnb/internal/vocab"
 )
@@ -241,7 +240,7 @@ func (t *Trainer) choiceData(merged *vocab.Counts) (*cvData, error) {
 	for i, c := range t.y {
 		labels[i] = t.names[c]
 	}
-	d.folds = corpus.StratifiedKFold(labels, ChoiceFolds, 0)
+	d.folds = split.StratifiedKFold(labels, ChoiceFolds, 0)
 	return d, d.fromVocab(merged, false)
 }
 

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/textnb/textnb/internal/split"
 	"math"
 	"slices"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/sparse"
@@ -28,7 +28,7 @@ const DefaultFolds = 10
 type CVOptions struct {
 	Folds int
 	// Seed shuffles each class before its documents are dealt to the folds
-	// (corpus.StratifiedKFold).
+	// (split.StratifiedKFold).
 	Seed uint64
 	// KeepScores keeps each held-out document's scores in CVResult.HeldOut,
 	// for FitCalibration: documents × classes values per setting.
@@ -152,7 +152,7 @@ func (d *cvData) nested(rs []*CVResult, cands []Config, plain Config, whole *CVR
 				w = i
 			}
 		}
-		train := corpus.FoldTrain(nil, d.folds, fk)
+		train := split.FoldTrain(nil, d.folds, fk)
 		if sub := d.subset(train); sub != nil {
 			srs, err := sub.run(cands)
 			if err != nil {
@@ -201,7 +201,7 @@ func (d *cvData) subset(docs []int) *cvData {
 	if slices.Min(counts) < 2*ChoiceFolds {
 		return nil
 	}
-	s.folds = corpus.StratifiedKFold(labels, ChoiceFolds, 0)
+	s.folds = split.StratifiedKFold(labels, ChoiceFolds, 0)
 	if d.terms == nil {
 		return s
 	}
@@ -266,7 +266,7 @@ func (t *Trainer) cvData(o CVOptions, all bool) (*cvData, error) {
 	for i, c := range t.y {
 		labels[i] = t.names[c]
 	}
-	d.folds = corpus.StratifiedKFold(labels, k, o.Seed)
+	d.folds = split.StratifiedKFold(labels, k, o.Seed)
 	t.an = nil
 	if t.vocab == nil {
 		X, err := sparse.StackRows(t.hash.Cols(), t.hashed)
@@ -532,7 +532,7 @@ func (w *rowWeights) row(d *cvData, i int, idx []int32, val []float64) ([]int32,
 // document frequencies (the corpus's less the held-out part's), and the
 // columns that pruning the training part's vocabulary would keep.
 func (d *cvData) fold(k int) (*foldData, error) {
-	f := &foldData{k: k, test: d.folds[k], train: corpus.FoldTrain(nil, d.folds, k)}
+	f := &foldData{k: k, test: d.folds[k], train: split.FoldTrain(nil, d.folds, k)}
 	classOf := make([]int, len(d.names))
 	for c := range classOf {
 		classOf[c] = -1

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"cmp"
 	"errors"
+	"github.com/textnb/textnb/internal/split"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -93,7 +94,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 			for i, d := range tc.docs {
 				labels[i] = d.Label
 			}
-			folds := corpus.StratifiedKFold(labels, o.Folds, o.Seed)
+			folds := split.StratifiedKFold(labels, o.Folds, o.Seed)
 			if len(r.Folds) != len(folds) {
 				t.Fatalf("%d folds, want %d", len(r.Folds), len(folds))
 			}
@@ -103,7 +104,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, i := range corpus.FoldTrain(nil, folds, k) {
+				for _, i := range split.FoldTrain(nil, folds, k) {
 					tr.Add(tc.docs[i].Label, tc.docs[i].Text)
 				}
 				m, s, err := tr.Finish()

@@ -1,10 +1,10 @@
 package pipeline
 
 import (
+	"github.com/textnb/textnb/internal/split"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -28,7 +28,7 @@ func TestFoldMinDFMatchesMinDFFor(t *testing.T) {
 			}
 			d.ptr = append(d.ptr, len(d.idx))
 		}
-		d.folds = corpus.StratifiedKFold(labels, 2+rng.IntN(5), uint64(trial))
+		d.folds = split.StratifiedKFold(labels, 2+rng.IntN(5), uint64(trial))
 		if trial%5 == 0 {
 			d.cfg.Vocab = vectorize.VocabConfig{MaxFeatures: 1 + rng.IntN(cols)}
 		}

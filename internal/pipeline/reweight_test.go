@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"errors"
+	"github.com/textnb/textnb/internal/split"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
@@ -166,10 +167,10 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 		for i, d := range docs {
 			labels[i] = d.Label
 		}
-		folds := corpus.StratifiedKFold(labels, o.Folds, o.Seed)
+		folds := split.StratifiedKFold(labels, o.Folds, o.Seed)
 		for k, test := range folds {
 			var part []corpus.Document
-			for _, i := range corpus.FoldTrain(nil, folds, k) {
+			for _, i := range split.FoldTrain(nil, folds, k) {
 				part = append(part, docs[i])
 			}
 			m, sum, err := trainerOf(t, tc.cfg, part).Finish()

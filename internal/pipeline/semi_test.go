@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"github.com/textnb/textnb/internal/split"
 	"math"
 	"slices"
 	"strings"
@@ -26,7 +27,7 @@ func newsSplit(t testing.TB, perClass int) (docs []corpus.Document, labeled []bo
 	for i, d := range docs {
 		labels[i] = d.Label
 	}
-	sample, _ := corpus.StratifiedSampleN(labels, perClass, 3)
+	sample, _ := split.StratifiedSampleN(labels, perClass, 3)
 	labeled = make([]bool, len(docs))
 	for _, i := range sample {
 		labeled[i] = true
