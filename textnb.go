@@ -59,6 +59,14 @@ var (
 	ErrConfig = pipeline.ErrConfig
 	// ErrFormat: a file is not a textnb model, or is damaged.
 	ErrFormat = pipeline.ErrFormat
+	// ErrNotModel, ErrDamaged, ErrChecksum, ErrVersion: the ways a file
+	// is not a usable model file, each an ErrFormat (docs/model-files.md).
+	ErrNotModel = pipeline.ErrNotModel
+	ErrDamaged  = pipeline.ErrDamaged
+	ErrChecksum = pipeline.ErrChecksum
+	ErrVersion  = pipeline.ErrVersion
+	// ErrOutput: a model file cannot be written to its path.
+	ErrOutput = pipeline.ErrOutput
 	// ErrKind: a model file holds a table model where a text model was
 	// asked for, or the other way round; or a Classifier was given a row
 	// where it classifies texts, or a text where it classifies rows.
