@@ -1,8 +1,9 @@
-package nb_test
+package densenb_test
 
 import (
 	"errors"
 	"fmt"
+	"github.com/textnb/textnb/internal/densenb"
 	"math"
 	"slices"
 	"strings"
@@ -32,7 +33,7 @@ func dnCheckQueries(t *testing.T, c golden.Case, jll func(dst []float64, row int
 
 func TestGaussianGolden(t *testing.T) {
 	c := golden.Named(t, "gnb_iris")
-	g := nb.Gaussian{VarSmoothing: c.Params["var_smoothing"].(float64)}
+	g := densenb.Gaussian{VarSmoothing: c.Params["var_smoothing"].(float64)}
 	if err := g.Fit(c.XTrain, c.YTrain, len(c.Classes)); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestGaussianGolden(t *testing.T) {
 
 func TestGaussianDefaultVarSmoothing(t *testing.T) {
 	c := golden.Named(t, "gnb_iris")
-	var g nb.Gaussian // the golden case uses scikit-learn's default 1e-9
+	var g densenb.Gaussian // the golden case uses scikit-learn's default 1e-9
 	if err := g.Fit(c.XTrain, c.YTrain, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestGaussianDefaultVarSmoothing(t *testing.T) {
 }
 
 // dnRawVar returns Var without Epsilon.
-func dnRawVar(g *nb.Gaussian) []float64 {
+func dnRawVar(g *densenb.Gaussian) []float64 {
 	out := make([]float64, len(g.Var))
 	for i, v := range g.Var {
 		out[i] = v - g.Epsilon
@@ -65,7 +66,7 @@ func dnRawVar(g *nb.Gaussian) []float64 {
 
 func TestGaussianPartialFitEqualsFit(t *testing.T) {
 	c := golden.Named(t, "gnb_iris")
-	var all, part, last nb.Gaussian
+	var all, part, last densenb.Gaussian
 	if err := all.Fit(c.XTrain, c.YTrain, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestGaussianPartialFitEqualsFit(t *testing.T) {
 
 func TestGaussianMergeEqualsUnion(t *testing.T) {
 	c := golden.Named(t, "gnb_iris")
-	var all, a, b nb.Gaussian
+	var all, a, b densenb.Gaussian
 	if err := all.Fit(c.XTrain, c.YTrain, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestGaussianMergeEqualsUnion(t *testing.T) {
 	if err := b.PartialFit(c.XTrain[90:], c.YTrain[90:], 3); err != nil {
 		t.Fatal(err)
 	}
-	var empty nb.Gaussian
+	var empty densenb.Gaussian
 	if err := a.Merge(&empty); err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +128,7 @@ func TestGaussianMergeEqualsUnion(t *testing.T) {
 	}
 
 	// Merging into an unfitted model copies the statistics.
-	var into nb.Gaussian
+	var into densenb.Gaussian
 	if err := into.Merge(&all); err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestGaussianMergeEqualsUnion(t *testing.T) {
 }
 
 func TestGaussianMergeRejectsMismatch(t *testing.T) {
-	var a, b nb.Gaussian
+	var a, b densenb.Gaussian
 	if err := a.Fit([][]float64{{1, 2}, {3, 4}}, []int{0, 1}, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestGaussianConstantColumns(t *testing.T) {
 	// Column 1 is constant: Epsilon keeps its variance positive.
 	X := [][]float64{{1, 5}, {2, 5}, {3, 5}, {10, 5}, {11, 5}, {12, 5}}
 	y := []int{0, 0, 0, 1, 1, 1}
-	var g nb.Gaussian
+	var g densenb.Gaussian
 	if err := g.Fit(X, y, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func TestGaussianConstantColumns(t *testing.T) {
 			golden.Close(t, "log proba", lp, []float64{math.Log(1.0 / 3), math.Log(2.0 / 3)}, 1e-5)
 		}
 	}
-	want := math.Log(1.0/3) - math.Log(2*math.Pi*nb.DefaultVarSmoothing) - 0.5*(1+49)/nb.DefaultVarSmoothing
+	want := math.Log(1.0/3) - math.Log(2*math.Pi*densenb.DefaultVarSmoothing) - 0.5*(1+49)/densenb.DefaultVarSmoothing
 	golden.Close(t, "floored jll", g.JointLogLikelihoodDense(nil, []float64{5, -3})[:1], []float64{want}, 1e-4)
 }
 
@@ -203,7 +204,7 @@ func dnFinite(t *testing.T, what string, v []float64) {
 
 func TestGaussianRejectsBadInput(t *testing.T) {
 	good := [][]float64{{1, 2, 3}, {2, 3, 4}}
-	var g nb.Gaussian
+	var g densenb.Gaussian
 	if err := g.Fit(good, []int{0, 1}, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ func TestGaussianRejectsBadInput(t *testing.T) {
 		}
 	}
 	for _, p := range [][]float64{{0.5}, {0.5, 0.6}, {-0.5, 1.5}, {math.NaN(), 1}} {
-		h := nb.Gaussian{Priors: p}
+		h := densenb.Gaussian{Priors: p}
 		if err := h.Fit(good, []int{0, 1}, 2); !errors.Is(err, nb.ErrConfig) {
 			t.Errorf("priors %v: error %v, want ErrConfig", p, err)
 		}
@@ -250,7 +251,7 @@ func TestGaussianRejectsBadInput(t *testing.T) {
 
 func TestGaussianPriorsAndEmptyClass(t *testing.T) {
 	X := [][]float64{{0}, {1}, {5}, {6}}
-	g := nb.Gaussian{Priors: []float64{0.1, 0.2, 0.7}}
+	g := densenb.Gaussian{Priors: []float64{0.1, 0.2, 0.7}}
 	if err := g.Fit(X, []int{0, 0, 1, 1}, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -273,12 +274,12 @@ func TestGaussianPriorsAndEmptyClass(t *testing.T) {
 
 func TestGaussianUnpreparedAndBadRows(t *testing.T) {
 	c := golden.Named(t, "gnb_iris")
-	var g nb.Gaussian
+	var g densenb.Gaussian
 	if err := g.Fit(c.XTrain, c.YTrain, 3); err != nil {
 		t.Fatal(err)
 	}
 	// A model rebuilt from its exported fields scores the same.
-	u := nb.Gaussian{ClassCount: g.ClassCount, ClassPrior: g.ClassPrior, Theta: g.Theta, Var: g.Var, Epsilon: g.Epsilon}
+	u := densenb.Gaussian{ClassCount: g.ClassCount, ClassPrior: g.ClassPrior, Theta: g.Theta, Var: g.Var, Epsilon: g.Epsilon}
 	for _, x := range c.XQuery {
 		golden.Close(t, "unprepared", u.JointLogLikelihoodDense(nil, x), g.JointLogLikelihoodDense(nil, x), 1e-10)
 	}
@@ -298,7 +299,7 @@ func TestGaussianUnpreparedAndBadRows(t *testing.T) {
 	if got := u.JointLogLikelihoodDense(nil, c.XQuery[0]); len(got) != 3 || !math.IsNaN(got[0]) {
 		t.Fatalf("inconsistent model scored %v, want NaNs", got)
 	}
-	var unfitted nb.Gaussian
+	var unfitted densenb.Gaussian
 	if got := unfitted.JointLogLikelihoodDense(nil, []float64{1}); len(got) != 0 {
 		t.Fatalf("unfitted model scored %v", got)
 	}
@@ -306,7 +307,7 @@ func TestGaussianUnpreparedAndBadRows(t *testing.T) {
 
 func BenchmarkGaussianJointLogLikelihoodDense(b *testing.B) {
 	c := golden.Named(b, "gnb_iris")
-	var g nb.Gaussian
+	var g densenb.Gaussian
 	if err := g.Fit(c.XTrain, c.YTrain, 3); err != nil {
 		b.Fatal(err)
 	}
@@ -320,7 +321,7 @@ func BenchmarkGaussianJointLogLikelihoodDense(b *testing.B) {
 func ExampleGaussian() {
 	X := [][]float64{{1.0, 20}, {1.2, 22}, {0.8, 21}, {3.0, 10}, {3.3, 12}, {2.9, 11}}
 	y := []int{0, 0, 0, 1, 1, 1}
-	var g nb.Gaussian
+	var g densenb.Gaussian
 	if err := g.Fit(X, y, 2); err != nil {
 		fmt.Println(err)
 		return

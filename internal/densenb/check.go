@@ -1,7 +1,8 @@
-package nb
+package densenb
 
 import (
 	"fmt"
+	"github.com/textnb/textnb/nb"
 	"math"
 
 	"github.com/textnb/textnb/internal/check"
@@ -11,7 +12,7 @@ import (
 // checkFinite reports the first value of v that is NaN or infinite.
 func checkFinite(what string, v []float64) error {
 	if i := finite.Beyond(v, math.MaxFloat64); i >= 0 {
-		return fmt.Errorf("%w: %s %d is %g", ErrNotFinite, what, i, v[i])
+		return fmt.Errorf("%w: %s %d is %g", nb.ErrNotFinite, what, i, v[i])
 	}
 	return nil
 }

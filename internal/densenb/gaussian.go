@@ -1,7 +1,8 @@
-package nb
+package densenb
 
 import (
 	"fmt"
+	"github.com/textnb/textnb/nb"
 	"math"
 	"slices"
 
@@ -112,7 +113,7 @@ func (g *Gaussian) combine(c, f int, n float64, mean, vr []float64) {
 // unfitted o changes nothing. On error g is unchanged.
 func (g *Gaussian) Merge(o *Gaussian) error {
 	if o == nil {
-		return fmt.Errorf("%w: merge with a nil model", ErrShape)
+		return fmt.Errorf("%w: merge with a nil model", nb.ErrShape)
 	}
 	vs, err := g.varSmoothing()
 	if err != nil {
@@ -171,7 +172,7 @@ func (g *Gaussian) checkBatch(classes, f int) error {
 	}
 	if classes != k || f != gf {
 		return fmt.Errorf("%w: data of %d classes × %d features for a model of %d classes × %d features",
-			ErrShape, classes, f, k, gf)
+			nb.ErrShape, classes, f, k, gf)
 	}
 	return nil
 }
@@ -208,7 +209,7 @@ func (g *Gaussian) Prepare() error {
 		}
 	}
 	if i := finite.Beyond(prec, math.MaxFloat64); i >= 0 {
-		return fmt.Errorf("%w: variance %g is too small to score with", ErrNotFinite, g.Var[i])
+		return fmt.Errorf("%w: variance %g is too small to score with", nb.ErrNotFinite, g.Var[i])
 	}
 	g.bias, g.prec = bias, prec
 	return nil
@@ -223,7 +224,7 @@ func (g *Gaussian) shape() (k, f int, err error) {
 	f = len(g.Theta) / k
 	if f == 0 || len(g.Theta) != k*f || len(g.Var) != k*f || len(g.ClassPrior) != k {
 		return 0, 0, fmt.Errorf("%w: Gaussian has %d class counts, %d priors, %d means, %d variances",
-			ErrShape, k, len(g.ClassPrior), len(g.Theta), len(g.Var))
+			nb.ErrShape, k, len(g.ClassPrior), len(g.Theta), len(g.Var))
 	}
 	return k, f, nil
 }
@@ -284,7 +285,7 @@ func (g *Gaussian) varSmoothing() (float64, error) {
 	case vs == 0:
 		return DefaultVarSmoothing, nil
 	case !(vs > 0) || math.IsInf(vs, 1):
-		return 0, fmt.Errorf("%w: VarSmoothing %g", ErrConfig, vs)
+		return 0, fmt.Errorf("%w: VarSmoothing %g", nb.ErrConfig, vs)
 	default:
 		return vs, nil
 	}
@@ -296,17 +297,17 @@ func checkPriors(p []float64, classes int) error {
 		return nil
 	}
 	if len(p) != classes {
-		return fmt.Errorf("%w: %d priors for %d classes", ErrConfig, len(p), classes)
+		return fmt.Errorf("%w: %d priors for %d classes", nb.ErrConfig, len(p), classes)
 	}
 	var s float64
 	for c, v := range p {
 		if !(v >= 0) || math.IsInf(v, 1) {
-			return fmt.Errorf("%w: prior %d is %g", ErrConfig, c, v)
+			return fmt.Errorf("%w: prior %d is %g", nb.ErrConfig, c, v)
 		}
 		s += v
 	}
 	if math.Abs(s-1) > 1e-8+1e-5 { // numpy.isclose(sum, 1)
-		return fmt.Errorf("%w: priors sum to %g, not 1", ErrConfig, s)
+		return fmt.Errorf("%w: priors sum to %g, not 1", nb.ErrConfig, s)
 	}
 	return nil
 }
@@ -376,19 +377,19 @@ func maxColumnVar(X [][]float64, f int) float64 {
 // finite values with at least one column, and returns its width.
 func checkDenseRows(X [][]float64) (int, error) {
 	if len(X) == 0 {
-		return 0, ErrEmpty
+		return 0, nb.ErrEmpty
 	}
 	f := len(X[0])
 	if f == 0 {
-		return 0, fmt.Errorf("%w: rows have no columns", ErrShape)
+		return 0, fmt.Errorf("%w: rows have no columns", nb.ErrShape)
 	}
 	for r, row := range X {
 		if len(row) != f {
-			return 0, fmt.Errorf("%w: row %d has %d columns, row 0 has %d", ErrShape, r, len(row), f)
+			return 0, fmt.Errorf("%w: row %d has %d columns, row 0 has %d", nb.ErrShape, r, len(row), f)
 		}
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, fmt.Errorf("%w: row %d column %d has value %g", ErrNotFinite, r, j, v)
+				return 0, fmt.Errorf("%w: row %d column %d has value %g", nb.ErrNotFinite, r, j, v)
 			}
 		}
 	}
@@ -398,14 +399,14 @@ func checkDenseRows(X [][]float64) (int, error) {
 // checkDenseLabels reports whether y holds n labels in [0, classes).
 func checkDenseLabels(y []int, n, classes int) error {
 	if classes < 1 {
-		return fmt.Errorf("%w: %d classes", ErrConfig, classes)
+		return fmt.Errorf("%w: %d classes", nb.ErrConfig, classes)
 	}
 	if len(y) != n {
-		return fmt.Errorf("%w: %d labels for %d rows", ErrShape, len(y), n)
+		return fmt.Errorf("%w: %d labels for %d rows", nb.ErrShape, len(y), n)
 	}
 	for r, c := range y {
 		if c < 0 || c >= classes {
-			return fmt.Errorf("%w: row %d has label %d, want 0..%d", ErrLabel, r, c, classes-1)
+			return fmt.Errorf("%w: row %d has label %d, want 0..%d", nb.ErrLabel, r, c, classes-1)
 		}
 	}
 	return nil

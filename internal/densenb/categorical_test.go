@@ -1,9 +1,10 @@
-package nb_test
+package densenb_test
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/textnb/textnb/internal/densenb"
 	"math"
 	"slices"
 	"strings"
@@ -15,9 +16,9 @@ import (
 )
 
 // dnCatFit fits a Categorical on a golden case's integer rows.
-func dnCatFit(t testing.TB, c golden.Case, alpha float64) *nb.Categorical {
+func dnCatFit(t testing.TB, c golden.Case, alpha float64) *densenb.Categorical {
 	t.Helper()
-	m := &nb.Categorical{Alpha: alpha}
+	m := &densenb.Categorical{Alpha: alpha}
 	if err := m.Fit(testkit.Ints(c.XTrain), c.YTrain, len(c.Classes)); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestCategoricalGolden(t *testing.T) {
 }
 
 // dnCatEqual compares every fitted field of two Categorical models.
-func dnCatEqual(t *testing.T, got, want *nb.Categorical, tol float64) {
+func dnCatEqual(t *testing.T, got, want *densenb.Categorical, tol float64) {
 	t.Helper()
 	golden.Close(t, "class count", got.ClassCount, want.ClassCount, 0)
 	golden.Close(t, "class log prior", got.ClassLogPrior, want.ClassLogPrior, tol)
@@ -82,7 +83,7 @@ func TestCategoricalPartialFitEqualsFit(t *testing.T) {
 	c := golden.Named(t, "catnb_iris_alpha0.5")
 	all := dnCatFit(t, c, 0.5)
 	xa, ya, xb, yb := dnSplit(testkit.Ints(c.XTrain), c.YTrain)
-	part := &nb.Categorical{Alpha: 0.5}
+	part := &densenb.Categorical{Alpha: 0.5}
 	if err := part.PartialFit(xa, ya, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestCategoricalMergeEqualsUnion(t *testing.T) {
 	c := golden.Named(t, "catnb_iris_alpha1.0")
 	all := dnCatFit(t, c, 1)
 	xa, ya, xb, yb := dnSplit(testkit.Ints(c.XTrain), c.YTrain)
-	var a, b, empty nb.Categorical
+	var a, b, empty densenb.Categorical
 	if err := a.Fit(xa, ya, 3); err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +114,13 @@ func TestCategoricalMergeEqualsUnion(t *testing.T) {
 		t.Fatal(err)
 	}
 	dnCatEqual(t, &a, all, 1e-12)
-	var into nb.Categorical
+	var into densenb.Categorical
 	if err := into.Merge(all); err != nil {
 		t.Fatal(err)
 	}
 	dnCatEqual(t, &into, all, 0)
 
-	var other nb.Categorical
+	var other densenb.Categorical
 	if err := other.Fit([][]int{{0}, {1}}, []int{0, 1}, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestCategoricalMergeEqualsUnion(t *testing.T) {
 func TestCategoricalUnseenCategory(t *testing.T) {
 	X := [][]int{{0, 1}, {1, 1}, {1, 0}, {2, 0}}
 	y := []int{0, 0, 1, 1}
-	m := nb.Categorical{Alpha: 0.5}
+	m := densenb.Categorical{Alpha: 0.5}
 	if err := m.Fit(X, y, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestCategoricalUnseenCategory(t *testing.T) {
 	}
 
 	// The unprepared model (fields only) scores the same, unseen included.
-	u := nb.Categorical{Alpha: 0.5, ClassCount: m.ClassCount, CategoryCount: m.CategoryCount,
+	u := densenb.Categorical{Alpha: 0.5, ClassCount: m.ClassCount, CategoryCount: m.CategoryCount,
 		FeatureLogProb: m.FeatureLogProb, ClassLogPrior: m.ClassLogPrior, NCategories: m.NCategories}
 	for _, x := range [][]int{{9, 1}, {0, 0}, {2, 5}} {
 		golden.Close(t, fmt.Sprint("unprepared ", x), u.JointLogLikelihoodInt(nil, x), m.JointLogLikelihoodInt(nil, x), 0)
@@ -162,7 +163,7 @@ func TestCategoricalUnseenCategory(t *testing.T) {
 
 func TestCategoricalMinCategories(t *testing.T) {
 	X := [][]int{{0}, {1}, {0}}
-	m := nb.Categorical{MinCategories: []int{4}}
+	m := densenb.Categorical{MinCategories: []int{4}}
 	if err := m.Fit(X, []int{0, 0, 1}, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +181,7 @@ func TestCategoricalMinCategories(t *testing.T) {
 }
 
 func TestCategoricalRejectsBadInput(t *testing.T) {
-	var m nb.Categorical
+	var m densenb.Categorical
 	if err := m.Fit([][]int{{0, 1}, {1, 0}}, []int{0, 1}, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestCategoricalRejectsBadInput(t *testing.T) {
 		message string
 	}{
 		{"negative", func() error { return m.Fit([][]int{{0, 1}, {0, -2}}, []int{0, 1}, 2) }, nb.ErrNegative, "row 1 column 1"},
-		{"huge", func() error { return m.PartialFit([][]int{{nb.MaxCategories, 0}}, []int{0}, 2) }, nb.ErrShape, "row 0 column 0"},
+		{"huge", func() error { return m.PartialFit([][]int{{densenb.MaxCategories, 0}}, []int{0}, 2) }, nb.ErrShape, "row 0 column 0"},
 		{"ragged", func() error { return m.Fit([][]int{{0, 1}, {0}}, []int{0, 1}, 2) }, nb.ErrShape, "row 1"},
 		{"empty", func() error { return m.PartialFit(nil, nil, 2) }, nb.ErrEmpty, ""},
 		{"label", func() error { return m.Fit([][]int{{0, 1}}, []int{-1}, 2) }, nb.ErrLabel, "row 0"},
@@ -236,7 +237,7 @@ func ExampleCategorical() {
 	// Two categorical features: colour (0 red, 1 green) and size (0..2).
 	X := [][]int{{0, 0}, {0, 1}, {0, 0}, {1, 2}, {1, 2}, {1, 1}}
 	y := []int{0, 0, 0, 1, 1, 1}
-	var m nb.Categorical
+	var m densenb.Categorical
 	if err := m.Fit(X, y, 2); err != nil {
 		fmt.Println(err)
 		return

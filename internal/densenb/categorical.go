@@ -1,7 +1,8 @@
-package nb
+package densenb
 
 import (
 	"fmt"
+	"github.com/textnb/textnb/nb"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -10,6 +11,10 @@ import (
 	"github.com/textnb/textnb/internal/dense"
 	"github.com/textnb/textnb/internal/finite"
 )
+
+// DefaultCategoricalAlpha is the additive smoothing of a Categorical model
+// whose Alpha is 0, scikit-learn's default, as in package table.
+const DefaultCategoricalAlpha = 1.0
 
 // MaxCategories bounds the number of categories of one Categorical feature
 // so that a stray huge value cannot exhaust memory.
@@ -105,7 +110,7 @@ func (m *Categorical) fit(X [][]int, y []int, classes int, refit bool) error {
 // unfitted o changes nothing. On error m is unchanged.
 func (m *Categorical) Merge(o *Categorical) error {
 	if o == nil {
-		return fmt.Errorf("%w: merge with a nil model", ErrShape)
+		return fmt.Errorf("%w: merge with a nil model", nb.ErrShape)
 	}
 	alpha, err := m.alpha()
 	if err != nil {
@@ -196,14 +201,14 @@ func (m *Categorical) Prepare() error {
 		return err
 	}
 	if k == 0 {
-		return ErrNotFitted
+		return nb.ErrNotFitted
 	}
 	if err := m.checkValues(); err != nil {
 		return err
 	}
 	m.buildTable(k, alpha)
 	if i := finite.Beyond(m.table, math.MaxFloat64); i >= 0 {
-		err := fmt.Errorf("%w: a log probability of %g", ErrNotFinite, m.table[i])
+		err := fmt.Errorf("%w: a log probability of %g", nb.ErrNotFinite, m.table[i])
 		m.table, m.off = nil, nil
 		return err
 	}
@@ -308,7 +313,7 @@ func (m *Categorical) shape() (k, f int, err error) {
 		bad = n < 1 || n > MaxCategories || len(m.CategoryCount[i]) != k*n || len(m.FeatureLogProb[i]) != k*n
 	}
 	if f == 0 || bad {
-		return 0, 0, fmt.Errorf("%w: Categorical fields disagree on %d classes × %d features", ErrShape, k, f)
+		return 0, 0, fmt.Errorf("%w: Categorical fields disagree on %d classes × %d features", nb.ErrShape, k, f)
 	}
 	return k, f, nil
 }
@@ -321,7 +326,7 @@ func (m *Categorical) checkBatch(classes, f int) error {
 	}
 	if classes != k || f != mf {
 		return fmt.Errorf("%w: data of %d classes × %d features for a model of %d classes × %d features",
-			ErrShape, classes, f, k, mf)
+			nb.ErrShape, classes, f, k, mf)
 	}
 	return nil
 }
@@ -331,42 +336,42 @@ func (m *Categorical) checkMinCategories(f int) error {
 		return nil
 	}
 	if len(m.MinCategories) != f {
-		return fmt.Errorf("%w: %d MinCategories for %d features", ErrConfig, len(m.MinCategories), f)
+		return fmt.Errorf("%w: %d MinCategories for %d features", nb.ErrConfig, len(m.MinCategories), f)
 	}
 	for i, n := range m.MinCategories {
 		if n < 0 || n > MaxCategories {
-			return fmt.Errorf("%w: MinCategories[%d] is %d, want 0..%d", ErrConfig, i, n, MaxCategories)
+			return fmt.Errorf("%w: MinCategories[%d] is %d, want 0..%d", nb.ErrConfig, i, n, MaxCategories)
 		}
 	}
 	return nil
 }
 
 func (m *Categorical) alpha() (float64, error) {
-	return check.Alpha(m.Alpha, DefaultCategoricalAlpha, MinAlpha)
+	return check.Alpha(m.Alpha, DefaultCategoricalAlpha, nb.MinAlpha)
 }
 
 // checkCategoryRows reports whether X is a non-empty rectangular matrix of
 // valid category ids and returns, per feature, the largest id + 1.
 func checkCategoryRows(X [][]int) ([]int, error) {
 	if len(X) == 0 {
-		return nil, ErrEmpty
+		return nil, nb.ErrEmpty
 	}
 	f := len(X[0])
 	if f == 0 {
-		return nil, fmt.Errorf("%w: rows have no columns", ErrShape)
+		return nil, fmt.Errorf("%w: rows have no columns", nb.ErrShape)
 	}
 	width := make([]int, f)
 	for r, row := range X {
 		if len(row) != f {
-			return nil, fmt.Errorf("%w: row %d has %d columns, row 0 has %d", ErrShape, r, len(row), f)
+			return nil, fmt.Errorf("%w: row %d has %d columns, row 0 has %d", nb.ErrShape, r, len(row), f)
 		}
 		for i, v := range row {
 			switch {
 			case v < 0:
-				return nil, fmt.Errorf("%w: row %d column %d has category %d", ErrNegative, r, i, v)
+				return nil, fmt.Errorf("%w: row %d column %d has category %d", nb.ErrNegative, r, i, v)
 			case v >= MaxCategories:
 				return nil, fmt.Errorf("%w: row %d column %d has category %d, limit %d",
-					ErrShape, r, i, v, MaxCategories-1)
+					nb.ErrShape, r, i, v, MaxCategories-1)
 			}
 			width[i] = max(width[i], v+1)
 		}
