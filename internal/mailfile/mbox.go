@@ -1,4 +1,4 @@
-package mail
+package mailfile
 
 import (
 	"bufio"
@@ -8,7 +8,7 @@ import (
 )
 
 // Mbox reads the messages of an mbox file one at a time, in memory
-// bounded by Config.MaxMessage whatever the file's size. A message starts
+// bounded by mail.Config.MaxMessage whatever the file's size. A message starts
 // with a "From sender date" line (the date with a digit) at the start of
 // the file or after a blank line;
 // lines of the body quoted as ">From " (mboxrd, and mboxo's "From ") lose
@@ -23,16 +23,23 @@ type Mbox struct {
 	err       error
 }
 
-// NewMbox returns an Mbox reading r with the limits of c.
-func NewMbox(r io.Reader, c Config) *Mbox {
-	return &Mbox{r: bufio.NewReaderSize(r, 64<<10), max: c.maxMessage()}
+// DefaultMaxMessage is mail.Config's MaxMessage when it is 0.
+const DefaultMaxMessage = 32 << 20
+
+// NewMbox returns an Mbox reading r that cuts each message at maxMessage
+// bytes (mail.mail.Config.MaxMessage: ≤ 0 means DefaultMaxMessage).
+func NewMbox(r io.Reader, maxMessage int) *Mbox {
+	if maxMessage <= 0 {
+		maxMessage = DefaultMaxMessage
+	}
+	return &Mbox{r: bufio.NewReaderSize(r, 64<<10), max: maxMessage}
 }
 
 // Num returns the 1-based number of the message Next last returned.
 func (m *Mbox) Num() int { return m.n }
 
 // Truncated reports whether the message Next last returned was cut at
-// Config.MaxMessage bytes.
+// mail.Config.MaxMessage bytes.
 func (m *Mbox) Truncated() bool { return m.truncated }
 
 // Next returns the next message, without its From line, in memory of its

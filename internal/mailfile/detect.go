@@ -1,4 +1,4 @@
-package mail
+package mailfile
 
 import "strings"
 
@@ -28,7 +28,7 @@ const DetectBytes = 16 << 10
 // posts carry them too. An mbox file starts with a "From " line followed by
 // at least two fields.
 func Detect(head []byte) Kind {
-	if first, next := nextLine(head, 0); fromLine(first) {
+	if first, next := NextLine(head, 0); fromLine(first) {
 		if fields, _ := headerEvidence(head[next:]); fields >= 2 {
 			return MboxFile
 		}
@@ -46,7 +46,7 @@ func Detect(head []byte) Kind {
 func headerEvidence(b []byte) (fields int, mail bool) {
 	var received, id, date, news bool
 	for i := 0; i < len(b); {
-		line, next := nextLine(b, i)
+		line, next := NextLine(b, i)
 		if len(line) == 0 {
 			break
 		}
@@ -57,7 +57,7 @@ func headerEvidence(b []byte) (fields int, mail bool) {
 			}
 			continue
 		}
-		name, ok := fieldName(line)
+		name, ok := FieldName(line)
 		if !ok {
 			return 0, false
 		}
