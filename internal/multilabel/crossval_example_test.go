@@ -12,7 +12,7 @@ import (
 // documents reads testdata/multilabel.jsonl.
 func documents() []multilabel.Document {
 	var docs []multilabel.Document
-	_, err := corpus.WalkMulti("../testdata/multilabel.jsonl", corpus.Options{}, func(d corpus.MultiDocument) error {
+	_, err := corpus.WalkMulti("../../testdata/multilabel.jsonl", corpus.Options{}, func(d corpus.MultiDocument) error {
 		docs = append(docs, multilabel.Document{Labels: d.Labels, Text: d.Text})
 		return nil
 	})

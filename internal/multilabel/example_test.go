@@ -15,7 +15,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	// Each line of the file is {"labels": [...], "text": "..."}.
-	_, err = corpus.WalkMulti("../testdata/multilabel.jsonl", corpus.Options{}, func(d corpus.MultiDocument) error {
+	_, err = corpus.WalkMulti("../../testdata/multilabel.jsonl", corpus.Options{}, func(d corpus.MultiDocument) error {
 		return tr.Add(d.Labels, d.Text)
 	})
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 	"github.com/textnb/textnb/vectorize"
 )
 
-const multiJSONL = "../testdata/multilabel.jsonl"
+const multiJSONL = "../../testdata/multilabel.jsonl"
 
 func readMultiDocs(t testing.TB, path string) []corpus.MultiDocument {
 	t.Helper()
@@ -221,7 +221,7 @@ func TestMultiModelFile(t *testing.T) {
 	if _, err := Load(path); err != nil {
 		t.Error(err)
 	}
-	if _, err := Load("../testdata/models/news-v1.model"); !errors.Is(err, pipeline.ErrKind) {
+	if _, err := Load("../../testdata/models/news-v1.model"); !errors.Is(err, pipeline.ErrKind) {
 		t.Errorf("Load of a text model: %v, want ErrKind", err)
 	}
 	// A header that training does not write is a damaged file.

@@ -466,7 +466,7 @@ func TestTrainerLeavesCalibrationToCalibrate(t *testing.T) {
 // scores' softmax, and their priors as before.
 func TestEarlierFilesUncalibrated(t *testing.T) {
 	for _, name := range []string{"news-v1", "news-v2"} {
-		m, err := Load(filepath.Join("../testdata/models", name+".model"))
+		m, err := Load(filepath.Join("../../testdata/models", name+".model"))
 		if err != nil {
 			t.Fatal(err)
 		}

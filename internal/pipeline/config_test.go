@@ -17,10 +17,10 @@ func TestAutoClassifier(t *testing.T) {
 		cfg, want Config
 		path      string
 	}{
-		{"two classes", Config{Fast: true}, Config{Classifier: Multinomial, Alpha: DefaultBinaryAlpha}, "../testdata/spam.tsv"},
-		{"two classes, alpha given", Config{Alpha: 0.5, Reweight: -1}, Config{Classifier: Multinomial, Alpha: 0.5}, "../testdata/spam.tsv"},
-		{"two classes, norm", Config{Norm: true, Fast: true}, Config{Classifier: Complement, Norm: true}, "../testdata/spam.tsv"},
-		{"two Chinese classes", Config{Fast: true}, Config{Classifier: Multinomial, Alpha: DefaultBinaryAlpha}, "../testdata/zh/train.tsv"},
+		{"two classes", Config{Fast: true}, Config{Classifier: Multinomial, Alpha: DefaultBinaryAlpha}, "../../testdata/spam.tsv"},
+		{"two classes, alpha given", Config{Alpha: 0.5, Reweight: -1}, Config{Classifier: Multinomial, Alpha: 0.5}, "../../testdata/spam.tsv"},
+		{"two classes, norm", Config{Norm: true, Fast: true}, Config{Classifier: Complement, Norm: true}, "../../testdata/spam.tsv"},
+		{"two Chinese classes", Config{Fast: true}, Config{Classifier: Multinomial, Alpha: DefaultBinaryAlpha}, "../../testdata/zh/train.tsv"},
 		{"four classes", Config{Fast: true}, Config{Classifier: Complement, Alpha: DefaultAlpha}, newsTrain},
 		{"four classes, alpha given", Config{Alpha: 0.1, Reweight: -1}, Config{Classifier: Complement, Alpha: 0.1}, newsTrain},
 	} {
@@ -51,7 +51,7 @@ func TestAutoClassifier(t *testing.T) {
 // TestTuneFindsAutoBase checks that Tune recognizes the setting the zero
 // Classifier stands for as the base configuration's own.
 func TestTuneFindsAutoBase(t *testing.T) {
-	docs := docsOf(readDocs(t, "../testdata/spam.tsv"))
+	docs := docsOf(readDocs(t, "../../testdata/spam.tsv"))
 	g := Grid{Alpha: []float64{DefaultBinaryAlpha, DefaultAlpha}, Classifier: []Classifier{Complement, Multinomial}}
 	r, err := Tune(Config{}, g, CVOptions{Folds: 3}, docs)
 	if err != nil {
@@ -73,7 +73,7 @@ func TestTuneResolvesAutoPerSetting(t *testing.T) {
 		path string
 		want Classifier
 	}{
-		{"../testdata/spam.tsv", Multinomial},
+		{"../../testdata/spam.tsv", Multinomial},
 		{newsTrain, Complement},
 	} {
 		docs := readDocs(t, tc.path)

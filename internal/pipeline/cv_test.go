@@ -54,8 +54,8 @@ func crossValidate(t testing.TB, cfg Config, docs []corpus.Document, o CVOptions
 // vocabulary size and scores.
 func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 	news := readDocs(t, newsTrain)
-	spam := readDocs(t, "../testdata/spam.tsv")
-	zh := readDocs(t, "../testdata/zh/train.tsv")
+	spam := readDocs(t, "../../testdata/spam.tsv")
+	zh := readDocs(t, "../../testdata/zh/train.tsv")
 	for _, tc := range []struct {
 		name string
 		cfg  Config
@@ -140,7 +140,7 @@ func TestCrossValidateMatchesFoldTraining(t *testing.T) {
 }
 
 func TestCrossValidateErrors(t *testing.T) {
-	docs := readDocs(t, "../testdata/spam.tsv")
+	docs := readDocs(t, "../../testdata/spam.tsv")
 	for _, tc := range []struct {
 		name string
 		cfg  Config

@@ -77,7 +77,7 @@ func TestHostileLegacyHeaders(t *testing.T) {
 		{"classifier by name", "news-v2", func(h map[string]any) { config(h)["Classifier"] = "cnb" }, "Classifier"},
 		{"unknown multi-label score", "multilabel-v2", func(h map[string]any) { h["multi"].(map[string]any)["score"] = 2 }, "score"},
 	} {
-		data, err := os.ReadFile(filepath.Join("../testdata/models", tc.file+".model"))
+		data, err := os.ReadFile(filepath.Join("../../testdata/models", tc.file+".model"))
 		if err != nil {
 			t.Fatal(err)
 		}

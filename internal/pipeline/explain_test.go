@@ -31,10 +31,10 @@ var explainCases = []struct {
 	{"bnb", Config{Classifier: Bernoulli}, newsTrain, newsTest},
 	{"cnb hash", Config{Vectorizer: Hash, HashFeatures: 1 << 12}, newsTrain, newsTest},
 	{"bnb hash", Config{Classifier: Bernoulli, Vectorizer: Hash, HashFeatures: 64}, newsTrain, newsTest},
-	{"cnb zh", Config{}, "../testdata/zh/train.tsv", "../testdata/zh/test.tsv"},
-	{"mnb zh hash", Config{Classifier: Multinomial, Vectorizer: Hash}, "../testdata/zh/train.tsv", "../testdata/zh/test.tsv"},
+	{"cnb zh", Config{}, "../../testdata/zh/train.tsv", "../../testdata/zh/test.tsv"},
+	{"mnb zh hash", Config{Classifier: Multinomial, Vectorizer: Hash}, "../../testdata/zh/train.tsv", "../../testdata/zh/test.tsv"},
 	{"cnb reweighted", Config{Alpha: 0.3, Reweight: 5, ReweightRate: 40}, newsTrain, newsTest},
-	{"mnb reweighted", Config{Alpha: 0.3, Reweight: 5}, "../testdata/zh/train.tsv", "../testdata/zh/test.tsv"},
+	{"mnb reweighted", Config{Alpha: 0.3, Reweight: 5}, "../../testdata/zh/train.tsv", "../../testdata/zh/test.tsv"},
 }
 
 // readCorpus reads the labels and texts of a testdata corpus.

@@ -283,7 +283,7 @@ func TestHostileModels(t *testing.T) {
 	}
 	// The headers of formats 1 and 2, read apart (legacyConfig).
 	for _, name := range []string{"news-v1", "multilabel-v2"} {
-		data, err := os.ReadFile(filepath.Join("../testdata/models", name+".model"))
+		data, err := os.ReadFile(filepath.Join("../../testdata/models", name+".model"))
 		if err != nil {
 			t.Fatal(err)
 		}

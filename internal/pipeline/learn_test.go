@@ -441,7 +441,7 @@ func TestLearnReweightedAndCalibrated(t *testing.T) {
 // TestLearnIntoOlderFiles learns into the model files of earlier builds.
 func TestLearnIntoOlderFiles(t *testing.T) {
 	_, b, queries := learnSplit(t)
-	files, err := filepath.Glob("../testdata/models/*.model")
+	files, err := filepath.Glob("../../testdata/models/*.model")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +482,7 @@ func TestLearnIntoOlderFiles(t *testing.T) {
 // BenchmarkLearn times Learn of one SMS-sized text into a model of
 // testdata/spam.tsv, beside a prediction of it (Proba).
 func BenchmarkLearn(b *testing.B) {
-	docs, err := corpus.ReadAll("../testdata/spam.tsv", corpus.Options{})
+	docs, err := corpus.ReadAll("../../testdata/spam.tsv", corpus.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

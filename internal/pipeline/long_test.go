@@ -56,7 +56,7 @@ func inPieces(t *testing.T, long, piece int) {
 // every document's row.
 func TestLongDocumentsInPieces(t *testing.T) {
 	en, enTexts := longDocs(t, newsTrain, 30000, corpus.Options{})
-	zh, zhTexts := longDocs(t, "../testdata/zh/train.tsv", 6000, corpus.Options{TextField: "text_a"})
+	zh, zhTexts := longDocs(t, "../../testdata/zh/train.tsv", 6000, corpus.Options{TextField: "text_a"})
 	for _, c := range []struct {
 		name          string
 		cfg           Config

@@ -26,8 +26,8 @@ import (
 )
 
 const (
-	newsTrain = "../testdata/news/train"
-	newsTest  = "../testdata/news/test"
+	newsTrain = "../../testdata/news/train"
+	newsTest  = "../../testdata/news/test"
 )
 
 func train(t testing.TB, cfg Config, path string) (*Model, Summary) {
@@ -223,7 +223,7 @@ func encodeRepeatingTerm(t *testing.T, m *Model) []byte {
 // now with the same settings, whose terms are in first-seen order: the same
 // terms, and scores equal but for the order of sums over features.
 func TestLoadVersion1(t *testing.T) {
-	old, err := Load("../testdata/models/news-v1.model")
+	old, err := Load("../../testdata/models/news-v1.model")
 	if err != nil {
 		t.Fatal(err)
 	}

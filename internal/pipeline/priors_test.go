@@ -14,13 +14,13 @@ import (
 // posteriors to uniform priors gives those of the same model trained with
 // UniformPrior, and Complement NB's posteriors assume uniform priors.
 func TestPosteriorPriors(t *testing.T) {
-	docs, err := corpus.ReadAll("../testdata/spam.tsv", corpus.Options{})
+	docs, err := corpus.ReadAll("../../testdata/spam.tsv", corpus.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mnb, _ := train(t, Config{Classifier: Multinomial, Fast: true}, "../testdata/spam.tsv") // one α for both
-	uniform, _ := train(t, Config{Classifier: Multinomial, UniformPrior: true, Fast: true}, "../testdata/spam.tsv")
-	cnb, _ := train(t, Config{Classifier: Complement, Fast: true}, "../testdata/spam.tsv") // uncalibrated
+	mnb, _ := train(t, Config{Classifier: Multinomial, Fast: true}, "../../testdata/spam.tsv") // one α for both
+	uniform, _ := train(t, Config{Classifier: Multinomial, UniformPrior: true, Fast: true}, "../../testdata/spam.tsv")
+	cnb, _ := train(t, Config{Classifier: Complement, Fast: true}, "../../testdata/spam.tsv") // uncalibrated
 	if p := mnb.PosteriorPriors(); math.Abs(p[0]-0.75) > 1e-12 || math.Abs(p[1]-0.25) > 1e-12 {
 		t.Fatalf("Multinomial: %v, want the training frequencies 0.75, 0.25", p)
 	}

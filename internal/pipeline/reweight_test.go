@@ -15,7 +15,7 @@ import (
 // byte for byte but for the record of the choice, and that Fast trains the
 // plain defaults.
 func TestChoiceEqualsExplicit(t *testing.T) {
-	for _, path := range []string{newsTrain, "../testdata/spam.tsv", "../testdata/zh/train.tsv"} {
+	for _, path := range []string{newsTrain, "../../testdata/spam.tsv", "../../testdata/zh/train.tsv"} {
 		docs := readDocs(t, path)
 		chosen, s, err := trainerOf(t, Config{}, docs).Finish()
 		if err != nil {
@@ -83,7 +83,7 @@ func TestReweightChanges(t *testing.T) {
 	if plain.Config.Reweight != -1 || rw.Config.Reweight != 5 || rw.Config.ReweightRate != 40 {
 		t.Errorf("configs record %d×%g and %d×%g", plain.Config.Reweight, plain.Config.ReweightRate, rw.Config.Reweight, rw.Config.ReweightRate)
 	}
-	old, err := Load("../testdata/models/news-v2.model")
+	old, err := Load("../../testdata/models/news-v2.model")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,9 +152,9 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 		cfg  Config
 	}{
 		{newsTrain, Config{}},
-		{"../testdata/spam.tsv", Config{}},
+		{"../../testdata/spam.tsv", Config{}},
 		{newsTrain, Config{MaxTableSize: 4 * 1500}},
-		{"../testdata/spam.tsv", Config{MaxTableSize: 2 * 600}},
+		{"../../testdata/spam.tsv", Config{MaxTableSize: 2 * 600}},
 	} {
 		path := tc.path
 		docs := readDocs(t, path)

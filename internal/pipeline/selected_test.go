@@ -14,7 +14,7 @@ import (
 // documents, as training with the selection does: after training, and
 // after learning half the corpus into a model of the other half.
 func TestSelectedMatchesTrainingWithSelect(t *testing.T) {
-	docs, err := corpus.ReadAll("../testdata/spam.tsv", corpus.Options{})
+	docs, err := corpus.ReadAll("../../testdata/spam.tsv", corpus.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,11 +85,11 @@ func sorted(s []string) []string {
 
 // Selected refuses what its counts cannot tell.
 func TestSelectedRefuses(t *testing.T) {
-	counts := trainDocs(t, Config{Fast: true, Weighting: RawCounts}, readDocs(t, "../testdata/spam.tsv"))
+	counts := trainDocs(t, Config{Fast: true, Weighting: RawCounts}, readDocs(t, "../../testdata/spam.tsv"))
 	if _, err := counts.Selected(Selection{Method: MutualInfo, K: 10}); !errors.Is(err, ErrConfig) {
 		t.Errorf("mutual information of term counts: %v, want ErrConfig", err)
 	}
-	tfidf := trainDocs(t, Config{Fast: true, Vocab: vectorize.VocabConfig{Binary: true}}, readDocs(t, "../testdata/spam.tsv"))
+	tfidf := trainDocs(t, Config{Fast: true, Vocab: vectorize.VocabConfig{Binary: true}}, readDocs(t, "../../testdata/spam.tsv"))
 	if _, err := tfidf.Selected(Selection{Method: Chi2, K: 10}); !errors.Is(err, ErrConfig) {
 		t.Errorf("tf-idf: %v, want ErrConfig", err)
 	}

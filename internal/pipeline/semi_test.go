@@ -281,7 +281,7 @@ func TestSemiReportString(t *testing.T) {
 }
 
 func ExampleSemiReport() {
-	docs, err := corpus.ReadAll("../testdata/news/train", corpus.Options{})
+	docs, err := corpus.ReadAll("../../testdata/news/train", corpus.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

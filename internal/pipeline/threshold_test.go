@@ -11,7 +11,7 @@ import (
 	"github.com/textnb/textnb/internal/testkit"
 )
 
-const spamTSV = "../testdata/spam.tsv"
+const spamTSV = "../../testdata/spam.tsv"
 
 // TestThreshold checks that a threshold decides Proba's class, goes
 // through a model file and back, and that a file without one predicts

@@ -66,7 +66,7 @@ func TestTuneMatchesCrossValidate(t *testing.T) {
 }
 
 func TestTuneChineseCharNGrams(t *testing.T) {
-	docs := readDocs(t, "../testdata/zh/train.tsv")
+	docs := readDocs(t, "../../testdata/zh/train.tsv")
 	g := Grid{CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 1}, {Min: 2, Max: 3}}}
 	r, err := Tune(Config{}, g, CVOptions{Folds: 3}, docsOf(docs))
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 )
 
 const (
-	newsTrain = "../testdata/news/train"
-	newsTest  = "../testdata/news/test"
+	newsTrain = "../../testdata/news/train"
+	newsTest  = "../../testdata/news/test"
 )
 
 // readLabeled returns the labeled documents of path, in order.
@@ -126,7 +126,7 @@ func mergeTree[T any](xs []T, merge func(a, b T) (T, error)) (T, error) {
 // TestPartsTrainAsOneTwoClasses checks that the zero Classifier becomes
 // the same model in parts as in one training when there are two classes.
 func TestPartsTrainAsOneTwoClasses(t *testing.T) {
-	docs := readLabeled(t, "../testdata/spam.tsv")
+	docs := readLabeled(t, "../../testdata/spam.tsv")
 	want := trainAsOne(t, pipeline.Config{Fast: true}, docs) // parts cannot choose or calibrate
 	got, err := trainInParts(t, pipeline.Config{}, docs, 3)
 	if err != nil {
