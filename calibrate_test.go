@@ -14,7 +14,7 @@ func TestTrainCalibrated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := m.Pipeline().Calibration()
+	c := m.m.Calibration()
 	if c == nil || c.Documents != 240 || !(c.LogLossAfter < c.LogLossBefore) {
 		t.Fatalf("calibration %+v", c)
 	}

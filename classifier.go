@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/multilabel"
 	"github.com/textnb/textnb/internal/serve"
-	"github.com/textnb/textnb/multilabel"
 )
 
 // Kind says what a model file holds: TextModel, TableModel or

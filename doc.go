@@ -31,14 +31,16 @@
 //
 // Errors are sentinels, wrapped with details: test them with errors.Is.
 //
-// The packages below textnb are its parts, for those who need more control
-// or speed: pipeline (training a text model, its file, destination-first
-// scoring with reusable buffers), multilabel (several labels per document),
-// shard (training in parts, for distributed engines), metrics (accuracy,
-// F1, confusion), corpus (reading corpora), tokenize, vectorize and nb (the
-// classifiers on sparse rows, and the Gaussian and Categorical ones a Table
-// uses). Model.Pipeline and MultiLabel.Pipeline return the underlying
-// models.
+// Below Model is its engine, named here by aliases for programs that need
+// more control or speed, as the textnb command does: Pipeline (the trained
+// model, whose Predictor scores into buffers the caller reuses), Trainer,
+// CrossValidateDocs and Tune, the multi-label engine (MultiLabelPipeline,
+// NewMultiLabelTrainer; TrainMultiLabel trains a MultiLabel), and training
+// in parts for distributed engines (DocFreqs, ClassSums). Config's option
+// types and values are here too (Weighting, Estimator, …). The packages
+// below textnb are the stages, for those who compose their own: metrics
+// (accuracy, F1, confusion), corpus (reading corpora), tokenize, vectorize
+// and nb (the classifiers on sparse rows).
 //
 // Handler serves models in memory over HTTP, as textnb serve does, to
 // mount in a program's own server; NewServer also serves model files, with

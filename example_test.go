@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/textnb/textnb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // Train on a corpus on disk, save the model, load it and predict: the
@@ -144,9 +143,9 @@ func ExampleOpen() {
 	// Output: text model: sport
 }
 
-// Config's fields are pipeline.Config's; its zero value is the default.
+// The zero Config is the default; its fields name their option values.
 func ExampleConfig() {
-	cfg := textnb.Config{Classifier: pipeline.Multinomial, Weighting: pipeline.RawCounts}
+	cfg := textnb.Config{Classifier: textnb.Multinomial, Weighting: textnb.RawCounts}
 	m, err := textnb.Train(spam, cfg)
 	if err != nil {
 		log.Fatal(err)
@@ -182,7 +181,7 @@ func ExampleModel_Inspect() {
 
 // A filter learns from the mistakes a user corrects, without retraining.
 func ExampleModel_Learn() {
-	m, err := textnb.Train(spam, textnb.Config{Weighting: pipeline.RawCounts, Fast: true})
+	m, err := textnb.Train(spam, textnb.Config{Weighting: textnb.RawCounts, Fast: true})
 	if err != nil {
 		log.Fatal(err)
 	}

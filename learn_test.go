@@ -5,15 +5,13 @@ import (
 	"slices"
 	"sync"
 	"testing"
-
-	"github.com/textnb/textnb/pipeline"
 )
 
 // TestLearnConcurrently learns, with new classes, while other goroutines
 // predict, explain, list classes and save (for the race detector), and
 // checks that each Learn is seen by the next prediction.
 func TestLearnConcurrently(t *testing.T) {
-	for _, cfg := range []Config{{Weighting: pipeline.RawCounts, Fast: true}, {Fast: true}} {
+	for _, cfg := range []Config{{Weighting: RawCounts, Fast: true}, {Fast: true}} {
 		m, err := Train(spamDocs(), cfg)
 		if err != nil {
 			t.Fatal(err)

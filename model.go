@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // Model is a trained text classifier. It is safe for concurrent use,
@@ -142,7 +142,7 @@ func (m *Model) Threshold() (label string, p float64, ok bool) {
 
 // Explanation tells why a text got its label: each term's signed
 // contribution to the score margin of the label over the runner-up, largest
-// first. See pipeline.Explanation.
+// first.
 type Explanation = pipeline.Explanation
 
 // Explain predicts the label of text and explains it.
@@ -152,7 +152,7 @@ func (m *Model) Explain(text string) Explanation {
 	return p.Explain(text)
 }
 
-// Info describes a model; see pipeline.Info.
+// Info describes a model.
 type Info = pipeline.Info
 
 // Inspect describes m: its settings and classes, with each class's top
@@ -163,7 +163,7 @@ func (m *Model) Inspect(top int) (Info, error) { return m.m.Inspect(top) }
 // as if the document had been in the training corpus (docs/learn.md says
 // what that means for each kind of model). A label m lacks becomes a new
 // class, unless m is calibrated or has a threshold
-// (pipeline.ErrNewClass). Save writes the learned model.
+// (ErrNewClass). Save writes the learned model.
 //
 // A raw-count model (Weighting RawCounts, Multinomial or Complement NB)
 // learns a document in time proportional to its terms; other models are
@@ -172,7 +172,7 @@ func (m *Model) Learn(label, text string) error { return m.m.Learn(label, text) 
 
 // Unlearn takes away a document learned (or trained on) with label by
 // mistake: learning a document and unlearning it leaves m as it was. A
-// document m does not hold is refused (pipeline.ErrNotLearned).
+// document m does not hold is refused (ErrNotLearned).
 func (m *Model) Unlearn(label, text string) error { return m.m.Unlearn(label, text) }
 
 // LearnBatch learns docs in order, refitting once; if one fails, those
@@ -191,6 +191,6 @@ func examples(docs []Document) []pipeline.Example {
 	return out
 }
 
-// Pipeline returns the underlying pipeline model, whose Predictor scores
-// into buffers the caller reuses.
-func (m *Model) Pipeline() *pipeline.Model { return m.m }
+// Pipeline returns the underlying text engine's model, whose Predictor
+// scores into buffers the caller reuses.
+func (m *Model) Pipeline() *Pipeline { return m.m }

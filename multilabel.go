@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // MultiLabel is a trained multi-label text classifier, which gives a
@@ -15,6 +15,17 @@ import (
 type MultiLabel struct {
 	m          *multilabel.Model
 	predictors sync.Pool // of *multilabel.Predictor
+}
+
+// TrainMultiLabel trains a multi-label model on docs with cfg, the
+// tokenizer, vocabulary and weighting shared by the labels, and mc, the
+// multi-label settings, as textnb train --multi-label does.
+func TrainMultiLabel(docs []MultiLabelDocument, cfg Config, mc MultiLabelConfig) (*MultiLabel, error) {
+	m, _, err := multilabel.Train(cfg, mc, docs)
+	if err != nil {
+		return nil, err
+	}
+	return newMultiLabel(m), nil
 }
 
 func newMultiLabel(m *multilabel.Model) *MultiLabel {
@@ -111,8 +122,8 @@ func (m *MultiLabel) ExplainInput(in Input) (Explained, error) {
 
 // Inspect describes m as Info: its shared settings, and its labels as
 // Classes, each with its training documents and top terms by weight (top
-// ≤ 0: none). Thresholds has the thresholds, and Pipeline().Inspect the
-// multi-label settings too.
+// ≤ 0: none). Thresholds has the thresholds, and MultiLabelPipeline.Inspect
+// the multi-label settings too.
 func (m *MultiLabel) Inspect(top int) (Info, error) {
 	mi, err := m.m.Inspect(top)
 	if err != nil {
@@ -131,5 +142,5 @@ func (m *MultiLabel) Learn(label, text string) error { return ErrNotLearnable }
 // Unlearn returns ErrNotLearnable.
 func (m *MultiLabel) Unlearn(label, text string) error { return ErrNotLearnable }
 
-// Pipeline returns the underlying multi-label model.
-func (m *MultiLabel) Pipeline() *multilabel.Model { return m.m }
+// Pipeline returns the underlying multi-label engine's model.
+func (m *MultiLabel) Pipeline() *MultiLabelPipeline { return m.m }

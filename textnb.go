@@ -6,8 +6,8 @@ import (
 	"iter"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/table"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // Document is a labeled text.
@@ -16,7 +16,8 @@ type Document struct {
 }
 
 // Config holds every setting of a text model; its zero value is the
-// default. See pipeline.Config for the fields.
+// default. The types of its fields are below, with their values
+// (Weighting, Vectorizer, Estimator, TFIDFOptions, Selection, Semi).
 type Config = pipeline.Config
 
 // TableConfig holds the settings of TrainTable; its zero value is
@@ -58,6 +59,12 @@ var (
 	ErrConfig = pipeline.ErrConfig
 	// ErrFormat: a file is not a textnb model, or is damaged.
 	ErrFormat = pipeline.ErrFormat
+	// ErrNotModel, ErrDamaged, ErrChecksum, ErrVersion: the ways a file
+	// is not a usable model file, each an ErrFormat (docs/model-files.md).
+	ErrNotModel = pipeline.ErrNotModel
+	ErrDamaged  = pipeline.ErrDamaged
+	ErrChecksum = pipeline.ErrChecksum
+	ErrVersion  = pipeline.ErrVersion
 	// ErrKind: a model file holds a table model where a text model was
 	// asked for, or the other way round; or a Classifier was given a row
 	// where it classifies texts, or a text where it classifies rows.
@@ -70,6 +77,15 @@ var (
 	// ErrOverflow: a row is so far from a table model's training data
 	// (|x| near 1e154 for Gaussian NB) that every class scores −Inf.
 	ErrOverflow = table.ErrOverflow
+	// ErrNewClass: Learn was given a label that is not a class of a
+	// calibrated model, or of one with a threshold.
+	ErrNewClass = pipeline.ErrNewClass
+	// ErrNotLearned: Unlearn was given a document the model does not
+	// hold.
+	ErrNotLearned = pipeline.ErrNotLearned
+	// ErrReweighted: a reweighted model cannot be merged or trained in
+	// parts.
+	ErrReweighted = pipeline.ErrReweighted
 	// ErrNotLearnable: a Classifier of a kind that does not learn (only
 	// text models learn and unlearn documents).
 	ErrNotLearnable = errors.New("only text models learn")
@@ -93,7 +109,7 @@ func Train(docs []Document, cfg Config) (*Model, error) {
 // ReadCorpus returns, without holding them in memory. It stops at the
 // first error of the sequence and returns it. With cfg.Calibrate it goes
 // through the sequence a second time, for a k-fold cross-validation
-// (pipeline.DefaultFolds) that calibrates the probabilities.
+// (DefaultFolds) that calibrates the probabilities.
 func TrainFrom(docs iter.Seq2[Document, error], cfg Config) (*Model, error) {
 	tr, err := pipeline.NewTrainer(cfg)
 	if err != nil {

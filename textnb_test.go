@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 func newsModel(t *testing.T) *Model {
@@ -40,7 +40,7 @@ func newsTexts(t *testing.T) (labels, texts []string) {
 func TestPredictMatchesPipeline(t *testing.T) {
 	m := newsModel(t)
 	labels, texts := newsTexts(t)
-	p := m.Pipeline().NewPredictor()
+	p := m.m.NewPredictor()
 	want := make([]Prediction, len(texts))
 	right := 0
 	for i, text := range texts {
@@ -79,7 +79,7 @@ func TestPredictMatchesPipeline(t *testing.T) {
 	wg.Wait()
 }
 
-func p2(m *Model) *pipeline.Predictor { return m.Pipeline().NewPredictor() }
+func p2(m *Model) *pipeline.Predictor { return m.m.NewPredictor() }
 
 func TestTrainErrors(t *testing.T) {
 	before := runtime.NumGoroutine()

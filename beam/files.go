@@ -20,9 +20,9 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/pipeline"
+	"github.com/textnb/textnb/internal/shard"
 	"github.com/textnb/textnb/internal/textcore"
-	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/shard"
 	"github.com/textnb/textnb/tokenize"
 )
 

@@ -21,9 +21,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
+	"github.com/textnb/textnb/internal/pipeline"
+	"github.com/textnb/textnb/internal/shard"
 	"github.com/textnb/textnb/internal/textfile"
-	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/shard"
 	"github.com/textnb/textnb/tokenize"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
-	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/shard"
+	"github.com/textnb/textnb/internal/pipeline"
+	"github.com/textnb/textnb/internal/shard"
 )
 
 // The second pass's class sums can be as large as the model: with the

@@ -18,8 +18,8 @@
 //     "label" and "text" (or the names set in Options).
 //   - A .txt file: a single document, only when reading unlabeled.
 //   - Mail (Options.Input, InputAuto by default): a file of a folder that
-//     is an RFC 5322 message (.eml, or detected by its header block, see
-//     mail.Detect) is one document, the text mail.Decode renders of it; an
+//     is an RFC 5322 message (.eml, or detected by its header block, as
+//     internal/mailfile.Detect tells) is one document, the text mail.Decode renders of it; an
 //     mbox file (.mbox, or starting with a "From " line) is one document per
 //     message, named path:N (path alone for a file of one message); a
 //     Maildir's cur and new folders are read and its tmp skipped. An .eml or
@@ -61,12 +61,6 @@
 // not to the corpus. [WalkStats] also reports a [Stats] summary: how many
 // documents were empty, which encodings were seen, and whether labels were
 // ignored because an unlabeled read met a labeled file.
-//
-// # Splits
-//
-// [Split], [StratifiedSplit], [StratifiedKFold], [StratifiedSample],
-// [StratifiedSampleN] and [Undersample] return sorted document indices and are
-// deterministic for a seed (math/rand/v2 PCG).
 //
 // # Errors
 //

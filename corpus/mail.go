@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/textnb/textnb/internal/mailfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ type Input uint8
 // The inputs.
 const (
 	// InputAuto, the default, reads mail as mail: .eml files, .mbox
-	// files, and files that mail.Detect takes for a message or an mbox
+	// files, and files that mailfile.Detect takes for a message or an mbox
 	// (strictly: plain text, news posts included, reads as text).
 	InputAuto Input = iota
 	// InputText reads every file as one text document.
@@ -61,32 +62,32 @@ func ParseInput(s string) (Input, error) {
 const bigMail = 64 << 20
 
 // mailExt reports the mail kind a file's extension gives, in auto mode.
-func mailExt(path string) (mail.Kind, bool) {
+func mailExt(path string) (mailfile.Kind, bool) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".eml":
-		return mail.OneMessage, true
+		return mailfile.OneMessage, true
 	case ".mbox", ".mbx":
-		return mail.MboxFile, true
+		return mailfile.MboxFile, true
 	}
-	return mail.NotMail, false
+	return mailfile.NotMail, false
 }
 
 // mailKind returns how a file whose first bytes are head is read.
-func mailKind(path string, head []byte, in Input) mail.Kind {
+func mailKind(path string, head []byte, in Input) mailfile.Kind {
 	if in == InputText { // before Detect: plain text pays for no look at its headers
-		return mail.NotMail
+		return mailfile.NotMail
 	}
-	k := mail.Detect(head[:min(len(head), mail.DetectBytes)])
+	k := mailfile.Detect(head[:min(len(head), mailfile.DetectBytes)])
 	switch in {
 	case InputMail:
-		if k == mail.MboxFile || bytes.HasPrefix(head, []byte("From ")) {
-			return mail.MboxFile
+		if k == mailfile.MboxFile || bytes.HasPrefix(head, []byte("From ")) {
+			return mailfile.MboxFile
 		}
-		return mail.OneMessage
+		return mailfile.OneMessage
 	}
-	if ext, ok := mailExt(path); ok && k == mail.NotMail {
-		if ext == mail.MboxFile && !bytes.HasPrefix(head, []byte("From ")) {
-			return mail.OneMessage
+	if ext, ok := mailExt(path); ok && k == mailfile.NotMail {
+		if ext == mailfile.MboxFile && !bytes.HasPrefix(head, []byte("From ")) {
+			return mailfile.OneMessage
 		}
 		return ext
 	}
@@ -109,22 +110,22 @@ func readFileDoc(f fileDoc, opt Options) batch {
 		if err != nil {
 			return batch{err: err}
 		}
-		if mailKind(path, head, opt.Input) == mail.NotMail {
+		if mailKind(path, head, opt.Input) == mailfile.NotMail {
 			return textDoc(path, f.label)
 		}
 		return batch{mbox: path, mboxLabel: f.label}
 	}
 	switch mailKind(path, raw, opt.Input) {
-	case mail.NotMail:
+	case mailfile.NotMail:
 		text, enc := textfile.DecodeString(unsafe.String(unsafe.SliceData(raw), len(raw))) // raw is never written again
 		return batch{docs: []Document{{Source: path, Label: f.label, Text: text}}, encs: []Encoding{enc}}
-	case mail.OneMessage:
+	case mailfile.OneMessage:
 		var b batch
 		b.add(messageDoc(raw, path, f.label, opt.Mail), UTF8)
 		return b
 	}
 	var b batch
-	mb := mail.NewMbox(bytes.NewReader(raw), opt.Mail)
+	mb := mailfile.NewMbox(bytes.NewReader(raw), opt.Mail.MaxMessage)
 	for {
 		msg, err := mb.Next()
 		if errors.Is(err, io.EOF) {
@@ -155,14 +156,14 @@ func messageDoc(raw []byte, source, label string, c mail.Config) Document {
 	return Document{Source: source, Label: label, Text: m.Text, ID: m.ID, Mail: true, Date: m.Date}
 }
 
-// readHead returns the first bytes of a file, enough for mail.Detect.
+// readHead returns the first bytes of a file, enough for mailfile.Detect.
 func readHead(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
 	defer f.Close()
-	head := make([]byte, mail.DetectBytes)
+	head := make([]byte, mailfile.DetectBytes)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("corpus: %w", err)
@@ -187,7 +188,7 @@ func walkMbox(path, label string, opt Options, fn func(Document, Encoding) error
 	}
 	defer f.Close()
 	produce := func(emit emitFunc) {
-		mb := mail.NewMbox(f, opt.Mail)
+		mb := mailfile.NewMbox(f, opt.Mail.MaxMessage)
 		var msgs [][]byte
 		var nums []int
 		size := 0

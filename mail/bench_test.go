@@ -5,16 +5,6 @@ import (
 	"testing"
 )
 
-// BenchmarkDetect is the cost auto input adds to every plain text file:
-// Detect on a 20 Newsgroups post's first bytes.
-func BenchmarkDetect(b *testing.B) {
-	post := []byte("From: drice@ponder.csci.unt.edu (D. Keith Rice)\nSubject: Re: Drive/Controller Compatibility\n" +
-		"Lines: 672\nOrganization: University of North Texas\n\n" + strings.Repeat("Thanks to all who responded to my post.\n", 100))
-	for b.Loop() {
-		Detect(post)
-	}
-}
-
 // BenchmarkDecode decodes a multipart message with text, HTML and an
 // attachment.
 func BenchmarkDecode(b *testing.B) {

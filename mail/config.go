@@ -2,6 +2,7 @@ package mail
 
 import (
 	"fmt"
+	"github.com/textnb/textnb/internal/mailfile"
 	"strings"
 )
 
@@ -102,7 +103,7 @@ next:
 
 // Default limits; see Config.
 const (
-	DefaultMaxMessage = 32 << 20
+	DefaultMaxMessage = mailfile.DefaultMaxMessage
 	DefaultMaxHeader  = 1 << 20
 	DefaultMaxDepth   = 16
 	DefaultMaxParts   = 1000

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"github.com/textnb/textnb/internal/mailfile"
 	netmail "net/mail"
 	"regexp"
 	"strconv"
@@ -85,7 +86,7 @@ func messageDate(h header, raw []byte) time.Time {
 		return t
 	}
 	if bytes.HasPrefix(raw, []byte("From ")) {
-		line, _ := nextLine(raw, 0)
+		line, _ := mailfile.NextLine(raw, 0)
 		if t, ok := parseDate(string(line)); ok {
 			return t
 		}

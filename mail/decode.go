@@ -3,6 +3,7 @@ package mail
 import (
 	"bytes"
 	"encoding/base64"
+	"github.com/textnb/textnb/internal/mailfile"
 	"mime"
 	"path"
 	"strings"
@@ -373,7 +374,7 @@ func splitMultipart(body []byte, boundary string, max int) (parts [][]byte, ok b
 		if bytes.HasPrefix(after, []byte("--")) {
 			return parts, true
 		}
-		_, next := nextLine(body, j)
+		_, next := mailfile.NextLine(body, j)
 		start, i = next, next
 	}
 	if start >= 0 && start < len(body) {

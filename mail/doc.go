@@ -18,12 +18,12 @@
 // tokenizer's settings. The groups
 // (see [Features]) are switchable; Config's zero value renders them all.
 //
-// [Detect] tells a message or an mbox from plain text by its first bytes,
-// strictly: a header block alone (20 Newsgroups posts have From: and
-// Subject:) is not enough without a Received field, a Message-ID with a
-// Date, or MIME-Version with Content-Type, or a leading mbox "From " line.
-// [Mbox] streams the messages of an mbox file, each at most
-// Config.MaxMessage bytes.
+// Package corpus reads mail as documents: it tells a message or an mbox
+// file from plain text by its first bytes, strictly (a header block alone,
+// such as a 20 Newsgroups post's From: and Subject:, is not enough without
+// a Received field, a Message-ID with a Date, or a leading mbox "From "
+// line), and splits an mbox file into messages of at most
+// Config.MaxMessage bytes (internal/mailfile), then decodes each here.
 //
 // Decoding never fails: a damaged message (a missing boundary, invalid
 // base64, an unknown charset, an endless header line) gives what can be

@@ -3,6 +3,7 @@ package mail
 import (
 	"bytes"
 	"errors"
+	"github.com/textnb/textnb/internal/mailfile"
 	"io"
 	"strings"
 	"testing"
@@ -27,7 +28,7 @@ func FuzzMail(f *testing.F) {
 	}
 	c := Config{MaxMessage: 1 << 16, MaxHeader: 1 << 12, MaxDepth: 8, MaxParts: 64}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if k := Detect(b); k > MboxFile {
+		if k := mailfile.Detect(b); k > mailfile.MboxFile {
 			t.Fatalf("Detect(%q) = %v", b, k)
 		}
 		m := Decode(b, c)
@@ -35,7 +36,7 @@ func FuzzMail(f *testing.F) {
 			t.Fatalf("Decode(%q): not UTF-8: %q", b, m.Text)
 		}
 		checkMarkers(t, m.Text)
-		mb := NewMbox(bytes.NewReader(b), c)
+		mb := mailfile.NewMbox(bytes.NewReader(b), c.MaxMessage)
 		total := 0
 		for {
 			msg, err := mb.Next()

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"github.com/textnb/textnb/internal/mailfile"
 	"io"
 	"mime"
 	"strings"
@@ -38,31 +39,6 @@ func (h header) has(name string) bool {
 	return false
 }
 
-// nextLine returns the line of b at i without its line break, and where
-// the next one starts.
-func nextLine(b []byte, i int) (line []byte, next int) {
-	j := bytes.IndexByte(b[i:], '\n')
-	if j < 0 {
-		return b[i:], len(b)
-	}
-	line = b[i : i+j]
-	return bytes.TrimSuffix(line, []byte("\r")), i + j + 1
-}
-
-// fieldName returns the name of the header field that line starts, if it
-// starts one: printable ASCII but for the colon, then a colon.
-func fieldName(line []byte) (string, bool) {
-	for i, c := range line {
-		switch {
-		case c == ':':
-			return string(line[:i]), i > 0
-		case c <= ' ' || c > '~':
-			return "", false
-		}
-	}
-	return "", false
-}
-
 // splitHeader parses the header block at the start of msg and returns it
 // with the body that follows the blank line after it. A line that is
 // neither a field nor a continuation ends the block early (the message is
@@ -71,7 +47,7 @@ func fieldName(line []byte) (string, bool) {
 func splitHeader(msg []byte, max int) (h header, body []byte, damaged bool) {
 	i, kept := 0, 0
 	for i < len(msg) {
-		line, next := nextLine(msg, i)
+		line, next := mailfile.NextLine(msg, i)
 		if len(line) == 0 {
 			return h, msg[next:], damaged
 		}
@@ -92,7 +68,7 @@ func splitHeader(msg []byte, max int) (h header, body []byte, damaged bool) {
 			i = next
 			continue
 		}
-		name, ok := fieldName(line)
+		name, ok := mailfile.FieldName(line)
 		if !ok {
 			return h, msg[i:], true
 		}
@@ -116,7 +92,7 @@ func stripFromLine(msg []byte) []byte {
 	if !bytes.HasPrefix(msg, []byte("From ")) {
 		return msg
 	}
-	_, next := nextLine(msg, 0)
+	_, next := mailfile.NextLine(msg, 0)
 	return msg[next:]
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/textnb/textnb/internal/mailfile"
 	"io"
 	"slices"
 	"strings"
@@ -208,7 +209,7 @@ func TestHugeHeaderLine(t *testing.T) {
 	head := []byte("From a@b Mon Sep  2 2002\nReceived: x\nSubject: long\nX-Junk: ")
 	tail := []byte("\n\nbody one\n\nFrom c@d Mon Sep  2 2002\nSubject: two\n\nbody two\n")
 	r := &repeatReader{head: head, tail: tail, fill: 'a', n: 100 << 20}
-	mb := NewMbox(r, Config{})
+	mb := mailfile.NewMbox(r, 0)
 	first, err := mb.Next()
 	if err != nil || len(first) != DefaultMaxMessage || !mb.Truncated() {
 		t.Fatalf("first message: %d bytes, truncated %v, %v", len(first), mb.Truncated(), err)
@@ -228,60 +229,6 @@ func TestHugeHeaderLine(t *testing.T) {
 	big := append(append([]byte("Subject: s\nX-Junk: "), bytes.Repeat([]byte("a"), 100<<20)...), "\n\nbody"...)
 	if m := Decode(big, Config{}); !m.Damaged || len(m.Text) > 1<<10 {
 		t.Errorf("in memory: damaged %v, %d bytes of text", m.Damaged, len(m.Text))
-	}
-}
-
-func TestMbox(t *testing.T) {
-	in := "From a@b Mon Sep  2 2002\nSubject: one\n\nFrom here on, no split\n>From quoted\n>>From twice\n\n" +
-		"From c@d Tue Sep  3 2002\r\nSubject: two\r\n\r\nsecond\r\n\r\nFrom e@f Wed Sep  4 2002\nSubject: three\n\nthird"
-	mb := NewMbox(strings.NewReader(in), Config{})
-	var got []string
-	for {
-		msg, err := mb.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, string(msg))
-	}
-	want := []string{
-		"Subject: one\n\nFrom here on, no split\nFrom quoted\n>From twice\n\n",
-		"Subject: two\r\n\r\nsecond\r\n\r\n",
-		"Subject: three\n\nthird",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("messages\n%q, want\n%q", got, want)
-	}
-	// A file without a From line is one message.
-	mb = NewMbox(strings.NewReader("Subject: x\n\nbody"), Config{})
-	if msg, err := mb.Next(); err != nil || string(msg) != "Subject: x\n\nbody" {
-		t.Errorf("no From line: %q, %v", msg, err)
-	}
-}
-
-func TestDetect(t *testing.T) {
-	cases := []struct {
-		name, head string
-		want       Kind
-	}{
-		{"mbox", "From a@b Mon Sep  2 2002\nReturn-Path: <a@b>\nSubject: x\n\nbody", MboxFile},
-		{"received", "Received: from x\nFrom: a@b\nSubject: x\n\nbody", OneMessage},
-		{"message-id and date", "Return-Path: a@b\nFrom: a@b\nDate: Thu, 5 Sep 2002\nMessage-ID: <x@y>\n\nbody", OneMessage},
-		{"cut header", "Received: from x\nX-Long: aaaaaa", OneMessage},
-		{"news post", "From: a@b (A)\nSubject: Re: x\nOrganization: U\nLines: 5\n\nbody", NotMail},
-		{"news post with MIME", "From: a@b\nSubject: x\nLines: 5\nMime-Version: 1.0\nContent-Type: text/plain\n\nbody", NotMail},
-		{"news post with ids", "From: a@b\nNewsgroups: comp.x\nDate: x\nMessage-ID: <x>\n\nbody", NotMail},
-		{"enron", "Subject: hello\nhow are you\n", NotMail},
-		{"text", "Dear friend,\nFrom: me\n", NotMail},
-		{"From in prose", "From here on\nwe go\n", NotMail},
-		{"empty", "", NotMail},
-	}
-	for _, c := range cases {
-		if got := Detect([]byte(c.head)); got != c.want {
-			t.Errorf("%s: Detect = %v, want %v", c.name, got, c.want)
-		}
 	}
 }
 

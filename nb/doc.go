@@ -1,7 +1,9 @@
 // Package nb implements naive Bayes classifiers: multinomial, complement and
 // Bernoulli models for text over sparse document-term matrices
-// (vectorize.CSR), and Gaussian and categorical models over dense numeric
-// rows; prior-shift correction and semi-supervised training.
+// (vectorize.CSR); prior-shift correction and semi-supervised training.
+// The Gaussian and categorical models over dense numeric rows are the
+// engine of textnb.Table (textnb.TrainTable), in internal/densenb; they
+// share this package's conventions and errors.
 //
 // # Conventions
 //
@@ -16,8 +18,8 @@
 //     give scikit-learn's fit_prior=False and class_prior.
 //   - Negative feature values are rejected (ErrNegative).
 //   - Predictions break ties in favour of the first class.
-//   - Add, Merge and PartialFit add to their receiver; Remap returns new
-//     Counts. On error the receiver is unchanged.
+//   - Add and Merge add to their receiver; Remap returns new Counts. On
+//     error the receiver is unchanged.
 //   - A model whose fitted fields were set directly (for example decoded
 //     from a file) should call Prepare once; it scores correctly without
 //     it, only slower. Scoring is safe for concurrent use.
@@ -27,9 +29,7 @@
 // The zero value of every setting means its default:
 //
 //	Multinomial, Complement, Bernoulli               Alpha        DefaultAlpha (0.3; scikit-learn's is 1)
-//	Categorical                                      Alpha        DefaultCategoricalAlpha (1)
 //	Bernoulli                                        Binarize     0: a value > 0 is present
-//	Gaussian                                         VarSmoothing DefaultVarSmoothing (1e-9)
 //	SelfTraining                                     K 0.2, Threshold 0.9, Rounds 10
 //	EM                                               Lambda 0.1, MaxIter 50, Tol 1e-6
 //	PriorEM                                          Tol 1e-6, MaxIter 1000
@@ -39,9 +39,8 @@
 // MinAlpha (1e-10) is raised to it, as scikit-learn's force_alpha=False
 // does. Where a zero would be a setting of its own, ask for it with the
 // least positive value: Alpha = MinAlpha is the least smoothing there is
-// (what scikit-learn's alpha=0 gives), and a Tol or VarSmoothing of
-// math.SmallestNonzeroFloat64 means no early stop or (practically) no
-// variance smoothing. For the other settings a zero is rejected or useless
+// (what scikit-learn's alpha=0 gives), and a Tol of
+// math.SmallestNonzeroFloat64 means no early stop. For the other settings a zero is rejected or useless
 // (no rounds, no weight), so it is free to mean the default.
 //
 // # Training

@@ -240,10 +240,6 @@ func newTable(kf []float64, bias []float64) (linear, error) {
 // (docs/design.md). scikit-learn's default is 1; set it explicitly to match.
 const DefaultAlpha = 0.3
 
-// DefaultCategoricalAlpha is the additive smoothing of a Categorical model
-// whose Alpha is 0, scikit-learn's default, as in package table.
-const DefaultCategoricalAlpha = 1.0
-
 // MinAlpha is the least smoothing applied: a positive Alpha below it is
 // raised to it (scikit-learn's force_alpha=False clipping). Set Alpha to
 // MinAlpha to ask for as little smoothing as there is.

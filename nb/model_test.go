@@ -373,3 +373,21 @@ func jointLogLikelihoodCSR(m Model, X *vectorize.CSR) []float64 {
 	}
 	return jointRows(m, X, nil, 1, make([]float64, 0, X.Rows*m.NumClasses()), nil)
 }
+
+// Scores so large that jll − logsumexp(jll) would round their differences
+// away still give posteriors that sum to 1.
+func TestProbaOfHugeScores(t *testing.T) {
+	for _, jll := range [][]float64{{1e17, 1e17, 1e17}, {-1e300, -1e300 + 1e284}, {1e10, 1e10 + 1}} {
+		p := Proba(nil, jll)
+		var sum float64
+		for _, v := range p {
+			sum += v
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("Proba(%v) = %v, summing to %g", jll, p, sum)
+		}
+	}
+	if p := Proba(nil, []float64{1e17, 1e17}); p[0] != 0.5 || p[1] != 0.5 {
+		t.Errorf("Proba of two equal huge scores = %v, want 0.5 each", p)
+	}
+}

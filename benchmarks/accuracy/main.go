@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/textnb/textnb/internal/split"
 	"io"
 	"log"
 	"math"
@@ -379,7 +380,7 @@ func load20News(tmp string) (task, error) {
 		jobs: []bench.SklearnJob{{Key: "20news", Fold: f}}}, nil
 }
 
-func split(tmp, name string, train, test []bench.Item) (bench.Fold, error) {
+func writeSplit(tmp, name string, train, test []bench.Item) (bench.Fold, error) {
 	items := append(append([]bench.Item{}, train...), test...)
 	tr, te := make([]int, len(train)), make([]int, len(test))
 	for i := range tr {
@@ -398,8 +399,8 @@ func loadSMS(tmp string) (task, error) {
 		return task{}, err
 	}
 	items := bench.TextItems(docs)
-	train, test := corpus.Split(len(docs), 0.2, *seed)
-	f, err := split(tmp, "sms", bench.Pick(items, train), bench.Pick(items, test))
+	train, test := split.Split(len(docs), 0.2, *seed)
+	f, err := writeSplit(tmp, "sms", bench.Pick(items, train), bench.Pick(items, test))
 	return task{name: "SMS", fold: f, rows: []string{"SMS Spam Collection"}, method: fmt.Sprintf("80/20 shuffle, seed %d", *seed),
 		jobs: []bench.SklearnJob{{Key: "sms", Fold: f}}}, err
 }
@@ -415,7 +416,7 @@ func loadChnSentiCorp(tmp string) (task, error) {
 	if err != nil {
 		return task{}, err
 	}
-	f, err := split(tmp, "chnsenticorp", bench.TextItems(train), bench.TextItems(test))
+	f, err := writeSplit(tmp, "chnsenticorp", bench.TextItems(train), bench.TextItems(test))
 	return task{name: "ChnSentiCorp", fold: f, rows: []string{"ChnSentiCorp"}, method: "train → test_labeled",
 		jobs: []bench.SklearnJob{{Key: "chnsenticorp", Fold: f, Zh: true}}}, err
 }

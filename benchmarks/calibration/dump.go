@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // dump writes the default configuration's k-fold held-out scores of each

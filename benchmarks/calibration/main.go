@@ -16,6 +16,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/textnb/textnb/internal/split"
 	"log"
 	"math"
 	"os"
@@ -42,7 +43,7 @@ func datasets() []dataset {
 			if err != nil {
 				return nil, err
 			}
-			tr, te := corpus.Split(len(docs), 0.2, 1)
+			tr, te := split.Split(len(docs), 0.2, 1)
 			if test {
 				return bench.Pick(docs, te), nil
 			}

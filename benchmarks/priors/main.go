@@ -18,6 +18,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/textnb/textnb/internal/split"
 	"log"
 	"math"
 	"slices"
@@ -26,8 +27,8 @@ import (
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 var models = []struct {
@@ -80,8 +81,8 @@ type row struct {
 // run trains on one split and returns every variant's results.
 func run(docs []corpus.Document, cfg pipeline.Config, seed uint64) ([]row, error) {
 	labels := bench.Labels(docs)
-	trainIdx, testIdx := corpus.StratifiedSplit(labels, 0.5, seed)
-	balanced := bench.Pick(trainIdx, corpus.Undersample(bench.Pick(labels, trainIdx), seed))
+	trainIdx, testIdx := split.StratifiedSplit(labels, 0.5, seed)
+	balanced := bench.Pick(trainIdx, split.Undersample(bench.Pick(labels, trainIdx), seed))
 	m, err := fit(cfg, docs, balanced)
 	if err != nil {
 		return nil, err
@@ -162,9 +163,9 @@ func temperature(cfg pipeline.Config, docs []corpus.Document, labels []string, i
 	var jll []float64
 	var y []int
 	k := len(classes)
-	parts := corpus.StratifiedKFold(bench.Pick(labels, idx), folds, seed)
+	parts := split.StratifiedKFold(bench.Pick(labels, idx), folds, seed)
 	for i, part := range parts {
-		m, err := fit(cfg, docs, bench.Pick(idx, corpus.FoldTrain(nil, parts, i)))
+		m, err := fit(cfg, docs, bench.Pick(idx, split.FoldTrain(nil, parts, i)))
 		if err != nil {
 			return 0, err
 		}

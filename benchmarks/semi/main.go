@@ -18,6 +18,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/textnb/textnb/internal/split"
 	"log"
 	"math"
 	"os"
@@ -27,8 +28,8 @@ import (
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/pipeline"
 )
 
 func main() {
@@ -82,7 +83,7 @@ func main() {
 		var nLabeled int
 		for rep := range *reps {
 			seed := uint64(1000*r + rep + 1)
-			labeled, _ := corpus.StratifiedSample(labels, 1/float64(r+1), seed)
+			labeled, _ := split.StratifiedSample(labels, 1/float64(r+1), seed)
 			nLabeled = len(labeled)
 			isLabeled := make([]bool, len(train))
 			for _, i := range labeled {
@@ -115,7 +116,7 @@ const (
 // holdOut splits docs into a pool and a stratified, seeded held-out
 // fraction, each in the original order.
 func holdOut(docs []corpus.Document, frac float64, seed uint64) (pool, held []corpus.Document) {
-	heldIdx, poolIdx := corpus.StratifiedSample(bench.Labels(docs), frac, seed)
+	heldIdx, poolIdx := split.StratifiedSample(bench.Labels(docs), frac, seed)
 	return bench.Pick(docs, poolIdx), bench.Pick(docs, heldIdx)
 }
 

@@ -8,6 +8,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/textnb/textnb/internal/split"
 	"log"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ func main() {
 		var first bench.Eval
 		sum, lo := 0.0, 1.0
 		for k := 0; k < *seeds; k++ {
-			train, test := split(tmp, docs, *seed+uint64(k))
+			train, test := writeSplit(tmp, docs, *seed+uint64(k))
 			e, _, _, err := bench.TrainEval(bin, filepath.Join(tmp, "m.model"), train, test, c.args)
 			if err != nil {
 				log.Fatal(err)
@@ -59,9 +60,9 @@ func main() {
 	}
 }
 
-// split writes a seeded 80/20 split as two TSV files.
-func split(dir string, docs []corpus.Document, seed uint64) (string, string) {
-	train, test := corpus.Split(len(docs), 0.2, seed)
+// writeSplit writes a seeded 80/20 split as two TSV files.
+func writeSplit(dir string, docs []corpus.Document, seed uint64) (string, string) {
+	train, test := split.Split(len(docs), 0.2, seed)
 	write := func(name string, idx []int) string {
 		var b strings.Builder
 		for _, i := range idx {

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/textnb/textnb/internal/split"
 	"log"
 	"math"
 	"os"
@@ -29,7 +30,7 @@ import (
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 type dataset struct {
@@ -108,7 +109,7 @@ func prepare(tmp, news, newsTest string, seed uint64) []dataset {
 	if err != nil {
 		log.Fatal(err)
 	}
-	train, test := corpus.Split(len(sms), 0.2, seed)
+	train, test := split.Split(len(sms), 0.2, seed)
 	dir := filepath.Join(bench.Shared(), "data", "chnsenticorp")
 	zhTrain := read(filepath.Join(dir, "train.tsv"), "text_a")
 	zhTest := read(filepath.Join(dir, "test_labeled.tsv"), "text_a")
@@ -375,11 +376,11 @@ func exactness(path string) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	folds := corpus.StratifiedKFold(bench.Labels(docs), o.Folds, o.Seed)
+	folds := split.StratifiedKFold(bench.Labels(docs), o.Folds, o.Seed)
 	differ := 0
 	for k, test := range folds {
 		t, _ := pipeline.NewTrainer(pipeline.Config{})
-		for _, i := range corpus.FoldTrain(nil, folds, k) {
+		for _, i := range split.FoldTrain(nil, folds, k) {
 			if err := t.Add(docs[i].Label, docs[i].Text); err != nil {
 				log.Fatal(err)
 			}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // newsTexts returns the texts of testdata/news/test, one per line, and
@@ -43,7 +43,7 @@ func TestCLICalibrate(t *testing.T) {
 	if !strings.Contains(out, "calibrated: temperature ") || !strings.Contains(out, "5-fold") {
 		t.Fatalf("train --calibrate printed %q", out)
 	}
-	m, err := pipeline.Load(cal)
+	m, err := facade.LoadPipeline(cal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestCLICalibrate(t *testing.T) {
 	if info := mustRun(t, "", "inspect", cal, "--top", "0"); !strings.Contains(info, "calibrated  temperature") {
 		t.Errorf("inspect shows no calibration:\n%s", info)
 	}
-	var info pipeline.Info
+	var info facade.Info
 	if err := json.Unmarshal([]byte(mustRun(t, "", "inspect", cal, "--json", "--top", "0")), &info); err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestCLITuneCalibrates(t *testing.T) {
 	if !strings.Contains(out, "calibrated: temperature ") || !strings.Contains(out, "3-fold") {
 		t.Fatalf("train --tune printed %q", out)
 	}
-	m, err := pipeline.Load(model)
+	m, err := facade.LoadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}

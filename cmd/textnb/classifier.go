@@ -9,9 +9,7 @@ import (
 
 	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // A classifier is a model file of any kind as the commands use it: the
@@ -48,7 +46,7 @@ type classifier interface {
 
 // scored is a document with its prediction.
 type scored struct {
-	pipeline.Prediction
+	facade.PipelinePrediction
 	labels []int // a multi-label model's labels, most probable first; nil for the others
 	doc    row
 }
@@ -84,7 +82,7 @@ func openClassifier(path string, in *inputs) (classifier, error) {
 
 type textClassifier struct {
 	*facade.Model
-	m  *pipeline.Model
+	m  *facade.Pipeline
 	in *inputs
 }
 
@@ -113,7 +111,7 @@ func (c textClassifier) explainer(top int) func(s scored) any {
 // what it reads), or predict's inputs at paths.
 func (c textClassifier) feed(paths []string, emit func(scored)) error {
 	var docs queue[row]
-	b := c.m.NewBatch(func(p pipeline.Prediction) { emit(scored{Prediction: p, doc: docs.pop()}) })
+	b := c.m.NewBatch(func(p facade.PipelinePrediction) { emit(scored{PipelinePrediction: p, doc: docs.pop()}) })
 	defer b.Close()
 	if c.in.ahead != nil {
 		return c.in.ahead.each(func(d corpus.Document) {
@@ -166,7 +164,7 @@ func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", source, err)
 			}
-			emit(scored{Prediction: pipeline.Prediction{Source: source, Truth: label, Class: best, Proba: proba}, doc: row{source: source, file: path, line: line}})
+			emit(scored{PipelinePrediction: facade.PipelinePrediction{Source: source, Truth: label, Class: best, Proba: proba}, doc: row{source: source, file: path, line: line}})
 			return nil
 		})
 		if err != nil {
@@ -178,7 +176,7 @@ func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 
 type multiClassifier struct {
 	*facade.MultiLabel
-	m  *multilabel.Model
+	m  *facade.MultiLabelPipeline
 	in *inputs
 }
 
@@ -219,12 +217,12 @@ func (c multiClassifier) feed(paths []string, emit func(scored)) error {
 	if len(c.in.rows.corpus.Fields) > 0 {
 		return fmt.Errorf("%w: --keep-fields applies to single-label models", errUsage)
 	}
-	b := c.m.NewBatch(func(p multilabel.Prediction) {
+	b := c.m.NewBatch(func(p facade.MultiLabelPrediction) {
 		labels := p.Labels
 		if labels == nil {
 			labels = []int{} // none, but a multi-label prediction
 		}
-		emit(scored{Prediction: pipeline.Prediction{Source: p.Source, Proba: p.Proba}, labels: labels, doc: row{source: p.Source, text: p.Text}})
+		emit(scored{PipelinePrediction: facade.PipelinePrediction{Source: p.Source, Proba: p.Proba}, labels: labels, doc: row{source: p.Source, text: p.Text}})
 	})
 	defer b.Close()
 	return eachDoc(paths, c.in.rows, func(r row) { b.Add(r.source, nil, r.text) })

@@ -11,8 +11,6 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // TestEarlierModelFiles checks that model files written by earlier builds
@@ -46,7 +44,7 @@ func TestEarlierModelFiles(t *testing.T) {
 				}
 			}
 			if c.model == "multilabel-v3" {
-				if mm, err := multilabel.Load(dir + c.model + ".model"); err != nil || mm.Multi.Reweight != 10 || mm.Multi.ReweightRate != 20 {
+				if mm, err := facade.LoadMultiLabelPipeline(dir + c.model + ".model"); err != nil || mm.Multi.Reweight != 10 || mm.Multi.ReweightRate != 20 {
 					t.Errorf("%v; want 10 passes at rate 20, the only rate then", err)
 				}
 			}
@@ -74,7 +72,7 @@ func decisions(t *testing.T, out string) []map[string]any {
 }
 
 // TestFastReproducesEarlierDefaults checks that train --fast, and
-// pipeline.Config.Fast, write byte for byte the model files that the build
+// facade.Config.Fast, write byte for byte the model files that the build
 // before cross-validated choice wrote with its defaults
 // (testdata/models/*-v3-fast.model).
 func TestFastReproducesEarlierDefaults(t *testing.T) {
@@ -97,7 +95,7 @@ func TestFastReproducesEarlierDefaults(t *testing.T) {
 		}
 		// As train configures it: the model records its semi-supervised
 		// flags' defaults.
-		tr, err := pipeline.NewTrainer(pipeline.Config{Fast: true, Semi: pipeline.Semi{K: 0.5, Lambda: 10}})
+		tr, err := facade.NewTrainer(facade.Config{Fast: true, Semi: facade.Semi{K: 0.5, Lambda: 10}})
 		if err != nil {
 			t.Fatal(err)
 		}

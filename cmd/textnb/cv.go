@@ -6,15 +6,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
 )
 
 func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlags("cv", "cv CORPUS [--folds 10] [--seed S] [--json] [--multi-label [--threshold-folds 5]] [train flags]", stderr)
-	folds := fs.Int("folds", pipeline.DefaultFolds, "number of folds (stratified by class)")
+	folds := fs.Int("folds", facade.DefaultFolds, "number of folds (stratified by class)")
 	seed := fs.Uint64("seed", 0, "seed of the shuffle that deals documents to folds")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	text := newTextFlags(fs)
@@ -50,11 +49,11 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	case err != nil:
 		return err
 	case multi:
-		return cvMulti(pos[0], opt, cfg, mc, detected, multilabel.CVOptions{Folds: *folds, Seed: *seed}, *asJSON, stdout)
+		return cvMulti(pos[0], opt, cfg, mc, detected, facade.MultiLabelCVOptions{Folds: *folds, Seed: *seed}, *asJSON, stdout)
 	case given["threshold-folds"]:
 		return fmt.Errorf("%w: --threshold-folds needs --multi-label", errUsage)
 	}
-	tr, err := pipeline.NewTrainer(cfg)
+	tr, err := facade.NewTrainer(cfg)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -72,7 +71,7 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := tr.CrossValidate(pipeline.CVOptions{Folds: *folds, Seed: *seed})
+	r, err := tr.CrossValidate(facade.CVOptions{Folds: *folds, Seed: *seed})
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
@@ -83,7 +82,7 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			Seed      uint64  `json:"seed"`
 			Setting   string  `json:"setting"`
 			Seconds   float64 `json:"seconds"`
-			*pipeline.CVResult
+			*facade.CVResult
 		}{n, len(r.Folds), *seed, settingName(r.Config), r.Elapsed.Seconds(), r})
 	}
 	fmt.Fprintf(stdout, "cross-validated %s on %d documents, %d folds (seed %d), lang %v, in %.2fs\n\n",
@@ -103,13 +102,13 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			settings = append(settings, f.Setting)
 		}
 		fmt.Fprintf(stdout, "\nthe scores are train's choice made within each fold's training part (nested, %d folds of it): %s\n"+
-			"on the whole corpus train %s\n", pipeline.ChoiceFolds, strings.Join(settings, "; "), r.Choice)
+			"on the whole corpus train %s\n", facade.ChoiceFolds, strings.Join(settings, "; "), r.Choice)
 	}
 	return nil
 }
 
 // settingName describes the choices of cfg that tuning varies.
-func settingName(cfg pipeline.Config) string {
+func settingName(cfg facade.Config) string {
 	t := cfg.Tokenize
 	s := fmt.Sprintf("%v %v alpha=%g ngrams=%d,%d", cfg.Classifier, cfg.Weighting, cfg.Alpha, t.WordNGrams.Min, t.WordNGrams.Max)
 	if t.HanChars.Max > 0 {
@@ -123,20 +122,20 @@ func settingName(cfg pipeline.Config) string {
 
 // cvMulti is cv of a multi-label configuration: each fold's model is
 // trained as train --multi-label trains it, on the fold's training part.
-func cvMulti(path string, opt corpus.Options, cfg pipeline.Config, mc multilabel.Config, detected bool, o multilabel.CVOptions, asJSON bool, stdout io.Writer) error {
-	tr, err := multilabel.NewTrainer(cfg, mc)
+func cvMulti(path string, opt corpus.Options, cfg facade.Config, mc facade.MultiLabelConfig, detected bool, o facade.MultiLabelCVOptions, asJSON bool, stdout io.Writer) error {
+	tr, err := facade.NewMultiLabelTrainer(cfg, mc)
 	if err != nil {
 		return usageErr(err) // before reading the corpus, as train refuses it
 	}
 	tr.Abort()
-	var docs []multilabel.Document
+	var docs []facade.MultiLabelDocument
 	if _, err := corpus.WalkMulti(path, opt, func(d corpus.MultiDocument) error {
-		docs = append(docs, multilabel.Document{Labels: d.Labels, Text: d.Text})
+		docs = append(docs, facade.MultiLabelDocument{Labels: d.Labels, Text: d.Text})
 		return nil
 	}); err != nil {
 		return err
 	}
-	r, err := multilabel.CrossValidate(cfg, mc, docs, o)
+	r, err := facade.CrossValidateMultiLabel(cfg, mc, docs, o)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -168,13 +167,13 @@ func cvMulti(path string, opt corpus.Options, cfg pipeline.Config, mc multilabel
 			Folds          int                     `json:"n_folds"`
 			Seed           uint64                  `json:"seed"`
 			Setting        string                  `json:"setting"`
-			Multi          multilabel.Config       `json:"multi"`
+			Multi          facade.MultiLabelConfig `json:"multi"`
 			Seconds        float64                 `json:"seconds"`
 			FoldResults    []fold                  `json:"folds"`
-			MicroF1        pipeline.MeanSD         `json:"micro_f1"`
-			MacroF1        pipeline.MeanSD         `json:"macro_f1"`
-			SubsetAccuracy pipeline.MeanSD         `json:"subset_accuracy"`
-			HammingLoss    pipeline.MeanSD         `json:"hamming_loss"`
+			MicroF1        facade.MeanSD           `json:"micro_f1"`
+			MacroF1        facade.MeanSD           `json:"macro_f1"`
+			SubsetAccuracy facade.MeanSD           `json:"subset_accuracy"`
+			HammingLoss    facade.MeanSD           `json:"hamming_loss"`
 			Pooled         metrics.MultiEvaluation `json:"pooled"`
 		}{true, detected, len(docs), len(r.Folds), o.Seed, setting, r.Multi, r.Elapsed.Seconds(), folds,
 			r.MicroF1, r.MacroF1, r.SubsetAccuracy, r.HammingLoss, r.Pooled})
@@ -202,7 +201,7 @@ func cvMulti(path string, opt corpus.Options, cfg pipeline.Config, mc multilabel
 
 // multiSettingName describes a multi-label configuration as settingName
 // does a single-label one; mc has its defaults resolved.
-func multiSettingName(cfg pipeline.Config, mc multilabel.Config) string {
+func multiSettingName(cfg facade.Config, mc facade.MultiLabelConfig) string {
 	t := cfg.Tokenize
 	alpha := "cv" // chosen by each training's inner cross-validation
 	if cfg.Alpha != 0 {
@@ -220,7 +219,7 @@ func multiSettingName(cfg pipeline.Config, mc multilabel.Config) string {
 	if mc.AllowEmpty {
 		s += " allow-empty"
 	}
-	if cfg.Select.Method != pipeline.NoSelect {
+	if cfg.Select.Method != facade.NoSelect {
 		s += fmt.Sprintf(" select=%v,%d", cfg.Select.Method, cfg.Select.K)
 	}
 	return s

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
 )
 
 func TestCV(t *testing.T) {
@@ -33,8 +32,8 @@ func TestCV(t *testing.T) {
 	var r struct {
 		Documents int
 		NFolds    int `json:"n_folds"`
-		Folds     []pipeline.FoldResult
-		Accuracy  pipeline.MeanSD
+		Folds     []facade.FoldResult
+		Accuracy  facade.MeanSD
 	}
 	if err := json.Unmarshal([]byte(mustRun(t, "", "cv", newsTrain, "--folds", "4", "--json")), &r); err != nil {
 		t.Fatal(err)
@@ -76,7 +75,7 @@ func TestTrainTune(t *testing.T) {
 	}
 	best := out[strings.Index(out, "best: ")+len("best: "):]
 	best = best[:strings.Index(best, "\n")]
-	m, err := pipeline.Load(model)
+	m, err := facade.LoadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +97,7 @@ type cvMultiJSON struct {
 		Train, Test, Features int
 		MicroF1               float64 `json:"micro_f1"`
 	}
-	MicroF1 pipeline.MeanSD `json:"micro_f1"`
+	MicroF1 facade.MeanSD `json:"micro_f1"`
 	Pooled  metrics.MultiEvaluation
 }
 
@@ -121,7 +120,7 @@ func TestCVMultiLabel(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := lines(string(data))
-	fold := multilabel.AssignFolds(len(rows), k, seed)
+	fold := facade.AssignFolds(len(rows), k, seed)
 	dir := t.TempDir()
 	var tp, fp, fn, exact float64
 	for q := range k {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 )
 
 // thresholdValue is a --threshold: a bare probability P (multi-label
@@ -69,7 +69,7 @@ func newThresholdFlag(fs *flag.FlagSet, usage string) *thresholdValue {
 
 // storeDecision gives m train's decision threshold, if --threshold LABEL=P
 // named one.
-func storeDecision(v *thresholdValue, m *pipeline.Model) error {
+func storeDecision(v *thresholdValue, m *facade.Pipeline) error {
 	if v.label == "" {
 		return nil
 	}
@@ -80,7 +80,7 @@ func storeDecision(v *thresholdValue, m *pipeline.Model) error {
 
 // decision returns the decision threshold v names for the text model m:
 // nil if v gives none.
-func (v *thresholdValue) decision(m *pipeline.Model) (*pipeline.Threshold, error) {
+func (v *thresholdValue) decision(m *facade.Pipeline) (*facade.Threshold, error) {
 	switch {
 	case !v.given:
 		return nil, nil

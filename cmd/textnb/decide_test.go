@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // heldOutSpam splits spam.tsv: two rows of three to train on, the third
@@ -42,9 +42,9 @@ type docProba struct {
 }
 
 // probaOf returns the model's probabilities for the documents at path.
-func probaOf(t *testing.T, model, path string) (*pipeline.Model, []docProba) {
+func probaOf(t *testing.T, model, path string) (*facade.Pipeline, []docProba) {
 	t.Helper()
-	m, err := pipeline.Load(model)
+	m, err := facade.LoadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestCLIThreshold(t *testing.T) {
 	}
 	// predict: the label is the decision, also in the text output's first column
 	texts := []string{"WINNER! Claim your free prize now", "free entry to win a prize", "see you at dinner"}
-	sm, _ := pipeline.Load(strict)
+	sm, _ := facade.LoadPipeline(strict)
 	pr := sm.NewPredictor()
 	out := lines(mustRun(t, strings.Join(texts, "\n")+"\n", "predict", "-m", strict, "--top", "2", "-"))
 	outJSON := lines(mustRun(t, strings.Join(texts, "\n")+"\n", "predict", "-m", strict, "--json", "-"))

@@ -5,10 +5,9 @@ import (
 	"io"
 	"strings"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -69,24 +68,24 @@ func (c tableClassifier) explainText(_ io.Writer, path, _ string, _ int, _ bool)
 // explained is an Explanation cut to its top terms, for printing:
 // Bias + Σ Terms[i].Weight + Rest = Margin.
 type explained struct {
-	Label     string                  `json:"label"`
-	P         float64                 `json:"p"`
-	RunnerUp  string                  `json:"runner_up"`
-	PRunnerUp float64                 `json:"p_runner_up"`
-	Margin    float64                 `json:"margin"`
-	Bias      float64                 `json:"bias"`
-	Terms     []pipeline.Contribution `json:"terms"`
-	Rest      float64                 `json:"rest"`       // the contributions of the terms left out
-	RestTerms int                     `json:"rest_terms"` // how many they are
+	Label     string                `json:"label"`
+	P         float64               `json:"p"`
+	RunnerUp  string                `json:"runner_up"`
+	PRunnerUp float64               `json:"p_runner_up"`
+	Margin    float64               `json:"margin"`
+	Bias      float64               `json:"bias"`
+	Terms     []facade.Contribution `json:"terms"`
+	Rest      float64               `json:"rest"`       // the contributions of the terms left out
+	RestTerms int                   `json:"rest_terms"` // how many they are
 }
 
 // summarize keeps the top terms of e (all if top is 0); proba are the
 // class probabilities of the same text.
-func summarize(e pipeline.Explanation, proba []float64, top int) explained {
+func summarize(e facade.Explanation, proba []float64, top int) explained {
 	x := explained{Label: e.Label, P: proba[e.Class], RunnerUp: e.RunnerUpLabel, PRunnerUp: proba[e.RunnerUp],
 		Margin: e.Margin, Bias: e.Bias, Terms: e.Terms}
 	if x.Terms == nil {
-		x.Terms = []pipeline.Contribution{}
+		x.Terms = []facade.Contribution{}
 	}
 	x.Terms, x.Rest, x.RestTerms = keepTop(x.Terms, top)
 	return x
@@ -94,7 +93,7 @@ func summarize(e pipeline.Explanation, proba []float64, top int) explained {
 
 // keepTop returns the first top terms (all if top is 0), largest first as
 // an explanation lists them, and the sum and number of the others.
-func keepTop(terms []pipeline.Contribution, top int) (kept []pipeline.Contribution, rest float64, others int) {
+func keepTop(terms []facade.Contribution, top int) (kept []facade.Contribution, rest float64, others int) {
 	if top == 0 || len(terms) <= top {
 		return terms, 0, 0
 	}
@@ -111,7 +110,7 @@ func printExplained(w io.Writer, e explained) {
 
 // printParts prints what sums to an explained total, one part a line: the
 // terms, the others, the bias, then the total.
-func printParts(w io.Writer, terms []pipeline.Contribution, rest float64, others int, bias, total float64, what string) {
+func printParts(w io.Writer, terms []facade.Contribution, rest float64, others int, bias, total float64, what string) {
 	for _, c := range terms {
 		fmt.Fprintf(w, "  %+9.4f  %s\n", c.Weight, plain(c.Term))
 	}
@@ -128,7 +127,7 @@ func (e explained) inline() string {
 }
 
 // inlineTerms formats terms as " term +0.41, term -0.12".
-func inlineTerms(terms []pipeline.Contribution) string {
+func inlineTerms(terms []facade.Contribution) string {
 	var b strings.Builder
 	for i, c := range terms {
 		if i > 0 {
@@ -146,10 +145,10 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// explainedLabel is a multilabel.LabelExplanation cut to its top terms:
+// explainedLabel is a facade.LabelExplanation cut to its top terms:
 // Bias + Σ Terms[i].Weight + Rest = Score.
 type explainedLabel struct {
-	multilabel.LabelExplanation
+	facade.LabelExplanation
 	Rest      float64 `json:"rest"`
 	RestTerms int     `json:"rest_terms"`
 }
@@ -174,13 +173,13 @@ func (c multiClassifier) explainText(w io.Writer, _, text string, top int, asJSO
 	}
 	if asJSON {
 		return printJSON(w, struct {
-			Score     multilabel.Score `json:"score"`
-			Predicted bool             `json:"predicted"` // false: no label reached its threshold
-			Labels    []explainedLabel `json:"labels"`
+			Score     facade.MultiLabelScore `json:"score"`
+			Predicted bool                   `json:"predicted"` // false: no label reached its threshold
+			Labels    []explainedLabel       `json:"labels"`
 		}{mm.Multi.Score, !none, out})
 	}
 	what := "score against the labels' mean"
-	if mm.Multi.Score == multilabel.OddsScore {
+	if mm.Multi.Score == facade.OddsScore {
 		what = "log-odds"
 	}
 	if none {

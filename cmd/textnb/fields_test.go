@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 )
 
 // Column names given at training are stored in the model and are eval's
@@ -21,7 +21,7 @@ func TestStoredFields(t *testing.T) {
 	dir := write(t, map[string]string{"chn.tsv": tsv.String()})
 	data, model := filepath.Join(dir, "chn.tsv"), filepath.Join(dir, "chn.model")
 	mustRun(t, "", "train", data, "-o", model, "--label-field", "cat", "--text-field", "text_a", "--weighting", "counts", "--min-df", "1")
-	m, err := pipeline.Load(model)
+	m, err := facade.LoadPipeline(model)
 	if err != nil || m.LabelField != "cat" || m.TextField != "text_a" {
 		t.Fatalf("model fields %q, %q (%v)", m.LabelField, m.TextField, err)
 	}
@@ -34,7 +34,7 @@ func TestStoredFields(t *testing.T) {
 	// merge keeps them.
 	merged := filepath.Join(dir, "merged.model")
 	mustRun(t, "", "merge", "-o", merged, model, model)
-	if m, err := pipeline.Load(merged); err != nil || m.LabelField != "cat" || m.TextField != "text_a" {
+	if m, err := facade.LoadPipeline(merged); err != nil || m.LabelField != "cat" || m.TextField != "text_a" {
 		t.Errorf("merged model fields %q, %q (%v)", m.LabelField, m.TextField, err)
 	}
 

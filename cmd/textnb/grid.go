@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -14,8 +14,8 @@ import (
 //	alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb;reweight=none|3;reweight-top=2
 //
 // Settings it does not name keep the base configuration's value.
-func parseGrid(s string) (pipeline.Grid, error) {
-	var g pipeline.Grid
+func parseGrid(s string) (facade.Grid, error) {
+	var g facade.Grid
 	for _, part := range strings.Split(s, ";") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -23,7 +23,7 @@ func parseGrid(s string) (pipeline.Grid, error) {
 		}
 		key, list, ok := strings.Cut(part, "=")
 		if !ok || strings.TrimSpace(list) == "" {
-			return g, fmt.Errorf("%w: grid %q: want NAME=VALUE|VALUE…", pipeline.ErrConfig, part)
+			return g, fmt.Errorf("%w: grid %q: want NAME=VALUE|VALUE…", facade.ErrConfig, part)
 		}
 		key = strings.TrimSpace(key)
 		var err error
@@ -32,7 +32,7 @@ func parseGrid(s string) (pipeline.Grid, error) {
 			for _, v := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == '|' }) {
 				a, e := strconv.ParseFloat(strings.TrimSpace(v), 64)
 				if e != nil || !(a > 0) {
-					return g, fmt.Errorf("%w: grid alpha %q: want positive numbers", pipeline.ErrConfig, v)
+					return g, fmt.Errorf("%w: grid alpha %q: want positive numbers", facade.ErrConfig, v)
 				}
 				g.Alpha = append(g.Alpha, a)
 			}
@@ -41,9 +41,9 @@ func parseGrid(s string) (pipeline.Grid, error) {
 		case "char-ngrams":
 			g.CharNGrams, err = parseRanges(key, list, true)
 		case "weighting":
-			g.Weighting, err = parseEach(list, parseText[pipeline.Weighting])
+			g.Weighting, err = parseEach(list, parseText[facade.Weighting])
 		case "model":
-			g.Classifier, err = parseEach(list, parseText[pipeline.Classifier])
+			g.Classifier, err = parseEach(list, parseText[facade.Estimator])
 		case "reweight":
 			g.Reweight, err = parseEach(list, func(v string) (int, error) {
 				var r reweightFlag
@@ -64,11 +64,11 @@ func parseGrid(s string) (pipeline.Grid, error) {
 			}
 			n, e := strconv.Atoi(v)
 			if e != nil || n < 1 {
-				return g, fmt.Errorf("%w: grid reweight-top %q: want a positive count or all", pipeline.ErrConfig, v)
+				return g, fmt.Errorf("%w: grid reweight-top %q: want a positive count or all", facade.ErrConfig, v)
 			}
 			g.ReweightTop = n
 		default:
-			return g, fmt.Errorf("%w: grid names %q: want alpha, ngrams, char-ngrams, weighting, model, reweight, rate or reweight-top", pipeline.ErrConfig, key)
+			return g, fmt.Errorf("%w: grid names %q: want alpha, ngrams, char-ngrams, weighting, model, reweight, rate or reweight-top", facade.ErrConfig, key)
 		}
 		if err != nil {
 			return g, err
@@ -98,7 +98,7 @@ func parseRanges(key, list string, none bool) ([]tokenize.NGramRange, error) {
 		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
 		b, err2 := strconv.Atoi(strings.TrimSpace(hi))
 		if !ok || err1 != nil || err2 != nil || a < 1 || b < a {
-			return tokenize.NGramRange{}, fmt.Errorf("%w: grid %s %q: want MIN,MAX with 1 ≤ MIN ≤ MAX", pipeline.ErrConfig, key, v)
+			return tokenize.NGramRange{}, fmt.Errorf("%w: grid %s %q: want MIN,MAX with 1 ≤ MIN ≤ MAX", facade.ErrConfig, key, v)
 		}
 		return tokenize.NGramRange{Min: a, Max: b}, nil
 	})

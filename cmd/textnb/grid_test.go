@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -14,19 +14,19 @@ func TestParseGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := pipeline.Grid{
+	want := facade.Grid{
 		Alpha:      []float64{0.03, 0.1, 0.3, 1},
 		NGrams:     []tokenize.NGramRange{{Min: 1, Max: 1}, {Min: 1, Max: 2}},
 		CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 2}, {Min: 1, Max: 3}},
-		Weighting:  []pipeline.Weighting{pipeline.TFIDF, pipeline.Rennie, pipeline.RawCounts},
-		Classifier: []pipeline.Classifier{pipeline.Complement, pipeline.Multinomial},
+		Weighting:  []facade.Weighting{facade.TFIDF, facade.Rennie, facade.RawCounts},
+		Classifier: []facade.Estimator{facade.Complement, facade.Multinomial},
 	}
 	if !reflect.DeepEqual(g, want) {
 		t.Errorf("got %+v, want %+v", g, want)
 	}
 	for _, bad := range []string{"alpha=0", "alpha=x", "ngrams=2,1", "char-ngrams=1", "weighting=idf", "model=svm", "beta=1", "alpha"} {
-		if _, err := parseGrid(bad); !errors.Is(err, pipeline.ErrConfig) {
-			t.Errorf("parseGrid(%q): %v, want pipeline.ErrConfig", bad, err)
+		if _, err := parseGrid(bad); !errors.Is(err, facade.ErrConfig) {
+			t.Errorf("parseGrid(%q): %v, want facade.ErrConfig", bad, err)
 		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 )
 
 func runInspect(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -57,7 +57,7 @@ func printDescription(w io.Writer, c classifier, path string, top int, asJSON bo
 	return nil
 }
 
-func printInfo(w io.Writer, path string, info pipeline.Info) {
+func printInfo(w io.Writer, path string, info facade.Info) {
 	s := info.Settings
 	fmt.Fprintf(w, "model       %s\nkind        %s\nclassifier  %s\n", plain(path), info.Kind, s.Classifier)
 	if set := settingsList(info.Settings); set != "" {
@@ -134,7 +134,7 @@ func printClassTable(w io.Writer, kind, column string, n int, row func(i int) (n
 }
 
 // settingsList lists the settings of s that are set, comma-separated.
-func settingsList(s pipeline.Settings) string {
+func settingsList(s facade.Settings) string {
 	var set []string
 	add := func(name string, v any, ok bool) {
 		if ok {
@@ -169,7 +169,7 @@ func quoteAll(s []string) []string {
 }
 
 // term names a TermScore: its term, or its feature number with hashing.
-func term(t pipeline.TermScore) string {
+func term(t facade.TermScore) string {
 	if t.Term == "" {
 		return fmt.Sprintf("#%d", t.Feature)
 	}
@@ -178,7 +178,7 @@ func term(t pipeline.TermScore) string {
 
 // printTerms prints a class's top terms in two columns: by weight and by
 // log-odds.
-func printTerms(w io.Writer, c pipeline.ClassInfo) {
+func printTerms(w io.Writer, c facade.ClassInfo) {
 	fmt.Fprintf(w, "\n%s: most indicative terms\n", plain(c.Name))
 	width := len("by weight")
 	for _, t := range c.TopWeights {
@@ -203,7 +203,7 @@ func printTerms(w io.Writer, c pipeline.ClassInfo) {
 }
 
 // printColumns prints a table model's columns within a class.
-func printColumns(w io.Writer, c pipeline.ClassInfo) {
+func printColumns(w io.Writer, c facade.ClassInfo) {
 	fmt.Fprintf(w, "\n%s:\n", plain(c.Name))
 	for _, col := range c.Columns {
 		switch {
@@ -244,7 +244,7 @@ func (c multiClassifier) describe(w io.Writer, path string, top int, asJSON bool
 	})
 	for _, l := range info.Labels {
 		if len(l.TopWeights) > 0 {
-			printTerms(w, pipeline.ClassInfo{Name: l.Name, TopWeights: l.TopWeights})
+			printTerms(w, facade.ClassInfo{Name: l.Name, TopWeights: l.TopWeights})
 		}
 	}
 	return nil

@@ -9,8 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 )
 
 func TestCLIInspect(t *testing.T) {
@@ -18,7 +17,7 @@ func TestCLIInspect(t *testing.T) {
 	if out := mustRun(t, "", "inspect", trainTo(t, newsTrain)); !strings.Contains(out, "chosen      cnb α 0.3 plain (cv accuracy ") {
 		t.Errorf("inspect of a chosen model lacks the choice:\n%s", out)
 	}
-	m, err := pipeline.Load(model)
+	m, err := facade.LoadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +28,7 @@ func TestCLIInspect(t *testing.T) {
 			t.Errorf("inspect lacks %q:\n%s", want, out)
 		}
 	}
-	var info pipeline.Info
+	var info facade.Info
 	if err := json.Unmarshal([]byte(mustRun(t, "", "inspect", "--json", "--top", "3", model)), &info); err != nil {
 		t.Fatal(err)
 	}
@@ -124,15 +123,15 @@ func TestCLIPredictExplain(t *testing.T) {
 func TestCLIInspectMultiLabel(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "m.model")
 	mustRun(t, "", "train", multiJSONL, "--folds", "3", "--title", "3", "--reweight", "2", "--reweight-rate", "40", "--allow-empty", "-o", model)
-	mm, err := multilabel.Load(model)
+	mm, err := facade.LoadMultiLabelPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var info multilabel.Info
+	var info facade.MultiLabelInfo
 	if err := json.Unmarshal([]byte(mustRun(t, "", "inspect", "--json", "--top", "3", model)), &info); err != nil {
 		t.Fatal(err)
 	}
-	want := multilabel.Settings{Score: "complement", Folds: 3, MinPositives: 3, AllowEmpty: true, Title: 3, Reweight: 2, ReweightRate: 40}
+	want := facade.MultiLabelSettings{Score: "complement", Folds: 3, MinPositives: 3, AllowEmpty: true, Title: 3, Reweight: 2, ReweightRate: 40}
 	if info.Kind != "multi-label" || info.Multi != want || info.Features != mm.NumFeatures() || info.Settings.Alpha != mm.Config.Alpha || len(info.Labels) != len(mm.Labels) {
 		t.Fatalf("inspect --json: %+v", info)
 	}
@@ -175,7 +174,7 @@ func TestCLIExplainMultiLabel(t *testing.T) {
 			P, Threshold, Score float64
 			Bias, Rest          float64
 			RestTerms           int `json:"rest_terms"`
-			Terms               []pipeline.Contribution
+			Terms               []facade.Contribution
 		}
 	}
 	text := "The chip maker's stock jumped as revenue from servers beat forecasts"

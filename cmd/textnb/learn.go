@@ -9,7 +9,6 @@ import (
 
 	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // learnBatch bounds the documents, and learnBatchBytes their text, that
@@ -161,7 +160,7 @@ func (l *learning) flush() error {
 	} else {
 		err = l.m.LearnBatch(l.batch)
 	}
-	var de *pipeline.DocError
+	var de *facade.DocError
 	switch {
 	case errors.As(err, &de):
 		return fmt.Errorf("%s: %w", plain(l.sources[de.Doc]), de.Err)

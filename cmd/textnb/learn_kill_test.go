@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 )
 
 // killDoc is a document sent to learn, with a term no other has.
@@ -37,7 +37,7 @@ func TestLearnSurvivesKill(t *testing.T) {
 	// Raw counts: a batch is exactly its documents one by one, so the
 	// model file can be compared with one that learned them in turn.
 	mustRun(t, "", "train", spamTSV, "--weighting", "counts", "--model", "mnb", "-o", model)
-	first, err := pipeline.Load(model)
+	first, err := facade.LoadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestLearnSurvivesKill(t *testing.T) {
 		close(stop)
 		wg.Wait()
 		// The model file is whole whenever the process dies.
-		if _, err := pipeline.Load(model); err != nil {
+		if _, err := facade.LoadPipeline(model); err != nil {
 			t.Fatalf("round %d: the model file after the kill: %v", round, err)
 		}
 	}
@@ -137,7 +137,7 @@ func TestLearnSurvivesKill(t *testing.T) {
 	// The model file now holds everything: compare it with the first
 	// model plus the acknowledged updates and the unacknowledged ones
 	// that reached the journal (their terms are in the vocabulary).
-	final, err := pipeline.Load(model)
+	final, err := facade.LoadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestLearnSurvivesKill(t *testing.T) {
 }
 
 // documents is the number of training documents of class c in m.
-func documents(t *testing.T, m *pipeline.Model, c string) float64 {
+func documents(t *testing.T, m *facade.Pipeline, c string) float64 {
 	t.Helper()
 	info, err := m.Inspect(0)
 	if err != nil {
@@ -235,7 +235,7 @@ func servedDocuments(t *testing.T, url, token string) float64 {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	var info pipeline.Info
+	var info facade.Info
 	if err := json.NewDecoder(res.Body).Decode(&info); err != nil || res.StatusCode != 200 {
 		t.Fatalf("GET /v1/models/m: %d %v", res.StatusCode, err)
 	}

@@ -6,8 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/textnb/textnb/pipeline"
 )
 
 func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -23,13 +21,13 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if err := checkOutput(*out, pos...); err != nil {
 		return err
 	}
-	models := make([]*pipeline.Model, len(pos))
+	models := make([]*facade.Pipeline, len(pos))
 	for i, p := range pos {
-		if models[i], err = pipeline.Load(p); err != nil {
+		if models[i], err = facade.LoadPipeline(p); err != nil {
 			return err
 		}
 	}
-	m, err := pipeline.Merge(models...)
+	m, err := facade.Merge(models...)
 	if err != nil {
 		return namedModels(err, pos)
 	}

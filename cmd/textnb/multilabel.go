@@ -12,19 +12,17 @@ import (
 	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // multiFlags are train's multi-label and feature selection flags.
 type multiFlags struct {
 	multi, allowEmpty *bool
 	labelSep          *string
-	score             *multilabel.Score
+	score             *facade.MultiLabelScore
 	folds, title      *int
 	reweight          *reweightFlag
 	rate              *rateFlag
-	sel               *pipeline.SelectMethod
+	sel               *facade.SelectMethod
 }
 
 // defaultMultiFolds is the number of folds that learn a multi-label
@@ -39,13 +37,13 @@ func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
 			"or a file copied into several class folders): one binary model per label, thresholds by cross-validation"),
 		allowEmpty: fs.Bool("allow-empty", false, "multi-label: a document may get no label (default: a document no threshold admits gets its most probable label)"),
 		labelSep:   labelSepFlag(fs),
-		score:      textFlag(fs, "multi-score", multilabel.ComplementScore, "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
+		score:      textFlag(fs, "multi-score", facade.ComplementScore, "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
 		folds:      folds,
 		title: fs.Int("title", 0, "multi-label: times the first line (title) of a document of several lines counts; "+
 			"1 counts it as any other line (default 2)"),
 		reweight: newReweightFlag(fs),
 		rate:     newRateFlag(fs),
-		sel:      textFlag(fs, "select", pipeline.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
+		sel:      textFlag(fs, "select", facade.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
 	}
 }
 
@@ -57,7 +55,7 @@ func reweighting(passes int, rate float64) string {
 	return fmt.Sprintf("%d reweighting passes at rate %g", passes, rate)
 }
 
-// reweightFlag is --reweight: multilabel.Config.Reweight, where 0 is
+// reweightFlag is --reweight: facade.MultiLabelConfig.Reweight, where 0 is
 // "auto" and none is -1, written as the CLI says them: auto, or a number
 // of passes with 0 for none.
 type reweightFlag int
@@ -70,7 +68,7 @@ func newReweightFlag(fs *flag.FlagSet) *reweightFlag {
 	return r
 }
 
-// rateFlag is --reweight-rate: multilabel.Config.ReweightRate, 0 written
+// rateFlag is --reweight-rate: facade.MultiLabelConfig.ReweightRate, 0 written
 // as auto.
 type rateFlag float64
 
@@ -137,15 +135,15 @@ func labelSepFlag(fs *flag.FlagSet) *string {
 }
 
 // selection sets cfg.Select from --select and --features.
-func (f multiFlags) selection(cfg *pipeline.Config, features int) error {
+func (f multiFlags) selection(cfg *facade.Config, features int) error {
 	m := *f.sel
-	if m == pipeline.NoSelect {
+	if m == facade.NoSelect {
 		return nil
 	}
 	if features < 1 {
 		return fmt.Errorf("%w: --select %v needs --features K", errUsage, m)
 	}
-	cfg.Select = pipeline.Selection{Method: m, K: features}
+	cfg.Select = facade.Selection{Method: m, K: features}
 	cfg.Vocab.MaxFeatures = 0
 	return nil
 }
@@ -156,7 +154,7 @@ func (f multiFlags) selection(cfg *pipeline.Config, features int) error {
 // learning the thresholds; it makes cfg's α the one cross-validation
 // chooses unless --alpha is given. Without multi-label it refuses the
 // flags that need it.
-func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, opt corpus.Options, innerFolds int) (on, detected bool, mc multilabel.Config, err error) {
+func (f multiFlags) config(fs *flag.FlagSet, cfg *facade.Config, path string, opt corpus.Options, innerFolds int) (on, detected bool, mc facade.MultiLabelConfig, err error) {
 	detected = !*f.multi && corpus.IsMultiLabel(path, opt)
 	if !*f.multi && !detected {
 		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") {
@@ -167,7 +165,7 @@ func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, 
 	if !set(fs, "alpha") {
 		cfg.Alpha = 0 // chosen by cross-validation
 	}
-	mc = multilabel.Config{AllowEmpty: *f.allowEmpty, Score: *f.score, Title: *f.title}
+	mc = facade.MultiLabelConfig{AllowEmpty: *f.allowEmpty, Score: *f.score, Title: *f.title}
 	if set(fs, "title") && *f.title < 1 {
 		return true, detected, mc, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
 	}
@@ -184,7 +182,7 @@ func (f multiFlags) config(fs *flag.FlagSet, cfg *pipeline.Config, path string, 
 // textReweight sets a text model's reweighting from --reweight and
 // --reweight-rate, which mean for it what they mean for multi-label
 // training.
-func (f multiFlags) textReweight(cfg *pipeline.Config) error {
+func (f multiFlags) textReweight(cfg *facade.Config) error {
 	cfg.Reweight, cfg.ReweightRate = int(*f.reweight), float64(*f.rate)
 	if cfg.Reweight < 0 && cfg.ReweightRate != 0 {
 		return fmt.Errorf("%w: --reweight-rate %g with --reweight none, which makes no pass", errUsage, cfg.ReweightRate)
@@ -194,7 +192,7 @@ func (f multiFlags) textReweight(cfg *pipeline.Config) error {
 
 // trainIf trains a multi-label model if --multi-label is set or the corpus
 // is a JSONL file of label arrays; done reports whether it did.
-func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out string, fields fieldFlags, stdout io.Writer) (done bool, err error) {
+func (f multiFlags) trainIf(fs *flag.FlagSet, cfg facade.Config, path, out string, fields fieldFlags, stdout io.Writer) (done bool, err error) {
 	opt := multiOptions(fs, fields, *f.labelSep)
 	on, detected, mc, err := f.config(fs, &cfg, path, opt, *f.folds)
 	if !on || err != nil {
@@ -203,7 +201,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 	if th, ok := lookupThreshold(fs); ok && th.label != "" {
 		return true, fmt.Errorf("%w: --threshold %s: a multi-label model learns a threshold per label", errUsage, th)
 	}
-	tr, err := multilabel.NewTrainer(cfg, mc)
+	tr, err := facade.NewMultiLabelTrainer(cfg, mc)
 	if err != nil {
 		return true, usageErr(err)
 	}
@@ -227,7 +225,7 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg pipeline.Config, path, out str
 		mc.Score, sum.Documents, st.Empty, sum.Unlabeled, sum.Labels, float64(sum.Assignments)/float64(sum.Documents), sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds())
 	reweight := reweighting(sum.Reweight, sum.ReweightRate)
 	if sum.OtherCVMicroF1 != 0 {
-		other := fmt.Sprintf("%d passes", multilabel.DefaultReweight)
+		other := fmt.Sprintf("%d passes", facade.DefaultMultiLabelReweight)
 		if sum.Reweight > 0 {
 			other = "none"
 		}
@@ -269,7 +267,7 @@ func (c multiClassifier) evaluate(e *evalRun) error {
 	mm := c.m
 	ev := metrics.NewMultiEvaluator(mm.Labels)
 	worst := &worstDocs{k: cmp.Or(e.nErrors, reportErrors)}
-	b := mm.NewBatch(func(p multilabel.Prediction) {
+	b := mm.NewBatch(func(p facade.MultiLabelPrediction) {
 		ev.Add(p.Truth, p.Labels, p.Proba)
 		if e.report != "" {
 			worst.add(mm.Labels, p)

@@ -15,7 +15,6 @@ import (
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // onlineFlags are eval's flags of --online.
@@ -23,7 +22,7 @@ type onlineFlags struct {
 	on            *bool
 	order, learn  *string
 	warmup, batch *int
-	sel           *pipeline.SelectMethod
+	sel           *facade.SelectMethod
 	unseen        *bool
 	text          textFlags
 }
@@ -38,7 +37,7 @@ func newOnlineFlags(fs *flag.FlagSet) onlineFlags {
 		learn:  fs.String("learn", "all", "--online: learn every document (all), or only those classified wrongly (errors: train on error)"),
 		warmup: fs.Int("warmup", 100, "--online: also score the documents after the first `N`"),
 		batch:  fs.Int("batch", 1, "--online: classify `K` documents before learning them (1: immediate feedback; Metsis et al. retrain every 100)"),
-		sel: textFlag(fs, "select", pipeline.NoSelect, "--online: before each batch, keep only the --features K terms that mi (mutual information, "+
+		sel: textFlag(fs, "select", facade.NoSelect, "--online: before each batch, keep only the --features K terms that mi (mutual information, "+
 			"Metsis et al.'s information gain; needs --binary), chi2 or df (document frequency; needs --binary) ranks best on the documents "+
 			"learned so far (raw counts; an empty start)"),
 		unseen: fs.Bool("unseen", false, "--online: also score the terms that no learned document held, by each class's Good–Turing "+
@@ -160,9 +159,9 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 		if !given["weighting"] {
 			// An IDF changes with every document, and learning a weighted
 			// model refits it: O(model) a document (docs/online.md).
-			cfg.Weighting = pipeline.RawCounts
+			cfg.Weighting = facade.RawCounts
 		}
-		if *o.sel != pipeline.NoSelect {
+		if *o.sel != facade.NoSelect {
 			if l.sel, err = onlineSelection(cfg, *o.sel, *o.text.features, given["features"]); err != nil {
 				return err
 			}
@@ -174,7 +173,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 			}
 			l.unseen = true
 		}
-		if _, err := pipeline.NewTrainer(cfg); err != nil {
+		if _, err := facade.NewTrainer(cfg); err != nil {
 			return usageErr(err)
 		}
 		l.cfg = cfg
@@ -193,7 +192,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	if modelPath != "" {
 		rep.Start = modelPath
 	}
-	if l.sel.Method != pipeline.NoSelect {
+	if l.sel.Method != facade.NoSelect {
 		rep.Select = fmt.Sprintf("%v %d", l.sel.Method, l.sel.K)
 	}
 	rep.Unseen = l.unseen
@@ -213,7 +212,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	all, after := newOnlineScorer(classes, pos), newOnlineScorer(classes, pos)
 	meter = newMeter(stderr, "eval --online", path, quiet)
 	start = time.Now()
-	var learn []pipeline.Example
+	var learn []facade.Example
 	for i := 0; i < len(docs); i += *o.batch {
 		batch := docs[i:min(i+*o.batch, len(docs))]
 		learn = learn[:0]
@@ -230,7 +229,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 				after.add(d.Label, c, p, score)
 			}
 			if mode == learnAll || l.m == nil || classes[c] != d.Label {
-				learn = append(learn, pipeline.Example{Label: d.Label, Text: d.Text})
+				learn = append(learn, facade.Example{Label: d.Label, Text: d.Text})
 			}
 			meter.Add(1, int64(len(d.Text)))
 		}
@@ -242,7 +241,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	meter.Stop()
 	rep.Seconds = time.Since(start).Seconds()
 	if l.m != nil {
-		rep.Setting = pipeline.Setting(l.m.Config) + ", " + l.m.Config.Weighting.String()
+		rep.Setting = facade.Setting(l.m.Config) + ", " + l.m.Config.Weighting.String()
 	}
 	rep.All = all.result()
 	if *o.warmup > 0 && len(docs) > *o.warmup {
@@ -258,16 +257,16 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 
 // onlineSelection returns the selection of --select method and --features
 // k for an empty start of configuration cfg, or says why it cannot be:
-// the terms are scored on the model's counts (pipeline.Model.Selected).
-func onlineSelection(cfg pipeline.Config, method pipeline.SelectMethod, k int, given bool) (pipeline.Selection, error) {
-	sel := pipeline.Selection{Method: method, K: k}
+// the terms are scored on the model's counts (facade.Pipeline.Selected).
+func onlineSelection(cfg facade.Config, method facade.SelectMethod, k int, given bool) (facade.Selection, error) {
+	sel := facade.Selection{Method: method, K: k}
 	switch {
 	case !given:
 		return sel, fmt.Errorf("%w: --select %v needs --features K, the number of terms to keep", errUsage, method)
-	case cfg.Vectorizer != pipeline.Vocab || cfg.Weighting != pipeline.RawCounts:
+	case cfg.Vectorizer != facade.Vocab || cfg.Weighting != facade.RawCounts:
 		return sel, fmt.Errorf("%w: --select with --online scores the terms on raw counts of the vocab vectorizer (not --weighting %v, --vectorizer %v)",
 			errUsage, cfg.Weighting, cfg.Vectorizer)
-	case method != pipeline.Chi2 && !cfg.Vocab.Binary:
+	case method != facade.Chi2 && !cfg.Vocab.Binary:
 		return sel, fmt.Errorf("%w: --select %v counts documents: with --online it needs --binary, whose counts are the documents of each class that hold a term", errUsage, method)
 	}
 	return sel, nil
@@ -275,13 +274,13 @@ func onlineSelection(cfg pipeline.Config, method pipeline.SelectMethod, k int, g
 
 // unseenUsable says why --unseen cannot score a model of cfg selecting
 // by method, if it cannot: the unseen mass counts occurrences.
-func unseenUsable(cfg pipeline.Config, method pipeline.SelectMethod) error {
+func unseenUsable(cfg facade.Config, method facade.SelectMethod) error {
 	switch {
-	case method != pipeline.NoSelect:
+	case method != facade.NoSelect:
 		return fmt.Errorf("%w: --unseen scores the terms outside the vocabulary; --select leaves terms of the vocabulary out", errUsage)
-	case cfg.Classifier != pipeline.Auto && cfg.Classifier != pipeline.Multinomial:
+	case cfg.Classifier != facade.Auto && cfg.Classifier != facade.Multinomial:
 		return fmt.Errorf("%w: --unseen completes a Multinomial NB's probabilities (--model mnb, or auto for two classes), not --model %v", errUsage, cfg.Classifier)
-	case cfg.Vectorizer != pipeline.Vocab || cfg.Weighting != pipeline.RawCounts || cfg.Vocab.Binary:
+	case cfg.Vectorizer != facade.Vocab || cfg.Weighting != facade.RawCounts || cfg.Vocab.Binary:
 		return fmt.Errorf("%w: --unseen estimates the unseen mass from raw counts of term occurrences: the vocab vectorizer, --weighting counts, not --binary", errUsage)
 	}
 	return nil
@@ -290,7 +289,7 @@ func unseenUsable(cfg pipeline.Config, method pipeline.SelectMethod) error {
 // onlineClasses returns the classes an online evaluation scores, in the
 // order of m's classes then of the labels that only docs have (seen
 // order), or sorted without a model, with the documents of each.
-func onlineClasses(m *pipeline.Model, docs []corpus.Document) ([]string, []int) {
+func onlineClasses(m *facade.Pipeline, docs []corpus.Document) ([]string, []int) {
 	var classes []string
 	if m != nil {
 		classes = slices.Clone(m.Classes)
@@ -331,25 +330,25 @@ func onlineClasses(m *pipeline.Model, docs []corpus.Document) ([]string, []int) 
 // documents learned hold two classes (a model needs them), then the
 // model trained on them, which learns each document after.
 type onlineLearner struct {
-	cfg pipeline.Config
-	m   *pipeline.Model
-	p   *pipeline.Predictor
+	cfg facade.Config
+	m   *facade.Pipeline
+	p   *facade.Predictor
 	// sel, if set, selects the terms of m before each batch: sm, the model
 	// of them, classifies with sp.
-	sel pipeline.Selection
-	sm  *pipeline.Model
-	sp  *pipeline.Predictor
+	sel facade.Selection
+	sm  *facade.Pipeline
+	sp  *facade.Predictor
 	// unseen scores each occurrence of a term m lacks by logM, the log of
 	// the class's unseen mass, and each known one by log1mM as well.
 	unseen       bool
 	logM, log1mM []float64
-	pending      []pipeline.Example // learned before there was a model
-	labels       map[string]bool    // of pending
-	index        []int              // the scored class of each of m's classes
+	pending      []facade.Example // learned before there was a model
+	labels       map[string]bool  // of pending
+	index        []int            // the scored class of each of m's classes
 	jll, pr      []float64
 }
 
-func (l *onlineLearner) setModel(m *pipeline.Model) {
+func (l *onlineLearner) setModel(m *facade.Pipeline) {
 	l.m, l.p, l.pending, l.labels = m, m.NewPredictor(), nil, nil
 	l.index = l.index[:0]
 }
@@ -362,7 +361,7 @@ func (l *onlineLearner) beforeBatch() error {
 		return nil
 	}
 	if l.unseen {
-		if c := l.m.Config.Classifier; c != pipeline.Multinomial {
+		if c := l.m.Config.Classifier; c != facade.Multinomial {
 			return fmt.Errorf("%w: --unseen completes a Multinomial NB's probabilities; --model auto chose %v for %d classes (give --model mnb)",
 				errUsage, c, len(l.m.Classes))
 		}
@@ -375,7 +374,7 @@ func (l *onlineLearner) beforeBatch() error {
 			l.logM, l.log1mM = append(l.logM, math.Log(v)), append(l.log1mM, math.Log1p(-v))
 		}
 	}
-	if l.sel.Method == pipeline.NoSelect {
+	if l.sel.Method == facade.NoSelect {
 		return nil
 	}
 	sm, err := l.m.Selected(l.sel)
@@ -455,7 +454,7 @@ func (l *onlineLearner) classify(classes []string, pos int, text string) ([]floa
 
 // learn adds docs to the model, training it once the documents learned
 // hold two classes.
-func (l *onlineLearner) learn(docs []pipeline.Example) error {
+func (l *onlineLearner) learn(docs []facade.Example) error {
 	if len(docs) == 0 {
 		return nil
 	}
@@ -472,7 +471,7 @@ func (l *onlineLearner) learn(docs []pipeline.Example) error {
 	if len(l.labels) < 2 {
 		return nil
 	}
-	tr, err := pipeline.NewTrainer(l.cfg)
+	tr, err := facade.NewTrainer(l.cfg)
 	if err != nil {
 		return err
 	}

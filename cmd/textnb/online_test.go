@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
@@ -77,7 +77,7 @@ func enronLike(t *testing.T, n int, seed uint64) (string, []onlineDoc) {
 // then learned if learnAll or if it was misclassified (always while there
 // is no model). It returns the decided classes, the spam log-odds and the
 // number learned.
-func referenceOnline(t *testing.T, docs []onlineDoc, cfg pipeline.Config, learnAll bool) ([]string, []float64, int) {
+func referenceOnline(t *testing.T, docs []onlineDoc, cfg facade.Config, learnAll bool) ([]string, []float64, int) {
 	t.Helper()
 	var learned []onlineDoc
 	var decided []string
@@ -97,7 +97,7 @@ func referenceOnline(t *testing.T, docs []onlineDoc, cfg pipeline.Config, learnA
 // returns the class, the spam log-odds and whether there was a model:
 // none while learned holds fewer than two classes, when every class is
 // equally likely and the first, "ham", is decided.
-func classifyAfter(t *testing.T, cfg pipeline.Config, learned []onlineDoc, text string) (string, float64, bool) {
+func classifyAfter(t *testing.T, cfg facade.Config, learned []onlineDoc, text string) (string, float64, bool) {
 	t.Helper()
 	labels := map[string]bool{}
 	for _, l := range learned {
@@ -106,7 +106,7 @@ func classifyAfter(t *testing.T, cfg pipeline.Config, learned []onlineDoc, text 
 	if len(labels) < 2 {
 		return "ham", 0, false
 	}
-	tr, err := pipeline.NewTrainer(cfg)
+	tr, err := facade.NewTrainer(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func sameScores(t *testing.T, what string, got, want scoresOf) {
 // in the order of the names' sequence numbers.
 func TestCLIEvalOnlineReference(t *testing.T) {
 	dir, docs := enronLike(t, 120, 1)
-	cfg := pipeline.Config{Fast: true, Weighting: pipeline.RawCounts}
+	cfg := facade.Config{Fast: true, Weighting: facade.RawCounts}
 	for _, mode := range []string{"all", "errors"} {
 		var got onlineJSON
 		out := mustRun(t, "", "eval", "--online", "--learn", mode, "--warmup", "30", "--json", "--input", "text", dir)
@@ -206,7 +206,7 @@ func TestCLIEvalOnlineBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	// the reference: a model trained on each batch's predecessors
-	cfg := pipeline.Config{Fast: true, Weighting: pipeline.RawCounts}
+	cfg := facade.Config{Fast: true, Weighting: facade.RawCounts}
 	decided := make([]string, len(docs))
 	scores := make([]float64, len(docs))
 	for i, d := range docs {
@@ -305,8 +305,8 @@ func TestCLIEvalOnlineSelect(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	cfg := pipeline.Config{Fast: true, Weighting: pipeline.RawCounts, Alpha: 1, Vocab: vectorize.VocabConfig{Binary: true},
-		Select: pipeline.Selection{Method: pipeline.MutualInfo, K: k}}
+	cfg := facade.Config{Fast: true, Weighting: facade.RawCounts, Alpha: 1, Vocab: vectorize.VocabConfig{Binary: true},
+		Select: facade.Selection{Method: facade.MutualInfo, K: k}}
 	cfg.Tokenize.WordNGrams = tokenize.NGramRange{Min: 1, Max: 1}
 	decided := make([]string, len(docs))
 	scores := make([]float64, len(docs))
@@ -351,11 +351,11 @@ func TestCLIEvalOnlineUnseen(t *testing.T) {
 	for _, d := range read {
 		docs = append(docs, onlineDoc{label: d.Label, name: d.Source, text: d.Text})
 	}
-	cfg := pipeline.Config{Fast: true, Weighting: pipeline.RawCounts}
+	cfg := facade.Config{Fast: true, Weighting: facade.RawCounts}
 	decided := make([]string, len(docs))
 	scores := make([]float64, len(docs))
 	for i := batch; i < len(docs); i += batch {
-		tr, err := pipeline.NewTrainer(cfg)
+		tr, err := facade.NewTrainer(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

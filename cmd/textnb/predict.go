@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/nb"
 )
 
@@ -145,7 +145,7 @@ func (p *printer) print(s scored) {
 		p.printLabels(s)
 		return
 	}
-	r := s.Prediction
+	r := s.PipelinePrediction
 	order := nb.Ranked(nil, r.Proba, p.top)
 	var x *explained
 	if p.explain != nil {
@@ -184,10 +184,10 @@ func (p *printer) print(s scored) {
 }
 
 type jsonLabels struct {
-	Source       string                        `json:"source"`
-	Labels       []jsonClass                   `json:"labels"`
-	Proba        map[string]float64            `json:"proba"`
-	Explanations []multilabel.LabelExplanation `json:"explanations,omitempty"`
+	Source       string                    `json:"source"`
+	Labels       []jsonClass               `json:"labels"`
+	Proba        map[string]float64        `json:"proba"`
+	Explanations []facade.LabelExplanation `json:"explanations,omitempty"`
 }
 
 // printLabels prints a multi-label prediction: its labels, and their
@@ -199,9 +199,9 @@ func (p *printer) printLabels(s scored) {
 	case p.threshold.given:
 		s.labels = nb.AtLeast(nil, s.Proba, p.threshold.p)
 	}
-	var es []multilabel.LabelExplanation
+	var es []facade.LabelExplanation
 	if p.explain != nil {
-		es = p.explain(s).([]multilabel.LabelExplanation)
+		es = p.explain(s).([]facade.LabelExplanation)
 	}
 	if p.json {
 		j := jsonLabels{Source: s.Source, Labels: []jsonClass{}, Proba: map[string]float64{}, Explanations: es}

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // spamTexts returns the texts of testdata/spam.tsv, one per line.
@@ -81,7 +81,7 @@ func TestCLIPriors(t *testing.T) {
 	for _, kind := range []string{"cnb", "mnb"} {
 		t.Run(kind, func(t *testing.T) {
 			path := trainTo(t, spamTSV, "--model", kind)
-			m, err := pipeline.Load(path)
+			m, err := facade.LoadPipeline(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,8 +15,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/multilabel"
 )
 
 // reportHTML is eval --report's page: one file with its style and charts
@@ -415,7 +415,7 @@ type worstDocs struct {
 	docs        []multiError
 }
 
-func (w *worstDocs) add(labels []string, p multilabel.Prediction) {
+func (w *worstDocs) add(labels []string, p facade.MultiLabelPrediction) {
 	w.n++
 	truth := slices.Compact(slices.Sorted(slices.Values(p.Truth)))
 	e := multiError{Source: p.Source, n: w.n}

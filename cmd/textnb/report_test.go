@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/metrics"
-	"github.com/textnb/textnb/multilabel"
 )
 
 // TestCLIEvalReport writes an HTML report and checks it is one
@@ -298,7 +298,7 @@ func TestCLIEvalMultiReport(t *testing.T) {
 	}
 	mustFail(t, 2, []string{"would overwrite the input"}, "eval", "-m", model, "--report", model, multiJSONL)
 	mustFail(t, 2, []string{"not a regular file"}, "eval", "-m", model, "--report", dir, multiJSONL)
-	if _, err := multilabel.Load(model); err != nil {
+	if _, err := facade.LoadMultiLabelPipeline(model); err != nil {
 		t.Errorf("a refused --report harmed the model: %v", err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
@@ -321,7 +321,7 @@ func TestWorstDocs(t *testing.T) {
 		{[]string{"a", "b"}, []int{2}},    // 3
 		{nil, []int{2, 1}},                // 2, after the second document
 	} {
-		w.add(labels, multilabel.Prediction{Source: fmt.Sprint(w.n + 1), Truth: d.truth, Labels: d.pred, Proba: []float64{0.1, 0.2, 0.3}})
+		w.add(labels, facade.MultiLabelPrediction{Source: fmt.Sprint(w.n + 1), Truth: d.truth, Labels: d.pred, Proba: []float64{0.1, 0.2, 0.3}})
 	}
 	var got []string
 	for _, e := range w.docs {

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"io"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // semiFlags are train's semi-supervised flags.
 type semiFlags struct {
 	unlabeled *string
-	method    *pipeline.SemiMethod
+	method    *facade.SemiMethod
 	k, lambda *float64
 	// threshold is snb's as a bare P, the model's decision threshold as
 	// LABEL=P
@@ -24,11 +24,11 @@ type semiFlags struct {
 func newSemiFlags(fs *flag.FlagSet) semiFlags {
 	return semiFlags{
 		unlabeled: fs.String("unlabeled", "", "also learn from the unlabeled documents at `PATH` (a folder of files or a line file; needs --semi)"),
-		method:    textFlag(fs, "semi", pipeline.NoSemi, "semi-supervised method for --unlabeled: nsnb (confident self-training), snb (threshold self-training), em (Nigam et al.)"),
-		k:         fs.Float64("k", pipeline.DefaultSemiK, "nsnb: documents pseudo-labeled per round, a count (≥ 1) or a fraction of those left (< 1)"),
+		method:    textFlag(fs, "semi", facade.NoSemi, "semi-supervised method for --unlabeled: nsnb (confident self-training), snb (threshold self-training), em (Nigam et al.)"),
+		k:         fs.Float64("k", facade.DefaultSemiK, "nsnb: documents pseudo-labeled per round, a count (≥ 1) or a fraction of those left (< 1)"),
 		threshold: decisionFlag(fs),
 		rounds:    fs.Int("rounds", 0, "nsnb, snb: maximum rounds (default 10); em: maximum iterations (default 50)"),
-		lambda:    fs.Float64("lambda", pipeline.DefaultSemiLambda, "em: weight of the unlabeled documents' soft counts"),
+		lambda:    fs.Float64("lambda", facade.DefaultSemiLambda, "em: weight of the unlabeled documents' soft counts"),
 		raw:       fs.Bool("raw-posteriors", false, "nsnb: rank and pseudo-label by the classifier's own posteriors, as the NSNB paper does, not by per-class standardized scores"),
 	}
 }
@@ -36,8 +36,8 @@ func newSemiFlags(fs *flag.FlagSet) semiFlags {
 // config checks that --unlabeled and --semi come together and returns the
 // settings. The pipeline reads a zero as the default, so an explicit zero
 // (given) is refused rather than silently replaced.
-func (f semiFlags) config(given map[string]bool) (pipeline.Semi, error) {
-	s := pipeline.Semi{Method: *f.method, K: *f.k, Rounds: *f.rounds, Lambda: *f.lambda, RawPosteriors: *f.raw}
+func (f semiFlags) config(given map[string]bool) (facade.Semi, error) {
+	s := facade.Semi{Method: *f.method, K: *f.k, Rounds: *f.rounds, Lambda: *f.lambda, RawPosteriors: *f.raw}
 	if f.threshold.label == "" {
 		s.Threshold = f.threshold.p
 	}
@@ -47,16 +47,16 @@ func (f semiFlags) config(given map[string]bool) (pipeline.Semi, error) {
 		}
 	}
 	switch {
-	case *f.unlabeled != "" && s.Method == pipeline.NoSemi:
+	case *f.unlabeled != "" && s.Method == facade.NoSemi:
 		return s, fmt.Errorf("%w: --unlabeled needs --semi nsnb, snb or em", errUsage)
-	case *f.unlabeled == "" && s.Method != pipeline.NoSemi:
+	case *f.unlabeled == "" && s.Method != facade.NoSemi:
 		return s, fmt.Errorf("%w: --semi %v needs --unlabeled PATH", errUsage, s.Method)
 	}
 	return s, nil
 }
 
 // addUnlabeled gives tr the documents of --unlabeled, if any.
-func (f semiFlags) addUnlabeled(tr *pipeline.Trainer, fields fieldFlags, stderr io.Writer, quiet bool) error {
+func (f semiFlags) addUnlabeled(tr *facade.Trainer, fields fieldFlags, stderr io.Writer, quiet bool) error {
 	path := *f.unlabeled
 	if path == "" {
 		return nil
@@ -75,7 +75,7 @@ func (f semiFlags) addUnlabeled(tr *pipeline.Trainer, fields fieldFlags, stderr 
 }
 
 // report prints what semi-supervised training did.
-func (f semiFlags) report(w io.Writer, sum pipeline.Summary) {
+func (f semiFlags) report(w io.Writer, sum facade.Summary) {
 	if *f.unlabeled != "" {
 		fmt.Fprintf(w, "used %d unlabeled documents from %s; %v\n", sum.Unlabeled, *f.unlabeled, sum.Semi)
 	}

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 )
 
 // spillFlags set where training writes document rows that outgrow memory.
@@ -23,7 +23,7 @@ func newSpillFlags(fs *flag.FlagSet) spillFlags {
 }
 
 // apply passes the flags to tr.
-func (f spillFlags) apply(tr *pipeline.Trainer) error {
+func (f spillFlags) apply(tr *facade.Trainer) error {
 	limit, err := parseSize(*f.mem)
 	if err != nil {
 		return fmt.Errorf("%w: --spill-mem %v", errUsage, err)

@@ -7,13 +7,11 @@ import (
 	"os"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
-	"github.com/textnb/textnb/shard"
 )
 
 // writeDocFreqs is train --stats-only: the first pass of training in parts.
-func writeDocFreqs(cfg pipeline.Config, path string, fields fieldFlags, out string, stdout io.Writer) error {
-	c, err := shard.NewDocFreqCounter(cfg)
+func writeDocFreqs(cfg facade.Config, path string, fields fieldFlags, out string, stdout io.Writer) error {
+	c, err := facade.NewDocFreqCounter(cfg)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -59,13 +57,13 @@ Training in parts, on any number of machines (see docs/scale.md):
 	return fmt.Errorf("%w: want merge, sum or build", errUsage)
 }
 
-func readDocFreqs(path string) (*shard.DocFreqs, error) {
+func readDocFreqs(path string) (*facade.DocFreqs, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	d, err := shard.ReadDocFreqs(f)
+	d, err := facade.ReadDocFreqs(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -82,7 +80,7 @@ func runStatsMerge(args []string, stdout, stderr io.Writer) error {
 	if *out == "" || len(pos) < 1 {
 		return fmt.Errorf("%w: need -o OUT and at least one file of document frequencies", errUsage)
 	}
-	var all *shard.DocFreqs
+	var all *facade.DocFreqs
 	for _, p := range pos {
 		d, err := readDocFreqs(p)
 		if err != nil {
@@ -90,7 +88,7 @@ func runStatsMerge(args []string, stdout, stderr io.Writer) error {
 		}
 		if all == nil {
 			all = d
-		} else if all, err = shard.MergeDocFreqs(all, d); err != nil {
+		} else if all, err = facade.MergeDocFreqs(all, d); err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 	}
@@ -159,13 +157,13 @@ func runStatsBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
-	var total *shard.ClassSums
+	var total *facade.ClassSums
 	for _, path := range pos[1:] {
 		f, err := os.Open(path)
 		if err != nil {
 			return err
 		}
-		s, err := shard.ReadClassSums(f)
+		s, err := facade.ReadClassSums(f)
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)

@@ -5,15 +5,15 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 )
 
 // textFlags are the flags that configure a text pipeline, shared by train
 // and cv.
 type textFlags struct {
 	model                               *string
-	weighting                           *pipeline.Weighting
-	vectorizer                          *pipeline.Vectorizer
+	weighting                           *facade.Weighting
+	vectorizer                          *facade.Vectorizer
 	ngrams, charNgrams, stopwords, lang *string
 	alpha, maxDF                        *float64
 	norm, stem, noStem, fast            *bool
@@ -26,12 +26,12 @@ func newTextFlags(fs *flag.FlagSet) textFlags {
 		model: fs.String("model", "auto", "classifier: auto (mnb for two classes, cnb for more), cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
 			"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)"),
 		alpha: fs.Float64("alpha", 0, fmt.Sprintf("additive smoothing (default: chosen by cross-validation from %v; with --fast %g, or %g for --model auto with two classes)",
-			pipeline.ChoiceAlphas, pipeline.DefaultAlpha, pipeline.DefaultBinaryAlpha)),
+			facade.ChoiceAlphas, facade.DefaultAlpha, facade.DefaultBinaryAlpha)),
 		fast: fs.Bool("fast", false, fmt.Sprintf("train the fixed defaults (α %g, %g for two classes, no reweighting) without the %d-fold cross-validation that chooses α and reweighting",
-			pipeline.DefaultAlpha, pipeline.DefaultBinaryAlpha, pipeline.ChoiceFolds)),
-		weighting:  textFlag(fs, "weighting", pipeline.TFIDF, "feature weighting: tfidf (sublinear, L2), counts, rennie"),
+			facade.DefaultAlpha, facade.DefaultBinaryAlpha, facade.ChoiceFolds)),
+		weighting:  textFlag(fs, "weighting", facade.TFIDF, "feature weighting: tfidf (sublinear, L2), counts, rennie"),
 		norm:       fs.Bool("norm", false, "Complement NB weight normalization (Rennie et al. 2003)"),
-		vectorizer: textFlag(fs, "vectorizer", pipeline.Vocab, "vocab (learned vocabulary) or hash (murmur3 feature hashing)"),
+		vectorizer: textFlag(fs, "vectorizer", facade.Vocab, "vocab (learned vocabulary) or hash (murmur3 feature hashing)"),
 		features:   fs.Int("features", 0, "hash: number of columns (default 2^20); vocab: keep at most N most frequent terms (default all)"),
 		minDF:      fs.Int("min-df", 0, "drop terms in fewer than N training documents (default automatic: 1, raised only to bound model size)"),
 		maxDF:      fs.Float64("max-df", 0, "drop terms in more than this fraction of documents (default 1.0: keep)"),
@@ -48,8 +48,8 @@ func newTextFlags(fs *flag.FlagSet) textFlags {
 // config returns the text pipeline the flags describe; given names the
 // flags set on the command line, whose values mean what they say (see
 // explicitVocab; --alpha is checked by explicitAlpha first).
-func (f textFlags) config(given map[string]bool) (pipeline.Config, error) {
-	var cfg pipeline.Config
+func (f textFlags) config(given map[string]bool) (facade.Config, error) {
+	var cfg facade.Config
 	if *f.stem && *f.noStem {
 		return cfg, fmt.Errorf("%w: --stem and --no-stem contradict each other", errUsage)
 	}
@@ -67,10 +67,10 @@ func (f textFlags) config(given map[string]bool) (pipeline.Config, error) {
 	}
 	cfg.Weighting, cfg.Vectorizer = *f.weighting, *f.vectorizer
 	cfg.Vocab.Binary = *f.binary
-	if *f.binary && cfg.Vectorizer == pipeline.Hash {
+	if *f.binary && cfg.Vectorizer == facade.Hash {
 		return cfg, fmt.Errorf("%w: --binary applies to the vocab vectorizer, not hash", errUsage)
 	}
-	if cfg.Vectorizer == pipeline.Hash {
+	if cfg.Vectorizer == facade.Hash {
 		cfg.HashFeatures = *f.features
 	} else {
 		cfg.Vocab.MaxFeatures = *f.features

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -29,7 +28,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	spill := newSpillFlags(fs)
 	calibrate := fs.Bool("calibrate", false, fmt.Sprintf("fit a temperature to the probabilities on the held-out scores of a k-fold cross-validation "+
 		"of these settings (--folds, default %d; --seed), so that they mean what they say; predictions do not change. "+
-		"--tune calibrates from its own cross-validation", pipeline.DefaultFolds))
+		"--tune calibrates from its own cross-validation", facade.DefaultFolds))
 	statsOnly := fs.Bool("stats-only", false, "write this part's document frequencies, not a model (training in parts: see textnb stats)")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -60,7 +59,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%w: --stats-only writes document frequencies for training in parts; --tune, --multi-label, --select and --calibrate do not combine with it", errUsage)
 		}
 		if *ml.reweight > 0 {
-			return fmt.Errorf("%w: --reweight %d with --stats-only", pipeline.ErrReweighted, *ml.reweight)
+			return fmt.Errorf("%w: --reweight %d with --stats-only", facade.ErrReweighted, *ml.reweight)
 		}
 		return writeDocFreqs(cfg, pos[0], fields, *out, stdout)
 	}
@@ -71,10 +70,10 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if *calibrate && (*ml.multi || corpus.IsMultiLabel(pos[0], multiOptions(fs, fields, *ml.labelSep))) {
 		return fmt.Errorf("%w: --calibrate calibrates single-label models; multi-label training fits its thresholds by its own cross-validation", errUsage)
 	}
-	if *calibrate && cfg.Semi.Method != pipeline.NoSemi {
+	if *calibrate && cfg.Semi.Method != facade.NoSemi {
 		return fmt.Errorf("%w: --calibrate cross-validates, which semi-supervised training does not support", errUsage)
 	}
-	var cv *pipeline.CVResult // the chosen settings' cross-validation, to calibrate from
+	var cv *facade.CVResult // the chosen settings' cross-validation, to calibrate from
 	if cfg, cv, err = tune.choose(cfg, pos[0], fields, stdout); err != nil {
 		return err
 	}
@@ -90,7 +89,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	tr, err := pipeline.NewTrainer(cfg)
+	tr, err := facade.NewTrainer(cfg)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -169,14 +168,14 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 // calibrateModel calibrates m, trained with cfg on the corpus at path, from cv, the
 // cross-validation of its settings that --tune ran, or else from a k-fold
 // cross-validation run now.
-func calibrateModel(m *pipeline.Model, cfg pipeline.Config, cv *pipeline.CVResult, path string, fields fieldFlags, tune tuneFlags, stderr io.Writer, quiet bool) error {
+func calibrateModel(m *facade.Pipeline, cfg facade.Config, cv *facade.CVResult, path string, fields fieldFlags, tune tuneFlags, stderr io.Writer, quiet bool) error {
 	if cv == nil {
-		folds, err := foldsOr(*tune.folds, pipeline.DefaultFolds)
+		folds, err := foldsOr(*tune.folds, facade.DefaultFolds)
 		if err != nil {
 			return err
 		}
 		meter := newMeter(stderr, "train: calibrating", "", quiet)
-		cv, err = pipeline.CrossValidateDocs(cfg, pipeline.CVOptions{Folds: folds, Seed: *tune.seed, KeepScores: true}, walkDocs(path, fields))
+		cv, err = facade.CrossValidateDocs(cfg, facade.CVOptions{Folds: folds, Seed: *tune.seed, KeepScores: true}, walkDocs(path, fields))
 		meter.Stop()
 		if err != nil {
 			return fmt.Errorf("%s: --calibrate: %w", path, err)
@@ -189,7 +188,7 @@ func calibrateModel(m *pipeline.Model, cfg pipeline.Config, cv *pipeline.CVResul
 }
 
 // reweightNote describes c's reweighting after its α, or is empty.
-func reweightNote(c pipeline.Config) string {
+func reweightNote(c facade.Config) string {
 	if c.Reweight <= 0 {
 		return ""
 	}
@@ -206,16 +205,16 @@ func givenFlags(fs *flag.FlagSet) map[string]bool {
 }
 
 // explicitAlpha checks --alpha and, given explicitly below
-// pipeline.MinAlpha (0 included, which the pipeline reads as the default),
+// facade.MinAlpha (0 included, which the pipeline reads as the default),
 // raises it to MinAlpha with a warning, as scikit-learn does.
 func explicitAlpha(alpha *float64, given bool, stderr io.Writer) error {
 	a := *alpha
 	switch {
 	case a < 0 || math.IsNaN(a) || math.IsInf(a, 0):
 		return fmt.Errorf("%w: --alpha %g: want a finite value ≥ 0", errUsage, a)
-	case given && a < pipeline.MinAlpha:
-		fmt.Fprintf(stderr, "textnb: --alpha %g is below %g, the least smoothing; using %g\n", a, pipeline.MinAlpha, pipeline.MinAlpha)
-		*alpha = pipeline.MinAlpha
+	case given && a < facade.MinAlpha:
+		fmt.Fprintf(stderr, "textnb: --alpha %g is below %g, the least smoothing; using %g\n", a, facade.MinAlpha, facade.MinAlpha)
+		*alpha = facade.MinAlpha
 	}
 	return nil
 }

@@ -7,8 +7,8 @@ import (
 	"io"
 	"text/tabwriter"
 
+	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // tuneFlags are train's flags for choosing the configuration by
@@ -32,7 +32,7 @@ func newTuneFlags(fs *flag.FlagSet) tuneFlags {
 			"(default: 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;weighting=tfidf|counts;model=cnb|mnb;reweight=none|3;reweight-top=2', and for Chinese char-ngrams=none|1,1|1,2|1,3|2,3; "+
 			"reweight-top=N|all: reweighted settings are tried for the N best without reweighting of each tokenization)"),
 		folds: fs.Int("folds", 0, fmt.Sprintf("cross-validation folds of --tune (default %d), --calibrate (default %d) and --multi-label's thresholds (default %d)",
-			defaultTuneFolds, pipeline.DefaultFolds, defaultMultiFolds)),
+			defaultTuneFolds, facade.DefaultFolds, defaultMultiFolds)),
 		seed: fs.Uint64("seed", 0, "--tune, --calibrate: seed of the shuffle that deals documents to folds"),
 	}
 }
@@ -51,17 +51,17 @@ func foldsOr(folds, def int) (int, error) {
 
 // choose runs --tune, if asked, and returns cfg with the best settings and
 // their cross-validation, with held-out scores for calibration.
-func (f tuneFlags) choose(cfg pipeline.Config, path string, fields fieldFlags, stdout io.Writer) (pipeline.Config, *pipeline.CVResult, error) {
+func (f tuneFlags) choose(cfg facade.Config, path string, fields fieldFlags, stdout io.Writer) (facade.Config, *facade.CVResult, error) {
 	if !*f.tune {
 		if *f.grid != "" {
 			return cfg, nil, fmt.Errorf("%w: --grid needs --tune", errUsage)
 		}
 		return cfg, nil, nil
 	}
-	if cfg.Semi.Method != pipeline.NoSemi {
+	if cfg.Semi.Method != facade.NoSemi {
 		return cfg, nil, fmt.Errorf("%w: --tune does not combine with --semi", errUsage)
 	}
-	g := pipeline.DefaultGrid()
+	g := facade.DefaultGrid()
 	if *f.grid != "" {
 		var err error
 		if g, err = parseGrid(*f.grid); err != nil {
@@ -72,7 +72,7 @@ func (f tuneFlags) choose(cfg pipeline.Config, path string, fields fieldFlags, s
 	if err != nil {
 		return cfg, nil, err
 	}
-	r, err := pipeline.Tune(cfg, g, pipeline.CVOptions{Folds: folds, Seed: *f.seed, KeepScores: true}, walkDocs(path, fields))
+	r, err := facade.Tune(cfg, g, facade.CVOptions{Folds: folds, Seed: *f.seed, KeepScores: true}, walkDocs(path, fields))
 	if err != nil {
 		return cfg, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -103,7 +103,7 @@ func (f tuneFlags) choose(cfg pipeline.Config, path string, fields fieldFlags, s
 
 // walkDocs reads the corpus at path for the pipeline functions that read
 // it more than once.
-func walkDocs(path string, fields fieldFlags) pipeline.Docs {
+func walkDocs(path string, fields fieldFlags) facade.Docs {
 	errStop := errors.New("enough")
 	return func(yield func(label, text string) bool) error {
 		err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
@@ -120,9 +120,9 @@ func walkDocs(path string, fields fieldFlags) pipeline.Docs {
 }
 
 // reweightTop is g's ReweightTop as Tune reads it.
-func reweightTop(g pipeline.Grid) int {
+func reweightTop(g facade.Grid) int {
 	if g.ReweightTop == 0 {
-		return pipeline.DefaultReweightTop
+		return facade.DefaultReweightTop
 	}
 	return g.ReweightTop
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/textnb/textnb/pipeline"
+	facade "github.com/textnb/textnb"
 )
 
 // Explicit values mean what they say: an explicit 0 is never the default.
@@ -23,11 +23,11 @@ func TestExplicitZero(t *testing.T) {
 	if bytes.Equal(readFile(t, zero), readFile(t, def)) {
 		t.Error("--alpha 0 wrote the model of --alpha 0.3")
 	}
-	if m, err := pipeline.Load(zero); err != nil || m.Config.Alpha != pipeline.MinAlpha {
-		t.Errorf("--alpha 0 model has alpha %v (%v), want %g", m.Config.Alpha, err, pipeline.MinAlpha)
+	if m, err := facade.LoadPipeline(zero); err != nil || m.Config.Alpha != facade.MinAlpha {
+		t.Errorf("--alpha 0 model has alpha %v (%v), want %g", m.Config.Alpha, err, facade.MinAlpha)
 	}
 	// --min-df 0 keeps every term: min_df 1, not automatic.
-	m, err := pipeline.Load(trainTo(t, spamTSV, "--min-df", "0"))
+	m, err := facade.LoadPipeline(trainTo(t, spamTSV, "--min-df", "0"))
 	if err != nil || m.Config.Vocab.MinDF != 1 {
 		t.Errorf("--min-df 0: min_df %d (%v), want 1", m.Config.Vocab.MinDF, err)
 	}
@@ -102,9 +102,9 @@ func TestSwappedColumns(t *testing.T) {
 func TestPrintJSONError(t *testing.T) {
 	var out bytes.Buffer
 	p := printer{classes: []string{"a", "b"}, w: &out, json: true, top: 1}
-	p.print(scored{Prediction: pipeline.Prediction{Source: "doc0", Class: 1, Proba: []float64{0.25, 0.75}}})
-	p.print(scored{Prediction: pipeline.Prediction{Source: "doc1", Proba: []float64{math.NaN(), math.NaN()}}})
-	p.print(scored{Prediction: pipeline.Prediction{Source: "doc2", Class: 1, Proba: []float64{0.25, 0.75}}})
+	p.print(scored{PipelinePrediction: facade.PipelinePrediction{Source: "doc0", Class: 1, Proba: []float64{0.25, 0.75}}})
+	p.print(scored{PipelinePrediction: facade.PipelinePrediction{Source: "doc1", Proba: []float64{math.NaN(), math.NaN()}}})
+	p.print(scored{PipelinePrediction: facade.PipelinePrediction{Source: "doc2", Class: 1, Proba: []float64{0.25, 0.75}}})
 	if p.err == nil || !strings.Contains(p.err.Error(), "doc1: cannot print its probabilities as JSON") {
 		t.Errorf("error %v, want one naming doc1", p.err)
 	}
@@ -117,7 +117,7 @@ func TestPrintJSONError(t *testing.T) {
 // repeated word that changes no probability; with hashing it is refused.
 func TestBinaryFlag(t *testing.T) {
 	model := trainTo(t, spamTSV, "--binary", "--fast")
-	m, err := pipeline.Load(model)
+	m, err := facade.LoadPipeline(model)
 	if err != nil || !m.Config.Vocab.Binary {
 		t.Fatalf("--binary model: binary %v (%v)", m != nil && m.Config.Vocab.Binary, err)
 	}

@@ -1,9 +1,10 @@
 // Package discretize bins numeric columns into category ids for
-// nb.Categorical, as scikit-learn's KBinsDiscretizer(encode="ordinal").
+// densenb.Categorical, as scikit-learn's KBinsDiscretizer(encode="ordinal").
 package discretize
 
 import (
 	"fmt"
+	"github.com/textnb/textnb/internal/densenb"
 	"math"
 	"slices"
 	"sort"
@@ -32,7 +33,7 @@ func (s BinStrategy) String() string { return enum.String(strategyNames[:], int(
 const DefaultBins = 5
 
 // Discretizer is scikit-learn's KBinsDiscretizer(encode="ordinal"): it maps
-// every numeric column to bin ids 0..NBins[i]-1, for nb.Categorical.
+// every numeric column to bin ids 0..NBins[i]-1, for densenb.Categorical.
 //
 // Like scikit-learn, quantile edges closer than 1e-8 to their predecessor
 // are removed, so a column can get fewer bins than asked for; NBins records
@@ -55,8 +56,8 @@ func (d *Discretizer) Fit(X [][]float64) error {
 	if bins == 0 {
 		bins = DefaultBins
 	}
-	if bins < 2 || bins > nb.MaxCategories {
-		return fmt.Errorf("%w: %d bins, want 2..%d", nb.ErrConfig, bins, nb.MaxCategories)
+	if bins < 2 || bins > densenb.MaxCategories {
+		return fmt.Errorf("%w: %d bins, want 2..%d", nb.ErrConfig, bins, densenb.MaxCategories)
 	}
 	if d.Strategy != Quantile && d.Strategy != Uniform {
 		return fmt.Errorf("%w: unknown strategy %v", nb.ErrConfig, d.Strategy)

@@ -3,6 +3,7 @@ package discretize_test
 import (
 	"errors"
 	"fmt"
+	"github.com/textnb/textnb/internal/densenb"
 	"math"
 	"slices"
 	"testing"
@@ -127,7 +128,7 @@ func TestDiscretizerRejectsBadInput(t *testing.T) {
 	}{
 		{discretize.Discretizer{Bins: 1}, dnColumn(1, 2), nb.ErrConfig},
 		{discretize.Discretizer{Bins: -3}, dnColumn(1, 2), nb.ErrConfig},
-		{discretize.Discretizer{Bins: nb.MaxCategories + 1}, dnColumn(1, 2), nb.ErrConfig},
+		{discretize.Discretizer{Bins: densenb.MaxCategories + 1}, dnColumn(1, 2), nb.ErrConfig},
 		{discretize.Discretizer{Strategy: 7}, dnColumn(1, 2), nb.ErrConfig},
 		{discretize.Discretizer{}, dnColumn(1, math.NaN()), nb.ErrNotFinite},
 		{discretize.Discretizer{}, nil, nb.ErrEmpty},
@@ -168,7 +169,7 @@ func ExampleDiscretizer() {
 	for r, x := range X {
 		bins[r] = d.Transform(nil, x)
 	}
-	m := nb.Categorical{MinCategories: d.NBins}
+	m := densenb.Categorical{MinCategories: d.NBins}
 	if err := m.Fit(bins, y, 2); err != nil {
 		fmt.Println(err)
 		return

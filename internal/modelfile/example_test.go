@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 func ExampleFileKind() {

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // defaultInfoTerms is the number of terms per class that GET

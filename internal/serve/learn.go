@@ -12,7 +12,7 @@ import (
 
 	"github.com/textnb/textnb/internal/journal"
 	"github.com/textnb/textnb/internal/modelfile"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // Defaults of Options for learning.

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 const learnToken = "s3cret"

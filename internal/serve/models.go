@@ -16,9 +16,9 @@ import (
 
 	"github.com/textnb/textnb/internal/journal"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/table"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/tokenize/zh"
 )

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 const multiJSONL = "../../testdata/multilabel.jsonl"

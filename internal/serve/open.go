@@ -4,10 +4,10 @@ import (
 	"fmt"
 
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/internal/textcore"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // The kind dispatch lives here, not in the facade: the server decodes

@@ -16,11 +16,11 @@ import (
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/serve"
 	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/internal/testkit"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // trainText returns a text model trained on testdata/news/train.

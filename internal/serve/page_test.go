@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/textnb/textnb/multilabel"
+	"github.com/textnb/textnb/internal/multilabel"
 )
 
 // chromium runs headless Chromium with args and returns its standard

@@ -13,13 +13,13 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/priors"
 	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/mail"
-	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // predictRequest is the body of POST /v1/models/{name}/predict: exactly one

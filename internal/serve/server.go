@@ -15,10 +15,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/table"
 	"github.com/textnb/textnb/internal/tally"
-	"github.com/textnb/textnb/multilabel"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // Defaults of Options.

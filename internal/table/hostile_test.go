@@ -12,8 +12,8 @@ import (
 
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/testkit"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // tinyTable returns the model files of table models trained on flowers().

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/textnb/textnb/internal/densenb"
 	"io"
 	"math"
 	"slices"
@@ -13,8 +14,8 @@ import (
 	"github.com/textnb/textnb/internal/enum"
 	"github.com/textnb/textnb/internal/finite"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/nb"
-	"github.com/textnb/textnb/pipeline"
 )
 
 var (
@@ -67,10 +68,10 @@ type Config struct {
 	// Categorical model; 0 means 5.
 	Bins int
 	// Alpha is Categorical's additive smoothing; 0 means
-	// nb.DefaultCategoricalAlpha (1).
+	// densenb.DefaultCategoricalAlpha (1).
 	Alpha float64
 	// VarSmoothing is Gaussian's variance floor; 0 means
-	// nb.DefaultVarSmoothing.
+	// densenb.DefaultVarSmoothing.
 	VarSmoothing float64
 }
 
@@ -84,11 +85,11 @@ type Config struct {
 // of its ids scores as an unseen category; a value outside a binned
 // column's training range falls into its first or last bin.
 type Table struct {
-	Kind        Kind            `json:"kind"`
-	Features    []string        `json:"features"` // column names, in model order
-	Classes     []string        `json:"classes"`
-	Gaussian    *nb.Gaussian    `json:"gaussian,omitempty"`
-	Categorical *nb.Categorical `json:"categorical,omitempty"`
+	Kind        Kind                 `json:"kind"`
+	Features    []string             `json:"features"` // column names, in model order
+	Classes     []string             `json:"classes"`
+	Gaussian    *densenb.Gaussian    `json:"gaussian,omitempty"`
+	Categorical *densenb.Categorical `json:"categorical,omitempty"`
 	// Direct marks the Categorical columns used as category ids unbinned.
 	Direct []bool `json:"direct,omitempty"`
 	// LabelField names the training table's label column when it was not
@@ -103,8 +104,8 @@ type tableFile struct {
 	Kind        Kind                    `json:"kind"`
 	Features    []string                `json:"features"`
 	Classes     []string                `json:"classes"`
-	Gaussian    *nb.Gaussian            `json:"gaussian,omitempty"`
-	Categorical *nb.Categorical         `json:"categorical,omitempty"`
+	Gaussian    *densenb.Gaussian       `json:"gaussian,omitempty"`
+	Categorical *densenb.Categorical    `json:"categorical,omitempty"`
 	Discretizer *discretize.Discretizer `json:"discretizer,omitempty"`
 	Direct      []bool                  `json:"direct,omitempty"`
 	LabelField  string                  `json:"label_field,omitempty"`
@@ -152,7 +153,7 @@ func Train(t Data, cfg Config) (*Table, error) {
 	var err error
 	switch cfg.Kind {
 	case Gaussian:
-		m.Gaussian = &nb.Gaussian{VarSmoothing: cfg.VarSmoothing}
+		m.Gaussian = &densenb.Gaussian{VarSmoothing: cfg.VarSmoothing}
 		err = m.Gaussian.Fit(t.Features, y, len(m.Classes))
 	case Categorical:
 		err = m.fitCategorical(t.Features, y, cfg)
@@ -184,7 +185,7 @@ func (m *Table) fitCategorical(X [][]float64, y []int, cfg Config) error {
 		flat = m.categories(flat, x)
 		ids[i] = flat[n:len(flat):len(flat)]
 	}
-	m.Categorical = &nb.Categorical{Alpha: cfg.Alpha, MinCategories: minCat}
+	m.Categorical = &densenb.Categorical{Alpha: cfg.Alpha, MinCategories: minCat}
 	if err := m.Categorical.Fit(ids, y, len(m.Classes)); err != nil {
 		return err
 	}
@@ -402,10 +403,10 @@ func (m *Table) Inspect() pipeline.Info {
 	var count []float64
 	switch {
 	case m.Gaussian != nil:
-		info.Settings.VarSmoothing = cmp.Or(m.Gaussian.VarSmoothing, nb.DefaultVarSmoothing)
+		info.Settings.VarSmoothing = cmp.Or(m.Gaussian.VarSmoothing, densenb.DefaultVarSmoothing)
 		count = m.Gaussian.ClassCount
 	case m.Categorical != nil:
-		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, nb.DefaultCategoricalAlpha)
+		info.Settings.Alpha = cmp.Or(m.Categorical.Alpha, densenb.DefaultCategoricalAlpha)
 		info.Settings.Bins = cmp.Or(m.bins.Bins, discretize.DefaultBins)
 		count = m.Categorical.ClassCount
 	}

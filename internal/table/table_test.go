@@ -12,8 +12,8 @@ import (
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/hostile"
 	"github.com/textnb/textnb/internal/modelfile"
+	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/testkit"
-	"github.com/textnb/textnb/pipeline"
 )
 
 // flowers is an iris-like table: two measurements, a constant column and a

@@ -29,7 +29,7 @@ import (
 	"time"
 
 	"github.com/textnb/textnb/beam/internal/prismrun"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 func main() {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/textnb/textnb/beam/internal/prismrun"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // asMain makes the test binary textnb-beam itself, so that the launcher,

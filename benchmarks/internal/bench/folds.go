@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/textnb/textnb/internal/split"
 	"os"
 	"path/filepath"
 
@@ -39,7 +40,7 @@ type Fold struct {
 	Source      string // the file the documents came from, when one
 }
 
-// WriteFolds deals items into k stratified folds (corpus.StratifiedKFold
+// WriteFolds deals items into k stratified folds (split.StratifiedKFold
 // with seed) and writes, under dir, each fold's training part (the other
 // folds) and test part: .jsonl files for text items, class folders of
 // symbolic links for file items.
@@ -48,12 +49,12 @@ func WriteFolds(dir string, items []Item, k int, seed uint64) (Fold, error) {
 	for i, it := range items {
 		labels[i] = it.Label
 	}
-	folds := corpus.StratifiedKFold(labels, k, seed)
+	folds := split.StratifiedKFold(labels, k, seed)
 	h := sha256.New()
 	var f Fold
 	for i := range folds {
 		d := filepath.Join(dir, fmt.Sprintf("fold%02d", i))
-		train := corpus.FoldTrain(nil, folds, i)
+		train := split.FoldTrain(nil, folds, i)
 		s, err := WriteSplit(d, items, train, folds[i])
 		if err != nil {
 			return f, err

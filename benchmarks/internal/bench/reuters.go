@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/multilabel"
+	"github.com/textnb/textnb/internal/multilabel"
 )
 
 // WriteMultiFolds deals the multi-label stories of a .jsonl file into k

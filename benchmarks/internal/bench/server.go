@@ -12,7 +12,7 @@ import (
 	"syscall"
 
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/internal/pipeline"
 )
 
 // A Server is a process serving HTTP, as StartServer started it.

@@ -1,0 +1,199 @@
+package textnb
+
+import (
+	"io"
+
+	"github.com/textnb/textnb/internal/multilabel"
+	"github.com/textnb/textnb/internal/pipeline"
+	"github.com/textnb/textnb/internal/shard"
+)
+
+// The engine behind Model, for programs that need more control or speed
+// than Model gives, as the textnb command does: a Trainer fed one document
+// at a time, cross-validation and tuning, destination-first scoring with
+// reusable buffers (Predictor), ordered batches, and models trained in
+// parts. The types are the engine's own; their methods are documented
+// with them (go doc github.com/textnb/textnb/internal/pipeline).
+type (
+	// Pipeline is a trained text model as the engine holds it: a Model
+	// wraps one. It is safe for concurrent use; each goroutine should use
+	// its own Predictor (Pipeline.NewPredictor).
+	Pipeline = pipeline.Model
+	// Predictor scores texts with a Pipeline into buffers it reuses. It
+	// is not safe for concurrent use.
+	Predictor = pipeline.Predictor
+	// PipelinePrediction is the result for one document of a
+	// Pipeline.NewBatch: a class index and the probabilities.
+	PipelinePrediction = pipeline.Prediction
+	// Threshold is a two-class Pipeline's decision rule.
+	Threshold = pipeline.Threshold
+	// Trainer builds a Pipeline from labeled documents given one at a
+	// time (Add, then Finish).
+	Trainer = pipeline.Trainer
+	// Summary describes a finished training run.
+	Summary = pipeline.Summary
+	// Settings are a model's main settings by name (Info.Settings).
+	Settings = pipeline.Settings
+	// ClassInfo describes one class of a model (Info.Classes).
+	ClassInfo = pipeline.ClassInfo
+	// TermScore is a term with a score.
+	TermScore = pipeline.TermScore
+	// Contribution is one term's part in an Explanation.
+	Contribution = pipeline.Contribution
+	// Example is one labeled document, for Pipeline.LearnBatch.
+	Example = pipeline.Example
+	// DocError is the error of one document of a LearnBatch or
+	// UnlearnBatch.
+	DocError = pipeline.DocError
+	// Docs gives a corpus's labeled documents to yield, in the same order
+	// each time it is called, until yield returns false.
+	Docs = pipeline.Docs
+	// CVOptions configure cross-validation; the zero value means
+	// DefaultFolds folds, dealt with seed 0.
+	CVOptions = pipeline.CVOptions
+	// CVResult is the outcome of cross-validating one configuration.
+	CVResult = pipeline.CVResult
+	// FoldResult is one fold of a CVResult.
+	FoldResult = pipeline.FoldResult
+	// MeanSD is a mean over folds and their standard deviation.
+	MeanSD = pipeline.MeanSD
+	// Grid lists the values that Tune tries for each setting.
+	Grid = pipeline.Grid
+	// TuneResult is the outcome of Tune.
+	TuneResult = pipeline.TuneResult
+)
+
+// Cross-validation and tuning.
+const (
+	// DefaultFolds is the number of folds when CVOptions leaves it zero.
+	DefaultFolds = pipeline.DefaultFolds
+	// ChoiceFolds is the number of folds of the choice of α and
+	// reweighting that a zero Config has training make.
+	ChoiceFolds = pipeline.ChoiceFolds
+	// DefaultReweightTop is the ReweightTop of a zero Grid.
+	DefaultReweightTop = pipeline.DefaultReweightTop
+)
+
+// ChoiceAlphas are the α that training chooses from when Config.Alpha is
+// 0.
+var ChoiceAlphas = pipeline.ChoiceAlphas
+
+// LoadPipeline reads a text model file as the engine's Pipeline.
+func LoadPipeline(path string) (*Pipeline, error) { return pipeline.Load(path) }
+
+// NewTrainer returns a Trainer of cfg.
+func NewTrainer(cfg Config) (*Trainer, error) { return pipeline.NewTrainer(cfg) }
+
+// Merge combines models trained with the same configuration on disjoint
+// parts of a corpus into the model trained on their union.
+func Merge(models ...*Pipeline) (*Pipeline, error) { return pipeline.Merge(models...) }
+
+// CrossValidateDocs cross-validates cfg on docs.
+func CrossValidateDocs(cfg Config, o CVOptions, docs Docs) (*CVResult, error) {
+	return pipeline.CrossValidateDocs(cfg, o, docs)
+}
+
+// Tune cross-validates every setting of g, the rest of base kept, and
+// picks the best.
+func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
+	return pipeline.Tune(base, g, o, docs)
+}
+
+// DefaultGrid is the Grid of textnb tune.
+func DefaultGrid() Grid { return pipeline.DefaultGrid() }
+
+// Setting names the settings that training's choice varies, as in "cnb α
+// 0.3 reweight 3×20"; c is concrete, as a trained model's Config is.
+func Setting(c Config) string { return pipeline.Setting(c) }
+
+// The engine of MultiLabel, named as the text engine's parts with a
+// MultiLabel prefix.
+type (
+	// MultiLabelPipeline is a trained multi-label model as the engine
+	// holds it: a MultiLabel wraps one.
+	MultiLabelPipeline = multilabel.Model
+	// MultiLabelConfig holds the multi-label settings of a model, beside
+	// the Config of its tokenizer, vocabulary and weighting; its zero
+	// value is the default.
+	MultiLabelConfig = multilabel.Config
+	// MultiLabelScore is how a multi-label model scores each label
+	// (MultiLabelConfig.Score): ComplementScore or OddsScore.
+	MultiLabelScore = multilabel.Score
+	// MultiLabelDocument is a text with its labels.
+	MultiLabelDocument = multilabel.Document
+	// MultiLabelTrainer builds a MultiLabelPipeline from documents given
+	// one at a time.
+	MultiLabelTrainer = multilabel.Trainer
+	// MultiLabelPrediction is the result for one document of a
+	// MultiLabelPipeline.NewBatch.
+	MultiLabelPrediction = multilabel.Prediction
+	// MultiLabelBatch classifies documents on every core and hands the
+	// results to a callback in the order they were added.
+	MultiLabelBatch = multilabel.Batch
+	// MultiLabelInfo describes a multi-label model with its multi-label
+	// settings, as MultiLabelPipeline.Inspect returns it.
+	MultiLabelInfo = multilabel.Info
+	// MultiLabelSettings are a model's multi-label settings with every
+	// default resolved.
+	MultiLabelSettings = multilabel.Settings
+	// MultiLabelCVOptions configures CrossValidateMultiLabel.
+	MultiLabelCVOptions = multilabel.CVOptions
+	// MultiLabelCVResult is what CrossValidateMultiLabel returns.
+	MultiLabelCVResult = multilabel.CVResult
+)
+
+// The multi-label scores.
+const (
+	ComplementScore = multilabel.ComplementScore
+	OddsScore       = multilabel.OddsScore
+)
+
+// DefaultMultiLabelReweight is the number of reweighting passes that a
+// zero MultiLabelConfig.Reweight lets cross-validation choose.
+const DefaultMultiLabelReweight = multilabel.DefaultReweight
+
+// LoadMultiLabelPipeline reads a multi-label model file as the engine's
+// MultiLabelPipeline.
+func LoadMultiLabelPipeline(path string) (*MultiLabelPipeline, error) {
+	return multilabel.Load(path)
+}
+
+// NewMultiLabelTrainer returns a MultiLabelTrainer of cfg and mc.
+func NewMultiLabelTrainer(cfg Config, mc MultiLabelConfig) (*MultiLabelTrainer, error) {
+	return multilabel.NewTrainer(cfg, mc)
+}
+
+// CrossValidateMultiLabel trains a model of cfg and mc on each fold's
+// complement and evaluates it on the fold.
+func CrossValidateMultiLabel(cfg Config, mc MultiLabelConfig, docs []MultiLabelDocument, opt MultiLabelCVOptions) (*MultiLabelCVResult, error) {
+	return multilabel.CrossValidate(cfg, mc, docs, opt)
+}
+
+// AssignFolds deals n multi-label documents to k folds by a shuffle
+// seeded with seed: fold[i] is document i's fold.
+func AssignFolds(n, k int, seed uint64) []int { return multilabel.AssignFolds(n, k, seed) }
+
+// Training in parts, for distributed engines: each part counts its
+// DocFreqs, which merge; the merged statistics, prepared, sum each
+// part's ClassSums, which merge into the model (textnb stats).
+type (
+	// DocFreqs are the statistics of the first pass over a part of a
+	// corpus.
+	DocFreqs = shard.DocFreqs
+	// DocFreqCounter counts the DocFreqs of a part of a corpus.
+	DocFreqCounter = shard.DocFreqCounter
+	// ClassSums are the class sums of a part's weighted rows.
+	ClassSums = shard.ClassSums
+)
+
+// NewDocFreqCounter returns a DocFreqCounter for cfg.
+func NewDocFreqCounter(cfg Config) (*DocFreqCounter, error) { return shard.NewDocFreqCounter(cfg) }
+
+// MergeDocFreqs returns the statistics of a's documents followed by b's.
+func MergeDocFreqs(a, b *DocFreqs) (*DocFreqs, error) { return shard.MergeDocFreqs(a, b) }
+
+// ReadDocFreqs reads statistics that DocFreqs.WriteTo wrote.
+func ReadDocFreqs(r io.Reader) (*DocFreqs, error) { return shard.ReadDocFreqs(r) }
+
+// ReadClassSums reads sums that ClassSums.WriteTo wrote.
+func ReadClassSums(r io.Reader) (*ClassSums, error) { return shard.ReadClassSums(r) }

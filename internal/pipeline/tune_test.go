@@ -1,0 +1,156 @@
+package pipeline
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/tokenize"
+)
+
+func docsOf(docs []corpus.Document) Docs {
+	return func(yield func(label, text string) bool) error {
+		for _, d := range docs {
+			if !yield(d.Label, d.Text) {
+				break
+			}
+		}
+		return nil
+	}
+}
+
+// TestTuneMatchesCrossValidate checks that every setting of a grid scores
+// what cross-validating it alone scores, and that the choice follows the
+// scores.
+func TestTuneMatchesCrossValidate(t *testing.T) {
+	docs := readDocs(t, newsTrain)
+	g := Grid{
+		Alpha:      []float64{0.1, 0.3},
+		NGrams:     []tokenize.NGramRange{{Min: 1, Max: 1}, {Min: 1, Max: 2}},
+		CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 1}}, // English: not tried
+		Weighting:  []Weighting{TFIDF, RawCounts},
+		Classifier: []Classifier{Complement, Multinomial, Bernoulli},
+	}
+	o := CVOptions{Folds: 3, Seed: 2}
+	r, err := Tune(Config{}, g, o, docsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := 2 * 2 * 3 * 2; len(r.Results) != n {
+		t.Fatalf("%d results, want %d", len(r.Results), n)
+	}
+	if r.Base < 0 {
+		t.Fatal("the default setting is in the grid but not found")
+	}
+	if c := r.Results[r.Base].Config; c.Alpha != DefaultAlpha || c.Weighting != TFIDF || c.Classifier != Complement ||
+		c.Tokenize.WordNGrams != DefaultWordNGrams {
+		t.Errorf("base setting %+v is not the default", c)
+	}
+	for i, x := range r.Results {
+		if x.Accuracy.Mean > r.Results[r.Top].Accuracy.Mean {
+			t.Errorf("setting %d scores %g, above the top's %g", i, x.Accuracy.Mean, r.Results[r.Top].Accuracy.Mean)
+		}
+		if i%5 != 0 {
+			continue // cross-validating each alone is slow under -race
+		}
+		alone := crossValidate(t, x.Config, docs, o)
+		if alone.Accuracy != x.Accuracy || alone.MacroF1 != x.MacroF1 || !reflect.DeepEqual(alone.Predicted, x.Predicted) {
+			t.Errorf("setting %d: tuned %+v, alone %+v", i, x.Accuracy, alone.Accuracy)
+		}
+	}
+	if r.Best != r.Top && r.Best != r.Base {
+		t.Errorf("chose %d, neither the top %d nor the base %d", r.Best, r.Top, r.Base)
+	}
+}
+
+func TestTuneChineseCharNGrams(t *testing.T) {
+	docs := readDocs(t, "../../testdata/zh/train.tsv")
+	g := Grid{CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 1}, {Min: 2, Max: 3}}}
+	r, err := Tune(Config{}, g, CVOptions{Folds: 3}, docsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Results) != 3 {
+		t.Fatalf("%d results, want 3", len(r.Results))
+	}
+	for i, want := range g.CharNGrams {
+		c := r.Results[i].Config
+		if c.Tokenize.Lang != tokenize.Chinese || c.Tokenize.HanChars != want {
+			t.Errorf("setting %d: lang %v, char n-grams %v, want zh %v", i, c.Tokenize.Lang, c.Tokenize.HanChars, want)
+		}
+	}
+	if r.Base != 2 { // the default for Chinese is 2,3
+		t.Errorf("base setting %d, want 2", r.Base)
+	}
+}
+
+// TestTuneReweightTop checks that Tune tries a reweighted setting only when
+// its setting without reweighting is among the ReweightTop best of the
+// tokenization, and that what it tries scores what the whole grid scores.
+func TestTuneReweightTop(t *testing.T) {
+	docs := readDocs(t, newsTrain)
+	g := Grid{
+		Alpha:       []float64{0.1, 0.3, 1},
+		Classifier:  []Classifier{Complement, Multinomial},
+		Reweight:    []int{-1, 2},
+		ReweightTop: -1,
+	}
+	o := CVOptions{Folds: 3, Seed: 2}
+	all, err := Tune(Config{}, g, o, docsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Results) != 12 || all.Untried != 0 {
+		t.Fatalf("ReweightTop -1: %d results, %d untried; want 12 and 0", len(all.Results), all.Untried)
+	}
+	key := func(c Config) string { return settingKey(c) }
+	byKey := map[string]*CVResult{}
+	var plain []*CVResult
+	for _, x := range all.Results {
+		byKey[key(x.Config)] = x
+		if x.Config.Reweight <= 0 {
+			plain = append(plain, x)
+		}
+	}
+	slices.SortStableFunc(plain, byScore)
+	g.ReweightTop = 0 // the default: 2
+	r, err := Tune(Config{}, g, o, docsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Results) != 8 || r.Untried != 4 {
+		t.Fatalf("ReweightTop 0: %d results, %d untried; want 8 and 4", len(r.Results), r.Untried)
+	}
+	want := map[string]bool{} // the plain settings whose reweighted ones are tried
+	for _, p := range plain[:DefaultReweightTop] {
+		want[plainKey(p.Config)] = true
+	}
+	last := -1
+	for _, x := range r.Results {
+		k := key(x.Config)
+		if x.Config.Reweight > 0 && !want[plainKey(x.Config)] {
+			t.Errorf("tried %s, whose plain setting is not among the best %d", k, DefaultReweightTop)
+		}
+		a := byKey[k]
+		if a == nil || a.Accuracy != x.Accuracy || !reflect.DeepEqual(a.Predicted, x.Predicted) {
+			t.Errorf("%s: staged %+v, whole grid %+v", k, x.Accuracy, a)
+		}
+		i := slices.IndexFunc(all.Results, func(y *CVResult) bool { return key(y.Config) == k })
+		if i < last {
+			t.Errorf("%s out of grid order", k)
+		}
+		last = i
+	}
+}
+
+// plainKey names a setting but for its reweighting.
+func plainKey(c Config) string {
+	return fmt.Sprintf("%v %v %g", c.Weighting, c.Classifier, c.Alpha)
+}
+
+// settingKey names the settings a grid varies.
+func settingKey(c Config) string {
+	return fmt.Sprintf("%v %v %g %d %g", c.Weighting, c.Classifier, c.Alpha, c.Reweight, c.ReweightRate)
+}
