@@ -106,6 +106,12 @@ type CVResult struct {
 // training part (CVResult.Nested).
 func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	cands, _ := t.cfg.candidates(len(t.names))
+	if cands != nil {
+		t.cfg = t.cfg.withChoiceBound()
+		for i := range cands {
+			cands[i] = cands[i].withChoiceBound()
+		}
+	}
 	d, err := t.cvData(o, len(cands) > 1)
 	if err != nil {
 		return nil, err

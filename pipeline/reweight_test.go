@@ -27,7 +27,11 @@ func TestChoiceEqualsExplicit(t *testing.T) {
 		if c.Alpha == 0 || c.Classifier == Auto || c.Reweight == 0 {
 			t.Fatalf("%s: chose %+v", path, c)
 		}
-		given := Config{Alpha: c.Alpha, Reweight: c.Reweight, ReweightRate: c.ReweightRate}
+		if c.MaxTableSize != ChoiceMaxTableSize {
+			t.Errorf("%s: the chosen model records table bound %d, want %d", path, c.MaxTableSize, ChoiceMaxTableSize)
+		}
+		// The settings chosen, and the bound a choice trains with.
+		given := Config{Alpha: c.Alpha, Reweight: c.Reweight, ReweightRate: c.ReweightRate, MaxTableSize: c.MaxTableSize}
 		explicit, s2, err := trainerOf(t, given, docs).Finish()
 		if err != nil {
 			t.Fatal(err)

@@ -43,6 +43,7 @@ type Summary struct {
 // to Add.
 type Trainer struct {
 	cfg     Config
+	given   int       // the MaxTableSize given, which a fallback from the choice restores
 	winner  *CVResult // the choice's winner, whose held-out scores calibrate the model
 	start   time.Time
 	classes map[string]int
@@ -72,7 +73,7 @@ func NewTrainer(cfg Config) (*Trainer, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	t := &Trainer{cfg: cfg, start: time.Now(), classes: map[string]int{}}
+	t := &Trainer{cfg: cfg, given: cfg.MaxTableSize, start: time.Now(), classes: map[string]int{}}
 	if cfg.Tokenize.Lang != tokenize.Auto {
 		t.begin()
 	}
@@ -340,6 +341,9 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 		return nil, Summary{}, err
 	}
 	cands, why := t.cfg.candidates(len(t.names))
+	if cands != nil {
+		t.cfg = t.cfg.withChoiceBound()
+	}
 	t.cfg = t.cfg.forClasses(len(t.names))
 	// The model gets an analyzer of its own, as a loaded model does, so
 	// that the training analyzer's word cache is garbage from here on.
