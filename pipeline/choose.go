@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/tokenize"
 
 	"github.com/textnb/textnb/internal/vocab"
 )
@@ -67,9 +68,14 @@ func (c *Choice) String() string {
 func Setting(c Config) string {
 	s := fmt.Sprintf("%v α %g", c.Classifier, c.Alpha)
 	if c.Reweight > 0 {
-		return s + fmt.Sprintf(" reweight %d×%g", c.Reweight, c.ReweightRate)
+		s += fmt.Sprintf(" reweight %d×%g", c.Reweight, c.ReweightRate)
+	} else {
+		s += " plain"
 	}
-	return s + " plain"
+	if c.Tokenize.Lang == tokenize.Chinese && c.Tokenize.HanChars == HanUnigrams {
+		s += ", Han character unigrams"
+	}
+	return s
 }
 
 // candidates returns the settings that Finish chooses among for c, whose
@@ -273,7 +279,7 @@ func (t *Trainer) chooseFor(m *Model, merged *vocab.Counts, b *vocab.Builder, ca
 	}
 	if err != nil || why != "" {
 		// The plain default, as Fast trains it.
-		t.cfg.MaxTableSize, m.Config.MaxTableSize = t.given, t.given
+		t.cfg.MaxTableSize, m.Config.MaxTableSize = t.given.MaxTableSize, t.given.MaxTableSize
 		return why, err
 	}
 	m.Config = setChosen(m.Config, r.Config)

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
@@ -158,6 +159,7 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 		{"../testdata/spam.tsv", Config{}},
 		{newsTrain, Config{MaxTableSize: 4 * 1500}},
 		{"../testdata/spam.tsv", Config{MaxTableSize: 2 * 600}},
+		{"../testdata/zh/train.tsv", Config{}}, // a fold chooses Han character unigrams
 	} {
 		path := tc.path
 		docs := readDocs(t, path)
@@ -171,6 +173,13 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 			labels[i] = d.Label
 		}
 		folds := corpus.StratifiedKFold(labels, o.Folds, o.Seed)
+		han := false
+		for _, f := range r.Folds {
+			han = han || strings.HasSuffix(f.Setting, ", Han character unigrams")
+		}
+		if strings.Contains(path, "zh") != han {
+			t.Fatalf("%s: a fold chose Han character unigrams: %v, want %v", path, han, !han)
+		}
 		for k, test := range folds {
 			var part []corpus.Document
 			for _, i := range corpus.FoldTrain(nil, folds, k) {
