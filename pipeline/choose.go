@@ -72,8 +72,11 @@ func Setting(c Config) string {
 	} else {
 		s += " plain"
 	}
-	if c.Tokenize.Lang == tokenize.Chinese && c.Tokenize.HanChars == HanUnigrams {
+	switch {
+	case c.Tokenize.Lang == tokenize.Chinese && c.Tokenize.HanChars == HanUnigrams:
 		s += ", Han character unigrams"
+	case c.Tokenize.Lang != tokenize.Chinese && c.Tokenize.WordNGrams == WordUnigrams:
+		s += ", word unigrams"
 	}
 	return s
 }

@@ -126,7 +126,7 @@ func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	plain := t.cfg.plain().forClasses(len(t.names))
 	groups := []choiceGroup{{d, rs, cands, plain}}
 	if len(rs) > 1 && t.texts != nil {
-		g, err := t.hanGroup(o)
+		g, err := t.secondGroup(o)
 		if err != nil {
 			return nil, err
 		}
@@ -160,10 +160,10 @@ type choiceGroup struct {
 	plain Config
 }
 
-// hanGroup returns the choice's candidates with HanUnigrams,
-// cross-validated on the folds of o.
-func (t *Trainer) hanGroup(o CVOptions) (choiceGroup, error) {
-	alt, err := t.hanTrainer()
+// secondGroup returns the choice's candidates with the second
+// tokenization (secondTokens), cross-validated on the folds of o.
+func (t *Trainer) secondGroup(o CVOptions) (choiceGroup, error) {
+	alt, err := t.secondTrainer()
 	if err != nil {
 		return choiceGroup{}, err
 	}

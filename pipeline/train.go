@@ -46,7 +46,7 @@ type Trainer struct {
 	given   Config     // as NewTrainer took it
 	winner  *CVResult  // the choice's winner, whose held-out scores calibrate the model
 	chosen  *CVResult  // the winner once the model is calibrated on it
-	texts   *keptTexts // for the choice's second tokenization (hanchars.go), nil if none
+	texts   *keptTexts // for the choice's second tokenization (secondtok.go), nil if none
 	start   time.Time
 	classes map[string]int
 	names   []string
@@ -76,7 +76,7 @@ func NewTrainer(cfg Config) (*Trainer, error) {
 		return nil, err
 	}
 	t := &Trainer{cfg: cfg, given: cfg, start: time.Now(), classes: map[string]int{}}
-	if cfg.hanCandidate() {
+	if _, ok := cfg.secondTokens(cfg.Tokenize.Lang); ok {
 		t.texts = new(keptTexts)
 	}
 	if cfg.Tokenize.Lang != tokenize.Auto {
@@ -167,7 +167,7 @@ func (t *Trainer) begin() {
 		lang = d.Lang()
 	}
 	t.an = tokenize.New(t.cfg.tokenizeConfig(lang))
-	if lang != tokenize.Chinese {
+	if _, ok := t.cfg.secondTokens(lang); !ok {
 		t.texts = nil
 	}
 	t.cfg.Tokenize = t.an.Config() // every default spelled out, for the model file
@@ -378,7 +378,7 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	s.Documents, s.Unlabeled, s.Empty, s.Classes = len(t.y)-t.unlabeled, t.unlabeled, t.empty, len(t.names)
 	s.Lang, s.Elapsed = t.cfg.Tokenize.Lang, time.Since(t.start) // fixed by begin
 	if m.Chosen != nil && t.texts.short(nil) {
-		return t.tryHanChars(m, s)
+		return t.trySecond(m, s)
 	}
 	return m, s, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/multilabel"
 	"github.com/textnb/textnb/pipeline"
+	"github.com/textnb/textnb/tokenize"
 )
 
 func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -215,8 +216,12 @@ func multiSettingName(cfg pipeline.Config, mc multilabel.Config) string {
 	if mc.ReweightRate != 0 {
 		reweight += fmt.Sprintf(" rate=%g", mc.ReweightRate)
 	}
+	ng := t.WordNGrams
+	if ng == (tokenize.NGramRange{}) {
+		ng = pipeline.DefaultWordNGrams
+	}
 	s := fmt.Sprintf("multi-label %v %v alpha=%s ngrams=%d,%d title=%d reweight=%s", mc.Score, cfg.Weighting, alpha,
-		t.WordNGrams.Min, t.WordNGrams.Max, mc.Title, reweight)
+		ng.Min, ng.Max, mc.Title, reweight)
 	if mc.AllowEmpty {
 		s += " allow-empty"
 	}
