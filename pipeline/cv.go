@@ -185,7 +185,7 @@ func (t *Trainer) secondGroup(o CVOptions) (choiceGroup, error) {
 // pickGroup returns which group's result wins among the results rss, one set
 // per group (nil: that group could not choose), as Finish chooses: the
 // first group's best (best), unless short holds and the second group's
-// best leads it beyond noise (withinNoise). It returns the winning
+// best scores above it (secondWins). It returns the winning
 // group, its index there, and the runner-up's result (nil if none).
 func pickGroup(groups []choiceGroup, rss [][]*CVResult, short bool) (g, w int, second *CVResult) {
 	w, s := best(rss[0], groups[0].plain)
@@ -196,7 +196,7 @@ func pickGroup(groups []choiceGroup, rss [][]*CVResult, short bool) (g, w int, s
 		return 0, w, second
 	}
 	w2, _ := best(rss[1], groups[1].plain)
-	if withinNoise(rss[1][w2], rss[0][w]) {
+	if !secondWins(rss[1][w2], rss[0][w]) {
 		if second == nil || byScore(rss[1][w2], second) < 0 {
 			second = rss[1][w2]
 		}

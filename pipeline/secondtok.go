@@ -109,7 +109,7 @@ func (t *Trainer) secondTrainer() (*Trainer, error) {
 }
 
 // trySecond trains t's documents again with the second tokenization and returns
-// that model if its choice's winner leads m's beyond noise (withinNoise),
+// that model if its choice's winner scores above m's (secondWins),
 // else m, whose Choice then counts the other candidates too. m's choice
 // was made (m.Chosen).
 func (t *Trainer) trySecond(m *Model, s Summary) (*Model, Summary, error) {
@@ -127,7 +127,7 @@ func (t *Trainer) trySecond(m *Model, s Summary) (*Model, Summary, error) {
 	}
 	mc, ac := m.Chosen, am.Chosen
 	n := mc.Candidates + ac.Candidates
-	if withinNoise(alt.chosen, t.chosen) {
+	if !secondWins(alt.chosen, t.chosen) {
 		if ac.CVAccuracy > mc.RunnerUpAccuracy {
 			mc.RunnerUp, mc.RunnerUpAccuracy = ac.Setting, ac.CVAccuracy
 		}
@@ -138,3 +138,10 @@ func (t *Trainer) trySecond(m *Model, s Summary) (*Model, Summary, error) {
 	as.Elapsed = time.Since(t.start)
 	return am, as, nil
 }
+
+// secondWins reports whether the second tokenization's winner a beats
+// the first's, b: by mean accuracy, then macro-F1. Unlike the plain
+// default's α, the default n-grams are not kept on a lead within noise:
+// on AG News word unigrams led in 10-fold cv (0.8897 against 0.8863),
+// yet the noise rule kept 1–2-grams in 4 of the 10 folds' own choices.
+func secondWins(a, b *CVResult) bool { return byScore(a, b) < 0 }
