@@ -72,8 +72,16 @@ const (
 	DefaultBinaryAlpha  = pipeline.DefaultBinaryAlpha
 	MinAlpha            = pipeline.MinAlpha
 	DefaultMaxTableSize = pipeline.DefaultMaxTableSize
+	ChoiceMaxTableSize  = pipeline.ChoiceMaxTableSize // where cross-validation chooses the settings
 	DefaultReweight     = pipeline.DefaultReweight
 	DefaultReweightRate = pipeline.DefaultReweightRate
 	DefaultSemiK        = pipeline.DefaultSemiK
 	DefaultSemiLambda   = pipeline.DefaultSemiLambda
+)
+
+// The n-grams that the choice's second tokenization of short text tries
+// in place of the defaults (docs/cv.md).
+var (
+	HanUnigrams  = pipeline.HanUnigrams
+	WordUnigrams = pipeline.WordUnigrams
 )

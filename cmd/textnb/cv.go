@@ -9,6 +9,7 @@ import (
 	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/metrics"
+	"github.com/textnb/textnb/tokenize"
 )
 
 func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
@@ -214,8 +215,12 @@ func multiSettingName(cfg facade.Config, mc facade.MultiLabelConfig) string {
 	if mc.ReweightRate != 0 {
 		reweight += fmt.Sprintf(" rate=%g", mc.ReweightRate)
 	}
+	ng := t.WordNGrams
+	if ng == (tokenize.NGramRange{}) {
+		ng = tokenize.DefaultWordNGrams
+	}
 	s := fmt.Sprintf("multi-label %v %v alpha=%s ngrams=%d,%d title=%d reweight=%s", mc.Score, cfg.Weighting, alpha,
-		t.WordNGrams.Min, t.WordNGrams.Max, mc.Title, reweight)
+		ng.Min, ng.Max, mc.Title, reweight)
 	if mc.AllowEmpty {
 		s += " allow-empty"
 	}

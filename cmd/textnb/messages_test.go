@@ -86,7 +86,7 @@ func TestHeaderlessTable(t *testing.T) {
 func TestMergeMessages(t *testing.T) {
 	dir := t.TempDir()
 	a, b, c := filepath.Join(dir, "a.model"), filepath.Join(dir, "b.model"), filepath.Join(dir, "c.model")
-	mustRun(t, "", "train", spamTSV, "-o", a, "--weighting", "counts", "--min-df", "1")
+	mustRun(t, "", "train", spamTSV, "-o", a, "--weighting", "counts", "--min-df", "1", "--ngrams", "1,2")
 	mustRun(t, "", "train", spamTSV, "-o", b, "--weighting", "counts", "--min-df", "1", "--ngrams", "1,1")
 	mustRun(t, "", "train", spamTSV, "-o", c)
 	mustFail(t, 1, []string{"Tokenize.WordNGrams is [1,2] in " + a + " but [1,1] in " + b}, "merge", "-o", filepath.Join(dir, "m"), a, b)

@@ -36,7 +36,7 @@ func newTextFlags(fs *flag.FlagSet) textFlags {
 		minDF:      fs.Int("min-df", 0, "drop terms in fewer than N training documents (default automatic: 1, raised only to bound model size)"),
 		maxDF:      fs.Float64("max-df", 0, "drop terms in more than this fraction of documents (default 1.0: keep)"),
 		binary:     fs.Bool("binary", false, "count a term once per document, present or not (Boolean attributes, scikit-learn's binary=True), in training and prediction; vocab vectorizer only"),
-		ngrams:     fs.String("ngrams", "1,2", "word n-gram range `MIN,MAX`"),
+		ngrams:     fs.String("ngrams", "", "word n-gram range `MIN,MAX` (default 1,2; a choice of the default may take 1,1 for short text)"),
 		charNgrams: fs.String("char-ngrams", "", "Han character n-gram range `MIN,MAX`, or none (default: 2,3 for Chinese models, none otherwise)"),
 		stem:       fs.Bool("stem", false, "stem English words (Snowball)"),
 		noStem:     fs.Bool("no-stem", false, "do not stem English words (the default)"),

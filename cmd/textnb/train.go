@@ -235,8 +235,10 @@ func explicitVocab(given map[string]bool, minDF int, maxDF float64, features int
 
 func tokenFlags(t *tokenize.Config, ngrams, charNgrams, stopwords, lang string, stem bool) error {
 	var err error
-	if t.WordNGrams, err = parseRange("--ngrams", ngrams); err != nil {
-		return err
+	if ngrams != "" {
+		if t.WordNGrams, err = parseRange("--ngrams", ngrams); err != nil {
+			return err
+		}
 	}
 	if charNgrams != "" && charNgrams != "none" {
 		if t.HanChars, err = parseRange("--char-ngrams", charNgrams); err != nil {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/textnb/textnb/tokenize"
+
 	"github.com/textnb/textnb/internal/vocab"
 )
 
@@ -66,9 +68,17 @@ func (c *Choice) String() string {
 func Setting(c Config) string {
 	s := fmt.Sprintf("%v α %g", c.Classifier, c.Alpha)
 	if c.Reweight > 0 {
-		return s + fmt.Sprintf(" reweight %d×%g", c.Reweight, c.ReweightRate)
+		s += fmt.Sprintf(" reweight %d×%g", c.Reweight, c.ReweightRate)
+	} else {
+		s += " plain"
 	}
-	return s + " plain"
+	switch {
+	case c.Tokenize.Lang == tokenize.Chinese && c.Tokenize.HanChars == HanUnigrams:
+		s += ", Han character unigrams"
+	case c.Tokenize.Lang != tokenize.Chinese && c.Tokenize.WordNGrams == WordUnigrams:
+		s += ", word unigrams"
+	}
+	return s
 }
 
 // candidates returns the settings that Finish chooses among for c, whose
@@ -181,9 +191,11 @@ func (t *Trainer) choose(merged *vocab.Counts, candidates []Config) (*CVResult, 
 // best returns the index of the result of the best mean accuracy (then
 // macro-F1, then the first) and of the next best, −1 if there is none;
 // but the plain default (the setting Fast trains, when a candidate) wins
-// if it is within a standard error (the fold accuracies' sd over √folds)
-// of the best, as Tune keeps the base setting: a difference that small is
-// noise, and the default holds across corpora.
+// if the best leads it by no more than a standard error of their paired
+// fold differences: a lead that small is noise, and the default holds
+// across corpora. The candidates share their folds, so the fold-wise
+// differences, not each setting's spread over folds (which mostly
+// measures how hard each fold is), tell noise from a real lead.
 func best(rs []*CVResult, plain Config) (win, second int) {
 	win, second = topTwo(rs)
 	for i, r := range rs {
@@ -191,12 +203,22 @@ func best(rs []*CVResult, plain Config) (win, second int) {
 		if i == win || c.Reweight > 0 || c.Alpha != plain.Alpha || c.Classifier != plain.Classifier {
 			continue
 		}
-		top := rs[win]
-		if top.Accuracy.Mean-r.Accuracy.Mean <= top.Accuracy.SD/math.Sqrt(float64(len(top.Folds))) {
+		if withinNoise(rs[win], r) {
 			return i, win
 		}
 	}
 	return win, second
+}
+
+// withinNoise reports whether a's lead over b, cross-validated on the
+// same folds, is at most a standard error of their fold-wise differences.
+func withinNoise(a, b *CVResult) bool {
+	d := make([]float64, len(a.Folds))
+	for k := range d {
+		d[k] = a.Folds[k].Accuracy - b.Folds[k].Accuracy
+	}
+	lead := meanSD(d)
+	return lead.Mean <= lead.SD/math.Sqrt(float64(len(d)))
 }
 
 // topTwo returns the indices of the best result and the next best.
@@ -251,11 +273,16 @@ func (t *Trainer) choiceData(merged *vocab.Counts) (*cvData, error) {
 //
 // The winner's held-out scores are kept for Finish to calibrate m.
 func (t *Trainer) chooseFor(m *Model, merged *vocab.Counts, b *vocab.Builder, cands []Config, direct bool) (string, error) {
-	if !direct || b.Spilled() {
-		return "the documents' rows spilled to disk", nil
+	why := "the documents' rows spilled to disk"
+	var r *CVResult
+	var c *Choice
+	var err error
+	if direct && !b.Spilled() {
+		r, c, why, err = t.choose(merged, cands)
 	}
-	r, c, why, err := t.choose(merged, cands)
 	if err != nil || why != "" {
+		// The plain default, as Fast trains it.
+		t.cfg.MaxTableSize, m.Config.MaxTableSize = t.given.MaxTableSize, t.given.MaxTableSize
 		return why, err
 	}
 	m.Config = setChosen(m.Config, r.Config)

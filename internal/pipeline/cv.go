@@ -106,6 +106,12 @@ type CVResult struct {
 // training part (CVResult.Nested).
 func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	cands, _ := t.cfg.candidates(len(t.names))
+	if cands != nil {
+		t.cfg = t.cfg.withChoiceBound()
+		for i := range cands {
+			cands[i] = cands[i].withChoiceBound()
+		}
+	}
 	d, err := t.cvData(o, len(cands) > 1)
 	if err != nil {
 		return nil, err
@@ -118,15 +124,26 @@ func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 		return nil, err
 	}
 	plain := t.cfg.plain().forClasses(len(t.names))
-	win, second := best(rs, plain)
-	r := rs[win]
+	groups := []choiceGroup{{d, rs, cands, plain}}
+	if len(rs) > 1 && t.texts != nil {
+		g, err := t.secondGroup(o)
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, g)
+	}
+	gw, win, second := pickGroup(groups, [][]*CVResult{rs, groups[len(groups)-1].rs}, t.texts.short(nil))
+	r := groups[gw].rs[win]
 	if len(rs) > 1 {
 		r.Choice = &Choice{Setting: Setting(r.Config), CVAccuracy: r.Accuracy.Mean, CVSD: r.Accuracy.SD,
-			Folds: len(d.folds), Candidates: len(rs)}
-		if second >= 0 {
-			r.Choice.RunnerUp, r.Choice.RunnerUpAccuracy = Setting(rs[second].Config), rs[second].Accuracy.Mean
+			Folds: len(d.folds)}
+		for _, g := range groups {
+			r.Choice.Candidates += len(g.rs)
 		}
-		if r, err = d.nested(rs, cands, plain, r); err != nil {
+		if second != nil {
+			r.Choice.RunnerUp, r.Choice.RunnerUpAccuracy = Setting(second.Config), second.Accuracy.Mean
+		}
+		if r, err = nested(groups, r, t.texts.short); err != nil {
 			return nil, err
 		}
 	}
@@ -134,32 +151,100 @@ func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	return r, nil
 }
 
-// nested returns the cross-validation of Finish's choice among cands,
-// made as Finish makes it within each fold's training part (ChoiceFolds
-// folds of it, from the cached rows): each fold scores as the candidate it
-// chose, whose result on every fold rs holds. whole is the choice on the
-// whole corpus, which the result reports beside.
-func (d *cvData) nested(rs []*CVResult, cands []Config, plain Config, whole *CVResult) (*CVResult, error) {
+// choiceGroup is the candidates of one tokenization cross-validated on
+// its rows d, with the plain default among them.
+type choiceGroup struct {
+	d     *cvData
+	rs    []*CVResult
+	cands []Config
+	plain Config
+}
+
+// secondGroup returns the choice's candidates with the second
+// tokenization (secondTokens), cross-validated on the folds of o.
+func (t *Trainer) secondGroup(o CVOptions) (choiceGroup, error) {
+	alt, err := t.secondTrainer()
+	if err != nil {
+		return choiceGroup{}, err
+	}
+	cands, _ := alt.cfg.candidates(len(t.names))
+	for i := range cands {
+		cands[i] = cands[i].withChoiceBound()
+	}
+	d, err := alt.cvData(o, true)
+	if err != nil {
+		return choiceGroup{}, err
+	}
+	rs, err := d.run(cands)
+	if err != nil {
+		return choiceGroup{}, err
+	}
+	return choiceGroup{d, rs, cands, alt.cfg.plain().forClasses(len(t.names))}, nil
+}
+
+// pickGroup returns which group's result wins among the results rss, one set
+// per group (nil: that group could not choose), as Finish chooses: the
+// first group's best (best), unless short holds and the second group's
+// best scores above it (secondWins). It returns the winning
+// group, its index there, and the runner-up's result (nil if none).
+func pickGroup(groups []choiceGroup, rss [][]*CVResult, short bool) (g, w int, second *CVResult) {
+	w, s := best(rss[0], groups[0].plain)
+	if s >= 0 {
+		second = rss[0][s]
+	}
+	if len(groups) < 2 || !short || rss[1] == nil {
+		return 0, w, second
+	}
+	w2, _ := best(rss[1], groups[1].plain)
+	if !secondWins(rss[1][w2], rss[0][w]) {
+		if second == nil || byScore(rss[1][w2], second) < 0 {
+			second = rss[1][w2]
+		}
+		return 0, w, second
+	}
+	return 1, w2, rss[0][w]
+}
+
+// nested returns the cross-validation of Finish's choice among the
+// groups' candidates, made as Finish makes it within each fold's training
+// part (ChoiceFolds folds of it, from the cached rows): each fold scores
+// as the candidate it chose, whose result on every fold its group holds.
+// whole is the choice on the whole corpus, which the result reports
+// beside; short tells whether documents are short text (keptTexts.short).
+func nested(groups []choiceGroup, whole *CVResult, short func([]int) bool) (*CVResult, error) {
+	d := groups[0].d
 	k := len(d.folds)
 	out := &CVResult{Config: whole.Config, Folds: make([]FoldResult, k), Predicted: make([]string, len(d.y)), Choice: whole.Choice}
 	if h := whole.HeldOut; h != nil { // each fold's scores are its choice's
 		out.HeldOut = &HeldOut{Classes: h.Classes, Labels: h.Labels, Scores: make([]float64, len(h.Scores)), Folds: h.Folds}
 	}
 	for fk := range k {
-		w := 0 // too small to choose in: the plain default, as Finish falls back
-		for i, c := range cands {
-			if c.Alpha == plain.Alpha && c.Reweight <= 0 {
+		g, w := 0, 0 // too small to choose in: the plain default, as Finish falls back
+		for i, c := range groups[0].cands {
+			if c.Alpha == groups[0].plain.Alpha && c.Reweight <= 0 {
 				w = i
 			}
 		}
 		train := split.FoldTrain(nil, d.folds, fk)
 		if sub := d.subset(train); sub != nil {
-			srs, err := sub.run(cands)
-			if err != nil {
-				return nil, fmt.Errorf("fold %d: choice: %w", fk+1, err)
+			rss := make([][]*CVResult, len(groups))
+			for j, gr := range groups {
+				if j > 0 && !short(train) {
+					break
+				}
+				sub := sub
+				if j > 0 {
+					sub = gr.d.subset(train)
+				}
+				srs, err := sub.run(gr.cands)
+				if err != nil {
+					return nil, fmt.Errorf("fold %d: choice: %w", fk+1, err)
+				}
+				rss[j] = srs
 			}
-			w, _ = best(srs, plain)
+			g, w, _ = pickGroup(groups, rss, short(train))
 		}
+		rs := groups[g].rs
 		out.Folds[fk] = rs[w].Folds[fk]
 		out.Folds[fk].Setting = Setting(rs[w].Config)
 		for _, i := range d.folds[fk] {

@@ -3,10 +3,11 @@ package pipeline
 import (
 	"bytes"
 	"errors"
-	"github.com/textnb/textnb/internal/split"
+	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
+	"github.com/textnb/textnb/internal/split"
 	"github.com/textnb/textnb/internal/testkit"
 )
 
@@ -15,6 +16,7 @@ import (
 // byte for byte but for the record of the choice, and that Fast trains the
 // plain defaults.
 func TestChoiceEqualsExplicit(t *testing.T) {
+	everySecondTokenization(t)
 	for _, path := range []string{newsTrain, "../../testdata/spam.tsv", "../../testdata/zh/train.tsv"} {
 		docs := readDocs(t, path)
 		chosen, s, err := trainerOf(t, Config{}, docs).Finish()
@@ -28,7 +30,14 @@ func TestChoiceEqualsExplicit(t *testing.T) {
 		if c.Alpha == 0 || c.Classifier == Auto || c.Reweight == 0 {
 			t.Fatalf("%s: chose %+v", path, c)
 		}
-		given := Config{Alpha: c.Alpha, Reweight: c.Reweight, ReweightRate: c.ReweightRate}
+		if c.MaxTableSize != ChoiceMaxTableSize {
+			t.Errorf("%s: the chosen model records table bound %d, want %d", path, c.MaxTableSize, ChoiceMaxTableSize)
+		}
+		// The settings chosen, and the bound a choice trains with.
+		given := Config{Alpha: c.Alpha, Reweight: c.Reweight, ReweightRate: c.ReweightRate, MaxTableSize: c.MaxTableSize}
+		if strings.HasSuffix(Setting(c), " unigrams") { // the second tokenization won
+			given.Tokenize.WordNGrams, given.Tokenize.HanChars = c.Tokenize.WordNGrams, c.Tokenize.HanChars
+		}
 		explicit, s2, err := trainerOf(t, given, docs).Finish()
 		if err != nil {
 			t.Fatal(err)
@@ -155,7 +164,11 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 		{"../../testdata/spam.tsv", Config{}},
 		{newsTrain, Config{MaxTableSize: 4 * 1500}},
 		{"../../testdata/spam.tsv", Config{MaxTableSize: 2 * 600}},
+		{"../../testdata/zh/train.tsv", Config{}}, // a fold chooses Han character unigrams
 	} {
+		if strings.Contains(tc.path, "zh") {
+			everySecondTokenization(t)
+		}
 		path := tc.path
 		docs := readDocs(t, path)
 		o := CVOptions{Folds: 3, Seed: 7}
@@ -168,6 +181,13 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 			labels[i] = d.Label
 		}
 		folds := split.StratifiedKFold(labels, o.Folds, o.Seed)
+		han := false
+		for _, f := range r.Folds {
+			han = han || strings.HasSuffix(f.Setting, ", Han character unigrams")
+		}
+		if strings.Contains(path, "zh") != han {
+			t.Fatalf("%s: a fold chose Han character unigrams: %v, want %v", path, han, !han)
+		}
 		for k, test := range folds {
 			var part []corpus.Document
 			for _, i := range split.FoldTrain(nil, folds, k) {
@@ -191,4 +211,12 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 			}
 		}
 	}
+}
+
+// everySecondTokenization lets the choice try its second tokenization on
+// testdata's small corpora for the rest of t.
+func everySecondTokenization(t *testing.T) {
+	old := minSecondDocs
+	minSecondDocs = 0
+	t.Cleanup(func() { minSecondDocs = old })
 }

@@ -43,7 +43,10 @@ type Summary struct {
 // to Add.
 type Trainer struct {
 	cfg     Config
-	winner  *CVResult // the choice's winner, whose held-out scores calibrate the model
+	given   Config     // as NewTrainer took it
+	winner  *CVResult  // the choice's winner, whose held-out scores calibrate the model
+	chosen  *CVResult  // the winner once the model is calibrated on it
+	texts   *keptTexts // for the choice's second tokenization (secondtok.go), nil if none
 	start   time.Time
 	classes map[string]int
 	names   []string
@@ -72,7 +75,10 @@ func NewTrainer(cfg Config) (*Trainer, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	t := &Trainer{cfg: cfg, start: time.Now(), classes: map[string]int{}}
+	t := &Trainer{cfg: cfg, given: cfg, start: time.Now(), classes: map[string]int{}}
+	if _, ok := cfg.secondTokens(cfg.Tokenize.Lang); ok {
+		t.texts = new(keptTexts)
+	}
 	if cfg.Tokenize.Lang != tokenize.Auto {
 		t.begin()
 	}
@@ -137,6 +143,9 @@ func (t *Trainer) queue(class int, text string) {
 		return // Finish reports it
 	}
 	t.y = append(t.y, class)
+	if t.texts != nil {
+		t.texts = t.texts.keep(class, text)
+	}
 	if t.run != nil {
 		t.run.Add(text)
 		return
@@ -158,6 +167,9 @@ func (t *Trainer) begin() {
 		lang = d.Lang()
 	}
 	t.an = tokenize.New(t.cfg.tokenizeConfig(lang))
+	if _, ok := t.cfg.secondTokens(lang); !ok {
+		t.texts = nil
+	}
 	t.cfg.Tokenize = t.an.Config() // every default spelled out, for the model file
 	if t.cfg.Vectorizer == Hash {
 		t.hash = featurehash.Hashing{Features: t.cfg.hashFeatures()}
@@ -340,6 +352,9 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 		return nil, Summary{}, err
 	}
 	cands, why := t.cfg.candidates(len(t.names))
+	if cands != nil {
+		t.cfg = t.cfg.withChoiceBound()
+	}
 	t.cfg = t.cfg.forClasses(len(t.names))
 	// The model gets an analyzer of its own, as a loaded model does, so
 	// that the training analyzer's word cache is garbage from here on.
@@ -355,13 +370,16 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	}
 	if err == nil && t.winner != nil {
 		err = m.Calibrate(t.winner)
-		t.winner = nil
+		t.chosen, t.winner = t.winner, nil
 	}
 	if err != nil {
 		return nil, Summary{}, err
 	}
 	s.Documents, s.Unlabeled, s.Empty, s.Classes = len(t.y)-t.unlabeled, t.unlabeled, t.empty, len(t.names)
 	s.Lang, s.Elapsed = t.cfg.Tokenize.Lang, time.Since(t.start) // fixed by begin
+	if m.Chosen != nil && t.texts.short(nil) {
+		return t.trySecond(m, s)
+	}
 	return m, s, nil
 }
 

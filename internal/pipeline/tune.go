@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"math"
 	"slices"
 	"time"
 
@@ -154,8 +153,7 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 	r.Top = top(r.Results)
 	r.Best = r.Top
 	if r.Base >= 0 {
-		b, d := r.Results[r.Top], r.Results[r.Base]
-		if b.Accuracy.Mean-d.Accuracy.Mean <= b.Accuracy.SD/math.Sqrt(float64(len(b.Folds))) {
+		if withinNoise(r.Results[r.Top], r.Results[r.Base]) {
 			r.Best = r.Base
 		}
 	}
