@@ -256,8 +256,12 @@ func cmpDesc(a, b float64) int {
 // choiceData returns t's documents as cross-validation keeps them, from
 // merged, which it leaves whole.
 func (t *Trainer) choiceData(merged *vocab.Counts) (*cvData, error) {
-	// The held-out scores calibrate the winner (chooseFor).
+	// The held-out scores calibrate the winner (chooseFor). The choice
+	// cross-validates within the bound given (DefaultMaxTableSize for
+	// none), which costs a quarter of the larger vocabulary the winner is
+	// then fitted on (ChoiceMaxTableSize).
 	d := &cvData{cfg: t.cfg, names: t.names, y: t.y, keep: true}
+	d.cfg.MaxTableSize = t.given.MaxTableSize
 	labels := make([]string, len(t.y))
 	for i, c := range t.y {
 		labels[i] = t.names[c]

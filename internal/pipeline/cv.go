@@ -116,6 +116,7 @@ func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	d.choiceCells = t.given.MaxTableSize
 	if cands == nil {
 		cands = []Config{t.cfg}
 	}
@@ -175,6 +176,7 @@ func (t *Trainer) secondGroup(o CVOptions) (choiceGroup, error) {
 	if err != nil {
 		return choiceGroup{}, err
 	}
+	d.choiceCells = alt.given.MaxTableSize
 	rs, err := d.run(cands)
 	if err != nil {
 		return choiceGroup{}, err
@@ -269,6 +271,7 @@ func nested(groups []choiceGroup, whole *CVResult, short func([]int) bool) (*CVR
 // has too few of them for those folds.
 func (d *cvData) subset(docs []int) *cvData {
 	s := &cvData{cfg: d.cfg, names: d.names, terms: d.terms, cols: d.cols, y: make([]int, len(docs))}
+	s.cfg.MaxTableSize = d.choiceCells
 	counts := make([]int, len(d.names))
 	labels := make([]string, len(docs))
 	s.ptr, s.df = make([]int, 1, len(docs)+1), make([]int64, d.cols)
@@ -309,6 +312,9 @@ func (d *cvData) subset(docs []int) *cvData {
 // order the vectorizer produced them.
 type cvData struct {
 	cfg   Config // language and tokenizer resolved
+	// choiceCells is the MaxTableSize of the choice nested in each fold
+	// (subset), as Finish's choice on that part has it (choiceData).
+	choiceCells int
 	names []string
 	y     []int
 	ptr   []int // document i's entries are idx, val[ptr[i]:ptr[i+1]]
