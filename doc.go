@@ -29,6 +29,10 @@
 // from Model.Priors or Table.Priors); Table.ReadRows reads the rows of a
 // .csv or .tsv table to predict. textnb's command stands on these.
 //
+// EvalOnline replays labeled documents in their time order, classifying
+// each batch before learning it, as the TREC spam track and Metsis et al.
+// evaluate spam filters (textnb eval --online).
+//
 // Errors are sentinels, wrapped with details: test them with errors.Is.
 //
 // The packages below textnb are its parts, for those who need more control
