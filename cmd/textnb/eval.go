@@ -187,12 +187,12 @@ func (e *evalRun) single(c classifier, threshold func() string) error {
 
 // misclassified is a document eval got wrong.
 type misclassified struct {
-	Source    string     `json:"source"`
-	Truth     string     `json:"true"`
-	Predicted string     `json:"predicted"`
-	P         float64    `json:"p"`      // of the predicted class
-	PTrue     float64    `json:"p_true"` // of the true class; 0 if the model does not know it
-	Explain   *explained `json:"explain,omitempty"`
+	Source    string           `json:"source"`
+	Truth     string           `json:"true"`
+	Predicted string           `json:"predicted"`
+	P         float64          `json:"p"`      // of the predicted class
+	PTrue     float64          `json:"p_true"` // of the true class; 0 if the model does not know it
+	Explain   *explained       `json:"explain,omitempty"`
 	doc       facade.ReportDoc // for the report
 }
 
