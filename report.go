@@ -179,7 +179,7 @@ type reportExplained struct {
 func newReportData(rep Report) reportData {
 	r := rep.Eval
 	d := reportData{Model: rep.Model, Corpus: rep.Corpus, N: r.N, Classes: r.Classes, Accuracy: r.Accuracy, MacroF1: r.MacroF1,
-		Wrong: r.N - correct(r), Unknown: len(r.UnknownLabels()), UnknownDocs: r.UnknownDocs}
+		Wrong: misclassified(r), Unknown: len(r.UnknownLabels()), UnknownDocs: r.UnknownDocs}
 	d.UnknownNames = r.UnknownLabels()[:min(d.Unknown, reportNames)]
 	d.Threshold, d.Proba = rep.Threshold, r.ProbaScores
 	if r.ProbaScores != nil {
@@ -242,11 +242,11 @@ func labelOrder(r metrics.Evaluation, modelOrder bool) []int {
 	return idx
 }
 
-// correct counts the documents predicted right.
-func correct(r metrics.Evaluation) int {
-	n := r.N
+// misclassified counts the documents off the confusion matrix's diagonal.
+func misclassified(r metrics.Evaluation) int {
+	n := 0
 	for _, p := range r.Confused {
-		n -= p.Count
+		n += p.Count
 	}
 	return n
 }
