@@ -29,6 +29,13 @@
 // from Model.Priors or Table.Priors); Table.ReadRows reads the rows of a
 // .csv or .tsv table to predict. textnb's command stands on these.
 //
+// EvalOnline replays labeled documents in their time order, classifying
+// each batch before learning it, as the TREC spam track and Metsis et al.
+// evaluate spam filters (textnb eval --online). Report writes an
+// evaluation (package metrics) as one self-contained HTML page, with
+// charts, the confusion matrix and the documents it lists (textnb eval
+// --report).
+//
 // Errors are sentinels, wrapped with details: test them with errors.Is.
 //
 // Below Model is its engine, named here by aliases for programs that need

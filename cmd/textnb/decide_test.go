@@ -2,11 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -283,79 +281,3 @@ func TestCLIThreshold(t *testing.T) {
 }
 
 func formatP(p float64) string { return (&thresholdValue{p: p, given: true}).String() }
-
-// TestCLIEvalProbaReport checks the report's reliability diagram (every
-// model) and ROC curve (two classes) against eval --json, and, where
-// Chromium is installed, that they render.
-func TestCLIEvalProbaReport(t *testing.T) {
-	trainPath, testPath := heldOutSpam(t)
-	model := trainTo(t, trainPath)
-	dir := t.TempDir()
-	report := filepath.Join(dir, "spam.html")
-	mustRun(t, "", "eval", "-m", model, "--threshold", "spam=0.7", "--report", report, testPath)
-	var ev evalReport
-	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", testPath)), &ev); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(b)
-	selfContained(t, page)
-	bins := 0
-	for _, bin := range ev.Reliability {
-		if bin.Count > 0 {
-			bins++
-		}
-	}
-	for _, want := range []string{`<svg id="reliability"`, `<svg id="roc"`, "ROC curve (positive class spam)",
-		fmt.Sprintf("AUC %.4f", ev.ROCAUC), fmt.Sprintf("recall %.3f at FPR ≤ 0.1%%", ev.RecallAtFPR["0.001"]),
-		fmt.Sprintf("recall %.3f at FPR ≤ 1%%", ev.RecallAtFPR["0.01"]), fmt.Sprintf("ECE %.4f", ev.ECE),
-		fmt.Sprintf("<b>%.4f</b><span>log loss", ev.LogLoss), "decision threshold spam=0.7"} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the report lacks %q", want)
-		}
-	}
-	if n := strings.Count(page, `<g class="bin">`); n != bins || bins == 0 {
-		t.Errorf("%d reliability bars, want %d (the bins with documents)", n, bins)
-	}
-	if n := strings.Count(page, `<g class="mark">`); n != 2 {
-		t.Errorf("%d recall marks on the ROC, want 2", n)
-	}
-	// ROC points: one per distinct score and the origin, each drawn in both plots
-	m, docs := probaOf(t, model, testPath)
-	scores := map[float64]bool{}
-	for _, d := range docs {
-		scores[d.p[slices.Index(m.Classes, "spam")]] = true
-	}
-	if m := regexp.MustCompile(`class="roc" points="([^"]*)"`).FindStringSubmatch(page); m == nil || len(strings.Fields(m[1])) != len(scores)+1 {
-		t.Errorf("ROC path %q for %d distinct scores", m, len(scores))
-	}
-	news := filepath.Join(dir, "news.html")
-	mustRun(t, "", "eval", "-m", trainTo(t, newsTrain), "--report", news, newsTest)
-	if b, _ := os.ReadFile(news); !strings.Contains(string(b), `<svg id="reliability"`) || strings.Contains(string(b), `<svg id="roc"`) {
-		t.Error("a multi-class report: want a reliability diagram and no ROC curve")
-	}
-
-	bin := chromium(t)
-	svgs, _ := measureSVGs(t, bin, report)
-	sizes := map[string][2]float64{}
-	for _, s := range svgs {
-		sizes[s.ID] = [2]float64{s.W, s.H}
-	}
-	if r, roc := sizes["reliability"], sizes["roc"]; r[0] < 300 || r[1] < 300 || roc[0] < 700 || roc[1] < 300 {
-		t.Errorf("charts laid out as %+v", svgs)
-	}
-	near := screenshot(t, bin, report, 2200)
-	for _, c := range []struct {
-		what string
-		rgb  [3]uint32
-		min  int
-	}{{"ROC curve blue", [3]uint32{0x1f, 0x77, 0xb4}, 300}, {"recall marks' orange", [3]uint32{0xff, 0x7f, 0x0e}, 100},
-		{"reliability dots' red", [3]uint32{0xe1, 0x57, 0x59}, 50}} {
-		if n := near(c.rgb); n < c.min {
-			t.Errorf("%d pixels of the %s, want at least %d", n, c.what, c.min)
-		}
-	}
-}

@@ -171,7 +171,11 @@ func (e *evalRun) single(c classifier, threshold func() string) error {
 		rep.Errors = []misclassified{}
 	}
 	if e.report != "" {
-		if err := writeReport(e.report, e.model, e.corpus, rep, e.seen); err != nil {
+		page := facade.Report{Model: e.model, Corpus: e.corpus, Eval: rep.Evaluation, Threshold: rep.Threshold, ModelOrder: e.seen}
+		for _, m := range errs {
+			page.Docs = append(page.Docs, m.doc)
+		}
+		if err := facade.SaveFile(e.report, page); err != nil {
 			return err
 		}
 	}
@@ -183,24 +187,25 @@ func (e *evalRun) single(c classifier, threshold func() string) error {
 
 // misclassified is a document eval got wrong.
 type misclassified struct {
-	Source    string     `json:"source"`
-	Truth     string     `json:"true"`
-	Predicted string     `json:"predicted"`
-	P         float64    `json:"p"`      // of the predicted class
-	PTrue     float64    `json:"p_true"` // of the true class; 0 if the model does not know it
-	Explain   *explained `json:"explain,omitempty"`
-	Excerpt   string     `json:"-"` // of the text, for the report
-	text      string
+	Source    string           `json:"source"`
+	Truth     string           `json:"true"`
+	Predicted string           `json:"predicted"`
+	P         float64          `json:"p"`      // of the predicted class
+	PTrue     float64          `json:"p_true"` // of the true class; 0 if the model does not know it
+	Explain   *explained       `json:"explain,omitempty"`
+	doc       facade.ReportDoc // for the report
 }
 
 // newMisclassified records s, explained if explain is not nil.
 func newMisclassified(s scored, classes []string, explain func(scored) any) misclassified {
-	m := misclassified{Source: s.Source, Truth: s.Truth, Predicted: classes[s.Class], P: s.Proba[s.Class], text: s.doc.text}
+	m := misclassified{Source: s.Source, Truth: s.Truth, Predicted: classes[s.Class], P: s.Proba[s.Class],
+		doc: facade.ReportDoc{Source: s.Source, Text: s.doc.text, Truth: []string{s.Truth}, Predicted: []int{s.Class}, Proba: slices.Clone(s.Proba)}}
 	if i := slices.Index(classes, s.Truth); i >= 0 {
 		m.PTrue = s.Proba[i]
 	}
 	if explain != nil {
 		m.Explain = explain(s).(*explained)
+		m.doc.Explanation = &m.Explain.whole
 	}
 	return m
 }

@@ -77,13 +77,14 @@ type explained struct {
 	Terms     []facade.Contribution `json:"terms"`
 	Rest      float64               `json:"rest"`       // the contributions of the terms left out
 	RestTerms int                   `json:"rest_terms"` // how many they are
+	whole     facade.Explanation    // uncut, for eval's report
 }
 
 // summarize keeps the top terms of e (all if top is 0); proba are the
 // class probabilities of the same text.
 func summarize(e facade.Explanation, proba []float64, top int) explained {
 	x := explained{Label: e.Label, P: proba[e.Class], RunnerUp: e.RunnerUpLabel, PRunnerUp: proba[e.RunnerUp],
-		Margin: e.Margin, Bias: e.Bias, Terms: e.Terms}
+		Margin: e.Margin, Bias: e.Bias, Terms: e.Terms, whole: e}
 	if x.Terms == nil {
 		x.Terms = []facade.Contribution{}
 	}

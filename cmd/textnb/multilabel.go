@@ -283,7 +283,8 @@ func (c multiClassifier) evaluate(e *evalRun) error {
 	}
 	r := ev.Result()
 	if e.report != "" {
-		if err := writeMultiReport(e.report, e.model, e.corpus, r, len(mm.Labels), worst); err != nil {
+		rep := facade.Report{Model: e.model, Corpus: e.corpus, Multi: &r, Known: len(mm.Labels), Docs: worst.reportDocs()}
+		if err := facade.SaveFile(e.report, rep); err != nil {
 			return err
 		}
 	}
