@@ -311,19 +311,19 @@ func (d *cvData) subset(docs []int) *cvData {
 // raw term counts over every term seen (or the hashing columns), in the
 // order the vectorizer produced them.
 type cvData struct {
-	cfg   Config // language and tokenizer resolved
+	cfg Config // language and tokenizer resolved
 	// choiceCells is the MaxTableSize of the choice nested in each fold
 	// (subset), as Finish's choice on that part has it (choiceData).
 	choiceCells int
-	names []string
-	y     []int
-	ptr   []int // document i's entries are idx, val[ptr[i]:ptr[i+1]]
-	idx   []int32
-	val   []float64
-	cols  int
-	df    []int64
-	tf    []int64           // total counts, when MaxFeatures needs them
-	terms *vocab.Vocabulary // the terms; nil with hashing
+	names       []string
+	y           []int
+	ptr         []int // document i's entries are idx, val[ptr[i]:ptr[i+1]]
+	idx         []int32
+	val         []float64
+	cols        int
+	df          []int64
+	tf          []int64           // total counts, when MaxFeatures needs them
+	terms       *vocab.Vocabulary // the terms; nil with hashing
 	// origin maps a column to its term's id in terms
 	origin []int32
 	minDF  []int // per fold, when automatic
