@@ -289,14 +289,18 @@ func (c Config) forClasses(n int) Config {
 // with a zero MaxTableSize spelled out as ChoiceMaxTableSize.
 func (c Config) withChoiceBound() Config {
 	if c.MaxTableSize == 0 {
-		c.MaxTableSize = ChoiceMaxTableSize
+		c.MaxTableSize = choiceCells
 	}
 	return c
 }
 
+// fastCells and choiceCells are DefaultMaxTableSize and
+// ChoiceMaxTableSize; tests lower them to corpora of testdata's size.
+var fastCells, choiceCells = DefaultMaxTableSize, ChoiceMaxTableSize
+
 func (c Config) maxTableSize() int {
 	if c.MaxTableSize <= 0 {
-		return DefaultMaxTableSize
+		return fastCells
 	}
 	return c.MaxTableSize
 }

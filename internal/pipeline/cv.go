@@ -169,6 +169,7 @@ func (t *Trainer) secondGroup(o CVOptions) (choiceGroup, error) {
 		return choiceGroup{}, err
 	}
 	cands, _ := alt.cfg.candidates(len(t.names))
+	alt.cfg = alt.cfg.withChoiceBound() // as CrossValidate's own
 	for i := range cands {
 		cands[i] = cands[i].withChoiceBound()
 	}

@@ -165,9 +165,21 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 		{newsTrain, Config{MaxTableSize: 4 * 1500}},
 		{"../../testdata/spam.tsv", Config{MaxTableSize: 2 * 600}},
 		{"../../testdata/zh/train.tsv", Config{}}, // a fold chooses Han character unigrams
+		{newsTrain, Config{Alpha: twoBounds}},
 	} {
 		if strings.Contains(tc.path, "zh") {
 			everySecondTokenization(t)
+		}
+		lowered := tc.cfg.Alpha == twoBounds
+		if lowered {
+			// The choice within 4 × 1500 cells (min_df 2), the winner on
+			// every term (min_df 1), as the defaults do on 20 Newsgroups;
+			// with the second tokenization too.
+			everySecondTokenization(t)
+			tc.cfg.Alpha = 0
+			oldFast, oldChoice := fastCells, choiceCells
+			fastCells, choiceCells = 4*1500, 4*100000
+			defer func() { fastCells, choiceCells = oldFast, oldChoice }()
 		}
 		path := tc.path
 		docs := readDocs(t, path)
@@ -200,6 +212,9 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 			if tc.cfg.MaxTableSize > 0 && k == 0 {
 				t.Logf("%s MaxTableSize %d fold %d: min_df %d, %d features; cv fold min_df %d", path, tc.cfg.MaxTableSize, k, sum.MinDF, m.NumFeatures(), r.Folds[k].MinDF)
 			}
+			if lowered && (sum.MinDF != 1 || r.Folds[k].MinDF != 1) {
+				t.Fatalf("%s fold %d: the winner's min_df %d, cv's %d; want 1 (every term)", path, k, sum.MinDF, r.Folds[k].MinDF)
+			}
 			if m.Chosen == nil || m.Chosen.Setting != r.Folds[k].Setting {
 				t.Fatalf("%s fold %d: cv chose %q, Finish on the training part %v", path, k, r.Folds[k].Setting, m.Chosen)
 			}
@@ -212,6 +227,10 @@ func TestNestedChoiceIsFinishOnEachFold(t *testing.T) {
 		}
 	}
 }
+
+// twoBounds, as a test case's Alpha, lowers DefaultMaxTableSize and
+// ChoiceMaxTableSize for the case, so that both bind on testdata.
+const twoBounds = -1
 
 // everySecondTokenization lets the choice try its second tokenization on
 // testdata's small corpora for the rest of t.
