@@ -2,12 +2,12 @@ package pipeline
 
 import (
 	"fmt"
-	"github.com/textnb/textnb/internal/split"
 	"math"
 	"slices"
 
 	"github.com/textnb/textnb/tokenize"
 
+	"github.com/textnb/textnb/internal/split"
 	"github.com/textnb/textnb/internal/vocab"
 )
 

@@ -133,7 +133,11 @@ func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 		}
 		groups = append(groups, g)
 	}
-	gw, win, second := pickGroup(groups, [][]*CVResult{rs, groups[len(groups)-1].rs}, t.texts.short(nil))
+	rss := make([][]*CVResult, len(groups))
+	for i, g := range groups {
+		rss[i] = g.rs
+	}
+	gw, win, second := pickGroup(groups, rss, t.texts.short(nil))
 	r := groups[gw].rs[win]
 	if len(rs) > 1 {
 		r.Choice = &Choice{Setting: Setting(r.Config), CVAccuracy: r.Accuracy.Mean, CVSD: r.Accuracy.SD,
@@ -230,12 +234,12 @@ func nested(groups []choiceGroup, whole *CVResult, short func([]int) bool) (*CVR
 		}
 		train := split.FoldTrain(nil, d.folds, fk)
 		if sub := d.subset(train); sub != nil {
+			isShort := short(train)
 			rss := make([][]*CVResult, len(groups))
 			for j, gr := range groups {
-				if j > 0 && !short(train) {
-					break
+				if j > 0 && !isShort {
+					break // Finish tries no second tokenization
 				}
-				sub := sub
 				if j > 0 {
 					sub = gr.d.subset(train)
 				}
@@ -245,7 +249,7 @@ func nested(groups []choiceGroup, whole *CVResult, short func([]int) bool) (*CVR
 				}
 				rss[j] = srs
 			}
-			g, w, _ = pickGroup(groups, rss, short(train))
+			g, w, _ = pickGroup(groups, rss, isShort)
 		}
 		rs := groups[g].rs
 		out.Folds[fk] = rs[w].Folds[fk]
