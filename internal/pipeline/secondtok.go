@@ -127,7 +127,7 @@ func (t *Trainer) trySecond(m *Model, s Summary) (*Model, Summary, error) {
 	}
 	mc, ac := m.Chosen, am.Chosen
 	n := mc.Candidates + ac.Candidates
-	if !secondWins(alt.chosen, t.chosen) {
+	if !secondWins(alt.winner, t.winner) {
 		if ac.CVAccuracy > mc.RunnerUpAccuracy {
 			mc.RunnerUp, mc.RunnerUpAccuracy = ac.Setting, ac.CVAccuracy
 		}

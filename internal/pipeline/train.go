@@ -45,7 +45,6 @@ type Trainer struct {
 	cfg     Config
 	given   Config     // as NewTrainer took it
 	winner  *CVResult  // the choice's winner, whose held-out scores calibrate the model
-	chosen  *CVResult  // the winner once the model is calibrated on it
 	texts   *keptTexts // for the choice's second tokenization (secondtok.go), nil if none
 	start   time.Time
 	classes map[string]int
@@ -370,7 +369,6 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	}
 	if err == nil && t.winner != nil {
 		err = m.Calibrate(t.winner)
-		t.chosen, t.winner = t.winner, nil
 	}
 	if err != nil {
 		return nil, Summary{}, err
