@@ -16,10 +16,13 @@ import (
 const reportErrors = 25
 
 // checkReportPath refuses, before any work, a report path that is not a
-// regular file or that names one of the command's inputs.
+// regular file, is in no folder, or names one of the command's inputs.
 func checkReportPath(path string, inputs ...string) error {
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		if err := facade.CheckOutput(path); err != nil { // where SaveFile will write it
+			return fmt.Errorf("%w: --report %s: its folder does not exist", errUsage, path)
+		}
 		return nil
 	}
 	if err != nil {

@@ -64,6 +64,9 @@ func TestCLIEvalReport(t *testing.T) {
 	mustFail(t, 2, []string{"would overwrite the input"}, "eval", "-m", model, "--report", testPath, testPath)
 	mustFail(t, 2, []string{"would overwrite the input"}, "eval", "-m", model, "--report", model, testPath)
 	mustFail(t, 2, []string{"not a regular file"}, "eval", "-m", model, "--report", dir, testPath)
+	if out, _, code := textnb(t, "", "eval", "-m", model, "--report", filepath.Join(dir, "none", "r.html"), testPath); code != 2 || out != "" {
+		t.Errorf("--report in a missing folder: exit %d, stdout %q; want exit 2 before evaluating", code, out)
+	}
 	if after, _ := os.ReadFile(testPath); string(after) != string(before) {
 		t.Error("a refused --report changed the corpus")
 	}
