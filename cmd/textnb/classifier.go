@@ -154,7 +154,7 @@ func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 	labelField := "" // predict: rows without labels
 	if o := c.in.rows.corpus; c.in.labeled {
 		labelField = c.in.fields.LabelField
-	} else if o.IDField != "" || len(o.Fields) > 0 || o.Format != corpus.FormatAuto || o.TextField != "text" {
+	} else if c.in.rows.wantsFields() || o.Format != corpus.FormatAuto || o.TextField != "text" {
 		return errTextOnly
 	}
 	for _, path := range paths {
