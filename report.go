@@ -179,7 +179,7 @@ type reportExplained struct {
 func newReportData(rep Report) reportData {
 	r := rep.Eval
 	d := reportData{Model: rep.Model, Corpus: rep.Corpus, N: r.N, Classes: r.Classes, Accuracy: r.Accuracy, MacroF1: r.MacroF1,
-		Wrong: misclassified(r), Unknown: len(r.UnknownLabels()), UnknownDocs: r.UnknownDocs}
+		Wrong: r.Misclassified(), Unknown: len(r.UnknownLabels()), UnknownDocs: r.UnknownDocs}
 	d.UnknownNames = r.UnknownLabels()[:min(d.Unknown, reportNames)]
 	d.Threshold, d.Proba = rep.Threshold, r.ProbaScores
 	if r.ProbaScores != nil {
@@ -194,7 +194,7 @@ func newReportData(rep Report) reportData {
 		}
 		d.ROC = newROCChart(b, negatives)
 	}
-	order := labelOrder(r, rep.ModelOrder)
+	order := r.LabelOrder(rep.ModelOrder)
 	d.Bars = newBarChart(r, order)
 	switch {
 	case len(r.Labels) > reportMatrix || r.Confusion == nil:
@@ -227,28 +227,6 @@ func newReportData(rep Report) reportData {
 		d.Errors = append(d.Errors, e)
 	}
 	return d
-}
-
-// labelOrder returns the indices of r.Labels in the order to list them:
-// by name, or as the model has them.
-func labelOrder(r metrics.Evaluation, modelOrder bool) []int {
-	idx := make([]int, len(r.Labels))
-	for i := range idx {
-		idx[i] = i
-	}
-	if !modelOrder {
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(r.Labels[a], r.Labels[b]) })
-	}
-	return idx
-}
-
-// misclassified counts the documents off the confusion matrix's diagonal.
-func misclassified(r metrics.Evaluation) int {
-	n := 0
-	for _, p := range r.Confused {
-		n += p.Count
-	}
-	return n
 }
 
 // excerpt returns the first n runes of s, marked if cut.

@@ -68,7 +68,7 @@ func page(t *testing.T, r Report) string {
 func TestReport(t *testing.T) {
 	r := evaluated(t, newsModel(t), "testdata/news/test", 25)
 	ev := r.Eval
-	wrong := misclassified(ev)
+	wrong := ev.Misclassified()
 	if wrong == 0 || wrong > 25 {
 		t.Fatalf("%d misclassified: the test wants a few", wrong)
 	}

@@ -58,6 +58,28 @@ type ConfusedPair struct {
 // UnknownLabels returns the test labels that are not classes of the model.
 func (r Evaluation) UnknownLabels() []string { return r.Labels[r.Classes:] }
 
+// Misclassified counts the documents off the confusion matrix's diagonal.
+func (r Evaluation) Misclassified() int {
+	n := 0
+	for _, p := range r.Confused {
+		n += p.Count
+	}
+	return n
+}
+
+// LabelOrder returns the indices of r.Labels in the order reports list
+// them: by name, or as the model has them.
+func (r Evaluation) LabelOrder(modelOrder bool) []int {
+	idx := make([]int, len(r.Labels))
+	for i := range idx {
+		idx[i] = i
+	}
+	if !modelOrder {
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(r.Labels[a], r.Labels[b]) })
+	}
+	return idx
+}
+
 // Evaluator accumulates predictions for an Evaluation. Its memory grows
 // with the labels and the distinct confused pairs, never with their square
 // (and, for a two-class model's ROC, with the documents added by

@@ -4,6 +4,7 @@ import (
 	"math"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -97,5 +98,20 @@ func TestMultiEvaluator(t *testing.T) {
 	if r.PerLabel["a"].Breakeven != 0.5 || r.PerLabel["b"].Breakeven != 1 || r.PerLabel["c"].Breakeven != 0 ||
 		r.MicroBreakeven != 3.0/6 || r.MacroBreakeven != 1.5/4 {
 		t.Errorf("breakeven micro %v macro %v, per label %+v", r.MicroBreakeven, r.MacroBreakeven, r.PerLabel)
+	}
+}
+
+func TestMisclassifiedAndLabelOrder(t *testing.T) {
+	e := NewEvaluator([]string{"b", "a"})
+	for _, p := range [][2]string{{"a", "a"}, {"a", "b"}, {"b", "a"}, {"b", "b"}, {"c", "a"}} {
+		e.Add(p[0], p[1])
+	}
+	r := e.Result()
+	if got := r.Misclassified(); got != 3 {
+		t.Errorf("Misclassified = %d, want 3 (a→b, b→a, c→a)", got)
+	}
+	name, model := r.LabelOrder(false), r.LabelOrder(true)
+	if !slices.Equal(model, []int{0, 1, 2}) || r.Labels[name[0]] != "a" || r.Labels[name[1]] != "b" || r.Labels[name[2]] != "c" {
+		t.Errorf("LabelOrder: by name %v, as the model %v, of %v", name, model, r.Labels)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"flag"
 	"fmt"
 	"io"
@@ -237,18 +236,6 @@ const (
 	maxNames  = 5 // unknown labels named
 )
 
-// labelOrder returns the indices of r.Labels in the order to list them.
-func labelOrder(r metrics.Evaluation, seen bool) []int {
-	idx := make([]int, len(r.Labels))
-	for i := range idx {
-		idx[i] = i
-	}
-	if !seen {
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(r.Labels[a], r.Labels[b]) })
-	}
-	return idx
-}
-
 func printEvaluation(w io.Writer, rep evalReport, seen bool) {
 	r := rep.Evaluation
 	fmt.Fprintf(w, "documents %d\naccuracy  %.4f\nmacro-F1  %.4f\n", r.N, r.Accuracy, r.MacroF1)
@@ -269,7 +256,7 @@ func printEvaluation(w io.Writer, rep evalReport, seen bool) {
 			len(unknown), r.UnknownDocs, strings.Join(names, ", "), more)
 	}
 	fmt.Fprintln(w)
-	order := labelOrder(r, seen)
+	order := r.LabelOrder(seen)
 	names := make([]string, len(r.Labels))
 	width, num := 5, len(fmt.Sprint(len(r.Labels)))
 	for i, l := range r.Labels {
@@ -294,7 +281,7 @@ func printEvaluation(w io.Writer, rep evalReport, seen bool) {
 		}
 	}
 	if rep.Errors != nil {
-		fmt.Fprintf(w, "\nmisclassified documents (first %d of %d)\n", len(rep.Errors), r.N-correct(r))
+		fmt.Fprintf(w, "\nmisclassified documents (first %d of %d)\n", len(rep.Errors), r.Misclassified())
 		for _, e := range rep.Errors {
 			fmt.Fprintf(w, "%s\ttrue %s\tpredicted %s\tp %.4g\n", plain(e.Source), plain(e.Truth), plain(e.Predicted), e.P)
 		}
@@ -325,15 +312,6 @@ func printProbaScores(w io.Writer, r metrics.Evaluation) {
 			fmt.Fprintf(w, "  %.1f–%.1f  %7d  %.4f  %.4f\n", bin.Lo, bin.Hi, bin.Count, bin.Confidence, bin.Accuracy)
 		}
 	}
-}
-
-// correct counts the documents predicted right.
-func correct(r metrics.Evaluation) int {
-	n := r.N
-	for _, p := range r.Confused {
-		n -= p.Count
-	}
-	return n
 }
 
 // printMatrix prints the confusion matrix with its rows named and numbered

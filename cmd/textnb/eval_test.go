@@ -81,7 +81,7 @@ func TestCLIEvalOrderAndErrors(t *testing.T) {
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", news, "--json", "--errors", "3", newsTest)), &ev); err != nil {
 		t.Fatal(err)
 	}
-	wrong := ev.N - correct(ev.Evaluation)
+	wrong := ev.Misclassified()
 	if wrong < 3 || len(ev.Errors) != 3 {
 		t.Fatalf("%d errors listed of %d", len(ev.Errors), wrong)
 	}

@@ -244,7 +244,7 @@ func printOnline(w io.Writer, r onlineReport, seen bool) {
 	}
 	row("documents", func(s onlineScores) string { return strconv.Itoa(s.N) })
 	row("accuracy", func(s onlineScores) string { return fmt.Sprintf("%.4f", s.Accuracy) })
-	for _, i := range labelOrder(r.All.Evaluation, seen) {
+	for _, i := range r.All.Evaluation.LabelOrder(seen) {
 		name := r.All.Labels[i]
 		row("recall "+plain(name), func(s onlineScores) string { return fmt.Sprintf("%.4f", s.PerClass[name].Recall) })
 	}

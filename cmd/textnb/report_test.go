@@ -36,7 +36,7 @@ func TestCLIEvalReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(b)
-	wrong := ev.N - correct(ev.Evaluation)
+	wrong := ev.Misclassified()
 	if wrong == 0 || wrong > 25 {
 		t.Fatalf("%d misclassified: the test wants a few", wrong)
 	}
