@@ -12,6 +12,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/textnb/textnb/internal/modelfile"
+
 	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/tally"
 	"github.com/textnb/textnb/metrics"
@@ -62,7 +64,7 @@ type ReportDoc struct {
 
 // WriteTo writes the page to w; SaveFile saves it to a file as a model.
 func (r Report) WriteTo(w io.Writer) (int64, error) {
-	cw := &countingWriter{w: w}
+	cw := &modelfile.Counter{W: w}
 	var err error
 	if r.Multi != nil {
 		err = multiReportTemplate().Execute(cw, newMultiReportData(r))
@@ -70,20 +72,9 @@ func (r Report) WriteTo(w io.Writer) (int64, error) {
 		err = reportTemplate().Execute(cw, newReportData(r))
 	}
 	if err != nil {
-		return cw.n, fmt.Errorf("writing the report: %w", err)
+		return cw.N, fmt.Errorf("writing the report: %w", err)
 	}
-	return cw.n, nil
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n += int64(n)
-	return n, err
+	return cw.N, nil
 }
 
 //go:embed report.html

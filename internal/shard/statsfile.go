@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/textnb/textnb/internal/modelfile"
+
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/vocab"
@@ -124,20 +126,20 @@ func (s *ClassSums) Add(o *ClassSums) error {
 // for a dense table, its classes' sums in turn (the format at the top of dense.go).
 func (s *ClassSums) WriteTo(w io.Writer) (int64, error) {
 	if s.d != nil {
-		cw := &countingWriter{w: w}
+		cw := &modelfile.Counter{W: w}
 		bw := bufio.NewWriterSize(cw, 1<<20)
 		if _, err := bw.Write(appendDenseHeader(nil, s.d)); err != nil {
-			return cw.n, err
+			return cw.N, err
 		}
 		var b []byte
 		for k := range s.d.Classes {
 			b = appendDenseClass(b[:0], s.d, k)
 			if _, err := bw.Write(b); err != nil {
-				return cw.n, err
+				return cw.N, err
 			}
 		}
 		err := bw.Flush()
-		return cw.n, err
+		return cw.N, err
 	}
 	return writeGob(w, classSumsMagic, s.c)
 }
@@ -163,28 +165,17 @@ func ReadClassSums(r io.Reader) (*ClassSums, error) {
 	return &ClassSums{c: s}, nil
 }
 
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
-
 func writeGob(w io.Writer, magic string, v any) (int64, error) {
-	cw := &countingWriter{w: w}
+	cw := &modelfile.Counter{W: w}
 	bw := bufio.NewWriterSize(cw, 1<<20)
 	if _, err := bw.WriteString(magic); err != nil {
-		return cw.n, err
+		return cw.N, err
 	}
 	if err := gob.NewEncoder(bw).Encode(v); err != nil {
-		return cw.n, err
+		return cw.N, err
 	}
 	err := bw.Flush()
-	return cw.n, err
+	return cw.N, err
 }
 
 func readGob(r io.Reader, magic string, v any) error {
