@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/textnb/textnb/internal/mailfile"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"unsafe"
+
+	"github.com/textnb/textnb/internal/mailfile"
 
 	"github.com/textnb/textnb/internal/enum"
 	"github.com/textnb/textnb/internal/parallel"

@@ -2,8 +2,9 @@ package mail
 
 import (
 	"fmt"
-	"github.com/textnb/textnb/internal/mailfile"
 	"strings"
+
+	"github.com/textnb/textnb/internal/mailfile"
 )
 
 // Features is a set of feature token groups.

@@ -2,12 +2,13 @@ package mail
 
 import (
 	"bytes"
-	"github.com/textnb/textnb/internal/mailfile"
 	netmail "net/mail"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/textnb/textnb/internal/mailfile"
 )
 
 // parseDate reads a Date field's value as RFC 5322 has it and, failing

@@ -3,11 +3,12 @@ package mail
 import (
 	"bytes"
 	"encoding/base64"
-	"github.com/textnb/textnb/internal/mailfile"
 	"mime"
 	"path"
 	"strings"
 	"time"
+
+	"github.com/textnb/textnb/internal/mailfile"
 
 	"golang.org/x/text/encoding/htmlindex"
 

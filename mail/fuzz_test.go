@@ -3,11 +3,12 @@ package mail
 import (
 	"bytes"
 	"errors"
-	"github.com/textnb/textnb/internal/mailfile"
 	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/textnb/textnb/internal/mailfile"
 )
 
 // FuzzMail checks that any bytes are detected and decode, as a message and as an mbox,

@@ -2,11 +2,12 @@ package mail
 
 import (
 	"bytes"
-	"github.com/textnb/textnb/internal/mailfile"
 	"io"
 	"mime"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/textnb/textnb/internal/mailfile"
 
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/transform"

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/textnb/textnb/internal/mailfile"
 	"io"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/internal/mailfile"
 
 	"github.com/textnb/textnb/tokenize"
 )

@@ -18,10 +18,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/textnb/textnb/internal/split"
 	"log"
 	"math"
 	"slices"
+
+	"github.com/textnb/textnb/internal/split"
 
 	"gonum.org/v1/gonum/floats"
 

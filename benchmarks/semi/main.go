@@ -18,13 +18,14 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/textnb/textnb/internal/split"
 	"log"
 	"math"
 	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/textnb/textnb/internal/split"
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"

@@ -8,11 +8,12 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/textnb/textnb/internal/split"
 	"log"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/textnb/textnb/internal/split"
 
 	"github.com/textnb/textnb/benchmarks/internal/bench"
 	"github.com/textnb/textnb/corpus"

@@ -4,13 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	facade "github.com/textnb/textnb"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	facade "github.com/textnb/textnb"
 
 	"github.com/textnb/textnb/metrics"
 )

@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	facade "github.com/textnb/textnb"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	facade "github.com/textnb/textnb"
 
 	"github.com/textnb/textnb/corpus"
 )

@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	facade "github.com/textnb/textnb"
 	"io"
 	"strconv"
 	"strings"
+
+	facade "github.com/textnb/textnb"
 )
 
 func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {

@@ -5,12 +5,13 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	facade "github.com/textnb/textnb"
 	"hash/crc32"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	facade "github.com/textnb/textnb"
 
 	"github.com/textnb/textnb/metrics"
 )

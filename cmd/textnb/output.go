@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	facade "github.com/textnb/textnb"
 	"os"
+
+	facade "github.com/textnb/textnb"
 )
 
 // checkOutput refuses, before any work, an -o that Save could not write or

@@ -2,9 +2,10 @@ package main
 
 import (
 	"fmt"
-	facade "github.com/textnb/textnb"
 	"io"
 	"os"
+
+	facade "github.com/textnb/textnb"
 
 	"github.com/textnb/textnb/corpus"
 )

@@ -3,12 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	facade "github.com/textnb/textnb"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	facade "github.com/textnb/textnb"
 )
 
 // irisFiles is an iris-like table with a constant column and a coded

@@ -3,12 +3,13 @@ package main
 import (
 	"flag"
 	"fmt"
-	facade "github.com/textnb/textnb"
 	"io"
 	"math"
 	"reflect"
 	"strconv"
 	"strings"
+
+	facade "github.com/textnb/textnb"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/tokenize"

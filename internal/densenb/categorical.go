@@ -2,8 +2,9 @@ package densenb
 
 import (
 	"fmt"
-	"github.com/textnb/textnb/nb"
 	"math"
+
+	"github.com/textnb/textnb/nb"
 
 	"gonum.org/v1/gonum/floats"
 

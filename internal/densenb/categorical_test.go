@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/textnb/textnb/internal/densenb"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/internal/densenb"
 
 	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/internal/testkit"

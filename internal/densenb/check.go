@@ -2,8 +2,9 @@ package densenb
 
 import (
 	"fmt"
-	"github.com/textnb/textnb/nb"
 	"math"
+
+	"github.com/textnb/textnb/nb"
 
 	"github.com/textnb/textnb/internal/check"
 	"github.com/textnb/textnb/internal/finite"

@@ -1,9 +1,10 @@
 package densenb_test
 
 import (
-	"github.com/textnb/textnb/internal/densenb"
 	"math"
 	"testing"
+
+	"github.com/textnb/textnb/internal/densenb"
 )
 
 // Prepare refuses fitted fields no fit gives, as a decoded model may hold.

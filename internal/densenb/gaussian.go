@@ -2,9 +2,10 @@ package densenb
 
 import (
 	"fmt"
-	"github.com/textnb/textnb/nb"
 	"math"
 	"slices"
+
+	"github.com/textnb/textnb/nb"
 
 	"gonum.org/v1/gonum/floats"
 

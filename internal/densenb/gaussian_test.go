@@ -3,11 +3,12 @@ package densenb_test
 import (
 	"errors"
 	"fmt"
-	"github.com/textnb/textnb/internal/densenb"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/internal/densenb"
 
 	"github.com/textnb/textnb/internal/golden"
 	"github.com/textnb/textnb/nb"

@@ -4,10 +4,11 @@ package discretize
 
 import (
 	"fmt"
-	"github.com/textnb/textnb/internal/densenb"
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/textnb/textnb/internal/densenb"
 
 	"github.com/textnb/textnb/internal/enum"
 	"github.com/textnb/textnb/nb"

@@ -3,10 +3,11 @@ package discretize_test
 import (
 	"errors"
 	"fmt"
-	"github.com/textnb/textnb/internal/densenb"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/textnb/textnb/internal/densenb"
 
 	"github.com/textnb/textnb/internal/discretize"
 	"github.com/textnb/textnb/internal/golden"

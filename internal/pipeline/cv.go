@@ -2,13 +2,14 @@ package pipeline
 
 import (
 	"fmt"
-	"github.com/textnb/textnb/internal/split"
 	"math"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/textnb/textnb/internal/split"
 
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/parallel"

@@ -3,11 +3,12 @@ package pipeline
 import (
 	"cmp"
 	"errors"
-	"github.com/textnb/textnb/internal/split"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/textnb/textnb/internal/split"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/metrics"

@@ -1,9 +1,10 @@
 package pipeline
 
 import (
-	"github.com/textnb/textnb/internal/split"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/textnb/textnb/internal/split"
 
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/vectorize"

@@ -3,11 +3,12 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"github.com/textnb/textnb/internal/split"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/internal/split"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/compact"

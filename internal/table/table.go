@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/textnb/textnb/internal/densenb"
 	"io"
 	"math"
 	"slices"
+
+	"github.com/textnb/textnb/internal/densenb"
 
 	"github.com/textnb/textnb/internal/discretize"
 	"github.com/textnb/textnb/internal/enum"

@@ -5,9 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/textnb/textnb/internal/split"
 	"os"
 	"path/filepath"
+
+	"github.com/textnb/textnb/internal/split"
 
 	"github.com/textnb/textnb/corpus"
 )
