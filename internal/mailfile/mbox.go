@@ -27,7 +27,7 @@ type Mbox struct {
 const DefaultMaxMessage = 32 << 20
 
 // NewMbox returns an Mbox reading r that cuts each message at maxMessage
-// bytes (mail.mail.Config.MaxMessage: ≤ 0 means DefaultMaxMessage).
+// bytes (mail.Config.MaxMessage: ≤ 0 means DefaultMaxMessage).
 func NewMbox(r io.Reader, maxMessage int) *Mbox {
 	if maxMessage <= 0 {
 		maxMessage = DefaultMaxMessage
