@@ -61,7 +61,7 @@ func (g *Gaussian) fit(X [][]float64, y []int, classes int, refit bool) error {
 	if err != nil {
 		return err
 	}
-	f, err := checkDenseRows(X)
+	f, err := CheckRows(X)
 	if err != nil {
 		return err
 	}
@@ -374,9 +374,9 @@ func maxColumnVar(X [][]float64, f int) float64 {
 	return slices.Max(vr)
 }
 
-// checkDenseRows reports whether X is a non-empty rectangular matrix of
+// CheckRows reports whether X is a non-empty rectangular matrix of
 // finite values with at least one column, and returns its width.
-func checkDenseRows(X [][]float64) (int, error) {
+func CheckRows(X [][]float64) (int, error) {
 	if len(X) == 0 {
 		return 0, nb.ErrEmpty
 	}

@@ -63,7 +63,7 @@ func (d *Discretizer) Fit(X [][]float64) error {
 	if d.Strategy != Quantile && d.Strategy != Uniform {
 		return fmt.Errorf("%w: unknown strategy %v", nb.ErrConfig, d.Strategy)
 	}
-	f, err := checkDenseRows(X)
+	f, err := densenb.CheckRows(X)
 	if err != nil {
 		return err
 	}
@@ -164,25 +164,3 @@ func lerp(a, b, t float64) float64 {
 	return a + diff*t
 }
 
-// checkDenseRows reports whether X is a non-empty rectangular matrix of
-// finite values with at least one column, and returns its width.
-func checkDenseRows(X [][]float64) (int, error) {
-	if len(X) == 0 {
-		return 0, nb.ErrEmpty
-	}
-	f := len(X[0])
-	if f == 0 {
-		return 0, fmt.Errorf("%w: rows have no columns", nb.ErrShape)
-	}
-	for r, row := range X {
-		if len(row) != f {
-			return 0, fmt.Errorf("%w: row %d has %d columns, row 0 has %d", nb.ErrShape, r, len(row), f)
-		}
-		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return 0, fmt.Errorf("%w: row %d column %d has value %g", nb.ErrNotFinite, r, j, v)
-			}
-		}
-	}
-	return f, nil
-}
