@@ -163,4 +163,3 @@ func lerp(a, b, t float64) float64 {
 	}
 	return a + diff*t
 }
-
