@@ -203,13 +203,8 @@ func newReportData(rep Report) reportData {
 		e := reportError{Source: doc.Source, Truth: doc.Truth[0], Predicted: r.Labels[c], P: doc.Proba[c], Excerpt: excerpt(doc.Text, reportExcerpt)}
 		if x := doc.Explanation; x != nil {
 			e.Explain = &reportExplained{Label: x.Label, P: doc.Proba[x.Class], RunnerUp: x.RunnerUpLabel, PRunnerUp: doc.Proba[x.RunnerUp],
-				Margin: x.Margin, Bias: x.Bias, Terms: x.Terms}
-			if len(x.Terms) > reportTerms {
-				e.Explain.Terms, e.Explain.RestTerms = x.Terms[:reportTerms], len(x.Terms)-reportTerms
-				for _, t := range x.Terms[reportTerms:] {
-					e.Explain.Rest += t.Weight
-				}
-			}
+				Margin: x.Margin, Bias: x.Bias}
+			e.Explain.Terms, e.Explain.Rest, e.Explain.RestTerms = x.Top(reportTerms)
 			d.Explained = true
 			for _, c := range e.Explain.Terms {
 				d.MaxWeight = max(d.MaxWeight, math.Abs(c.Weight))

@@ -207,7 +207,7 @@ func (c multiClassifier) explainer(top int) func(s scored) any {
 	return func(s scored) any {
 		es := p.Explain(s.doc.text, s.labels)
 		for i := range es {
-			es[i].Terms, _, _ = keepTop(es[i].Terms, top)
+			es[i].Terms, _, _ = es[i].Top(top)
 		}
 		return es
 	}

@@ -84,24 +84,12 @@ type explained struct {
 // class probabilities of the same text.
 func summarize(e facade.Explanation, proba []float64, top int) explained {
 	x := explained{Label: e.Label, P: proba[e.Class], RunnerUp: e.RunnerUpLabel, PRunnerUp: proba[e.RunnerUp],
-		Margin: e.Margin, Bias: e.Bias, Terms: e.Terms, whole: e}
+		Margin: e.Margin, Bias: e.Bias, whole: e}
+	x.Terms, x.Rest, x.RestTerms = e.Top(top)
 	if x.Terms == nil {
 		x.Terms = []facade.Contribution{}
 	}
-	x.Terms, x.Rest, x.RestTerms = keepTop(x.Terms, top)
 	return x
-}
-
-// keepTop returns the first top terms (all if top is 0), largest first as
-// an explanation lists them, and the sum and number of the others.
-func keepTop(terms []facade.Contribution, top int) (kept []facade.Contribution, rest float64, others int) {
-	if top == 0 || len(terms) <= top {
-		return terms, 0, 0
-	}
-	for _, c := range terms[top:] {
-		rest += c.Weight
-	}
-	return terms[:top], rest, len(terms) - top
 }
 
 func printExplained(w io.Writer, e explained) {
@@ -169,7 +157,7 @@ func (c multiClassifier) explainText(w io.Writer, _, text string, top int, asJSO
 	var out []explainedLabel
 	for _, e := range p.Explain(text, labels) {
 		x := explainedLabel{LabelExplanation: e}
-		x.Terms, x.Rest, x.RestTerms = keepTop(x.Terms, top)
+		x.Terms, x.Rest, x.RestTerms = e.Top(top)
 		out = append(out, x)
 	}
 	if asJSON {

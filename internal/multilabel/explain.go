@@ -27,6 +27,12 @@ type LabelExplanation struct {
 	Terms []pipeline.Contribution `json:"terms"`
 }
 
+// Top returns e's first n terms (all if n is 0), largest first, and the
+// sum and number of the others: Bias + Σ kept + rest = Score.
+func (e LabelExplanation) Top(n int) (kept []pipeline.Contribution, rest float64, others int) {
+	return pipeline.TopTerms(e.Terms, n)
+}
+
 // Explain scores text and explains each of labels (indices into
 // Model.Labels, which must be in range) as a LabelExplanation, in the
 // order given. It reads the scoring table at the text's features only,

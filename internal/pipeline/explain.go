@@ -92,6 +92,24 @@ type Explanation struct {
 	Terms []Contribution `json:"terms"`
 }
 
+// Top returns e's first n terms (all if n is 0), largest first, and the
+// sum and number of the others: Bias + Σ kept + rest = Margin.
+func (e Explanation) Top(n int) (kept []Contribution, rest float64, others int) {
+	return TopTerms(e.Terms, n)
+}
+
+// TopTerms returns the first n of terms (all if n is 0), which are largest
+// first as explanations list them, and the sum and number of the others.
+func TopTerms(terms []Contribution, n int) (kept []Contribution, rest float64, others int) {
+	if n == 0 || len(terms) <= n {
+		return terms, 0, 0
+	}
+	for _, c := range terms[n:] {
+		rest += c.Weight
+	}
+	return terms[:n], rest, len(terms) - n
+}
+
 // Explain scores text and explains its top class against the runner-up
 // (ties: the first class, as Proba picks). Right after Proba or
 // JointLogLikelihood of the same text, it reuses that text's row.
