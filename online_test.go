@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/pipeline"
+	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
@@ -20,34 +20,10 @@ import (
 // spamLike returns n ham and spam documents in their time order, a third
 // of them spam, each with words of the other class and rare ones mixed in.
 func spamLike(n int, seed uint64) []corpus.Document {
-	r := rand.New(rand.NewPCG(seed, 7))
-	vocab := map[string][]string{
-		"ham":  strings.Fields("meeting gas schedule report attached deal price contract monday team enron call"),
-		"spam": strings.Fields("cheap viagra offer click free money winner price deal now pills save"),
-	}
-	var docs []corpus.Document
-	for i := range n {
-		label, other := "ham", "spam"
-		if r.IntN(3) == 0 {
-			label, other = "spam", "ham"
-		}
-		var b strings.Builder
-		b.WriteString("Subject: ")
-		for k := range 4 + r.IntN(8) {
-			if k > 0 {
-				b.WriteByte(' ')
-			}
-			switch words := vocab[label]; r.IntN(8) {
-			case 0: // a word of the other class, or a rare one
-				words = vocab[other]
-				b.WriteString(words[r.IntN(len(words))])
-			case 1:
-				fmt.Fprintf(&b, "w%d", r.IntN(40))
-			default:
-				b.WriteString(words[r.IntN(len(words))])
-			}
-		}
-		docs = append(docs, corpus.Document{Source: fmt.Sprintf("%04d", i+1), Label: label, Text: b.String()})
+	labels, texts := testkit.SpamLike(n, seed)
+	docs := make([]corpus.Document, n)
+	for i := range docs {
+		docs[i] = corpus.Document{Source: fmt.Sprintf("%04d", i+1), Label: labels[i], Text: texts[i]}
 	}
 	return docs
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/metrics"
+
+	"github.com/textnb/textnb/internal/testkit"
 )
 
 // onlineDoc is a document of a test corpus, in its time order.
@@ -24,38 +25,18 @@ type onlineDoc struct{ label, name, text string }
 // order. It returns the folder and the documents in time order.
 func enronLike(t *testing.T, n int, seed uint64) (string, []onlineDoc) {
 	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 7))
-	vocab := map[string][]string{
-		"ham":  strings.Fields("meeting gas schedule report attached deal price contract monday team enron call"),
-		"spam": strings.Fields("cheap viagra offer click free money winner price deal now pills save"),
-	}
+	labels, texts := testkit.SpamLike(n, seed)
 	files := map[string]string{}
 	var docs []onlineDoc
-	for i := range n {
-		label, other, year := "ham", "spam", 2000
-		if r.IntN(3) == 0 {
-			label, other, year = "spam", "ham", 2004
-		}
-		var b strings.Builder
-		b.WriteString("Subject: ")
-		for k := range 4 + r.IntN(8) {
-			if k > 0 {
-				b.WriteByte(' ')
-			}
-			switch words := vocab[label]; r.IntN(8) {
-			case 0: // a word of the other class, or a rare one
-				words = vocab[other]
-				b.WriteString(words[r.IntN(len(words))])
-			case 1:
-				fmt.Fprintf(&b, "w%d", r.IntN(40))
-			default:
-				b.WriteString(words[r.IntN(len(words))])
-			}
+	for i, label := range labels {
+		year := 2000
+		if label == "spam" {
+			year = 2004
 		}
 		day := time.Date(year, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i)
 		name := fmt.Sprintf("%s/%04d.%s.user.%s.txt", label, i+1, day.Format("2006-01-02"), label)
-		files[name] = b.String()
-		docs = append(docs, onlineDoc{label, name, b.String()})
+		files[name] = texts[i]
+		docs = append(docs, onlineDoc{label, name, texts[i]})
 	}
 	dir := write(t, files)
 	for i, d := range docs {

@@ -161,3 +161,38 @@ func NonZero(dense []float64) (idx []int32, val []float64) {
 	}
 	return idx, val
 }
+
+// SpamLike returns n ham and spam messages' labels and texts in their time
+// order, a third of them spam, each a subject line with words of the other
+// class and rare ones mixed in: a corpus for online evaluation.
+func SpamLike(n int, seed uint64) (labels, texts []string) {
+	r := rand.New(rand.NewPCG(seed, 7))
+	vocab := map[string][]string{
+		"ham":  strings.Fields("meeting gas schedule report attached deal price contract monday team enron call"),
+		"spam": strings.Fields("cheap viagra offer click free money winner price deal now pills save"),
+	}
+	for range n {
+		label, other := "ham", "spam"
+		if r.IntN(3) == 0 {
+			label, other = "spam", "ham"
+		}
+		var b strings.Builder
+		b.WriteString("Subject: ")
+		for k := range 4 + r.IntN(8) {
+			if k > 0 {
+				b.WriteByte(' ')
+			}
+			switch words := vocab[label]; r.IntN(8) {
+			case 0: // a word of the other class, or a rare one
+				words = vocab[other]
+				b.WriteString(words[r.IntN(len(words))])
+			case 1:
+				fmt.Fprintf(&b, "w%d", r.IntN(40))
+			default:
+				b.WriteString(words[r.IntN(len(words))])
+			}
+		}
+		labels, texts = append(labels, label), append(texts, b.String())
+	}
+	return labels, texts
+}
