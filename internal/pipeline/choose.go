@@ -144,6 +144,15 @@ func (c Config) candidates(n int) ([]Config, string) {
 			}
 		}
 	}
+	if n == 2 && c.Classifier == Auto && c.Reweight == 0 && !c.Norm {
+		// Complement NB of two classes is multinomial NB without the
+		// class prior: on imbalanced mail it led (docs/cv.md).
+		for _, a := range alphas {
+			s := c
+			s.Classifier, s.Alpha, s.Reweight = Complement, a, -1
+			out = append(out, s.forClasses(n))
+		}
+	}
 	if len(out) == 1 {
 		return nil, ""
 	}

@@ -34,7 +34,7 @@ func TestChoiceEqualsExplicit(t *testing.T) {
 			t.Errorf("%s: the chosen model records table bound %d, want %d", path, c.MaxTableSize, ChoiceMaxTableSize)
 		}
 		// The settings chosen, and the bound a choice trains with.
-		given := Config{Alpha: c.Alpha, Reweight: c.Reweight, ReweightRate: c.ReweightRate, MaxTableSize: c.MaxTableSize}
+		given := Config{Classifier: c.Classifier, Alpha: c.Alpha, Reweight: c.Reweight, ReweightRate: c.ReweightRate, MaxTableSize: c.MaxTableSize}
 		if strings.HasSuffix(Setting(c), " unigrams") { // the second tokenization won
 			given.Tokenize.WordNGrams, given.Tokenize.HanChars = c.Tokenize.WordNGrams, c.Tokenize.HanChars
 		}
