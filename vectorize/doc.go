@@ -27,6 +27,7 @@
 //
 // The machinery behind these types, and the entry points only textnb's own
 // packages need (fast paths with scratch space in their signatures,
+// weights fitted from document frequencies without a matrix,
 // pruning without a matrix, spilling rows to disk, chi² selection), live in
 // internal packages.
 package vectorize

@@ -7,6 +7,7 @@ import (
 
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/idf"
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
@@ -106,7 +107,6 @@ func (m *Model) fitWeighting(X *vectorize.CSR) error {
 // weighting is TFIDF or Rennie.
 type weighting interface {
 	Fit(X *vectorize.CSR) error
-	FitDF(n int, df []int64) error
 	Transform(X *vectorize.CSR) error
 	TransformRow(idx []int32, val []float64) error
 }
@@ -124,6 +124,23 @@ func (m *Model) newWeighting() weighting {
 		return &vectorize.Rennie{}
 	}
 	return nil
+}
+
+// fitDF fits w on the document frequencies df of n documents, as its Fit
+// of their matrix would; on error w is unchanged.
+func fitDF(w weighting, n int, df []int64) error {
+	var weights []float64
+	var err error
+	switch w := w.(type) {
+	case *vectorize.TFIDF:
+		weights, err = idf.TFIDF(n, df, !w.NoSmoothIDF)
+	case *vectorize.Rennie:
+		weights, err = idf.Rennie(n, df)
+	}
+	if err == nil {
+		*weightsOf(w) = weights
+	}
+	return err
 }
 
 // idf returns where the weighting keeps its column weights, or nil if

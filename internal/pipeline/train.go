@@ -544,7 +544,7 @@ func (m *Model) fitWeightingDF(n int, df func() []int64) error {
 	if m.weight == nil {
 		return nil
 	}
-	return m.weight.FitDF(n, df())
+	return fitDF(m.weight, n, df())
 }
 
 // fitCounts fits m on the len(y) weighted rows that row appends.
