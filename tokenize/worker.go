@@ -32,7 +32,7 @@ func (w *Worker) Terms(dst []string, text string) []string {
 // Words appends to words the terms that word n-grams are formed from, in
 // order, and to extra the character n-grams of the Han runs: Terms is the
 // WordNGrams of words followed by extra. A vectorizer that forms n-grams
-// itself (vectorize.VocabBuilder.AddWords) is spared building their
+// itself (internal/vocab's Builder.AddWords) is spared building their
 // strings. Words are views of text (or of lowercased copies of its
 // stretches) or, with stemming, shared cached strings; the extra terms of
 // one call share one allocation.
