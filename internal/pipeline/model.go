@@ -9,11 +9,16 @@ import (
 	"github.com/textnb/textnb/internal/featurehash"
 	"github.com/textnb/textnb/internal/idf"
 	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/tokencore"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
+
+// tokens is the machinery of tokenize that the engine uses: workers of
+// its own and the cutting of long texts.
+var tokens = tokencore.Get[*tokenize.Analyzer]()
 
 // Model is a trained pipeline: it turns raw text into class scores. A Model
 // is safe for concurrent use; each goroutine should use its own Predictor.
@@ -249,11 +254,11 @@ func ngramsOf(a *tokenize.Analyzer) ngrams.Range {
 }
 
 // A Predictor scores documents with a Model, reusing its buffers and its
-// tokenize.Worker (which, with stemming, remembers up to 65,536 words: about
+// tokencore.Worker (which, with stemming, remembers up to 65,536 words: about
 // 5 MB). It is not safe for concurrent use; make one per goroutine.
 type Predictor struct {
 	m            *Model
-	tok          *tokenize.Worker
+	tok          tokencore.Worker
 	ngrams       ngrams.Range
 	terms, extra []string
 	hashes       []uint64 // scratch of the vocabulary
@@ -277,7 +282,7 @@ type Predictor struct {
 
 // NewPredictor returns a Predictor for m.
 func (m *Model) NewPredictor() *Predictor {
-	return &Predictor{m: m, tok: m.an.NewWorker(), ngrams: ngramsOf(m.an)}
+	return &Predictor{m: m, tok: tokens.NewWorker(m.an), ngrams: ngramsOf(m.an)}
 }
 
 // row appends text's weighted feature row to the Predictor's buffers and

@@ -12,6 +12,7 @@ import (
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/textcore"
+	"github.com/textnb/textnb/internal/tokencore"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
@@ -49,7 +50,7 @@ func (d *DocFreqs) NumTerms() int { return len(d.terms.Terms) }
 // concurrent use; make one per goroutine.
 type Featurizer struct {
 	cfg          pipeline.Config
-	tok          *tokenize.Worker
+	tok          tokencore.Worker
 	r            ngrams.Range
 	words, extra []string
 }
@@ -69,7 +70,7 @@ func NewFeaturizer(cfg pipeline.Config) (*Featurizer, error) {
 	}
 	cfg, an := core.Resolve(cfg, cfg.Tokenize.Lang)
 	r := an.Config().WordNGrams
-	return &Featurizer{cfg: cfg, tok: an.NewWorker(), r: ngrams.Range{Min: r.Min, Max: r.Max}}, nil
+	return &Featurizer{cfg: cfg, tok: tokencore.Get[*tokenize.Analyzer]().NewWorker(an), r: ngrams.Range{Min: r.Min, Max: r.Max}}, nil
 }
 
 // resolveLang returns cfg with Lang Auto replaced by the language of
