@@ -213,7 +213,9 @@ func ReadFile(ctx context.Context, f File, opt corpus.Options, fn func(corpus.Do
 		opt.Unlabeled = false
 		st, err = corpus.WalkStats(p, opt, fn)
 	} else {
-		st, err = corpus.WalkFile(p, opt, func(d corpus.Document) error {
+		whole := opt
+		whole.Whole = true
+		st, err = corpus.WalkStats(p, whole, func(d corpus.Document) error {
 			d.Label = f.Label
 			return fn(d)
 		})

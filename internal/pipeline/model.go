@@ -35,8 +35,8 @@ type Model struct {
 	// predict the most probable class.
 	Threshold *Threshold
 	// MailInput and MailFeatures say how a training corpus that held mail
-	// was read: its input ("auto" or "mail", as corpus.ParseInput reads
-	// them) and the mail feature groups rendered (as mail.Features
+	// was read: its input ("auto" or "mail", as corpus.Input's
+	// UnmarshalText reads them) and the mail feature groups rendered (as mail.Features
 	// reads them), so that predict and serve decode raw mail the same way.
 	// Both are "" for a model trained on text: its inputs read as text.
 	MailInput, MailFeatures string
