@@ -23,6 +23,7 @@ import (
 	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/shard"
 	"github.com/textnb/textnb/internal/textcore"
+	"github.com/textnb/textnb/internal/tokencore"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -279,7 +280,7 @@ func ResolveLang(ctx context.Context, cfg pipeline.Config, opt corpus.Options, f
 			return cfg, err
 		}
 	}
-	var d tokenize.LangDetector
+	d := tokencore.Get[*tokenize.Analyzer, tokenize.Lang]().NewLangDetector()
 	d.Add(sample.String())
 	cfg.Tokenize.Lang = d.Lang()
 	return cfg, nil

@@ -42,21 +42,7 @@ func ExampleLang() {
 	var l tokenize.Lang
 	err := l.UnmarshalText([]byte("zh"))
 	fmt.Println(l == tokenize.Chinese, err)
-	var d tokenize.LangDetector
-	d.Add("朴素贝叶斯分类器 (naive Bayes)")
-	fmt.Println(d.Lang())
-	// Output:
-	// true <nil>
-	// zh
-}
-
-func ExampleLangDetector() {
-	var d tokenize.LangDetector
-	for _, doc := range []string{"Spam, spam, spam.", "Lovely spam!", "垃圾邮件"} {
-		d.Add(doc)
-	}
-	fmt.Println(d.Lang())
-	// Output: en
+	// Output: true <nil>
 }
 
 func ExampleAnalyzer_concurrent() {

@@ -224,9 +224,9 @@ func tokens(text string, join bool) []token {
 	return toks
 }
 
-// detectLang returns the language of sample, as LangDetector decides it.
+// detectLang returns the language of sample, as langDetector decides it.
 func detectLang(sample string) Lang {
-	var d LangDetector
+	var d langDetector
 	d.Add(sample)
 	return d.Lang()
 }
@@ -389,7 +389,7 @@ func TestDetectLang(t *testing.T) {
 			t.Errorf("detectLang(%.20q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}
-	var d LangDetector
+	var d langDetector
 	d.Add(englishProse[:200])
 	d.Add(chineseProse)
 	if d.Lang() != Chinese {

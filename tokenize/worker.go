@@ -2,11 +2,13 @@ package tokenize
 
 import "github.com/textnb/textnb/internal/tokencore"
 
-// The engines reach a Worker, and Cut, through tokencore.
+// The engines reach a Worker, Cut and the language detector through
+// tokencore.
 func init() {
-	tokencore.Register(tokencore.Core[*Analyzer]{
-		NewWorker: func(a *Analyzer) tokencore.Worker { return a.newWorker() },
-		Cut:       cut,
+	tokencore.Register(tokencore.Core[*Analyzer, Lang]{
+		NewWorker:       func(a *Analyzer) tokencore.Worker { return a.newWorker() },
+		Cut:             cut,
+		NewLangDetector: func() tokencore.LangDetector[Lang] { return new(langDetector) },
 	})
 }
 

@@ -17,8 +17,8 @@ import (
 )
 
 // tokens is the machinery of tokenize that the engine uses: workers of
-// its own and the cutting of long texts.
-var tokens = tokencore.Get[*tokenize.Analyzer]()
+// its own, the cutting of long texts and the language detector.
+var tokens = tokencore.Get[*tokenize.Analyzer, tokenize.Lang]()
 
 // Model is a trained pipeline: it turns raw text into class scores. A Model
 // is safe for concurrent use; each goroutine should use its own Predictor.

@@ -160,7 +160,7 @@ func (t *Trainer) queue(class int, text string) {
 func (t *Trainer) begin() {
 	lang := t.cfg.Tokenize.Lang
 	if lang == tokenize.Auto {
-		var d tokenize.LangDetector
+		d := tokens.NewLangDetector()
 		for _, s := range t.pending {
 			d.Add(s)
 		}

@@ -19,6 +19,9 @@ import (
 	"github.com/textnb/textnb/vectorize"
 )
 
+// tokens is the machinery of tokenize that featurizing uses.
+var tokens = tokencore.Get[*tokenize.Analyzer, tokenize.Lang]()
+
 // core is pipeline's machinery that training in parts shares with Trainer.
 var core = textcore.Get[pipeline.Config, *pipeline.Model, *pipeline.Trainer]()
 
@@ -70,14 +73,14 @@ func NewFeaturizer(cfg pipeline.Config) (*Featurizer, error) {
 	}
 	cfg, an := core.Resolve(cfg, cfg.Tokenize.Lang)
 	r := an.Config().WordNGrams
-	return &Featurizer{cfg: cfg, tok: tokencore.Get[*tokenize.Analyzer]().NewWorker(an), r: ngrams.Range{Min: r.Min, Max: r.Max}}, nil
+	return &Featurizer{cfg: cfg, tok: tokens.NewWorker(an), r: ngrams.Range{Min: r.Min, Max: r.Max}}, nil
 }
 
 // resolveLang returns cfg with Lang Auto replaced by the language of
 // sample, as a Trainer decides it from the first 64 KiB of its documents.
 func resolveLang(cfg pipeline.Config, sample string) pipeline.Config {
 	if cfg.Tokenize.Lang == tokenize.Auto {
-		var d tokenize.LangDetector
+		d := tokens.NewLangDetector()
 		d.Add(sample)
 		cfg.Tokenize.Lang = d.Lang()
 	}

@@ -1,12 +1,13 @@
 // Package tokencore lends the engines built on tokenize (pipeline, shard,
 // internal/serve) the parts of its machinery that its users do not need: a
 // Worker per goroutine, which remembers the words it has seen, the words
-// that word n-grams are formed from, and where to cut a long text.
+// that word n-grams are formed from, where to cut a long text, and the
+// language detector that resolves Lang Auto.
 //
 // tokenize registers a Core when it is initialized. Since this package
-// cannot import tokenize, Core's type parameter stands for
-// *tokenize.Analyzer; a package that imports tokenize gets its Core with
-// Get.
+// cannot import tokenize, Core's type parameters stand for
+// *tokenize.Analyzer and tokenize.Lang; a package that imports tokenize
+// gets its Core with Get.
 package tokencore
 
 // A Worker analyzes text as its Analyzer does, for one goroutine at a
@@ -30,8 +31,19 @@ type Worker interface {
 	Words(words, extra []string, text string) ([]string, []string)
 }
 
-// Core is what tokenize lends; A is its *Analyzer.
-type Core[A any] struct {
+// A LangDetector decides the language of a corpus from its letters: feed
+// it a sample of documents with Add, then ask Lang. Lang returns Chinese
+// when Han characters make up at least a third of the letters seen, else
+// English; never Auto. A Han character carries about as much as a short
+// English word, so Chinese text that quotes English names and code still
+// counts as Chinese. A detector is not safe for concurrent use.
+type LangDetector[L any] interface {
+	Add(text string)
+	Lang() L
+}
+
+// Core is what tokenize lends; A is its *Analyzer and L its Lang.
+type Core[A, L any] struct {
 	// NewWorker returns a Worker for a.
 	NewWorker func(a A) Worker
 	// Cut returns where to end the first piece of text when a long
@@ -45,14 +57,16 @@ type Core[A any] struct {
 	// if text is no longer than size or has no such separator after the
 	// first byte.
 	Cut func(text string, size int) int
+	// NewLangDetector returns a detector that has seen no text.
+	NewLangDetector func() LangDetector[L]
 }
 
 var core any
 
 // Register records tokenize's Core; tokenize calls it once, when it is
 // initialized.
-func Register[A any](c Core[A]) { core = c }
+func Register[A, L any](c Core[A, L]) { core = c }
 
-// Get returns the Core tokenize registered. It panics if A is not
-// *tokenize.Analyzer.
-func Get[A any]() Core[A] { return core.(Core[A]) }
+// Get returns the Core tokenize registered. It panics if A and L are not
+// *tokenize.Analyzer and tokenize.Lang.
+func Get[A, L any]() Core[A, L] { return core.(Core[A, L]) }

@@ -12,7 +12,7 @@ import (
 // The Core tokenize registers gives workers that analyze as their Analyzer
 // does, and cuts that split a text without changing its terms.
 func TestCore(t *testing.T) {
-	core := tokencore.Get[*tokenize.Analyzer]()
+	core := tokencore.Get[*tokenize.Analyzer, tokenize.Lang]()
 	a := tokenize.New(tokenize.Config{Stem: true})
 	w := core.NewWorker(a)
 	text := strings.Repeat("Runners were running, the runner ran. ", 40)
@@ -30,5 +30,20 @@ func TestCore(t *testing.T) {
 	tail, _ := w.Words(nil, nil, text[i:])
 	if got := append(head, tail...); !slices.Equal(got, words) {
 		t.Fatalf("words of the pieces %q, of the whole %q", got, words)
+	}
+}
+
+// The detector adds up its samples.
+func TestLangDetector(t *testing.T) {
+	d := tokencore.Get[*tokenize.Analyzer, tokenize.Lang]().NewLangDetector()
+	for _, doc := range []string{"Spam, spam, spam.", "Lovely spam!", "垃圾邮件"} {
+		d.Add(doc)
+	}
+	if got := d.Lang(); got != tokenize.English {
+		t.Errorf("mostly English: %v", got)
+	}
+	d.Add("朴素贝叶斯分类器是一种简单的概率分类器")
+	if got := d.Lang(); got != tokenize.Chinese {
+		t.Errorf("then mostly Chinese: %v", got)
 	}
 }
