@@ -9,6 +9,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/pipeline"
+	"github.com/textnb/textnb/internal/roc"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 )
@@ -412,10 +413,10 @@ func (s *onlineScorer) add(truth string, class int, p []float64, score float64) 
 func (s *onlineScorer) result() *metrics.Evaluation {
 	r := s.ev.Result()
 	if b := r.BinaryScores; b != nil {
-		roc, auc := metrics.ROC(s.scores, s.positive)
-		b.ROC, b.ROCAUC = roc, auc
+		points, auc := roc.Curve(s.scores, s.positive)
+		b.ROC, b.ROCAUC = points, auc
 		for _, f := range metrics.RecallFPRs {
-			b.RecallAtFPR[strconv.FormatFloat(f, 'g', -1, 64)] = metrics.RecallAtFPR(roc, f)
+			b.RecallAtFPR[strconv.FormatFloat(f, 'g', -1, 64)] = roc.RecallAt(points, f)
 		}
 	}
 	return &r

@@ -10,6 +10,7 @@ import (
 
 	"github.com/textnb/textnb/corpus"
 	"github.com/textnb/textnb/internal/pipeline"
+	"github.com/textnb/textnb/internal/roc"
 	"github.com/textnb/textnb/internal/testkit"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
@@ -119,7 +120,7 @@ func sameScores(t *testing.T, what string, got *metrics.Evaluation, docs []corpu
 		pos = append(pos, d.Label == "spam")
 	}
 	want := ev.Result()
-	_, auc := metrics.ROC(scores[from:], pos)
+	_, auc := roc.Curve(scores[from:], pos)
 	if got == nil || got.BinaryScores == nil {
 		t.Fatalf("%s: no two-class scores: %+v", what, got)
 	}

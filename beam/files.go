@@ -23,6 +23,7 @@ import (
 	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/shard"
 	"github.com/textnb/textnb/internal/textcore"
+	"github.com/textnb/textnb/internal/tokencore"
 	"github.com/textnb/textnb/tokenize"
 )
 
@@ -213,7 +214,9 @@ func ReadFile(ctx context.Context, f File, opt corpus.Options, fn func(corpus.Do
 		opt.Unlabeled = false
 		st, err = corpus.WalkStats(p, opt, fn)
 	} else {
-		st, err = corpus.WalkFile(p, opt, func(d corpus.Document) error {
+		whole := opt
+		whole.Whole = true
+		st, err = corpus.WalkStats(p, whole, func(d corpus.Document) error {
 			d.Label = f.Label
 			return fn(d)
 		})
@@ -277,7 +280,7 @@ func ResolveLang(ctx context.Context, cfg pipeline.Config, opt corpus.Options, f
 			return cfg, err
 		}
 	}
-	var d tokenize.LangDetector
+	d := tokencore.Get[*tokenize.Analyzer, tokenize.Lang]().NewLangDetector()
 	d.Add(sample.String())
 	cfg.Tokenize.Lang = d.Lang()
 	return cfg, nil

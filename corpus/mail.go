@@ -40,22 +40,16 @@ var inputNames = [...]string{"auto", "text", "mail"}
 
 func (in Input) String() string { return enum.String(inputNames[:], int(in)) }
 
-// MarshalText and UnmarshalText write and read the input's name, as
-// flag.TextVar and encoding/json use them.
+// MarshalText and UnmarshalText write and read the input's name ("auto",
+// "text" or "mail"), as flag.TextVar and encoding/json use them.
 func (in Input) MarshalText() ([]byte, error) { return []byte(in.String()), nil }
 
 func (in *Input) UnmarshalText(b []byte) error {
-	v, err := ParseInput(string(b))
+	i, err := enum.Parse(ErrUnsupported, "input", inputNames[:], string(b))
 	if err == nil {
-		*in = v
+		*in = Input(i)
 	}
 	return err
-}
-
-// ParseInput reads "auto", "text" or "mail".
-func ParseInput(s string) (Input, error) {
-	i, err := enum.Parse(ErrUnsupported, "input", inputNames[:], s)
-	return Input(i), err
 }
 
 // bigMail is the size above which a mail file is streamed, an mbox

@@ -94,11 +94,11 @@ func TestReadMail(t *testing.T) {
 }
 
 // A single mail file, as predict reads one.
-func TestWalkFile(t *testing.T) {
+func TestWalkWhole(t *testing.T) {
 	dir := t.TempDir()
 	path := testkit.Write(t, dir, "inbox", spamMsg+"\nFrom b@c Tue Sep  3 2002\n"+hamMsg)
 	var ids []string
-	if _, err := WalkFile(path, Options{}, func(d Document) error { ids = append(ids, d.Source+" "+d.ID); return nil }); err != nil {
+	if _, err := WalkStats(path, Options{Whole: true}, func(d Document) error { ids = append(ids, d.Source+" "+d.ID); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if want := path + ":1 s1@cheap.biz," + path + ":2 h1@example.org"; strings.Join(ids, ",") != want {

@@ -20,19 +20,15 @@ import (
 // while listing a directory are returned before fn is first called.
 // The Stats cover the documents passed to fn.
 func WalkStats(path string, opt Options, fn func(Document) error) (Stats, error) {
+	if opt.Whole {
+		opt.Unlabeled = true
+		return walk(path, fileProducer([]fileDoc{{name: path}}, opt), opt, fn)
+	}
 	produce, err := producer(path, opt)
 	if err != nil {
 		return Stats{Encodings: make(map[Encoding]int)}, err
 	}
 	return walk(path, produce, opt, fn)
-}
-
-// WalkFile reads the file at path as a folder's file is read, unlabeled:
-// one text document or, as opt.Input says, the messages of a mail file.
-// It returns the Stats of the documents passed to fn.
-func WalkFile(path string, opt Options, fn func(Document) error) (Stats, error) {
-	opt.Unlabeled = true
-	return walk(path, fileProducer([]fileDoc{{name: path}}, opt), opt, fn)
 }
 
 // walk passes the documents that produce queues to fn, in order.

@@ -1,10 +1,10 @@
 package metrics
 
 import (
-	"cmp"
 	"math"
-	"slices"
 	"strconv"
+
+	"github.com/textnb/textnb/internal/roc"
 )
 
 // ProbaScores score the probabilities a model gave the documents of
@@ -66,11 +66,9 @@ type BinaryScores struct {
 	ROC []ROCPoint `json:"-"`
 }
 
-// ROCPoint is the false- and true-positive rates of the threshold
-// "positive iff p ≥ Threshold".
-type ROCPoint struct {
-	FPR, TPR, Threshold float64
-}
+// ROCPoint is a point of an ROC curve: the false- and true-positive
+// rates, FPR and TPR, of the threshold "positive iff p ≥ Threshold".
+type ROCPoint = roc.Point
 
 // RecallFPRs are the false-positive rates at which BinaryScores report
 // the positive class's recall.
@@ -171,59 +169,10 @@ func (s *proba) binary(labels []string, pos int) *BinaryScores {
 		scores[i] = p[pos]
 		positive[i] = s.second[i] == (pos == 1)
 	}
-	roc, auc := ROC(scores, positive)
-	r := &BinaryScores{Positive: labels[pos], ROCAUC: auc, ROC: roc, RecallAtFPR: map[string]float64{}}
+	points, auc := roc.Curve(scores, positive)
+	r := &BinaryScores{Positive: labels[pos], ROCAUC: auc, ROC: points, RecallAtFPR: map[string]float64{}}
 	for _, f := range RecallFPRs {
-		r.RecallAtFPR[strconv.FormatFloat(f, 'g', -1, 64)] = RecallAtFPR(roc, f)
+		r.RecallAtFPR[strconv.FormatFloat(f, 'g', -1, 64)] = roc.RecallAt(points, f)
 	}
 	return r
-}
-
-// ROC returns the ROC points of scores, documents labeled positive or
-// not, and the area under them; with no positive or no negative document,
-// nil and NaN.
-func ROC(scores []float64, positive []bool) ([]ROCPoint, float64) {
-	order := make([]int, len(scores))
-	var pos, neg int
-	for i := range order {
-		order[i] = i
-		if positive[i] {
-			pos++
-		} else {
-			neg++
-		}
-	}
-	if pos == 0 || neg == 0 {
-		return nil, math.NaN()
-	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
-	roc := []ROCPoint{{Threshold: math.Inf(1)}}
-	var tp, fp int
-	var area float64 // in units of one positive by one negative
-	for k := 0; k < len(order); {
-		t := scores[order[k]]
-		tp0, fp0 := tp, fp
-		for first := true; k < len(order) && (first || scores[order[k]] == t); k, first = k+1, false {
-			if positive[order[k]] {
-				tp++
-			} else {
-				fp++
-			}
-		}
-		area += float64(fp-fp0) * float64(tp+tp0) / 2
-		roc = append(roc, ROCPoint{FPR: float64(fp) / float64(neg), TPR: float64(tp) / float64(pos), Threshold: t})
-	}
-	return roc, area / (float64(pos) * float64(neg))
-}
-
-// RecallAtFPR returns the highest true-positive rate of the points of roc
-// whose false-positive rate is at most f.
-func RecallAtFPR(roc []ROCPoint, f float64) float64 {
-	best := 0.0
-	for _, p := range roc {
-		if p.FPR <= f {
-			best = max(best, p.TPR)
-		}
-	}
-	return best
 }

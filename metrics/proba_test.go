@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/textnb/textnb/internal/roc"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
@@ -116,7 +118,7 @@ func TestBinaryScoresSklearn(t *testing.T) {
 		}
 		if r.Positive == "yes" {
 			for fpr, want := range map[float64]float64{0.001: 2.0 / 7, 0.01: 2.0 / 7, 0.2: 4.0 / 7, 0.5: 5.0 / 7} {
-				if got := RecallAtFPR(r.ROC, fpr); !near(got, want) {
+				if got := roc.RecallAt(r.ROC, fpr); !near(got, want) {
 					t.Errorf("recall at FPR %g: %g, want %g", fpr, got, want)
 				}
 			}
@@ -124,35 +126,6 @@ func TestBinaryScoresSklearn(t *testing.T) {
 				t.Errorf("recall_at_fpr %v", r.RecallAtFPR)
 			}
 		}
-	}
-}
-
-// TestROCTies checks the ROC points by hand: tied scores pass a
-// threshold together, and the area counts a tied pair ½.
-func TestROCTies(t *testing.T) {
-	roc, auc := ROC([]float64{0.9, 0.5, 0.5, 0.5, 0.1}, []bool{true, true, false, false, false})
-	want := []ROCPoint{{0, 0, math.Inf(1)}, {0, 0.5, 0.9}, {2.0 / 3, 1, 0.5}, {1, 1, 0.1}}
-	if len(roc) != len(want) {
-		t.Fatalf("%v, want %v", roc, want)
-	}
-	for i := range want {
-		if !near(roc[i].FPR, want[i].FPR) || roc[i].TPR != want[i].TPR || roc[i].Threshold != want[i].Threshold {
-			t.Errorf("point %d: %+v, want %+v", i, roc[i], want[i])
-		}
-	}
-	// pairs: (.9, any negative) 3 wins; (.5+, .5 .5) 2 ties; (.5+, .1) 1 win → 4/6 + 1/6·... = (3+1+1)/6
-	if !near(auc, 5.0/6) {
-		t.Errorf("AUC %g, want %g", auc, 5.0/6)
-	}
-	if RecallAtFPR(roc, 0.5) != 0.5 || RecallAtFPR(roc, 2.0/3) != 1 {
-		t.Errorf("recall at FPR 0.5 %g, at 2/3 %g", RecallAtFPR(roc, 0.5), RecallAtFPR(roc, 2.0/3))
-	}
-	if roc, auc := ROC([]float64{0.3, 0.4}, []bool{true, true}); roc != nil || !math.IsNaN(auc) {
-		t.Errorf("no negative: %v %g", roc, auc)
-	}
-	// NaN scores end the ranking, each alone, without hanging.
-	if roc, _ := ROC([]float64{math.NaN(), 0.5, math.NaN()}, []bool{true, false, false}); len(roc) != 4 {
-		t.Errorf("NaN scores: %v", roc)
 	}
 }
 

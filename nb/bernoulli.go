@@ -51,7 +51,7 @@ func (m *Bernoulli) Fit(c *Counts) error {
 		}
 	}
 	m.FeatureLogProb, m.ClassLogPrior = flp, prior
-	return m.Prepare()
+	return m.prepare()
 }
 
 // checkBinary verifies that c counts presence the way m scores it.
@@ -72,9 +72,10 @@ func (m *Bernoulli) checkBinary(c *Counts) error {
 	return nil
 }
 
-// Prepare builds the scoring table from the exported parameters. Fit calls
-// it; call it after setting FeatureLogProb and ClassLogPrior directly.
-func (m *Bernoulli) Prepare() error {
+// prepare builds the scoring table from the exported parameters. Fit calls
+// it; a model whose parameters were set directly scores without it, only
+// slower (scoreWith).
+func (m *Bernoulli) prepare() error {
 	var err error
 	m.tab, err = m.buildTable()
 	return err

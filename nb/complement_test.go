@@ -39,8 +39,8 @@ func TestComplementPriorOnlyForOneClass(t *testing.T) {
 	if err := m.Fit(one); err != nil {
 		t.Fatal(err)
 	}
-	m.ClassLogPrior[0] = -2 // visible in the score after Prepare
-	if err := m.Prepare(); err != nil {
+	m.ClassLogPrior[0] = -2 // visible in the score after prepare
+	if err := m.prepare(); err != nil {
 		t.Fatal(err)
 	}
 	jll := m.JointLogLikelihood(nil, []int32{0}, []float64{1})

@@ -162,39 +162,6 @@ func (c *Counts) copyFrom(o *Counts) {
 	copy(c.FeatureCount, o.FeatureCount)
 }
 
-// Remap returns counts over a new vocabulary of features columns: old
-// feature j moves to column oldToNew[j], or is dropped when that is
-// negative. Several old features may map to one new column (their counts
-// add). Use it to align models trained on different vocabularies before
-// Merge. c is unchanged.
-func (c *Counts) Remap(features int, oldToNew []int32) (*Counts, error) {
-	if len(oldToNew) != c.Features {
-		return nil, fmt.Errorf("%w: mapping has %d entries for %d features", ErrShape, len(oldToNew), c.Features)
-	}
-	if len(c.FeatureCount) != c.Classes*c.Features {
-		return nil, fmt.Errorf("%w: %d feature counts for %d classes × %d features",
-			ErrShape, len(c.FeatureCount), c.Classes, c.Features)
-	}
-	for j, to := range oldToNew {
-		if int(to) >= features {
-			return nil, fmt.Errorf("%w: feature %d maps to column %d of %d", ErrShape, j, to, features)
-		}
-	}
-	d := NewCounts(nil, c.Classes, features)
-	d.Binary, d.Threshold = c.Binary, c.Threshold
-	copy(d.ClassCount, c.ClassCount)
-	for k := range c.Classes {
-		src := c.FeatureCount[k*c.Features : (k+1)*c.Features]
-		dst := d.FeatureCount[k*features : (k+1)*features]
-		for j, to := range oldToNew {
-			if to >= 0 {
-				dst[to] += src[j]
-			}
-		}
-	}
-	return d, nil
-}
-
 // total returns the number of (weighted) documents counted.
 func (c *Counts) total() float64 {
 	var s float64

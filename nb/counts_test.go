@@ -163,56 +163,6 @@ func TestCloneIsDeep(t *testing.T) {
 	}
 }
 
-func TestRemap(t *testing.T) {
-	c := NewCounts(nil, 2, 4)
-	copy(c.ClassCount, []float64{3, 4})
-	copy(c.FeatureCount, []float64{1, 2, 3, 4, 5, 6, 7, 8})
-	d, err := c.Remap(3, []int32{2, -1, 0, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(d.ClassCount, c.ClassCount) || !slices.Equal(d.FeatureCount, []float64{3, 0, 5, 7, 0, 13}) {
-		t.Fatalf("remapped %v %v", d.ClassCount, d.FeatureCount)
-	}
-	if _, err := c.Remap(3, []int32{0, 1}); !errors.Is(err, ErrShape) {
-		t.Fatalf("short mapping: %v, want ErrShape", err)
-	}
-	if _, err := c.Remap(3, []int32{0, 1, 2, 3}); !errors.Is(err, ErrShape) {
-		t.Fatalf("mapping beyond the vocabulary: %v, want ErrShape", err)
-	}
-}
-
-// Two models trained on different vocabularies, remapped into their union
-// and merged, equal one model trained on all documents in the union space.
-func TestRemapThenMergeEqualsJointTraining(t *testing.T) {
-	// Vocabulary A = {x, y}, B = {y, z}; union = {x, y, z}.
-	a, b := NewCounts(nil, 2, 2), NewCounts(nil, 2, 2)
-	if err := a.Add(vectorize.FromDense([][]float64{{1, 2}, {0, 3}}), []int{0, 1}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Add(vectorize.FromDense([][]float64{{4, 1}}), []int{1}, nil); err != nil {
-		t.Fatal(err)
-	}
-	ua, err := a.Remap(3, []int32{0, 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ub, err := b.Remap(3, []int32{1, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ua.Merge(ub); err != nil {
-		t.Fatal(err)
-	}
-	joint := NewCounts(nil, 2, 3)
-	if err := joint.Add(vectorize.FromDense([][]float64{{1, 2, 0}, {0, 3, 0}, {0, 4, 1}}), []int{0, 1, 1}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(ua.FeatureCount, joint.FeatureCount) || !slices.Equal(ua.ClassCount, joint.ClassCount) {
-		t.Fatalf("remap+merge %v, joint %v", ua.FeatureCount, joint.FeatureCount)
-	}
-}
-
 func BenchmarkCountsAdd(b *testing.B) {
 	r := rand.New(rand.NewPCG(17, 18))
 	X := txtRandomCSR(r, 2000, 50000, 150)

@@ -18,11 +18,12 @@
 //     give scikit-learn's fit_prior=False and class_prior.
 //   - Negative feature values are rejected (ErrNegative).
 //   - Predictions break ties in favour of the first class.
-//   - Add and Merge add to their receiver; Remap returns new Counts. On
-//     error the receiver is unchanged.
-//   - A model whose fitted fields were set directly (for example decoded
-//     from a file) should call Prepare once; it scores correctly without
-//     it, only slower. Scoring is safe for concurrent use.
+//   - Add and Merge add to their receiver; on error the receiver is
+//     unchanged.
+//   - Fit builds a model's scoring table. A model whose fitted fields were
+//     set directly (for example decoded from a file) scores correctly
+//     without one, only slower: refit it from Counts to build it. Scoring
+//     is safe for concurrent use.
 //
 // # Defaults
 //

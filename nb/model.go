@@ -312,7 +312,7 @@ func classLogPrior(c *Counts, uniform bool, given []float64) ([]float64, error) 
 type tableBuilder interface{ buildTable() (linear, error) }
 
 // scoreWith scores with the prepared table t when it matches a model of k
-// classes and n feature weights; otherwise (fields set without Prepare) it
+// classes and n feature weights; otherwise (fields set without prepare) it
 // builds a temporary table: slow but correct.
 func scoreWith(b tableBuilder, t *linear, k, n int, dst []float64, idx []int32, val []float64, binary bool, thr float64) []float64 {
 	if t.Fits(k, n) {

@@ -173,7 +173,7 @@ func TestParallelMatchesSerial(t *testing.T) {
 }
 
 // Models whose exported fields are set directly score the same with or
-// without Prepare.
+// without prepare.
 func TestUnpreparedModelScores(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	X := txtRandomCSR(r, 50, 30, 8)
@@ -196,7 +196,7 @@ func TestUnpreparedModelScores(t *testing.T) {
 		}
 		want, got := jointLogLikelihoodCSR(est, X), jointLogLikelihoodCSR(loaded, X)
 		golden.Close(t, fmt.Sprintf("%T unprepared", est), got, want, 1e-12)
-		if err := loaded.(interface{ Prepare() error }).Prepare(); err != nil {
+		if err := loaded.(interface{ prepare() error }).prepare(); err != nil {
 			t.Fatal(err)
 		}
 		golden.Close(t, fmt.Sprintf("%T prepared", est), jointLogLikelihoodCSR(loaded, X), want, 1e-12)
@@ -205,8 +205,8 @@ func TestUnpreparedModelScores(t *testing.T) {
 
 func TestBadModelFields(t *testing.T) {
 	m := &Multinomial{FeatureLogProb: []float64{1, 2, 3}, ClassLogPrior: []float64{0, 0}}
-	if err := m.Prepare(); !errors.Is(err, ErrShape) {
-		t.Fatalf("Prepare error %v, want ErrShape", err)
+	if err := m.prepare(); !errors.Is(err, ErrShape) {
+		t.Fatalf("prepare error %v, want ErrShape", err)
 	}
 	jll := m.JointLogLikelihood(nil, []int32{0}, []float64{1})
 	if len(jll) != 2 || !math.IsNaN(jll[0]) {
@@ -221,8 +221,8 @@ func TestBadModelFields(t *testing.T) {
 	if got := PredictCSR(&empty, vectorize.FromDense([][]float64{{1}}), 1); len(got) != 1 || got[0] != -1 {
 		t.Fatalf("unfitted model predicted %v, want [-1]", got)
 	}
-	if err := empty.Prepare(); !errors.Is(err, ErrNotFitted) {
-		t.Fatalf("Prepare on unfitted model: %v, want ErrNotFitted", err)
+	if err := empty.prepare(); !errors.Is(err, ErrNotFitted) {
+		t.Fatalf("prepare on unfitted model: %v, want ErrNotFitted", err)
 	}
 	if PredictCSR(&empty, &vectorize.CSR{Rows: 2}, 1) != nil {
 		t.Fatal("malformed matrix was scored")

@@ -44,12 +44,13 @@ func (m *Multinomial) Fit(c *Counts) error {
 		}
 	}
 	m.FeatureLogProb, m.ClassLogPrior = flp, prior
-	return m.Prepare()
+	return m.prepare()
 }
 
-// Prepare builds the scoring table from the exported parameters. Fit calls
-// it; call it after setting FeatureLogProb and ClassLogPrior directly.
-func (m *Multinomial) Prepare() error {
+// prepare builds the scoring table from the exported parameters. Fit calls
+// it; a model whose parameters were set directly scores without it, only
+// slower (scoreWith).
+func (m *Multinomial) prepare() error {
 	var err error
 	m.tab, err = m.buildTable()
 	return err

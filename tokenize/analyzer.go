@@ -19,8 +19,8 @@ type segmenter interface {
 
 // Analyzer turns documents into terms as Config says (see the package
 // documentation). It is safe for concurrent use; its cache (with stemming)
-// is shared by all goroutines. A goroutine that analyzes many documents
-// should do so through a Worker of its own (NewWorker).
+// is shared by all goroutines, and it keeps a pool of workers, whose
+// scratch space and memory of words it borrows for each call.
 type Analyzer struct {
 	cfg   Config // with defaults
 	seg   segmenter
@@ -30,10 +30,10 @@ type Analyzer struct {
 	// of the (lowercased) text, and nothing is cached.
 	direct bool
 	cache  *termCache // nil when direct
-	pool   sync.Pool  // of *Worker
+	pool   sync.Pool  // of *worker
 }
 
-// state is a Worker's scratch space and, with stemming, its memory of the
+// state is a worker's scratch space and, with stemming, its memory of the
 // words it has seen.
 type state struct {
 	seen  seenWords
@@ -74,7 +74,7 @@ func newWithSegmenter(cfg Config, seg segmenter) *Analyzer {
 		a.rules[scriptHan].stop = zh.IsStopword
 	}
 	a.pool.New = func() any {
-		w := a.NewWorker()
+		w := a.newWorker()
 		w.st.seen.limit = maxPooledSeen
 		return w
 	}
@@ -91,7 +91,7 @@ func (a *Analyzer) Config() Config { return a.cfg }
 // one call share one allocation, so a caller that keeps a few of them for
 // long should clone them (strings.Clone).
 func (a *Analyzer) Terms(dst []string, text string) []string {
-	w := a.pool.Get().(*Worker)
+	w := a.pool.Get().(*worker)
 	dst = w.Terms(dst, text)
 	a.pool.Put(w)
 	return dst

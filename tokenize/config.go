@@ -46,7 +46,9 @@ type Config struct {
 	NoHanWords bool
 	// Lang records the language the Analyzer was set up for. The Analyzer
 	// treats every script the same whatever Lang says; callers resolve Auto
-	// (see LangDetector) and use Lang to choose other settings.
+	// (textnb's engines from a sample of the corpus: Chinese when Han
+	// characters make up at least a third of its letters) and use Lang to
+	// choose other settings.
 	Lang Lang
 }
 
@@ -181,7 +183,7 @@ func (s *StopwordSet) UnmarshalText(b []byte) error {
 type Lang uint8
 
 // The languages. Auto, the zero value, asks the caller to decide from the
-// text (see LangDetector).
+// text (see Config.Lang).
 const (
 	Auto Lang = iota
 	English

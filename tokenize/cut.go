@@ -2,16 +2,8 @@ package tokenize
 
 import "unicode/utf8"
 
-// Cut returns where to end the first piece of text when a long document is
-// analyzed in pieces: the words of text are those of text[:i] followed by
-// those of text[i:], and so are its Han runs and their character n-grams,
-// for any Config. The piece ends just before a separator that no token
-// spans and that NFKC does not join to what comes before it (white space,
-// most ASCII punctuation, '。', '，' and the like): the last such one at or
-// before size bytes, if there is one in the second half, else the first
-// after. Cut returns len(text) if text is no longer than size or has no
-// such separator after the first byte.
-func Cut(text string, size int) int {
+// cut is tokencore.Core.Cut.
+func cut(text string, size int) int {
 	if len(text) <= size {
 		return len(text)
 	}

@@ -44,15 +44,15 @@ func TestCutKeepsWords(t *testing.T) {
 		{NoHanWords: true, MinLen: 1},
 	} {
 		a := testAnalyzer(cfg, &pairSegmenter{})
-		w := a.NewWorker()
+		w := a.newWorker()
 		for _, text := range texts {
-			wantWords, wantExtra := a.NewWorker().Words(nil, nil, text)
+			wantWords, wantExtra := a.newWorker().Words(nil, nil, text)
 			for _, size := range []int{0, 1, 3, 8, 40} {
 				var words, extra []string
 				for rest := text; rest != ""; {
-					i := Cut(rest, size)
+					i := cut(rest, size)
 					if i <= 0 || i > len(rest) {
-						t.Fatalf("Cut(%q, %d) = %d", rest, size, i)
+						t.Fatalf("cut(%q, %d) = %d", rest, size, i)
 					}
 					words, extra = w.Words(words, extra, rest[:i])
 					rest = rest[i:]
@@ -82,8 +82,8 @@ func TestCutPlaces(t *testing.T) {
 		{"aaaa\u3000bbbb", 6, 4},                // ideographic space
 		{strings.Repeat("中", 10) + "，a", 9, 30}, // '，'
 	} {
-		if got := Cut(c.text, c.size); got != c.want {
-			t.Errorf("Cut(%q, %d) = %d, want %d", c.text, c.size, got, c.want)
+		if got := cut(c.text, c.size); got != c.want {
+			t.Errorf("cut(%q, %d) = %d, want %d", c.text, c.size, got, c.want)
 		}
 	}
 }

@@ -17,14 +17,16 @@
 // Conventions: methods append to a destination slice and return it, as
 // strconv's Append functions do. Terms may be views of the text, or share
 // one allocation per call, so a caller that keeps a few of them for long
-// should clone them (strings.Clone). A Config's zero value is the default; Analyzer.Config
-// spells the defaults out. Analyzers are safe for concurrent use, Workers
-// are for one goroutine at a time.
+// should clone them (strings.Clone). A Config's zero value is the
+// default; Analyzer.Config spells the defaults out. Analyzers are safe for
+// concurrent use.
 //
 // ASCII text takes a fast path that skips normalization and Unicode
 // decoding and, without stemming, checks words in place; with stemming the
-// terms of words already seen are cached, per Worker and per Analyzer. The
+// terms of words already seen are cached, per Analyzer and per worker of
+// its pool. The
 // Chinese dictionary is loaded on the first Han run of more than one
 // character only, so text without Chinese never pays for it (see package
-// zh).
+// zh). The engines' own workers, which remember more words, and the
+// cutting of long texts into pieces are in internal/tokencore.
 package tokenize

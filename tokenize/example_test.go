@@ -42,43 +42,18 @@ func ExampleLang() {
 	var l tokenize.Lang
 	err := l.UnmarshalText([]byte("zh"))
 	fmt.Println(l == tokenize.Chinese, err)
-	var d tokenize.LangDetector
-	d.Add("朴素贝叶斯分类器 (naive Bayes)")
-	fmt.Println(d.Lang())
-	// Output:
-	// true <nil>
-	// zh
+	// Output: true <nil>
 }
 
-func ExampleLangDetector() {
-	var d tokenize.LangDetector
-	for _, doc := range []string{"Spam, spam, spam.", "Lovely spam!", "垃圾邮件"} {
-		d.Add(doc)
-	}
-	fmt.Println(d.Lang())
-	// Output: en
-}
-
-func ExampleWorker_Words() {
-	a := tokenize.New(tokenize.Config{}) // word 1–2-grams
-	words, extra := a.NewWorker().Words(nil, nil, "Naive Bayes, naive!")
-	fmt.Println(words, len(extra))
-	fmt.Println(a.Terms(nil, "Naive Bayes, naive!"))
-	// Output:
-	// [naive bayes naive] 0
-	// [naive bayes naive naive bayes bayes naive]
-}
-
-func ExampleWorker() {
+func ExampleAnalyzer_concurrent() {
 	a := tokenize.New(tokenize.Config{Stem: true, WordNGrams: tokenize.NGramRange{Min: 1, Max: 1}})
 	docs := []string{"Runners running", "The runner ran", "RUNNING late"}
 	var wg sync.WaitGroup
 	terms := make([][]string, len(docs))
-	for g := range 2 { // each goroutine with a Worker of its own
+	for g := range 2 { // one Analyzer, shared by the goroutines
 		wg.Go(func() {
-			w := a.NewWorker()
 			for i := g; i < len(docs); i += 2 {
-				terms[i] = w.Terms(nil, docs[i])
+				terms[i] = a.Terms(nil, docs[i])
 			}
 		})
 	}

@@ -53,7 +53,7 @@ func FuzzAnalyzer(f *testing.F) {
 				t.Fatalf("%+v: %q gives term %q", cfg, text, term)
 			}
 		}
-		words, extra := a.NewWorker().Words(nil, nil, text)
+		words, extra := a.newWorker().Words(nil, nil, text)
 		var grams []string
 		r := a.Config().WordNGrams
 		for k := r.Min; k <= r.Max; k++ {

@@ -5,15 +5,15 @@ import (
 	"unicode/utf8"
 )
 
-// LangDetector decides the language of a corpus from its letters. Feed it
-// a sample of documents with Add, then ask Lang. The zero value is ready to
-// use; it is not safe for concurrent use.
-type LangDetector struct {
+// A langDetector is a tokencore.LangDetector: it decides the language of
+// a corpus from its letters, as Lang Auto asks the engines to. The zero
+// value is ready to use; it is not safe for concurrent use.
+type langDetector struct {
 	han, other int // letters seen
 }
 
 // Add counts the letters of text.
-func (d *LangDetector) Add(text string) {
+func (d *langDetector) Add(text string) {
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
@@ -38,7 +38,7 @@ func (d *LangDetector) Add(text string) {
 // letters seen, else English; never Auto. A Han character carries about as
 // much as a short English word, so Chinese text that quotes English names
 // and code still counts as Chinese.
-func (d *LangDetector) Lang() Lang {
+func (d *langDetector) Lang() Lang {
 	if d.han > 0 && 2*d.han >= d.other {
 		return Chinese
 	}

@@ -224,9 +224,9 @@ func tokens(text string, join bool) []token {
 	return toks
 }
 
-// detectLang returns the language of sample, as LangDetector decides it.
+// detectLang returns the language of sample, as langDetector decides it.
 func detectLang(sample string) Lang {
-	var d LangDetector
+	var d langDetector
 	d.Add(sample)
 	return d.Lang()
 }
@@ -389,7 +389,7 @@ func TestDetectLang(t *testing.T) {
 			t.Errorf("detectLang(%.20q) = %v, want %v", tt.text, got, tt.want)
 		}
 	}
-	var d LangDetector
+	var d langDetector
 	d.Add(englishProse[:200])
 	d.Add(chineseProse)
 	if d.Lang() != Chinese {
@@ -401,7 +401,7 @@ func TestCacheBounded(t *testing.T) {
 	const bound = 1 << 12 // the Analyzer's is cacheEntries; a small one tests the same code
 	a := testAnalyzer(Config{Stem: true}, nil)
 	a.cache = newTermCache(bound)
-	w := a.NewWorker()
+	w := a.newWorker()
 	var b strings.Builder
 	for i := range bound + bound/4 {
 		b.Reset()
@@ -431,11 +431,11 @@ func TestWorkerMemoryBounded(t *testing.T) {
 	a := testAnalyzer(Config{Stem: true}, nil)
 	word := func(i int) string { return fmt.Sprintf("Runs%dRunning", i) } // lowercased in scratch space
 	term := func(i int) string { return fmt.Sprintf("runs%drun", i) }
-	if w := a.NewWorker(); w.st.seen.limit != maxSeen {
+	if w := a.newWorker(); w.st.seen.limit != maxSeen {
 		t.Errorf("a worker remembers up to %d words, want %d", w.st.seen.limit, maxSeen)
 	}
 	for _, bound := range []int{maxSeen, maxPooledSeen} {
-		w := a.NewWorker()
+		w := a.newWorker()
 		w.st.seen.limit = bound
 		for i := range bound + bound/2 {
 			if got := w.Terms(nil, word(i)); len(got) != 1 || got[0] != term(i) {
@@ -454,7 +454,7 @@ func TestWorkerMemoryBounded(t *testing.T) {
 			}
 		}
 	}
-	if w := a.pool.Get().(*Worker); w.st.seen.limit != maxPooledSeen {
+	if w := a.pool.Get().(*worker); w.st.seen.limit != maxPooledSeen {
 		t.Errorf("a pooled worker remembers up to %d words, want %d", w.st.seen.limit, maxPooledSeen)
 	}
 }
@@ -468,7 +468,7 @@ func TestWorkerMatchesAnalyzer(t *testing.T) {
 	for _, cfg := range []Config{{Stem: true}, {Stem: true, Stopwords: EnglishStopwords, WordNGrams: NGramRange{1, 2}},
 		{Stem: true, KeepCase: true}, {WordNGrams: NGramRange{1, 3}, HanChars: NGramRange{1, 2}}} {
 		a := testAnalyzer(cfg, &pairSegmenter{})
-		w := a.NewWorker()
+		w := a.newWorker()
 		for round := range 3 {
 			for _, text := range texts {
 				want := testAnalyzer(cfg, &pairSegmenter{}).Terms(nil, text)
@@ -476,7 +476,7 @@ func TestWorkerMatchesAnalyzer(t *testing.T) {
 					t.Errorf("%+v round %d %q: worker %q, want %q", cfg, round, text, got, want)
 				}
 				words, extra := w.Words(nil, nil, text)
-				wantWords, wantExtra := testAnalyzer(cfg, &pairSegmenter{}).NewWorker().Words(nil, nil, text)
+				wantWords, wantExtra := testAnalyzer(cfg, &pairSegmenter{}).newWorker().Words(nil, nil, text)
 				if !slices.Equal(words, wantWords) || !slices.Equal(extra, wantExtra) {
 					t.Errorf("%+v round %d %q: worker's words %q %q, analyzer's %q %q", cfg, round, text, words, extra, wantWords, wantExtra)
 				}
@@ -513,7 +513,7 @@ func checkConcurrent(t *testing.T, a, serial *Analyzer, docs []string) {
 		wg.Go(func() {
 			terms := a.Terms
 			if g%2 == 1 {
-				terms = a.NewWorker().Terms
+				terms = a.newWorker().Terms
 			}
 			var buf []string
 			for r := range 20 {
@@ -697,7 +697,7 @@ func TestWordsMakeTerms(t *testing.T) {
 		a := testAnalyzer(cfg, &pairSegmenter{})
 		r := a.Config().WordNGrams
 		for _, text := range texts {
-			words, extra := a.NewWorker().Words(nil, nil, text)
+			words, extra := a.newWorker().Words(nil, nil, text)
 			var want []string
 			for n := r.Min; n <= r.Max; n++ {
 				for i := 0; i+n <= len(words); i++ {
@@ -721,7 +721,7 @@ func TestLowercasedStretchesShareAllocations(t *testing.T) {
 	}
 	text := strings.Repeat("The committee said on Monday that it did not expect the Senate of the State to act "+
 		"before the end of next week. Smith didn’t say. ", 20)
-	w := testNew(Config{}).NewWorker()
+	w := testNew(Config{}).newWorker()
 	words, extra := w.Words(nil, nil, text)
 	if n := testing.AllocsPerRun(20, func() { words, extra = w.Words(words[:0], extra[:0], text) }); n > 2 {
 		t.Errorf("%.0f allocations for a document of 20 stretches, want at most 2", n)

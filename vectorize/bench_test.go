@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -76,32 +77,17 @@ func benchWord(rank uint64) string {
 
 func BenchmarkVocabBuild(b *testing.B) {
 	docs, tokens := benchCorpus()
-	for _, shards := range []int{1, 2} {
-		b.Run(fmt.Sprintf("shards=%d", shards), func(b *testing.B) {
-			var terms, cols int
-			for b.Loop() {
-				bs := make([]*vectorize.VocabBuilder, shards)
-				var wg sync.WaitGroup
-				for k := range bs {
-					bs[k] = new(vectorize.VocabBuilder)
-					wg.Go(func() {
-						for _, d := range docs[k*len(docs)/shards : (k+1)*len(docs)/shards] {
-							bs[k].Add(d)
-						}
-					})
-				}
-				wg.Wait()
-				v, X, err := vectorize.FinishVocab(vectorize.VocabConfig{}, bs...)
-				if err != nil {
-					b.Fatal(err)
-				}
-				terms, cols = v.Len(), X.NNZ()
-			}
-			b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
-			b.ReportMetric(float64(terms), "terms")
-			b.ReportMetric(float64(cols), "nnz")
-		})
+	var terms, cols int
+	for b.Loop() {
+		v, X, err := vectorize.FitVocab(vectorize.VocabConfig{}, slices.Values(docs))
+		if err != nil {
+			b.Fatal(err)
+		}
+		terms, cols = v.Len(), X.NNZ()
 	}
+	b.ReportMetric(float64(tokens)*float64(b.N)/b.Elapsed().Seconds(), "tokens/s")
+	b.ReportMetric(float64(terms), "terms")
+	b.ReportMetric(float64(cols), "nnz")
 }
 
 func BenchmarkHashingTransform(b *testing.B) {
@@ -116,11 +102,7 @@ func BenchmarkHashingTransform(b *testing.B) {
 // benchVocab builds the vocabulary and matrix of benchCorpus.
 func benchVocab(b *testing.B, cfg vectorize.VocabConfig) (*vectorize.Vocabulary, *vectorize.CSR) {
 	docs, _ := benchCorpus()
-	var bld vectorize.VocabBuilder
-	for _, d := range docs {
-		bld.Add(d)
-	}
-	v, X, err := vectorize.FinishVocab(cfg, &bld)
+	v, X, err := vectorize.FitVocab(cfg, slices.Values(docs))
 	if err != nil {
 		b.Fatal(err)
 	}

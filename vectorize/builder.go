@@ -1,9 +1,9 @@
 package vectorize
 
 import (
-	"github.com/textnb/textnb/internal/ngrams"
+	"iter"
+
 	"github.com/textnb/textnb/internal/vocab"
-	"github.com/textnb/textnb/tokenize"
 )
 
 // VocabConfig prunes a learned vocabulary like scikit-learn's
@@ -23,37 +23,17 @@ type VocabConfig struct {
 	Binary bool
 }
 
-// A VocabBuilder collects documents into sparse rows under provisional
-// column ids. It keeps only the rows and the term→id map, never the
-// documents' term slices. The zero value is ready to use. A builder is not
-// safe for concurrent use: run one per worker over a contiguous shard of
-// documents and pass them, in document order, to FinishVocab.
-type VocabBuilder vocab.Builder
-
-func (b *VocabBuilder) impl() *vocab.Builder { return (*vocab.Builder)(b) }
-
-// Add appends one document given as its terms. Repeated terms are summed.
-func (b *VocabBuilder) Add(terms []string) { b.impl().Add(terms) }
-
-// AddWords appends one document given as its words, from which it counts
-// the n-grams of the lengths in r (n consecutive words joined by single
-// spaces; the zero range means words only), and extra terms counted as
-// they are.
-// It counts the same terms as Add of the joined n-grams and extra, without
-// building the n-gram strings.
-func (b *VocabBuilder) AddWords(words []string, r tokenize.NGramRange, extra []string) {
-	b.impl().AddWords(words, ngrams.Range(r), extra)
-}
-
-// FinishVocab merges the shards, in document order, into one vocabulary
-// whose ids follow sorted term order, prunes it by cfg and returns it with
-// the document-term matrix. The shards are only read, so FinishVocab may
-// be called again with another configuration.
-func FinishVocab(cfg VocabConfig, shards ...*VocabBuilder) (*Vocabulary, *CSR, error) {
-	bs := make([]*vocab.Builder, len(shards))
-	for i, b := range shards {
-		bs[i] = b.impl()
+// FitVocab learns a vocabulary from docs, each document given as its
+// terms (repeated terms are summed), in one pass that keeps only the rows
+// and the term→id map, never the documents' term slices. It prunes the
+// terms by cfg and returns the Vocabulary, numbered in sorted term order,
+// with the document-term matrix: scikit-learn's
+// CountVectorizer.fit_transform.
+func FitVocab(cfg VocabConfig, docs iter.Seq[[]string]) (*Vocabulary, *CSR, error) {
+	var b vocab.Builder
+	for terms := range docs {
+		b.Add(terms)
 	}
-	v, X, err := vocab.Finish(vocab.Config(cfg), bs...)
+	v, X, err := vocab.Finish(vocab.Config(cfg), &b)
 	return (*Vocabulary)(v), (*CSR)(X), err
 }

@@ -4,30 +4,28 @@
 //
 // It offers:
 //
-//   - a learned vocabulary (CountVectorizer): a VocabBuilder collects
-//     documents, given as terms (Add) or as words from which it forms the
-//     word n-grams itself (AddWords), in one streaming pass; several
-//     builders may run in parallel over contiguous shards. FinishVocab
-//     merges them, prunes the terms by VocabConfig and returns the
-//     Vocabulary, numbered in sorted term order, with the document-term
-//     matrix. Vocabulary.Transform maps later documents to rows;
+//   - a learned vocabulary (CountVectorizer): FitVocab learns it from
+//     documents, given as terms, in one streaming pass, prunes the terms by
+//     VocabConfig and returns the Vocabulary, numbered in sorted term
+//     order, with the document-term matrix. Vocabulary.Transform maps later
+//     documents to rows;
 //   - the hashing trick (HashingVectorizer): Hashing maps a term to the
 //     column |murmurhash3_32(term)| mod Features without any shared state;
 //   - weighting: TFIDF is scikit-learn's TfidfTransformer, Rennie the
-//     transform of Rennie et al. 2003; Normalize and NormalizeRow scale
-//     rows.
+//     transform of Rennie et al. 2003; NormalizeRow scales a row.
 //
 // Conventions: matrices are CSR values. Functions that produce a row take
 // the caller's buffers first and return them appended to (idx, val), so a
 // loop over documents allocates nothing once the buffers have grown.
 // Column ids are int32, strictly increasing within a row. Vocabulary,
-// Hashing and fitted weightings are safe for concurrent use; a
-// VocabBuilder is not. Errors wrap the sentinels below; test them with
-// errors.Is.
+// Hashing and fitted weightings are safe for concurrent use. Errors wrap
+// the sentinels below; test them with errors.Is.
 //
 // The machinery behind these types, and the entry points only textnb's own
-// packages need (fast paths with scratch space in their signatures,
-// pruning without a matrix, spilling rows to disk, chi² selection), live in
+// packages need (builders run in parallel over shards of a corpus, word
+// n-grams formed without their strings, fast paths with scratch space in
+// their signatures, weights fitted from document frequencies and pruning
+// without a matrix, spilling rows to disk, chi² selection), live in
 // internal packages.
 package vectorize
 

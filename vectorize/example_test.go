@@ -2,7 +2,7 @@ package vectorize_test
 
 import (
 	"fmt"
-	"sync"
+	"slices"
 
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -18,11 +18,9 @@ func ExampleCSR() {
 	// Output: 3 3 [1] [5] <nil>
 }
 
-func ExampleVocabBuilder() {
-	var b vectorize.VocabBuilder
-	b.Add([]string{"spam", "eggs", "spam"})
-	b.Add([]string{"ham", "eggs"})
-	vocab, X, err := vectorize.FinishVocab(vectorize.VocabConfig{}, &b)
+func ExampleFitVocab() {
+	docs := [][]string{{"spam", "eggs", "spam"}, {"ham", "eggs"}}
+	vocab, X, err := vectorize.FitVocab(vectorize.VocabConfig{}, slices.Values(docs))
 	if err != nil {
 		panic(err)
 	}
@@ -36,32 +34,32 @@ func ExampleVocabBuilder() {
 	// [0 1] [1 1]
 }
 
-func ExampleFinishVocab() {
-	docs := [][]string{{"a", "b"}, {"b", "c"}, {"c", "c", "d"}, {"d"}}
-	// One builder per worker, each over a contiguous shard of documents.
-	shards := []*vectorize.VocabBuilder{new(vectorize.VocabBuilder), new(vectorize.VocabBuilder)}
-	var wg sync.WaitGroup
-	for k, b := range shards {
-		wg.Go(func() {
-			for _, d := range docs[2*k : 2*k+2] {
-				b.Add(d)
+// The stages one by one: an Analyzer turns texts into terms, word n-grams
+// included, and FitVocab learns their vocabulary.
+func ExampleFitVocab_analyzer() {
+	a := tokenize.New(tokenize.Config{WordNGrams: tokenize.NGramRange{Min: 1, Max: 2}})
+	texts := []string{"Not good at all", "Good at last"}
+	terms := func(yield func([]string) bool) {
+		for _, t := range texts {
+			if !yield(a.Terms(nil, t)) {
+				return
 			}
-		})
+		}
 	}
-	wg.Wait()
-	vocab, X, err := vectorize.FinishVocab(vectorize.VocabConfig{MinDF: 2}, shards...)
+	vocab, X, err := vectorize.FitVocab(vectorize.VocabConfig{MinDF: 2}, terms)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(vocab.Terms(), X.Rows, X.Indices, X.Data)
-	// Output: [b c d] 4 [0 0 1 1 2 2] [1 1 1 2 1 1]
+	fmt.Println(vocab.Terms(), X.Rows)
+	idx, val := vocab.Transform(nil, nil, a.Terms(nil, "good at good"))
+	fmt.Println(idx, val)
+	// Output:
+	// [at good good at] 2
+	// [0 1 2] [1 2 1]
 }
 
 func ExampleVocabConfig() {
-	var b vectorize.VocabBuilder
-	for _, d := range [][]string{{"the", "cat"}, {"the", "dog", "dog", "dog"}, {"the", "cat", "sat"}} {
-		b.Add(d)
-	}
+	docs := [][]string{{"the", "cat"}, {"the", "dog", "dog", "dog"}, {"the", "cat", "sat"}}
 	for _, cfg := range []vectorize.VocabConfig{
 		{},
 		{MinDF: 2},
@@ -69,10 +67,10 @@ func ExampleVocabConfig() {
 		{MaxFeatures: 2},
 		{MaxFeatures: 2, Binary: true},
 	} {
-		vocab, _, err := vectorize.FinishVocab(cfg, &b)
+		vocab, _, err := vectorize.FitVocab(cfg, slices.Values(docs))
 		fmt.Println(vocab.Terms(), err)
 	}
-	_, _, err := vectorize.FinishVocab(vectorize.VocabConfig{MinDF: 3, MaxDF: 0.9}, &b)
+	_, _, err := vectorize.FitVocab(vectorize.VocabConfig{MinDF: 3, MaxDF: 0.9}, slices.Values(docs))
 	fmt.Println(err)
 	// Output:
 	// [cat dog sat the] <nil>
@@ -135,21 +133,4 @@ func ExampleRennie() {
 	idx, val := X.Row(0)
 	fmt.Printf("idf %.4f, row 0 %v %.4f\n", r.IDF, idx, val)
 	// Output: idf [1.0986 0.4055 1.0986], row 0 [0 1] [0.9739 0.2268]
-}
-
-func ExampleVocabBuilder_AddWords() {
-	var b vectorize.VocabBuilder
-	r := tokenize.NGramRange{Min: 1, Max: 2}
-	b.AddWords([]string{"not", "good", "at", "all"}, r, nil)
-	b.AddWords([]string{"good", "at", "last"}, r, []string{"extra"})
-	vocab, X, err := vectorize.FinishVocab(vectorize.VocabConfig{MinDF: 2}, &b)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(vocab.Terms(), X.Rows)
-	idx, val := vocab.Transform(nil, nil, []string{"good", "at", "good", "good at", "at good"})
-	fmt.Println(idx, val)
-	// Output:
-	// [at good good at] 2
-	// [0 1 2] [1 2 1]
 }

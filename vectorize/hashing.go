@@ -35,12 +35,10 @@ func (h Hashing) Validate() error {
 	return nil
 }
 
-// Column returns term's column and sign (+1, or −1 when AlternateSign and the
-// hash is negative). An invalid Features (see Validate) is treated as 0.
-func (h Hashing) Column(term string) (int32, float64) { return featurehash.Hashing(h).Column(term) }
-
 // Transform appends one document's row to idx and val: sorted columns with
-// the summed (signed) counts of its terms. Concurrent calls are safe.
+// the summed (signed) counts of its terms; a term alone gives its column
+// and sign. An invalid Features (see Validate) is treated as 0. Concurrent
+// calls are safe.
 func (h Hashing) Transform(idx []int32, val []float64, terms []string) ([]int32, []float64) {
 	return featurehash.Hashing(h).Transform(idx, val, terms)
 }

@@ -2,7 +2,7 @@ package vectorize
 
 import "github.com/textnb/textnb/internal/vocab"
 
-// A Vocabulary maps unique terms to column ids 0..Len()-1. FinishVocab
+// A Vocabulary maps unique terms to column ids 0..Len()-1. FitVocab
 // numbers them in sorted order (byte order, which is code point order, as
 // Python sorts str), as scikit-learn's CountVectorizer does. A Vocabulary
 // is immutable and safe for concurrent use.

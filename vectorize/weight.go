@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/textnb/textnb/internal/idf"
 	"github.com/textnb/textnb/internal/parallel"
 )
 
@@ -46,15 +47,8 @@ func (n *Norm) UnmarshalText(b []byte) error {
 	return fmt.Errorf("%w: norm %q (want l2, l1 or none)", ErrConfig, b)
 }
 
-// Normalize scales every row of X to unit norm n in place; all-zero rows are
-// left alone, as scikit-learn's normalize does.
-func Normalize(X *CSR, n Norm) {
-	for i := 0; i < X.Rows; i++ {
-		NormalizeRow(X.Data[X.Indptr[i]:X.Indptr[i+1]], n)
-	}
-}
-
-// NormalizeRow scales one row's values to unit norm n in place.
+// NormalizeRow scales one row's values to unit norm n in place; an
+// all-zero row is left alone, as scikit-learn's normalize does.
 func NormalizeRow(val []float64, n Norm) {
 	var s float64
 	switch n {
@@ -93,28 +87,13 @@ type TFIDF struct {
 }
 
 // Fit computes IDF from the document frequencies of X's columns.
-func (t *TFIDF) Fit(X *CSR) error { return fitMatrix(X, t.FitDF) }
-
-// FitDF computes IDF from the document frequency of each column in a
-// matrix of n rows, as Fit of that matrix would.
-func (t *TFIDF) FitDF(n int, df []int64) error {
-	idf, err := fitIDF(n, df, func(n, df float64) float64 {
-		switch {
-		case !t.NoSmoothIDF:
-			return math.Log((n+1)/(df+1)) + 1
-		case df > 0:
-			return math.Log(n/df) + 1
-		}
-		return 0
-	})
-	if err == nil {
-		t.IDF = idf
-	}
-	return err
+func (t *TFIDF) Fit(X *CSR) error {
+	return fitMatrix(X, &t.IDF, func(n int, df []int64) ([]float64, error) { return idf.TFIDF(n, df, !t.NoSmoothIDF) })
 }
 
-// fitMatrix validates X and fits from its column counts with fitDF.
-func fitMatrix(X *CSR, fitDF func(n int, df []int64) error) error {
+// fitMatrix validates X and sets *dst to the weights that fit computes
+// from its column counts; on error *dst is unchanged.
+func fitMatrix(X *CSR, dst *[]float64, fit func(n int, df []int64) ([]float64, error)) error {
 	if err := X.Validate(); err != nil {
 		return err
 	}
@@ -123,41 +102,12 @@ func fitMatrix(X *CSR, fitDF func(n int, df []int64) error) error {
 	for j, d := range counts {
 		df[j] = int64(d)
 	}
-	return fitDF(X.Rows, df)
+	w, err := fit(X.Rows, df)
+	if err == nil {
+		*dst = w
+	}
+	return err
 }
-
-// fitIDF returns idf(n, df) per column.
-func fitIDF(n int, df []int64, idf func(n, df float64) float64) ([]float64, error) {
-	if n <= 0 {
-		return nil, fmt.Errorf("%w: cannot fit weights on %d rows", ErrShape, n)
-	}
-	// The weight depends on df alone, and most terms share a few small
-	// document frequencies: a vocabulary several times wider than the
-	// table computes each of those once.
-	var small []float64
-	if len(df) > 4*smallDF {
-		small = make([]float64, min(n, smallDF)+1)
-		for d := range small {
-			small[d] = idf(float64(n), float64(d))
-		}
-	}
-	out := make([]float64, len(df))
-	for j, d := range df {
-		switch {
-		case d < 0 || d > int64(n):
-			return nil, fmt.Errorf("%w: column %d in %d of %d rows", ErrShape, j, d, n)
-		case d < int64(len(small)):
-			out[j] = small[d]
-		default:
-			out[j] = idf(float64(n), float64(d))
-		}
-	}
-	return out, nil
-}
-
-// smallDF is the largest document frequency whose weight fitIDF computes
-// ahead.
-const smallDF = 1 << 10
 
 // Transform weights X in place.
 func (t *TFIDF) Transform(X *CSR) error { return transformMatrix(t, X) }
@@ -221,22 +171,7 @@ type Rennie struct {
 }
 
 // Fit computes IDF from the document frequencies of X's columns.
-func (r *Rennie) Fit(X *CSR) error { return fitMatrix(X, r.FitDF) }
-
-// FitDF computes IDF from the document frequency of each column in a
-// matrix of n rows, as Fit of that matrix would.
-func (r *Rennie) FitDF(n int, df []int64) error {
-	idf, err := fitIDF(n, df, func(n, df float64) float64 {
-		if df > 0 {
-			return math.Log(n / df)
-		}
-		return 0
-	})
-	if err == nil {
-		r.IDF = idf
-	}
-	return err
-}
+func (r *Rennie) Fit(X *CSR) error { return fitMatrix(X, &r.IDF, idf.Rennie) }
 
 // Transform weights X in place.
 func (r *Rennie) Transform(X *CSR) error { return transformMatrix(r, X) }

@@ -3,21 +3,30 @@ package vectorize
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/textnb/textnb/internal/idf"
 )
+
+// normalize scales every row of X to unit norm n in place.
+func normalize(X *CSR, n Norm) {
+	for i := 0; i < X.Rows; i++ {
+		_, val := X.Row(i)
+		NormalizeRow(val, n)
+	}
+}
 
 func TestNormalize(t *testing.T) {
 	X := FromDense([][]float64{{3, 0, -4}, {0, 0, 0}, {1, 1, 2}})
 	l2 := clone(X)
-	Normalize(l2, L2)
+	normalize(l2, L2)
 	assertDense(t, "l2", l2, [][]float64{{0.6, 0, -0.8}, {0, 0, 0}, {1 / math.Sqrt(6), 1 / math.Sqrt(6), 2 / math.Sqrt(6)}})
 	l1 := clone(X)
-	Normalize(l1, L1)
+	normalize(l1, L1)
 	assertDense(t, "l1", l1, [][]float64{{3.0 / 7, 0, -4.0 / 7}, {0, 0, 0}, {0.25, 0.25, 0.5}})
 	none := clone(X)
-	Normalize(none, NoNorm)
+	normalize(none, NoNorm)
 	assertDense(t, "none", none, toDense(X))
 	zero := []float64{0, 0}
 	NormalizeRow(zero, L2)
@@ -168,79 +177,36 @@ func TestLogCountIsLog(t *testing.T) {
 	}
 }
 
-// A wide vocabulary's weights come from a table of the small document
-// frequencies: each must equal the weight of its column fitted alone, and a
-// bad frequency must still be reported.
-func TestFitDFWide(t *testing.T) {
-	const n = 3000
-	r := rand.New(rand.NewPCG(5, 6))
-	df := make([]int64, 5*smallDF)
-	for j := range df {
-		df[j] = int64(r.IntN(n + 1))
-		if j%3 == 0 {
-			df[j] = int64(r.IntN(smallDF + 2)) // around the table's end
-		}
-	}
-	type weighting interface{ FitDF(int, []int64) error }
-	for _, mk := range []func() (weighting, *[]float64){
-		func() (weighting, *[]float64) { w := &TFIDF{}; return w, &w.IDF },
-		func() (weighting, *[]float64) { w := &TFIDF{NoSmoothIDF: true}; return w, &w.IDF },
-		func() (weighting, *[]float64) { w := &Rennie{}; return w, &w.IDF },
-	} {
-		wide, got := mk()
-		if err := wide.FitDF(n, df); err != nil {
-			t.Fatal(err)
-		}
-		for j, d := range df {
-			alone, want := mk()
-			if err := alone.FitDF(n, []int64{d}); err != nil {
-				t.Fatal(err)
-			}
-			if math.Float64bits((*got)[j]) != math.Float64bits((*want)[0]) {
-				t.Fatalf("%T: column %d (df %d) weighs %v, alone %v", wide, j, d, (*got)[j], (*want)[0])
-			}
-		}
-		bad := slices.Clone(df)
-		bad[len(bad)/2] = n + 1
-		if err := wide.FitDF(n, bad); !errors.Is(err, ErrShape) {
-			t.Errorf("%T: df above the rows: %v, want ErrShape", wide, err)
-		}
-	}
-}
-
-// TestFitDFMatchesFit checks that fitting from a matrix's document
-// frequencies gives the weights of fitting the matrix.
+// TestFitDFMatchesFit checks that the weights training computes from
+// document frequencies (internal/idf) are those of fitting the matrix.
 func TestFitDFMatchesFit(t *testing.T) {
 	X := FromDense([][]float64{{1, 0, 2, 0}, {0, 3, 1, 0}, {4, 0, 1, 0}})
 	df := []int64{2, 1, 3, 0}
 	for _, opts := range []TFIDF{{}, {NoSmoothIDF: true}, {SublinearTF: true, Norm: L1}} {
-		fit, fromDF := opts, opts
+		fit := opts
 		if err := fit.Fit(X); err != nil {
 			t.Fatal(err)
 		}
-		if err := fromDF.FitDF(X.Rows, df); err != nil {
+		fromDF, err := idf.TFIDF(X.Rows, df, !opts.NoSmoothIDF)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(fit.IDF, fromDF.IDF) {
-			t.Fatalf("%+v: FitDF %v, Fit %v", opts, fromDF.IDF, fit.IDF)
+		if !slices.Equal(fit.IDF, fromDF) {
+			t.Fatalf("%+v: from df %v, Fit %v", opts, fromDF, fit.IDF)
 		}
 	}
-	var fit, fromDF Rennie
+	var fit Rennie
 	if err := fit.Fit(X); err != nil {
 		t.Fatal(err)
 	}
-	if err := fromDF.FitDF(X.Rows, df); err != nil {
+	fromDF, err := idf.Rennie(X.Rows, df)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(fit.IDF, fromDF.IDF) {
-		t.Fatalf("Rennie: FitDF %v, Fit %v", fromDF.IDF, fit.IDF)
+	if !slices.Equal(fit.IDF, fromDF) {
+		t.Fatalf("Rennie: from df %v, Fit %v", fromDF, fit.IDF)
 	}
-	for _, bad := range []struct {
-		n  int
-		df []int64
-	}{{0, nil}, {3, []int64{4}}, {3, []int64{-1}}} {
-		if err := new(TFIDF).FitDF(bad.n, bad.df); !errors.Is(err, ErrShape) {
-			t.Errorf("FitDF(%d, %v): %v, want ErrShape", bad.n, bad.df, err)
-		}
+	if err := new(TFIDF).Fit(&CSR{Cols: 1, Indptr: []int{0}}); !errors.Is(err, ErrShape) {
+		t.Errorf("Fit of no rows: %v, want ErrShape", err)
 	}
 }

@@ -46,7 +46,8 @@ func (f *mailFlags) useStored(fs *flag.FlagSet, opt *corpus.Options, input, feat
 	given := givenFlags(fs)
 	if !given["input"] {
 		opt.Input = corpus.InputText
-		if in, err := corpus.ParseInput(input); err == nil && input != "" {
+		var in corpus.Input
+		if err := in.UnmarshalText([]byte(input)); err == nil && input != "" {
 			opt.Input = in
 		}
 	}

@@ -284,7 +284,9 @@ func readDocs(path string, o rowOptions, add func(row) error) error {
 			if o.wantsFields() {
 				return fmt.Errorf("%w: %s: --id-field and --keep-fields need a .tsv, .csv or .jsonl file (or --format)", errUsage, path)
 			}
-			_, err := corpus.WalkFile(path, opt, func(d corpus.Document) error { return add(docRow(d)) })
+			whole := opt
+			whole.Whole = true
+			_, err := corpus.WalkStats(path, whole, func(d corpus.Document) error { return add(docRow(d)) })
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -118,3 +119,35 @@ var (
 	})
 	exampleY = []int{0, 0, 1, 1, 1}
 )
+
+// denseRemap is Counts.Remap over dense counts, the reference the sparse
+// one is tested against: old feature j moves to column oldToNew[j], or is
+// dropped when that is negative; several old features may map to one new
+// column (their counts add). c is unchanged.
+func denseRemap(c *nb.Counts, features int, oldToNew []int32) (*nb.Counts, error) {
+	if len(oldToNew) != c.Features {
+		return nil, fmt.Errorf("%w: mapping has %d entries for %d features", nb.ErrShape, len(oldToNew), c.Features)
+	}
+	if len(c.FeatureCount) != c.Classes*c.Features {
+		return nil, fmt.Errorf("%w: %d feature counts for %d classes × %d features",
+			nb.ErrShape, len(c.FeatureCount), c.Classes, c.Features)
+	}
+	for j, to := range oldToNew {
+		if int(to) >= features {
+			return nil, fmt.Errorf("%w: feature %d maps to column %d of %d", nb.ErrShape, j, to, features)
+		}
+	}
+	d := nb.NewCounts(nil, c.Classes, features)
+	d.Binary, d.Threshold = c.Binary, c.Threshold
+	copy(d.ClassCount, c.ClassCount)
+	for k := range c.Classes {
+		src := c.FeatureCount[k*c.Features : (k+1)*c.Features]
+		dst := d.FeatureCount[k*features : (k+1)*features]
+		for j, to := range oldToNew {
+			if to >= 0 {
+				dst[to] += src[j]
+			}
+		}
+	}
+	return d, nil
+}

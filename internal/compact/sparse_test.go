@@ -278,12 +278,32 @@ func TestSparseMergeEqualsUnion(t *testing.T) {
 	}
 }
 
+// The reference the sparse Remap is tested against.
+func TestDenseRemap(t *testing.T) {
+	c := nb.NewCounts(nil, 2, 4)
+	copy(c.ClassCount, []float64{3, 4})
+	copy(c.FeatureCount, []float64{1, 2, 3, 4, 5, 6, 7, 8})
+	d, err := denseRemap(c, 3, []int32{2, -1, 0, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.ClassCount, c.ClassCount) || !slices.Equal(d.FeatureCount, []float64{3, 0, 5, 7, 0, 13}) {
+		t.Fatalf("remapped %v %v", d.ClassCount, d.FeatureCount)
+	}
+	if _, err := denseRemap(c, 3, []int32{0, 1}); !errors.Is(err, nb.ErrShape) {
+		t.Fatalf("short mapping: %v, want nb.ErrShape", err)
+	}
+	if _, err := denseRemap(c, 3, []int32{0, 1, 2, 3}); !errors.Is(err, nb.ErrShape) {
+		t.Fatalf("mapping beyond the vocabulary: %v, want nb.ErrShape", err)
+	}
+}
+
 func TestSparseRemap(t *testing.T) {
 	c := nb.NewCounts(nil, 2, 4)
 	copy(c.ClassCount, []float64{3, 4})
 	copy(c.FeatureCount, []float64{1, 2, 0, 4, 5, 0, 7, 8})
 	mapping := []int32{2, -1, 0, 2}
-	want, err := c.Remap(3, mapping)
+	want, err := denseRemap(c, 3, mapping)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +316,7 @@ func TestSparseRemap(t *testing.T) {
 		t.Fatalf("%d cells after remapping, want 3", got.NNZ())
 	}
 	for _, injective := range [][]int32{{3, 0, 4, 1}, {-1, 2, 0, -1}} { // no two features share a column
-		want, err := c.Remap(5, injective)
+		want, err := denseRemap(c, 5, injective)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,7 +355,7 @@ func TestSparseRemapWide(t *testing.T) {
 			to[j] = -1
 		}
 	}
-	want, err := c.Remap(f+100, to)
+	want, err := denseRemap(c, f+100, to)
 	if err != nil {
 		t.Fatal(err)
 	}

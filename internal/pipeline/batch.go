@@ -17,7 +17,7 @@ type batchItem struct{ source, truth, text string }
 type Batch struct {
 	run *parallel.Batcher[batchItem, []Prediction]
 	// predictors for the goroutines, kept as long as the Batch: each holds
-	// a tokenize.Worker, whose memory of words a sync.Pool would drop at
+	// a tokencore.Worker, whose memory of words a sync.Pool would drop at
 	// every collection or two
 	predictors parallel.FreeList[*Predictor]
 }

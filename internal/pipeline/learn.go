@@ -202,7 +202,7 @@ func (m *Model) unscaledRow(idx []int32, val []float64) ([]float64, error) {
 		df[q], local[q] = l.df[j], int32(q)
 	}
 	t := m.newWeighting()
-	if err := t.FitDF(l.docs, df); err != nil { // the same arithmetic as the whole IDF's
+	if err := fitDF(t, l.docs, df); err != nil { // the same arithmetic as the whole IDF's
 		return nil, err
 	}
 	w := slices.Clone(val)
@@ -323,7 +323,7 @@ func (m *Model) featureCount() int {
 func (m *Model) refitIDF() error {
 	l := m.learner
 	w := m.newWeighting()
-	if err := w.FitDF(l.docs, l.df); err != nil {
+	if err := fitDF(w, l.docs, l.df); err != nil {
 		return err
 	}
 	m.weight = w
@@ -442,7 +442,7 @@ func (m *Model) documentFrequencies(counts *compact.Counts) ([]int64, int, error
 		df[j] = int64(math.Round(d))
 	}
 	check := m.newWeighting()
-	if err := check.FitDF(docs, df); err != nil {
+	if err := fitDF(check, docs, df); err != nil {
 		return nil, 0, err
 	}
 	got := *weightsOf(check)

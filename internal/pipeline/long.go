@@ -2,11 +2,11 @@ package pipeline
 
 import (
 	"github.com/textnb/textnb/internal/ngrams"
-	"github.com/textnb/textnb/tokenize"
+	"github.com/textnb/textnb/internal/tokencore"
 )
 
 // A document longer than longText bytes is analyzed and counted in pieces
-// of about pieceBytes, cut between words (tokenize.Cut): the memory for
+// of about pieceBytes, cut between words (tokencore.Core.Cut): the memory for
 // its words and their n-grams is then that of a piece and of its distinct
 // terms, not of its length. Its terms and counts are those of the whole.
 // (Variables so that tests can cut short documents.)
@@ -23,11 +23,11 @@ func contextOf(r ngrams.Range) int { return max(r.Min, r.Max, 1) - 1 }
 // piece's words and extra terms: words[:from] are the last words before
 // the piece, up to context of them. words and extra are scratch buffers,
 // returned for reuse.
-func eachPiece(tok *tokenize.Worker, words, extra []string, text string, context int,
+func eachPiece(tok tokencore.Worker, words, extra []string, text string, context int,
 	fn func(words []string, from int, extra []string)) ([]string, []string) {
 	words = words[:0]
 	for text != "" {
-		end := tokenize.Cut(text, pieceBytes)
+		end := tokens.Cut(text, pieceBytes)
 		from := len(words)
 		words, extra = tok.Words(words, extra[:0], text[:end])
 		fn(words, from, extra)
@@ -52,7 +52,7 @@ type rowSum struct {
 // long returns the row of text, analyzed in pieces by tok with words and
 // extra as scratch, and each piece's row made by row; the row is valid
 // until the next call.
-func (s *rowSum) long(tok *tokenize.Worker, words, extra []string, text string, context int, row pieceRow) (idx []int32, val []float64, w, e []string) {
+func (s *rowSum) long(tok tokencore.Worker, words, extra []string, text string, context int, row pieceRow) (idx []int32, val []float64, w, e []string) {
 	s.idx, s.val = s.idx[:0], s.val[:0]
 	w, e = eachPiece(tok, words, extra, text, context, func(words []string, from int, extra []string) {
 		s.pieceIdx, s.pieceVal = row(s.pieceIdx[:0], s.pieceVal[:0], words, from, extra)

@@ -7,12 +7,18 @@ import (
 
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/featurehash"
+	"github.com/textnb/textnb/internal/idf"
 	"github.com/textnb/textnb/internal/ngrams"
+	"github.com/textnb/textnb/internal/tokencore"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
+
+// tokens is the machinery of tokenize that the engine uses: workers of
+// its own, the cutting of long texts and the language detector.
+var tokens = tokencore.Get[*tokenize.Analyzer, tokenize.Lang]()
 
 // Model is a trained pipeline: it turns raw text into class scores. A Model
 // is safe for concurrent use; each goroutine should use its own Predictor.
@@ -29,8 +35,8 @@ type Model struct {
 	// predict the most probable class.
 	Threshold *Threshold
 	// MailInput and MailFeatures say how a training corpus that held mail
-	// was read: its input ("auto" or "mail", as corpus.ParseInput reads
-	// them) and the mail feature groups rendered (as mail.Features
+	// was read: its input ("auto" or "mail", as corpus.Input's
+	// UnmarshalText reads them) and the mail feature groups rendered (as mail.Features
 	// reads them), so that predict and serve decode raw mail the same way.
 	// Both are "" for a model trained on text: its inputs read as text.
 	MailInput, MailFeatures string
@@ -106,7 +112,6 @@ func (m *Model) fitWeighting(X *vectorize.CSR) error {
 // weighting is TFIDF or Rennie.
 type weighting interface {
 	Fit(X *vectorize.CSR) error
-	FitDF(n int, df []int64) error
 	Transform(X *vectorize.CSR) error
 	TransformRow(idx []int32, val []float64) error
 }
@@ -124,6 +129,23 @@ func (m *Model) newWeighting() weighting {
 		return &vectorize.Rennie{}
 	}
 	return nil
+}
+
+// fitDF fits w on the document frequencies df of n documents, as its Fit
+// of their matrix would; on error w is unchanged.
+func fitDF(w weighting, n int, df []int64) error {
+	var weights []float64
+	var err error
+	switch w := w.(type) {
+	case *vectorize.TFIDF:
+		weights, err = idf.TFIDF(n, df, !w.NoSmoothIDF)
+	case *vectorize.Rennie:
+		weights, err = idf.Rennie(n, df)
+	}
+	if err == nil {
+		*weightsOf(w) = weights
+	}
+	return err
 }
 
 // idf returns where the weighting keeps its column weights, or nil if
@@ -232,11 +254,11 @@ func ngramsOf(a *tokenize.Analyzer) ngrams.Range {
 }
 
 // A Predictor scores documents with a Model, reusing its buffers and its
-// tokenize.Worker (which, with stemming, remembers up to 65,536 words: about
+// tokencore.Worker (which, with stemming, remembers up to 65,536 words: about
 // 5 MB). It is not safe for concurrent use; make one per goroutine.
 type Predictor struct {
 	m            *Model
-	tok          *tokenize.Worker
+	tok          tokencore.Worker
 	ngrams       ngrams.Range
 	terms, extra []string
 	hashes       []uint64 // scratch of the vocabulary
@@ -260,7 +282,7 @@ type Predictor struct {
 
 // NewPredictor returns a Predictor for m.
 func (m *Model) NewPredictor() *Predictor {
-	return &Predictor{m: m, tok: m.an.NewWorker(), ngrams: ngramsOf(m.an)}
+	return &Predictor{m: m, tok: tokens.NewWorker(m.an), ngrams: ngramsOf(m.an)}
 }
 
 // row appends text's weighted feature row to the Predictor's buffers and

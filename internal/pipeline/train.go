@@ -14,6 +14,7 @@ import (
 	"github.com/textnb/textnb/internal/parallel"
 	"github.com/textnb/textnb/internal/sparse"
 	"github.com/textnb/textnb/internal/tally"
+	"github.com/textnb/textnb/internal/tokencore"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
@@ -159,7 +160,7 @@ func (t *Trainer) queue(class int, text string) {
 func (t *Trainer) begin() {
 	lang := t.cfg.Tokenize.Lang
 	if lang == tokenize.Auto {
-		var d tokenize.LangDetector
+		d := tokens.NewLangDetector()
 		for _, s := range t.pending {
 			d.Add(s)
 		}
@@ -201,7 +202,7 @@ const maxCoderTerms = 1 << 18
 // and, with hashing, for the batch's rows.
 type coder struct {
 	vocab.WordCoder
-	tok          *tokenize.Worker
+	tok          tokencore.Worker
 	words, extra []string
 	idx          []int32
 	val          []float64
@@ -213,7 +214,7 @@ type coder struct {
 func (t *Trainer) takeCoder() *coder {
 	c, ok := t.coders.Get()
 	if !ok {
-		c = &coder{tok: t.an.NewWorker()}
+		c = &coder{tok: tokens.NewWorker(t.an)}
 	}
 	return c
 }
@@ -544,7 +545,7 @@ func (m *Model) fitWeightingDF(n int, df func() []int64) error {
 	if m.weight == nil {
 		return nil
 	}
-	return m.weight.FitDF(n, df())
+	return fitDF(m.weight, n, df())
 }
 
 // fitCounts fits m on the len(y) weighted rows that row appends.

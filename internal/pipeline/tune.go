@@ -263,7 +263,7 @@ func orKeep[T any](values []T, v T) []T {
 // detectLang decides the language from the first documents, as Trainer
 // does.
 func detectLang(docs Docs) (tokenize.Lang, error) {
-	var d tokenize.LangDetector
+	d := tokens.NewLangDetector()
 	n := 0
 	err := docs(func(_, text string) bool {
 		d.Add(text)

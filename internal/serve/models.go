@@ -155,7 +155,7 @@ func warmOne[P any](ps *predictors[P], score func(P)) error {
 
 // predictors is a bounded pool of a model's Predictors: predicting is
 // CPU work, so more than a few per core only cost memory (each holds a
-// tokenize.Worker), and a request waits for one instead.
+// tokencore.Worker), and a request waits for one instead.
 type predictors[P any] struct {
 	newP func() P
 	free chan P

@@ -12,11 +12,15 @@ import (
 	"github.com/textnb/textnb/internal/ngrams"
 	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/textcore"
+	"github.com/textnb/textnb/internal/tokencore"
 	"github.com/textnb/textnb/internal/vocab"
 	"github.com/textnb/textnb/nb"
 	"github.com/textnb/textnb/tokenize"
 	"github.com/textnb/textnb/vectorize"
 )
+
+// tokens is the machinery of tokenize that featurizing uses.
+var tokens = tokencore.Get[*tokenize.Analyzer, tokenize.Lang]()
 
 // core is pipeline's machinery that training in parts shares with Trainer.
 var core = textcore.Get[pipeline.Config, *pipeline.Model, *pipeline.Trainer]()
@@ -49,7 +53,7 @@ func (d *DocFreqs) NumTerms() int { return len(d.terms.Terms) }
 // concurrent use; make one per goroutine.
 type Featurizer struct {
 	cfg          pipeline.Config
-	tok          *tokenize.Worker
+	tok          tokencore.Worker
 	r            ngrams.Range
 	words, extra []string
 }
@@ -69,14 +73,14 @@ func NewFeaturizer(cfg pipeline.Config) (*Featurizer, error) {
 	}
 	cfg, an := core.Resolve(cfg, cfg.Tokenize.Lang)
 	r := an.Config().WordNGrams
-	return &Featurizer{cfg: cfg, tok: an.NewWorker(), r: ngrams.Range{Min: r.Min, Max: r.Max}}, nil
+	return &Featurizer{cfg: cfg, tok: tokens.NewWorker(an), r: ngrams.Range{Min: r.Min, Max: r.Max}}, nil
 }
 
 // resolveLang returns cfg with Lang Auto replaced by the language of
 // sample, as a Trainer decides it from the first 64 KiB of its documents.
 func resolveLang(cfg pipeline.Config, sample string) pipeline.Config {
 	if cfg.Tokenize.Lang == tokenize.Auto {
-		var d tokenize.LangDetector
+		d := tokens.NewLangDetector()
 		d.Add(sample)
 		cfg.Tokenize.Lang = d.Lang()
 	}

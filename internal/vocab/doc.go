@@ -8,8 +8,8 @@
 // A WordCoder codes documents into CodedDoc values on worker goroutines,
 // and Builder.AddCoded adds them in order.
 //
-// vectorize.Vocabulary and vectorize.VocabBuilder are defined on Vocabulary
-// and Builder, and vectorize.VocabConfig has the fields of Config, so that
+// vectorize.Vocabulary is defined on Vocabulary, vectorize.FitVocab runs a
+// Builder, and vectorize.VocabConfig has the fields of Config, so that
 // values convert both ways at no cost.
 //
 // Functions that produce a row append to the caller's buffers. Scratch
