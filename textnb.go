@@ -133,17 +133,7 @@ func TrainFrom(docs iter.Seq2[Document, error], cfg Config) (*Model, error) {
 		return nil, err
 	}
 	if cfg.Calibrate {
-		r, err := pipeline.CrossValidateDocs(cfg, pipeline.CVOptions{KeepScores: true}, func(yield func(label, text string) bool) error {
-			for d, err := range docs {
-				if err != nil {
-					return err
-				}
-				if !yield(d.Label, d.Text) {
-					break
-				}
-			}
-			return nil
-		})
+		r, err := pipeline.CrossValidateDocs(cfg, pipeline.CVOptions{KeepScores: true}, engineDocs(docs))
 		if err == nil {
 			err = m.Calibrate(r)
 		}

@@ -32,8 +32,8 @@ func TestCV(t *testing.T) {
 	var r struct {
 		Documents int
 		NFolds    int `json:"n_folds"`
-		Folds     []facade.FoldResult
-		Accuracy  facade.MeanSD
+		Folds     []struct{ Train, Test, Features int }
+		Accuracy  struct{ Mean float64 }
 	}
 	if err := json.Unmarshal([]byte(mustRun(t, "", "cv", newsTrain, "--folds", "4", "--json")), &r); err != nil {
 		t.Fatal(err)
@@ -75,7 +75,7 @@ func TestTrainTune(t *testing.T) {
 	}
 	best := out[strings.Index(out, "best: ")+len("best: "):]
 	best = best[:strings.Index(best, "\n")]
-	m, err := facade.LoadPipeline(model)
+	m, err := loadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,8 +75,8 @@ func (f semiFlags) addUnlabeled(tr *facade.Trainer, fields fieldFlags, stderr io
 }
 
 // report prints what semi-supervised training did.
-func (f semiFlags) report(w io.Writer, sum facade.Summary) {
+func (f semiFlags) report(w io.Writer, unlabeled int, semi fmt.Stringer) {
 	if *f.unlabeled != "" {
-		fmt.Fprintf(w, "used %d unlabeled documents from %s; %v\n", sum.Unlabeled, *f.unlabeled, sum.Semi)
+		fmt.Fprintf(w, "used %d unlabeled documents from %s; %v\n", unlabeled, *f.unlabeled, semi)
 	}
 }

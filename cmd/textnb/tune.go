@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"text/tabwriter"
 
 	facade "github.com/textnb/textnb"
@@ -101,21 +102,20 @@ func (f tuneFlags) choose(cfg facade.Config, path string, fields fieldFlags, std
 	return best.Config, best, nil
 }
 
-// walkDocs reads the corpus at path for the pipeline functions that read
-// it more than once.
-func walkDocs(path string, fields fieldFlags) facade.Docs {
-	errStop := errors.New("enough")
-	return func(yield func(label, text string) bool) error {
+// walkDocs reads the corpus at path for the functions that read it more
+// than once.
+func walkDocs(path string, fields fieldFlags) iter.Seq2[facade.Document, error] {
+	return func(yield func(facade.Document, error) bool) {
+		errStop := errors.New("enough")
 		err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
-			if !yield(d.Label, d.Text) {
+			if !yield(facade.Document{Label: d.Label, Text: d.Text}, nil) {
 				return errStop
 			}
 			return nil
 		})
-		if errors.Is(err, errStop) {
-			return nil
+		if err != nil && !errors.Is(err, errStop) {
+			yield(facade.Document{}, err)
 		}
-		return err
 	}
 }
 
