@@ -44,7 +44,7 @@
 // CrossValidateDocs and Tune, the multi-label engine (MultiLabelPipeline,
 // NewMultiLabelTrainer; TrainMultiLabel trains a MultiLabel), and training
 // in parts for distributed engines (DocFreqs, ClassSums). Config's option
-// types and values are here too (Weighting, Estimator, …). The packages
+// values are here too (TFIDF, Complement, …). The packages
 // below textnb are the stages, for those who compose their own: metrics
 // (accuracy, F1, confusion), corpus (reading corpora), tokenize, vectorize
 // and nb (the classifiers on sparse rows).

@@ -117,9 +117,6 @@ type (
 	// the Config of its tokenizer, vocabulary and weighting; its zero
 	// value is the default.
 	MultiLabelConfig = multilabel.Config
-	// MultiLabelScore is how a multi-label model scores each label
-	// (MultiLabelConfig.Score): ComplementScore or OddsScore.
-	MultiLabelScore = multilabel.Score
 	// MultiLabelDocument is a text with its labels.
 	MultiLabelDocument = multilabel.Document
 	// MultiLabelTrainer builds a MultiLabelPipeline from documents given
@@ -134,7 +131,8 @@ type (
 	MultiLabelCVResult = multilabel.CVResult
 )
 
-// The multi-label scores.
+// The multi-label scores, of MultiLabelConfig.Score: how a multi-label
+// model scores each label.
 const (
 	ComplementScore = multilabel.ComplementScore
 	OddsScore       = multilabel.OddsScore

@@ -16,8 +16,9 @@ type Document struct {
 }
 
 // Config holds every setting of a text model; its zero value is the
-// default. The types of its fields are below, with their values
-// (Weighting, Vectorizer, Estimator, TFIDFOptions, Selection, Semi).
+// default. The values of its option fields are below (Weightings,
+// Vectorizers, Estimators, …), with the struct types TFIDFOptions,
+// Selection and Semi.
 type Config = pipeline.Config
 
 // TableConfig holds the settings of TrainTable; its zero value is

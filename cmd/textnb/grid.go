@@ -41,9 +41,9 @@ func parseGrid(s string) (facade.Grid, error) {
 		case "char-ngrams":
 			g.CharNGrams, err = parseRanges(key, list, true)
 		case "weighting":
-			g.Weighting, err = parseEach(list, parseText[facade.Weighting])
+			g.Weighting, err = parseEach(list, textParser(g.Weighting))
 		case "model":
-			g.Classifier, err = parseEach(list, parseText[facade.Estimator])
+			g.Classifier, err = parseEach(list, textParser(g.Classifier))
 		case "reweight":
 			g.Reweight, err = parseEach(list, func(v string) (int, error) {
 				var r reweightFlag
@@ -104,12 +104,15 @@ func parseRanges(key, list string, none bool) ([]tokenize.NGramRange, error) {
 	})
 }
 
-// parseText reads a value of an enumeration by its name.
-func parseText[E any, P interface {
+// textParser returns a reader of the enumeration of list's elements by
+// their names.
+func textParser[E any, P interface {
 	*E
 	UnmarshalText([]byte) error
-}](s string) (E, error) {
-	var e E
-	err := P(&e).UnmarshalText([]byte(s))
-	return e, err
+}](list []E) func(string) (E, error) {
+	return func(s string) (E, error) {
+		var e E
+		err := P(&e).UnmarshalText([]byte(s))
+		return e, err
+	}
 }
