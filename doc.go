@@ -26,8 +26,8 @@
 // CheckOutput save anything the packages below write (a model, a part of
 // one) as Save does, replacing the file only when it is complete.
 // ParsePriors reads class priors to correct probabilities for (nb.PriorShift
-// from Model.Priors or Table.Priors); Table.ReadRows reads the rows of a
-// .csv or .tsv table to predict. textnb's command stands on these.
+// from Model.Priors or Table.Priors); Table.PredictRows predicts the rows of a
+// .csv or .tsv table. textnb's command stands on these.
 //
 // EvalOnline replays labeled documents in their time order, classifying
 // each batch before learning it, as the TREC spam track and Metsis et al.

@@ -26,8 +26,6 @@ type (
 	// Trainer builds a Pipeline from labeled documents given one at a
 	// time (Add, then Finish).
 	Trainer = pipeline.Trainer
-	// Settings are a model's main settings by name (Info.Settings).
-	Settings = pipeline.Settings
 	// ClassInfo describes one class of a model (Info.Classes).
 	ClassInfo = pipeline.ClassInfo
 	// TermScore is a term with a score.
@@ -42,8 +40,6 @@ type (
 	CVOptions = pipeline.CVOptions
 	// CVResult is the outcome of cross-validating one configuration.
 	CVResult = pipeline.CVResult
-	// MeanSD is a mean over folds and their standard deviation.
-	MeanSD = pipeline.MeanSD
 	// Grid lists the values that Tune tries for each setting.
 	Grid = pipeline.Grid
 	// TuneResult is the outcome of Tune.
@@ -103,10 +99,6 @@ func engineDocs(docs iter.Seq2[Document, error]) pipeline.Docs {
 // DefaultGrid is the Grid of textnb tune.
 func DefaultGrid() Grid { return pipeline.DefaultGrid() }
 
-// Setting names the settings that training's choice varies, as in "cnb α
-// 0.3 reweight 3×20"; c is concrete, as a trained model's Config is.
-func Setting(c Config) string { return pipeline.Setting(c) }
-
 // The engine of MultiLabel, named as the text engine's parts with a
 // MultiLabel prefix.
 type (
@@ -125,8 +117,6 @@ type (
 	// MultiLabelPrediction is the result for one document of a
 	// MultiLabelPipeline.NewBatch.
 	MultiLabelPrediction = multilabel.Prediction
-	// MultiLabelCVOptions configures CrossValidateMultiLabel.
-	MultiLabelCVOptions = multilabel.CVOptions
 	// MultiLabelCVResult is what CrossValidateMultiLabel returns.
 	MultiLabelCVResult = multilabel.CVResult
 )
@@ -148,9 +138,10 @@ func NewMultiLabelTrainer(cfg Config, mc MultiLabelConfig) (*MultiLabelTrainer, 
 }
 
 // CrossValidateMultiLabel trains a model of cfg and mc on each fold's
-// complement and evaluates it on the fold.
-func CrossValidateMultiLabel(cfg Config, mc MultiLabelConfig, docs []MultiLabelDocument, opt MultiLabelCVOptions) (*MultiLabelCVResult, error) {
-	return multilabel.CrossValidate(cfg, mc, docs, opt)
+// complement and evaluates it on the fold. Of o it reads Folds and Seed,
+// which deals the documents to folds as AssignFolds does.
+func CrossValidateMultiLabel(cfg Config, mc MultiLabelConfig, docs []MultiLabelDocument, o CVOptions) (*MultiLabelCVResult, error) {
+	return multilabel.CrossValidate(cfg, mc, docs, multilabel.CVOptions{Folds: o.Folds, Seed: o.Seed})
 }
 
 // AssignFolds deals n multi-label documents to k folds by a shuffle

@@ -152,12 +152,8 @@ func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 		return errTextOnly
 	}
 	for _, path := range paths {
-		err := c.ReadRows(path, labelField, func(line int, label string, x []float64) error {
+		err := c.PredictRows(path, labelField, func(line int, label string, proba []float64, best int) error {
 			source := path + ":" + strconv.Itoa(line)
-			proba, best, err := c.Proba(nil, x)
-			if err != nil {
-				return fmt.Errorf("%s: %w", source, err)
-			}
 			emit(scored{PipelinePrediction: facade.PipelinePrediction{Source: source, Truth: label, Class: best, Proba: proba}, doc: row{source: source, file: path, line: line}})
 			return nil
 		})

@@ -50,7 +50,7 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	case err != nil:
 		return err
 	case multi:
-		return cvMulti(pos[0], opt, cfg, mc, detected, facade.MultiLabelCVOptions{Folds: *folds, Seed: *seed}, *asJSON, stdout)
+		return cvMulti(pos[0], opt, cfg, mc, detected, facade.CVOptions{Folds: *folds, Seed: *seed}, *asJSON, stdout)
 	case given["threshold-folds"]:
 		return fmt.Errorf("%w: --threshold-folds needs --multi-label", errUsage)
 	}
@@ -123,7 +123,7 @@ func settingName(cfg facade.Config) string {
 
 // cvMulti is cv of a multi-label configuration: each fold's model is
 // trained as train --multi-label trains it, on the fold's training part.
-func cvMulti(path string, opt corpus.Options, cfg facade.Config, mc facade.MultiLabelConfig, detected bool, o facade.MultiLabelCVOptions, asJSON bool, stdout io.Writer) error {
+func cvMulti(path string, opt corpus.Options, cfg facade.Config, mc facade.MultiLabelConfig, detected bool, o facade.CVOptions, asJSON bool, stdout io.Writer) error {
 	tr, err := facade.NewMultiLabelTrainer(cfg, mc)
 	if err != nil {
 		return usageErr(err) // before reading the corpus, as train refuses it
@@ -171,10 +171,10 @@ func cvMulti(path string, opt corpus.Options, cfg facade.Config, mc facade.Multi
 			Multi          facade.MultiLabelConfig `json:"multi"`
 			Seconds        float64                 `json:"seconds"`
 			FoldResults    []fold                  `json:"folds"`
-			MicroF1        facade.MeanSD           `json:"micro_f1"`
-			MacroF1        facade.MeanSD           `json:"macro_f1"`
-			SubsetAccuracy facade.MeanSD           `json:"subset_accuracy"`
-			HammingLoss    facade.MeanSD           `json:"hamming_loss"`
+			MicroF1        any                     `json:"micro_f1"` // the MeanSDs of r
+			MacroF1        any                     `json:"macro_f1"`
+			SubsetAccuracy any                     `json:"subset_accuracy"`
+			HammingLoss    any                     `json:"hamming_loss"`
 			Pooled         metrics.MultiEvaluation `json:"pooled"`
 		}{true, detected, len(docs), len(r.Folds), o.Seed, setting, r.Multi, r.Elapsed.Seconds(), folds,
 			r.MicroF1, r.MacroF1, r.SubsetAccuracy, r.HammingLoss, r.Pooled})

@@ -97,7 +97,7 @@ type cvMultiJSON struct {
 		Train, Test, Features int
 		MicroF1               float64 `json:"micro_f1"`
 	}
-	MicroF1 facade.MeanSD `json:"micro_f1"`
+	MicroF1 struct{ Mean, SD float64 } `json:"micro_f1"`
 	Pooled  metrics.MultiEvaluation
 }
 

@@ -196,7 +196,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	rep.Seconds = time.Since(start).Seconds()
 	if res.Model != nil {
 		cfg := res.Model.Pipeline().Config
-		rep.Setting = facade.Setting(cfg) + ", " + cfg.Weighting.String()
+		rep.Setting = cfg.Setting() + ", " + cfg.Weighting.String()
 	}
 	rep.Learned, rep.All = res.Learned, newOnlineScores(res.All)
 	if res.AfterWarmup != nil {
