@@ -94,13 +94,11 @@ func parseRanges(key, list string, none bool) ([]tokenize.NGramRange, error) {
 		if none && v == "none" {
 			return tokenize.NGramRange{}, nil
 		}
-		lo, hi, ok := strings.Cut(v, ",")
-		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
-		b, err2 := strconv.Atoi(strings.TrimSpace(hi))
-		if !ok || err1 != nil || err2 != nil || a < 1 || b < a {
-			return tokenize.NGramRange{}, fmt.Errorf("%w: grid %s %q: want MIN,MAX with 1 ≤ MIN ≤ MAX", facade.ErrConfig, key, v)
+		r, err := parseRange("grid "+key, v)
+		if err != nil {
+			return r, fmt.Errorf("%w: %v", facade.ErrConfig, err)
 		}
-		return tokenize.NGramRange{Min: a, Max: b}, nil
+		return r, nil
 	})
 }
 
