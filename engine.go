@@ -12,9 +12,11 @@ import (
 // The engine behind Model, for programs that need more control or speed
 // than Model gives, as the textnb command does: a Trainer fed one document
 // at a time, cross-validation and tuning, destination-first scoring with
-// reusable buffers (Predictor), ordered batches, and models trained in
-// parts. The types are the engine's own; their methods are documented
-// with them (go doc github.com/textnb/textnb/internal/pipeline).
+// reusable buffers (Pipeline.NewPredictor), ordered batches, and models
+// trained in parts. The types are the engine's own; their methods are
+// documented with them (go doc github.com/textnb/textnb/internal/pipeline),
+// and the types that only their methods and fields name are not named
+// here.
 type (
 	// Pipeline is a trained text model as the engine holds it: a Model
 	// wraps one. It is safe for concurrent use; each goroutine should use

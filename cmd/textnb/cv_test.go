@@ -79,7 +79,7 @@ func TestTrainTune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := settingName(m.Config); got != best {
+	if got := m.Config.GridSetting(); got != best {
 		t.Errorf("model trained with %q, tuning chose %q", got, best)
 	}
 	mustFail(t, 2, []string{"--grid needs --tune"}, "train", "--grid", "alpha=1", spamTSV, "-o", model)
