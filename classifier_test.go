@@ -128,7 +128,7 @@ func TestClassifierEveryKind(t *testing.T) {
 	}
 	info, err := multi.Inspect(2)
 	if err != nil || info.Kind != "multi-label" || len(info.Classes) != 4 || info.Classes[0].Name != "sport" ||
-		len(info.Classes[0].TopWeights) != 2 || len(mm.Thresholds()) != 4 {
+		len(info.Classes[0].TopWeights) != 2 || len(mm.Pipeline().Thresholds) != 4 {
 		t.Fatalf("Inspect of a multi-label model: %+v, %v", info, err)
 	}
 

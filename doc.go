@@ -26,8 +26,8 @@
 // CheckOutput save anything the packages below write (a model, a part of
 // one) as Save does, replacing the file only when it is complete.
 // ParsePriors reads class priors to correct probabilities for (nb.PriorShift
-// from Model.Priors or Table.Priors); Table.ReadRows reads the rows of a
-// .csv or .tsv table to predict. textnb's command stands on these.
+// from Model.Priors or Table.Priors); Table.PredictRows predicts the rows of a
+// .csv or .tsv table. textnb's command stands on these.
 //
 // EvalOnline replays labeled documents in their time order, classifying
 // each batch before learning it, as the TREC spam track and Metsis et al.
@@ -44,7 +44,7 @@
 // CrossValidateDocs and Tune, the multi-label engine (MultiLabelPipeline,
 // NewMultiLabelTrainer; TrainMultiLabel trains a MultiLabel), and training
 // in parts for distributed engines (DocFreqs, ClassSums). Config's option
-// types and values are here too (Weighting, Estimator, …). The packages
+// values are here too (TFIDF, Complement, …). The packages
 // below textnb are the stages, for those who compose their own: metrics
 // (accuracy, F1, confusion), corpus (reading corpora), tokenize, vectorize
 // and nb (the classifiers on sparse rows).

@@ -2,6 +2,7 @@ package textnb
 
 import (
 	"io"
+	"iter"
 
 	"github.com/textnb/textnb/internal/multilabel"
 	"github.com/textnb/textnb/internal/pipeline"
@@ -11,52 +12,36 @@ import (
 // The engine behind Model, for programs that need more control or speed
 // than Model gives, as the textnb command does: a Trainer fed one document
 // at a time, cross-validation and tuning, destination-first scoring with
-// reusable buffers (Predictor), ordered batches, and models trained in
-// parts. The types are the engine's own; their methods are documented
-// with them (go doc github.com/textnb/textnb/internal/pipeline).
+// reusable buffers (Pipeline.NewPredictor), ordered batches, and models
+// trained in parts. The types are the engine's own; their methods are
+// documented with them (go doc github.com/textnb/textnb/internal/pipeline),
+// and the types that only their methods and fields name are not named
+// here.
 type (
 	// Pipeline is a trained text model as the engine holds it: a Model
 	// wraps one. It is safe for concurrent use; each goroutine should use
 	// its own Predictor (Pipeline.NewPredictor).
 	Pipeline = pipeline.Model
-	// Predictor scores texts with a Pipeline into buffers it reuses. It
-	// is not safe for concurrent use.
-	Predictor = pipeline.Predictor
 	// PipelinePrediction is the result for one document of a
 	// Pipeline.NewBatch: a class index and the probabilities.
 	PipelinePrediction = pipeline.Prediction
-	// Threshold is a two-class Pipeline's decision rule.
-	Threshold = pipeline.Threshold
 	// Trainer builds a Pipeline from labeled documents given one at a
 	// time (Add, then Finish).
 	Trainer = pipeline.Trainer
-	// Summary describes a finished training run.
-	Summary = pipeline.Summary
-	// Settings are a model's main settings by name (Info.Settings).
-	Settings = pipeline.Settings
 	// ClassInfo describes one class of a model (Info.Classes).
 	ClassInfo = pipeline.ClassInfo
 	// TermScore is a term with a score.
 	TermScore = pipeline.TermScore
 	// Contribution is one term's part in an Explanation.
 	Contribution = pipeline.Contribution
-	// Example is one labeled document, for Pipeline.LearnBatch.
-	Example = pipeline.Example
 	// DocError is the error of one document of a LearnBatch or
 	// UnlearnBatch.
 	DocError = pipeline.DocError
-	// Docs gives a corpus's labeled documents to yield, in the same order
-	// each time it is called, until yield returns false.
-	Docs = pipeline.Docs
 	// CVOptions configure cross-validation; the zero value means
 	// DefaultFolds folds, dealt with seed 0.
 	CVOptions = pipeline.CVOptions
 	// CVResult is the outcome of cross-validating one configuration.
 	CVResult = pipeline.CVResult
-	// FoldResult is one fold of a CVResult.
-	FoldResult = pipeline.FoldResult
-	// MeanSD is a mean over folds and their standard deviation.
-	MeanSD = pipeline.MeanSD
 	// Grid lists the values that Tune tries for each setting.
 	Grid = pipeline.Grid
 	// TuneResult is the outcome of Tune.
@@ -78,9 +63,6 @@ const (
 // 0.
 var ChoiceAlphas = pipeline.ChoiceAlphas
 
-// LoadPipeline reads a text model file as the engine's Pipeline.
-func LoadPipeline(path string) (*Pipeline, error) { return pipeline.Load(path) }
-
 // NewTrainer returns a Trainer of cfg.
 func NewTrainer(cfg Config) (*Trainer, error) { return pipeline.NewTrainer(cfg) }
 
@@ -88,23 +70,36 @@ func NewTrainer(cfg Config) (*Trainer, error) { return pipeline.NewTrainer(cfg) 
 // parts of a corpus into the model trained on their union.
 func Merge(models ...*Pipeline) (*Pipeline, error) { return pipeline.Merge(models...) }
 
-// CrossValidateDocs cross-validates cfg on docs.
-func CrossValidateDocs(cfg Config, o CVOptions, docs Docs) (*CVResult, error) {
-	return pipeline.CrossValidateDocs(cfg, o, docs)
+// CrossValidateDocs cross-validates cfg on docs, which it reads more than
+// once, in the same order each time.
+func CrossValidateDocs(cfg Config, o CVOptions, docs iter.Seq2[Document, error]) (*CVResult, error) {
+	return pipeline.CrossValidateDocs(cfg, o, engineDocs(docs))
 }
 
 // Tune cross-validates every setting of g, the rest of base kept, and
 // picks the best.
-func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
-	return pipeline.Tune(base, g, o, docs)
+func Tune(base Config, g Grid, o CVOptions, docs iter.Seq2[Document, error]) (*TuneResult, error) {
+	return pipeline.Tune(base, g, o, engineDocs(docs))
+}
+
+// engineDocs gives docs to the engine's functions that read a corpus more
+// than once; the first error of docs ends the reading and is returned.
+func engineDocs(docs iter.Seq2[Document, error]) pipeline.Docs {
+	return func(yield func(label, text string) bool) error {
+		for d, err := range docs {
+			if err != nil {
+				return err
+			}
+			if !yield(d.Label, d.Text) {
+				break
+			}
+		}
+		return nil
+	}
 }
 
 // DefaultGrid is the Grid of textnb tune.
 func DefaultGrid() Grid { return pipeline.DefaultGrid() }
-
-// Setting names the settings that training's choice varies, as in "cnb α
-// 0.3 reweight 3×20"; c is concrete, as a trained model's Config is.
-func Setting(c Config) string { return pipeline.Setting(c) }
 
 // The engine of MultiLabel, named as the text engine's parts with a
 // MultiLabel prefix.
@@ -116,9 +111,6 @@ type (
 	// the Config of its tokenizer, vocabulary and weighting; its zero
 	// value is the default.
 	MultiLabelConfig = multilabel.Config
-	// MultiLabelScore is how a multi-label model scores each label
-	// (MultiLabelConfig.Score): ComplementScore or OddsScore.
-	MultiLabelScore = multilabel.Score
 	// MultiLabelDocument is a text with its labels.
 	MultiLabelDocument = multilabel.Document
 	// MultiLabelTrainer builds a MultiLabelPipeline from documents given
@@ -127,22 +119,12 @@ type (
 	// MultiLabelPrediction is the result for one document of a
 	// MultiLabelPipeline.NewBatch.
 	MultiLabelPrediction = multilabel.Prediction
-	// MultiLabelBatch classifies documents on every core and hands the
-	// results to a callback in the order they were added.
-	MultiLabelBatch = multilabel.Batch
-	// MultiLabelInfo describes a multi-label model with its multi-label
-	// settings, as MultiLabelPipeline.Inspect returns it.
-	MultiLabelInfo = multilabel.Info
-	// MultiLabelSettings are a model's multi-label settings with every
-	// default resolved.
-	MultiLabelSettings = multilabel.Settings
-	// MultiLabelCVOptions configures CrossValidateMultiLabel.
-	MultiLabelCVOptions = multilabel.CVOptions
 	// MultiLabelCVResult is what CrossValidateMultiLabel returns.
 	MultiLabelCVResult = multilabel.CVResult
 )
 
-// The multi-label scores.
+// The multi-label scores, of MultiLabelConfig.Score: how a multi-label
+// model scores each label.
 const (
 	ComplementScore = multilabel.ComplementScore
 	OddsScore       = multilabel.OddsScore
@@ -152,21 +134,16 @@ const (
 // zero MultiLabelConfig.Reweight lets cross-validation choose.
 const DefaultMultiLabelReweight = multilabel.DefaultReweight
 
-// LoadMultiLabelPipeline reads a multi-label model file as the engine's
-// MultiLabelPipeline.
-func LoadMultiLabelPipeline(path string) (*MultiLabelPipeline, error) {
-	return multilabel.Load(path)
-}
-
 // NewMultiLabelTrainer returns a MultiLabelTrainer of cfg and mc.
 func NewMultiLabelTrainer(cfg Config, mc MultiLabelConfig) (*MultiLabelTrainer, error) {
 	return multilabel.NewTrainer(cfg, mc)
 }
 
 // CrossValidateMultiLabel trains a model of cfg and mc on each fold's
-// complement and evaluates it on the fold.
-func CrossValidateMultiLabel(cfg Config, mc MultiLabelConfig, docs []MultiLabelDocument, opt MultiLabelCVOptions) (*MultiLabelCVResult, error) {
-	return multilabel.CrossValidate(cfg, mc, docs, opt)
+// complement and evaluates it on the fold. Of o it reads Folds and Seed,
+// which deals the documents to folds as AssignFolds does.
+func CrossValidateMultiLabel(cfg Config, mc MultiLabelConfig, docs []MultiLabelDocument, o CVOptions) (*MultiLabelCVResult, error) {
+	return multilabel.CrossValidate(cfg, mc, docs, multilabel.CVOptions{Folds: o.Folds, Seed: o.Seed})
 }
 
 // AssignFolds deals n multi-label documents to k folds by a shuffle

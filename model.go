@@ -131,15 +131,6 @@ func (m *Model) SetThreshold(label string, p float64) error {
 	return nil
 }
 
-// Threshold returns the label and probability of m's decision threshold;
-// ok is false when m predicts the most probable label.
-func (m *Model) Threshold() (label string, p float64, ok bool) {
-	if t := m.m.Threshold; t != nil {
-		return m.m.Labels()[t.Class], t.P, true
-	}
-	return "", 0, false
-}
-
 // Explanation tells why a text got its label: each term's signed
 // contribution to the score margin of the label over the runner-up, largest
 // first.

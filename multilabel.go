@@ -41,10 +41,6 @@ func (m *MultiLabel) Kind() Kind { return MultiLabelModel }
 // Classes returns the labels, in the model's order.
 func (m *MultiLabel) Classes() []string { return slices.Clone(m.m.Labels) }
 
-// Thresholds returns each label's threshold, in the order of Classes: the
-// probability from which the label is predicted.
-func (m *MultiLabel) Thresholds() []float64 { return slices.Clone(m.m.Thresholds) }
-
 // prediction names the labels of a multi-label prediction.
 func (m *MultiLabel) prediction(proba []float64, labels []int) Prediction {
 	p := Prediction{Labels: make([]string, len(labels)), Proba: make([]ClassProb, len(proba))}

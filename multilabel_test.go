@@ -40,8 +40,8 @@ func TestTrainMultiLabel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(m.Classes(), engine.Labels) || !reflect.DeepEqual(m.Thresholds(), engine.Thresholds) {
-		t.Fatalf("labels %v thresholds %v, the trainer's %v %v", m.Classes(), m.Thresholds(), engine.Labels, engine.Thresholds)
+	if !reflect.DeepEqual(m.Classes(), engine.Labels) || !reflect.DeepEqual(m.Pipeline().Thresholds, engine.Thresholds) {
+		t.Fatalf("labels %v thresholds %v, the trainer's %v %v", m.Classes(), m.Pipeline().Thresholds, engine.Labels, engine.Thresholds)
 	}
 	pr := engine.NewPredictor()
 	got := m.PredictBatch(texts)

@@ -2,47 +2,35 @@ package textnb
 
 import "github.com/textnb/textnb/internal/pipeline"
 
-// The option types of Config's fields, with their values. Each is text
-// (MarshalText, UnmarshalText) as flags and model files name it.
+// The option types of Config's fields that are structs. The enumerated
+// fields take the values below; each enumeration is text (MarshalText,
+// UnmarshalText) as flags and model files name it.
 type (
-	// Weighting is the transform of raw counts before the model
-	// (Config.Weighting): TFIDF, RawCounts or Rennie.
-	Weighting = pipeline.Weighting
-	// Vectorizer is how terms become columns (Config.Vectorizer): Vocab
-	// or Hash.
-	Vectorizer = pipeline.Vectorizer
-	// Estimator names the naive Bayes model of a text model
-	// (Config.Classifier): Auto, Complement, Multinomial or Bernoulli. It
-	// is not Classifier, which is a trained model of any kind.
-	Estimator = pipeline.Classifier
 	// TFIDFOptions refines Weighting TFIDF (Config.TFIDFOptions).
 	TFIDFOptions = pipeline.TFIDFOptions
 	// Selection keeps the best terms by a criterion (Config.Select).
 	Selection = pipeline.Selection
-	// SelectMethod is Selection's criterion: NoSelect, Chi2, MutualInfo
-	// or DocFreq.
-	SelectMethod = pipeline.SelectMethod
 	// Semi configures semi-supervised training (Config.Semi), of the
 	// documents given to Trainer.AddUnlabeled.
 	Semi = pipeline.Semi
-	// SemiMethod is Semi's method: NoSemi, NSNB, SNB or EM.
-	SemiMethod = pipeline.SemiMethod
 )
 
-// Weightings.
+// Weightings, of Config.Weighting: the transform of raw counts before
+// the model.
 const (
 	TFIDF     = pipeline.TFIDF
 	RawCounts = pipeline.RawCounts
 	Rennie    = pipeline.Rennie
 )
 
-// Vectorizers.
+// Vectorizers, of Config.Vectorizer: how terms become columns.
 const (
 	Vocab = pipeline.Vocab
 	Hash  = pipeline.Hash
 )
 
-// Estimators. Auto is Complement NB, or Multinomial NB with two classes.
+// Estimators, of Config.Classifier: the naive Bayes model of a text model.
+// Auto is Complement NB, or Multinomial NB with two classes.
 const (
 	Auto        = pipeline.Auto
 	Complement  = pipeline.Complement
@@ -50,7 +38,7 @@ const (
 	Bernoulli   = pipeline.Bernoulli
 )
 
-// Selection criteria.
+// Selection criteria, of Selection.Method.
 const (
 	NoSelect   = pipeline.NoSelect
 	Chi2       = pipeline.Chi2
@@ -58,7 +46,7 @@ const (
 	DocFreq    = pipeline.DocFreq
 )
 
-// Semi-supervised methods.
+// Semi-supervised methods, of Semi.Method.
 const (
 	NoSemi = pipeline.NoSemi
 	NSNB   = pipeline.NSNB

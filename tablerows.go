@@ -6,13 +6,6 @@ import (
 	"github.com/textnb/textnb/internal/numtable"
 )
 
-// Proba writes the probabilities of t's classes for row into dst (grown as
-// needed) and returns them with the most probable class's index, as
-// Predict does without naming the classes.
-func (t *Table) Proba(dst, row []float64) (proba []float64, best int, err error) {
-	return t.t.Proba(dst, row)
-}
-
 // LabelField returns the name of the training table's label column.
 func (t *Table) LabelField() string {
 	if t.t.LabelField == "" {
@@ -21,14 +14,15 @@ func (t *Table) LabelField() string {
 	return t.t.LabelField
 }
 
-// ReadRows calls fn on every row of the .csv or .tsv table at path, whose
-// header names t's Columns in any order, with the line where the row
-// starts, its label from the column labelField ("": none) and its values
-// of t's Columns, in their order (fn must not keep row). Other columns
-// are ignored unread, so a table may carry ids or notes. A missing column
-// or a value that is not a finite number is an error naming the file,
-// line and column.
-func (t *Table) ReadRows(path, labelField string, fn func(line int, label string, row []float64) error) error {
+// PredictRows predicts every row of the .csv or .tsv table at path, whose
+// header names t's Columns in any order: fn gets the line where the row
+// starts, its label from the column labelField ("": none), and the
+// probabilities of t's classes (fn's to keep) with the index of the most
+// probable, as Predict gives them. Other columns are ignored unread, so a
+// table may carry ids or notes. A missing column, a value that is not a
+// finite number or a row that cannot be scored is an error naming the
+// file, line and column.
+func (t *Table) PredictRows(path, labelField string, fn func(line int, label string, proba []float64, best int) error) error {
 	r, err := numtable.OpenTable(path, labelField)
 	if err != nil {
 		return err
@@ -49,7 +43,11 @@ func (t *Table) ReadRows(path, labelField string, fn func(line int, label string
 		if err != nil {
 			return err
 		}
-		if err := fn(r.Line(), label, x); err != nil {
+		proba, best, err := t.t.Proba(nil, x)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", path, r.Line(), err)
+		}
+		if err := fn(r.Line(), label, proba, best); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,9 +14,9 @@ import (
 	"github.com/textnb/textnb/nb"
 )
 
-// ReadRows reads a table's rows in the model's column order, whatever the
-// file's, and Proba scores them as Predict does.
-func TestTableReadRows(t *testing.T) {
+// PredictRows reads a table's rows in the model's column order, whatever
+// the file's, and scores them as Predict does.
+func TestTablePredictRows(t *testing.T) {
 	c, err := textnb.Open("testdata/models/gaussian-v2.model")
 	if err != nil {
 		t.Fatal(err)
@@ -24,33 +25,45 @@ func TestTableReadRows(t *testing.T) {
 	if got := tm.LabelField(); got != "species" {
 		t.Errorf("LabelField = %q, want species (the model was trained with --label-field species)", got)
 	}
+	// iris-new.tsv's rows by hand, in the model's column order
+	data, err := os.ReadFile("testdata/models/iris-new.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(data)), "\n")
+	header := strings.Split(rows[0], "\t")
 	var lines []int
-	err = tm.ReadRows("testdata/models/iris-new.tsv", "", func(line int, label string, row []float64) error {
+	err = tm.PredictRows("testdata/models/iris-new.tsv", "", func(line int, label string, proba []float64, best int) error {
 		lines = append(lines, line)
-		if label != "" || len(row) != len(tm.Columns()) {
-			t.Errorf("line %d: label %q, %d values; want none and %d", line, label, len(row), len(tm.Columns()))
+		cells := strings.Split(rows[line-1], "\t")
+		var row []float64
+		for _, col := range tm.Columns() {
+			v, err := strconv.ParseFloat(cells[slices.Index(header, col)], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			row = append(row, v)
 		}
-		proba, best, err := tm.Proba(nil, row)
-		p, perr := tm.Predict(row)
-		if (err == nil) != (perr == nil) || err == nil && (p.Label != tm.Classes()[best] || p.Proba[best].Prob != proba[best]) {
-			t.Errorf("line %d: Proba %v %d (%v), Predict %+v (%v)", line, proba, best, err, p, perr)
+		p, err := tm.Predict(row)
+		if label != "" || err != nil || p.Label != tm.Classes()[best] || len(proba) != len(p.Proba) || p.Proba[best].Prob != proba[best] {
+			t.Errorf("line %d: label %q, proba %v %d; Predict %+v (%v)", line, label, proba, best, p, err)
 		}
 		return nil
 	})
 	if err != nil || !slices.Equal(lines, []int{2, 3, 4}) {
-		t.Fatalf("ReadRows read lines %v (%v), want 2, 3 and 4", lines, err)
+		t.Fatalf("PredictRows read lines %v (%v), want 2, 3 and 4", lines, err)
 	}
 	var labels []string
-	err = tm.ReadRows("testdata/models/iris.csv", "species", func(_ int, label string, row []float64) error {
+	err = tm.PredictRows("testdata/models/iris.csv", "species", func(_ int, label string, _ []float64, _ int) error {
 		labels = append(labels, label)
 		return nil
 	})
 	if err != nil || len(labels) != 10 || labels[0] != "setosa" || labels[9] != "versicolor" {
-		t.Fatalf("ReadRows with labels: %v (%v)", labels, err)
+		t.Fatalf("PredictRows with labels: %v (%v)", labels, err)
 	}
 	stop := errors.New("stop")
-	if err := tm.ReadRows("testdata/models/iris.csv", "", func(int, string, []float64) error { return stop }); err != stop {
-		t.Errorf("ReadRows returned %v, not fn's error", err)
+	if err := tm.PredictRows("testdata/models/iris.csv", "", func(int, string, []float64, int) error { return stop }); err != stop {
+		t.Errorf("PredictRows returned %v, not fn's error", err)
 	}
 
 	dir := t.TempDir()
@@ -58,22 +71,22 @@ func TestTableReadRows(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("length,width,const,colour\n1,2,7,0\n1,x,7,0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = tm.ReadRows(bad, "", func(int, string, []float64) error { return nil })
+	err = tm.PredictRows(bad, "", func(int, string, []float64, int) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "3") || !strings.Contains(err.Error(), "width") {
-		t.Errorf("ReadRows of a bad cell: %v, want an error naming the file, line 3 and the column", err)
+		t.Errorf("PredictRows of a bad cell: %v, want an error naming the file, line 3 and the column", err)
 	}
 	short := filepath.Join(dir, "short.csv")
 	if err := os.WriteFile(short, []byte("length,width\n1,2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := tm.ReadRows(short, "", func(int, string, []float64) error { return nil }); !errors.Is(err, textnb.ErrColumns) || !strings.Contains(err.Error(), short) {
-		t.Errorf("ReadRows without the model's columns: %v, want ErrColumns naming the file", err)
+	if err := tm.PredictRows(short, "", func(int, string, []float64, int) error { return nil }); !errors.Is(err, textnb.ErrColumns) || !strings.Contains(err.Error(), short) {
+		t.Errorf("PredictRows without the model's columns: %v, want ErrColumns naming the file", err)
 	}
-	if err := tm.ReadRows("testdata/models/iris.csv", "label", func(int, string, []float64) error { return nil }); err == nil {
-		t.Error("ReadRows with a label column the table lacks: no error")
+	if err := tm.PredictRows("testdata/models/iris.csv", "label", func(int, string, []float64, int) error { return nil }); err == nil {
+		t.Error("PredictRows with a label column the table lacks: no error")
 	}
-	if err := tm.ReadRows("testdata/models/news-v2.predict.jsonl", "", func(int, string, []float64) error { return nil }); err == nil {
-		t.Error("ReadRows of a .jsonl file: no error")
+	if err := tm.PredictRows("testdata/models/news-v2.predict.jsonl", "", func(int, string, []float64, int) error { return nil }); err == nil {
+		t.Error("PredictRows of a .jsonl file: no error")
 	}
 
 	// The priors its probabilities assume are its training frequencies,

@@ -16,8 +16,9 @@ type Document struct {
 }
 
 // Config holds every setting of a text model; its zero value is the
-// default. The types of its fields are below, with their values
-// (Weighting, Vectorizer, Estimator, TFIDFOptions, Selection, Semi).
+// default. The values of its option fields are below (Weightings,
+// Vectorizers, Estimators, …), with the struct types TFIDFOptions,
+// Selection and Semi.
 type Config = pipeline.Config
 
 // TableConfig holds the settings of TrainTable; its zero value is
@@ -133,17 +134,7 @@ func TrainFrom(docs iter.Seq2[Document, error], cfg Config) (*Model, error) {
 		return nil, err
 	}
 	if cfg.Calibrate {
-		r, err := pipeline.CrossValidateDocs(cfg, pipeline.CVOptions{KeepScores: true}, func(yield func(label, text string) bool) error {
-			for d, err := range docs {
-				if err != nil {
-					return err
-				}
-				if !yield(d.Label, d.Text) {
-					break
-				}
-			}
-			return nil
-		})
+		r, err := pipeline.CrossValidateDocs(cfg, pipeline.CVOptions{KeepScores: true}, engineDocs(docs))
 		if err == nil {
 			err = m.Calibrate(r)
 		}

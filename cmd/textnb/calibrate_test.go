@@ -43,7 +43,7 @@ func TestCLICalibrate(t *testing.T) {
 	if !strings.Contains(out, "calibrated: temperature ") || !strings.Contains(out, "5-fold") {
 		t.Fatalf("train --calibrate printed %q", out)
 	}
-	m, err := facade.LoadPipeline(cal)
+	m, err := loadPipeline(cal)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestCLITuneCalibrates(t *testing.T) {
 	if !strings.Contains(out, "calibrated: temperature ") || !strings.Contains(out, "3-fold") {
 		t.Fatalf("train --tune printed %q", out)
 	}
-	m, err := facade.LoadPipeline(model)
+	m, err := loadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,18 +86,12 @@ type textClassifier struct {
 	in *inputs
 }
 
-func (c textClassifier) priors() []float64                  { return c.Priors() }
-func (c textClassifier) fields() (label, text string)       { return c.m.LabelField, c.m.TextField }
-func (c textClassifier) mail() (input, features string)     { return c.m.MailInput, c.m.MailFeatures }
-func (c textClassifier) decide(proba []float64) int         { return c.m.Decide(proba) }
-func (c textClassifier) text(string) (*facade.Model, error) { return c.Model, nil }
-func (c textClassifier) setThreshold(v *thresholdValue) error {
-	t, err := v.decision(c.m)
-	if v.given && err == nil {
-		c.m.Threshold = t
-	}
-	return err
-}
+func (c textClassifier) priors() []float64                    { return c.Priors() }
+func (c textClassifier) fields() (label, text string)         { return c.m.LabelField, c.m.TextField }
+func (c textClassifier) mail() (input, features string)       { return c.m.MailInput, c.m.MailFeatures }
+func (c textClassifier) decide(proba []float64) int           { return c.m.Decide(proba) }
+func (c textClassifier) text(string) (*facade.Model, error)   { return c.Model, nil }
+func (c textClassifier) setThreshold(v *thresholdValue) error { return v.apply(c.m) }
 
 func (c textClassifier) explainer(top int) func(s scored) any {
 	p := c.m.NewPredictor()
@@ -158,12 +152,8 @@ func (c tableClassifier) feed(paths []string, emit func(scored)) error {
 		return errTextOnly
 	}
 	for _, path := range paths {
-		err := c.ReadRows(path, labelField, func(line int, label string, x []float64) error {
+		err := c.PredictRows(path, labelField, func(line int, label string, proba []float64, best int) error {
 			source := path + ":" + strconv.Itoa(line)
-			proba, best, err := c.Proba(nil, x)
-			if err != nil {
-				return fmt.Errorf("%s: %w", source, err)
-			}
 			emit(scored{PipelinePrediction: facade.PipelinePrediction{Source: source, Truth: label, Class: best, Proba: proba}, doc: row{source: source, file: path, line: line}})
 			return nil
 		})

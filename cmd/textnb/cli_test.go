@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -362,4 +363,26 @@ func TestCLIBernoulli(t *testing.T) {
 	if f := strings.Fields(sc.Text()); len(f) != 2 || num(t, f[1]) < 0.7 {
 		t.Fatalf("bnb eval: %q", sc.Text())
 	}
+}
+
+// loadPipeline reads a text model file as the engine holds it.
+func loadPipeline(path string) (*facade.Pipeline, error) {
+	m, err := facade.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return m.Pipeline(), nil
+}
+
+// loadMultiLabel reads a multi-label model file as the engine holds it.
+func loadMultiLabel(path string) (*facade.MultiLabelPipeline, error) {
+	c, err := facade.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := c.(*facade.MultiLabel)
+	if !ok {
+		return nil, fmt.Errorf("%s: a %v, not a multi-label model", path, c.Kind())
+	}
+	return m.Pipeline(), nil
 }

@@ -45,7 +45,7 @@ func TestEarlierModelFiles(t *testing.T) {
 				}
 			}
 			if c.model == "multilabel-v3" {
-				if mm, err := facade.LoadMultiLabelPipeline(dir + c.model + ".model"); err != nil || mm.Multi.Reweight != 10 || mm.Multi.ReweightRate != 20 {
+				if mm, err := loadMultiLabel(dir + c.model + ".model"); err != nil || mm.Multi.Reweight != 10 || mm.Multi.ReweightRate != 20 {
 					t.Errorf("%v; want 10 passes at rate 20, the only rate then", err)
 				}
 			}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	facade "github.com/textnb/textnb"
@@ -50,7 +49,7 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	case err != nil:
 		return err
 	case multi:
-		return cvMulti(pos[0], opt, cfg, mc, detected, facade.MultiLabelCVOptions{Folds: *folds, Seed: *seed}, *asJSON, stdout)
+		return cvMulti(pos[0], opt, cfg, mc, detected, facade.CVOptions{Folds: *folds, Seed: *seed}, *asJSON, stdout)
 	case given["threshold-folds"]:
 		return fmt.Errorf("%w: --threshold-folds needs --multi-label", errUsage)
 	}
@@ -84,46 +83,14 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			Setting   string  `json:"setting"`
 			Seconds   float64 `json:"seconds"`
 			*facade.CVResult
-		}{n, len(r.Folds), *seed, settingName(r.Config), r.Elapsed.Seconds(), r})
+		}{n, len(r.Folds), *seed, r.Config.GridSetting(), r.Elapsed.Seconds(), r})
 	}
-	fmt.Fprintf(stdout, "cross-validated %s on %d documents, %d folds (seed %d), lang %v, in %.2fs\n\n",
-		settingName(r.Config), n, len(r.Folds), *seed, r.Config.Tokenize.Lang, r.Elapsed.Seconds())
-	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "fold\ttrain\ttest\tfeatures\taccuracy\tmacro-F1\t")
-	for i, f := range r.Folds {
-		fmt.Fprintf(w, "%d\t%d\t%d\t%d\t%.4f\t%.4f\t\n", i+1, f.Train, f.Test, f.Features, f.Accuracy, f.MacroF1)
-	}
-	fmt.Fprintf(w, "mean ± sd\t\t\t\t%.4f ± %.4f\t%.4f ± %.4f\t\n", r.Accuracy.Mean, r.Accuracy.SD, r.MacroF1.Mean, r.MacroF1.SD)
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if r.Choice != nil {
-		var settings []string
-		for _, f := range r.Folds {
-			settings = append(settings, f.Setting)
-		}
-		fmt.Fprintf(stdout, "\nthe scores are train's choice made within each fold's training part (nested, %d folds of it): %s\n"+
-			"on the whole corpus train %s\n", facade.ChoiceFolds, strings.Join(settings, "; "), r.Choice)
-	}
-	return nil
-}
-
-// settingName describes the choices of cfg that tuning varies.
-func settingName(cfg facade.Config) string {
-	t := cfg.Tokenize
-	s := fmt.Sprintf("%v %v alpha=%g ngrams=%d,%d", cfg.Classifier, cfg.Weighting, cfg.Alpha, t.WordNGrams.Min, t.WordNGrams.Max)
-	if t.HanChars.Max > 0 {
-		s += fmt.Sprintf(" char-ngrams=%d,%d", t.HanChars.Min, t.HanChars.Max)
-	}
-	if cfg.Reweight > 0 {
-		s += fmt.Sprintf(" reweight=%d rate=%g", cfg.Reweight, cfg.ReweightRate)
-	}
-	return s
+	return r.WriteText(stdout, n, *seed)
 }
 
 // cvMulti is cv of a multi-label configuration: each fold's model is
 // trained as train --multi-label trains it, on the fold's training part.
-func cvMulti(path string, opt corpus.Options, cfg facade.Config, mc facade.MultiLabelConfig, detected bool, o facade.MultiLabelCVOptions, asJSON bool, stdout io.Writer) error {
+func cvMulti(path string, opt corpus.Options, cfg facade.Config, mc facade.MultiLabelConfig, detected bool, o facade.CVOptions, asJSON bool, stdout io.Writer) error {
 	tr, err := facade.NewMultiLabelTrainer(cfg, mc)
 	if err != nil {
 		return usageErr(err) // before reading the corpus, as train refuses it
@@ -171,10 +138,10 @@ func cvMulti(path string, opt corpus.Options, cfg facade.Config, mc facade.Multi
 			Multi          facade.MultiLabelConfig `json:"multi"`
 			Seconds        float64                 `json:"seconds"`
 			FoldResults    []fold                  `json:"folds"`
-			MicroF1        facade.MeanSD           `json:"micro_f1"`
-			MacroF1        facade.MeanSD           `json:"macro_f1"`
-			SubsetAccuracy facade.MeanSD           `json:"subset_accuracy"`
-			HammingLoss    facade.MeanSD           `json:"hamming_loss"`
+			MicroF1        any                     `json:"micro_f1"` // the MeanSDs of r
+			MacroF1        any                     `json:"macro_f1"`
+			SubsetAccuracy any                     `json:"subset_accuracy"`
+			HammingLoss    any                     `json:"hamming_loss"`
 			Pooled         metrics.MultiEvaluation `json:"pooled"`
 		}{true, detected, len(docs), len(r.Folds), o.Seed, setting, r.Multi, r.Elapsed.Seconds(), folds,
 			r.MicroF1, r.MacroF1, r.SubsetAccuracy, r.HammingLoss, r.Pooled})
@@ -200,7 +167,7 @@ func cvMulti(path string, opt corpus.Options, cfg facade.Config, mc facade.Multi
 	return nil
 }
 
-// multiSettingName describes a multi-label configuration as settingName
+// multiSettingName describes a multi-label configuration as GridSetting
 // does a single-label one; mc has its defaults resolved.
 func multiSettingName(cfg facade.Config, mc facade.MultiLabelConfig) string {
 	t := cfg.Tokenize

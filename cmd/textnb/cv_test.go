@@ -32,8 +32,8 @@ func TestCV(t *testing.T) {
 	var r struct {
 		Documents int
 		NFolds    int `json:"n_folds"`
-		Folds     []facade.FoldResult
-		Accuracy  facade.MeanSD
+		Folds     []struct{ Train, Test, Features int }
+		Accuracy  struct{ Mean float64 }
 	}
 	if err := json.Unmarshal([]byte(mustRun(t, "", "cv", newsTrain, "--folds", "4", "--json")), &r); err != nil {
 		t.Fatal(err)
@@ -75,11 +75,11 @@ func TestTrainTune(t *testing.T) {
 	}
 	best := out[strings.Index(out, "best: ")+len("best: "):]
 	best = best[:strings.Index(best, "\n")]
-	m, err := facade.LoadPipeline(model)
+	m, err := loadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := settingName(m.Config); got != best {
+	if got := m.Config.GridSetting(); got != best {
 		t.Errorf("model trained with %q, tuning chose %q", got, best)
 	}
 	mustFail(t, 2, []string{"--grid needs --tune"}, "train", "--grid", "alpha=1", spamTSV, "-o", model)
@@ -97,7 +97,7 @@ type cvMultiJSON struct {
 		Train, Test, Features int
 		MicroF1               float64 `json:"micro_f1"`
 	}
-	MicroF1 facade.MeanSD `json:"micro_f1"`
+	MicroF1 struct{ Mean, SD float64 } `json:"micro_f1"`
 	Pooled  metrics.MultiEvaluation
 }
 

@@ -73,29 +73,28 @@ func storeDecision(v *thresholdValue, m *facade.Pipeline) error {
 	if v.label == "" {
 		return nil
 	}
-	t, err := v.decision(m)
-	m.Threshold = t
-	return err
+	return v.apply(m)
 }
 
-// decision returns the decision threshold v names for the text model m:
-// nil if v gives none.
-func (v *thresholdValue) decision(m *facade.Pipeline) (*facade.Threshold, error) {
+// apply gives the text model m the decision threshold v names, if v gives
+// one.
+func (v *thresholdValue) apply(m *facade.Pipeline) error {
 	switch {
 	case !v.given:
-		return nil, nil
+		return nil
 	case v.label == "" && len(m.Classes) != 2:
-		return nil, fmt.Errorf("%w: --threshold %g: P alone applies to multi-label models, LABEL=P to two-class text models; this one has %d classes",
+		return fmt.Errorf("%w: --threshold %g: P alone applies to multi-label models, LABEL=P to two-class text models; this one has %d classes",
 			errUsage, v.p, len(m.Classes))
 	case v.label == "":
-		return nil, fmt.Errorf("%w: --threshold %g: P alone applies to multi-label models; a two-class text model takes LABEL=P, as --threshold %s=%g",
+		return fmt.Errorf("%w: --threshold %g: P alone applies to multi-label models; a two-class text model takes LABEL=P, as --threshold %s=%g",
 			errUsage, v.p, plain(m.Classes[0]), v.p)
 	}
 	t, err := m.NewThreshold(v.label, v.p)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --threshold: %v", errUsage, err)
+		return fmt.Errorf("%w: --threshold: %v", errUsage, err)
 	}
-	return &t, nil
+	m.Threshold = &t
+	return nil
 }
 
 // refuseThreshold refuses --threshold for a model that takes none.

@@ -42,7 +42,7 @@ type docProba struct {
 // probaOf returns the model's probabilities for the documents at path.
 func probaOf(t *testing.T, model, path string) (*facade.Pipeline, []docProba) {
 	t.Helper()
-	m, err := facade.LoadPipeline(model)
+	m, err := loadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestCLIThreshold(t *testing.T) {
 	}
 	// predict: the label is the decision, also in the text output's first column
 	texts := []string{"WINNER! Claim your free prize now", "free entry to win a prize", "see you at dinner"}
-	sm, _ := facade.LoadPipeline(strict)
+	sm, _ := loadPipeline(strict)
 	pr := sm.NewPredictor()
 	out := lines(mustRun(t, strings.Join(texts, "\n")+"\n", "predict", "-m", strict, "--top", "2", "-"))
 	outJSON := lines(mustRun(t, strings.Join(texts, "\n")+"\n", "predict", "-m", strict, "--json", "-"))

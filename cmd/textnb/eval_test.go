@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	facade "github.com/textnb/textnb"
 )
 
 // classColumn returns the class names of eval's per-class table, in order.
@@ -44,7 +42,7 @@ func TestCLIEvalOrderAndErrors(t *testing.T) {
 	b.WriteString("zulu\tapple moon\nalpha\tzebra moon\n") // errors for the matrix
 	corpus := filepath.Join(write(t, map[string]string{"c.tsv": b.String()}), "c.tsv")
 	model := trainTo(t, corpus)
-	m, err := facade.LoadPipeline(model)
+	m, err := loadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}

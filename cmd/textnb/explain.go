@@ -162,9 +162,9 @@ func (c multiClassifier) explainText(w io.Writer, _, text string, top int, asJSO
 	}
 	if asJSON {
 		return printJSON(w, struct {
-			Score     facade.MultiLabelScore `json:"score"`
-			Predicted bool                   `json:"predicted"` // false: no label reached its threshold
-			Labels    []explainedLabel       `json:"labels"`
+			Score     any              `json:"score"`     // a MultiLabelConfig.Score
+			Predicted bool             `json:"predicted"` // false: no label reached its threshold
+			Labels    []explainedLabel `json:"labels"`
 		}{mm.Multi.Score, !none, out})
 	}
 	what := "score against the labels' mean"

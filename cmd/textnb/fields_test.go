@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	facade "github.com/textnb/textnb"
 )
 
 // Column names given at training are stored in the model and are eval's
@@ -21,7 +19,7 @@ func TestStoredFields(t *testing.T) {
 	dir := write(t, map[string]string{"chn.tsv": tsv.String()})
 	data, model := filepath.Join(dir, "chn.tsv"), filepath.Join(dir, "chn.model")
 	mustRun(t, "", "train", data, "-o", model, "--label-field", "cat", "--text-field", "text_a", "--weighting", "counts", "--min-df", "1")
-	m, err := facade.LoadPipeline(model)
+	m, err := loadPipeline(model)
 	if err != nil || m.LabelField != "cat" || m.TextField != "text_a" {
 		t.Fatalf("model fields %q, %q (%v)", m.LabelField, m.TextField, err)
 	}
@@ -34,7 +32,7 @@ func TestStoredFields(t *testing.T) {
 	// merge keeps them.
 	merged := filepath.Join(dir, "merged.model")
 	mustRun(t, "", "merge", "-o", merged, model, model)
-	if m, err := facade.LoadPipeline(merged); err != nil || m.LabelField != "cat" || m.TextField != "text_a" {
+	if m, err := loadPipeline(merged); err != nil || m.LabelField != "cat" || m.TextField != "text_a" {
 		t.Errorf("merged model fields %q, %q (%v)", m.LabelField, m.TextField, err)
 	}
 

@@ -41,9 +41,9 @@ func parseGrid(s string) (facade.Grid, error) {
 		case "char-ngrams":
 			g.CharNGrams, err = parseRanges(key, list, true)
 		case "weighting":
-			g.Weighting, err = parseEach(list, parseText[facade.Weighting])
+			g.Weighting, err = parseEach(list, textParser(g.Weighting))
 		case "model":
-			g.Classifier, err = parseEach(list, parseText[facade.Estimator])
+			g.Classifier, err = parseEach(list, textParser(g.Classifier))
 		case "reweight":
 			g.Reweight, err = parseEach(list, func(v string) (int, error) {
 				var r reweightFlag
@@ -94,22 +94,23 @@ func parseRanges(key, list string, none bool) ([]tokenize.NGramRange, error) {
 		if none && v == "none" {
 			return tokenize.NGramRange{}, nil
 		}
-		lo, hi, ok := strings.Cut(v, ",")
-		a, err1 := strconv.Atoi(strings.TrimSpace(lo))
-		b, err2 := strconv.Atoi(strings.TrimSpace(hi))
-		if !ok || err1 != nil || err2 != nil || a < 1 || b < a {
-			return tokenize.NGramRange{}, fmt.Errorf("%w: grid %s %q: want MIN,MAX with 1 ≤ MIN ≤ MAX", facade.ErrConfig, key, v)
+		r, err := parseRange("grid "+key, v)
+		if err != nil {
+			return r, fmt.Errorf("%w: %v", facade.ErrConfig, err)
 		}
-		return tokenize.NGramRange{Min: a, Max: b}, nil
+		return r, nil
 	})
 }
 
-// parseText reads a value of an enumeration by its name.
-func parseText[E any, P interface {
+// textParser returns a reader of the enumeration of list's elements by
+// their names.
+func textParser[E any, P interface {
 	*E
 	UnmarshalText([]byte) error
-}](s string) (E, error) {
-	var e E
-	err := P(&e).UnmarshalText([]byte(s))
-	return e, err
+}](list []E) func(string) (E, error) {
+	return func(s string) (E, error) {
+		var e E
+		err := P(&e).UnmarshalText([]byte(s))
+		return e, err
+	}
 }

@@ -18,9 +18,9 @@ func TestParseGrid(t *testing.T) {
 		Alpha:      []float64{0.03, 0.1, 0.3, 1},
 		NGrams:     []tokenize.NGramRange{{Min: 1, Max: 1}, {Min: 1, Max: 2}},
 		CharNGrams: []tokenize.NGramRange{{}, {Min: 1, Max: 2}, {Min: 1, Max: 3}},
-		Weighting:  []facade.Weighting{facade.TFIDF, facade.Rennie, facade.RawCounts},
-		Classifier: []facade.Estimator{facade.Complement, facade.Multinomial},
 	}
+	want.Weighting = append(want.Weighting, facade.TFIDF, facade.Rennie, facade.RawCounts)
+	want.Classifier = append(want.Classifier, facade.Complement, facade.Multinomial)
 	if !reflect.DeepEqual(g, want) {
 		t.Errorf("got %+v, want %+v", g, want)
 	}

@@ -60,7 +60,7 @@ func printDescription(w io.Writer, c classifier, path string, top int, asJSON bo
 func printInfo(w io.Writer, path string, info facade.Info) {
 	s := info.Settings
 	fmt.Fprintf(w, "model       %s\nkind        %s\nclassifier  %s\n", plain(path), info.Kind, s.Classifier)
-	if set := settingsList(info.Settings); set != "" {
+	if set := info.Settings.String(); set != "" {
 		fmt.Fprintf(w, "settings    %s\n", set)
 	}
 	if info.Chosen != nil {
@@ -131,33 +131,6 @@ func printClassTable(w io.Writer, kind, column string, n int, row func(i int) (n
 		name, docs, v := row(i)
 		fmt.Fprintf(w, "%-*s  %10.6g  %*.4f\n", width, plain(name), docs, cw, v)
 	}
-}
-
-// settingsList lists the settings of s that are set, comma-separated.
-func settingsList(s facade.Settings) string {
-	var set []string
-	add := func(name string, v any, ok bool) {
-		if ok {
-			set = append(set, fmt.Sprintf("%s %v", name, v))
-		}
-	}
-	add("alpha", s.Alpha, s.Alpha != 0)
-	add("weighting", s.Weighting, s.Weighting != "")
-	add("norm", s.Norm, s.Norm)
-	add("uniform-prior", s.UniformPrior, s.UniformPrior)
-	add("vectorizer", s.Vectorizer, s.Vectorizer != "")
-	add("lang", s.Lang, s.Lang != "")
-	add("ngrams", s.WordNGrams, s.WordNGrams != "")
-	add("char-ngrams", s.HanChars, s.HanChars != "")
-	add("stem", s.Stem, s.Stem)
-	add("stopwords", s.Stopwords, s.Stopwords != "")
-	add("min-df", s.MinDF, s.MinDF != 0)
-	add("max-df", s.MaxDF, s.MaxDF != 0)
-	add("max-features", s.MaxFeatures, s.MaxFeatures != 0)
-	add("reweight", fmt.Sprintf("%d passes at rate %g", s.Reweight, s.ReweightRate), s.Reweight > 0)
-	add("bins", s.Bins, s.Bins != 0)
-	add("var-smoothing", s.VarSmoothing, s.VarSmoothing != 0)
-	return strings.Join(set, ", ")
 }
 
 func quoteAll(s []string) []string {
@@ -234,7 +207,7 @@ func (c multiClassifier) describe(w io.Writer, path string, top int, asJSON bool
 		empty = "a document may get no label (allow-empty)"
 	}
 	fmt.Fprintf(w, "model       %s\nkind        %s\nscore       %s, %s\n", plain(path), info.Kind, m.Score, reweight)
-	fmt.Fprintf(w, "settings    %s\n", settingsList(info.Settings))
+	fmt.Fprintf(w, "settings    %s\n", info.Settings.String())
 	fmt.Fprintf(w, "multi       thresholds by %d-fold cross-validation (own threshold from %d documents), title counted %d %s, %s\n",
 		m.Folds, m.MinPositives, m.Title, plural(m.Title, "time", "times"), empty)
 	fmt.Fprintf(w, "features    %d\nvocabulary  %d terms\nlabels      %d\n\n", info.Features, info.Terms, len(info.Labels))

@@ -17,7 +17,7 @@ func TestCLIInspect(t *testing.T) {
 	if out := mustRun(t, "", "inspect", trainTo(t, newsTrain)); !strings.Contains(out, "chosen      cnb α 0.3 plain (cv accuracy ") {
 		t.Errorf("inspect of a chosen model lacks the choice:\n%s", out)
 	}
-	m, err := facade.LoadPipeline(model)
+	m, err := loadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,15 +123,33 @@ func TestCLIPredictExplain(t *testing.T) {
 func TestCLIInspectMultiLabel(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "m.model")
 	mustRun(t, "", "train", multiJSONL, "--folds", "3", "--title", "3", "--reweight", "2", "--reweight-rate", "40", "--allow-empty", "-o", model)
-	mm, err := facade.LoadMultiLabelPipeline(model)
+	mm, err := loadMultiLabel(model)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var info facade.MultiLabelInfo
+	type multiSettings struct {
+		Score           string
+		Folds           int
+		MinPositives    int  `json:"min_positives"`
+		AllowEmpty      bool `json:"allow_empty"`
+		Title, Reweight int
+		ReweightRate    float64 `json:"reweight_rate"`
+	}
+	var info struct {
+		Kind     string
+		Settings struct{ Alpha float64 }
+		Multi    multiSettings
+		Features int
+		Labels   []struct {
+			Name                 string
+			Documents, Threshold float64
+			TopWeights           []struct{ Term string } `json:"top_weights"`
+		}
+	}
 	if err := json.Unmarshal([]byte(mustRun(t, "", "inspect", "--json", "--top", "3", model)), &info); err != nil {
 		t.Fatal(err)
 	}
-	want := facade.MultiLabelSettings{Score: "complement", Folds: 3, MinPositives: 3, AllowEmpty: true, Title: 3, Reweight: 2, ReweightRate: 40}
+	want := multiSettings{Score: "complement", Folds: 3, MinPositives: 3, AllowEmpty: true, Title: 3, Reweight: 2, ReweightRate: 40}
 	if info.Kind != "multi-label" || info.Multi != want || info.Features != mm.NumFeatures() || info.Settings.Alpha != mm.Config.Alpha || len(info.Labels) != len(mm.Labels) {
 		t.Fatalf("inspect --json: %+v", info)
 	}

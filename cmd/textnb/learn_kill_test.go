@@ -37,7 +37,7 @@ func TestLearnSurvivesKill(t *testing.T) {
 	// Raw counts: a batch is exactly its documents one by one, so the
 	// model file can be compared with one that learned them in turn.
 	mustRun(t, "", "train", spamTSV, "--weighting", "counts", "--model", "mnb", "-o", model)
-	first, err := facade.LoadPipeline(model)
+	first, err := loadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestLearnSurvivesKill(t *testing.T) {
 		close(stop)
 		wg.Wait()
 		// The model file is whole whenever the process dies.
-		if _, err := facade.LoadPipeline(model); err != nil {
+		if _, err := loadPipeline(model); err != nil {
 			t.Fatalf("round %d: the model file after the kill: %v", round, err)
 		}
 	}
@@ -137,7 +137,7 @@ func TestLearnSurvivesKill(t *testing.T) {
 	// The model file now holds everything: compare it with the first
 	// model plus the acknowledged updates and the unacknowledged ones
 	// that reached the journal (their terms are in the vocabulary).
-	final, err := facade.LoadPipeline(model)
+	final, err := loadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/internal/testkit"
 )
 
@@ -35,7 +34,7 @@ func TestTrainPredictMail(t *testing.T) {
 	if out := mustRun(t, "", "train", dir, "-o", model, "--quiet"); !strings.Contains(out, "read 24 of the documents as mail (--input auto, --mail-features all)") {
 		t.Errorf("train:\n%s", out)
 	}
-	m, err := facade.LoadPipeline(model)
+	m, err := loadPipeline(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +70,7 @@ func TestTrainPredictMail(t *testing.T) {
 	// reads mail as text, as its training did.
 	textModel := filepath.Join(t.TempDir(), "t.model")
 	mustRun(t, "", "train", dir, "-o", textModel, "--input", "text", "--quiet")
-	if m, err := facade.LoadPipeline(textModel); err != nil || m.MailInput != "" || m.MailFeatures != "" {
+	if m, err := loadPipeline(textModel); err != nil || m.MailInput != "" || m.MailFeatures != "" {
 		t.Fatalf("text model: %v, mail %q %q", err, m.MailInput, m.MailFeatures)
 	}
 	if out := mustRun(t, "", "predict", "-m", textModel, in); strings.Count(out, "\n") != 1 {

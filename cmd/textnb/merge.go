@@ -24,9 +24,11 @@ func runMerge(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	models := make([]*facade.Pipeline, len(pos))
 	for i, p := range pos {
-		if models[i], err = facade.LoadPipeline(p); err != nil {
+		m, err := facade.Load(p)
+		if err != nil {
 			return err
 		}
+		models[i] = m.Pipeline()
 	}
 	m, err := facade.Merge(models...)
 	if err != nil {

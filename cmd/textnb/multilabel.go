@@ -18,11 +18,11 @@ import (
 type multiFlags struct {
 	multi, allowEmpty *bool
 	labelSep          *string
-	score             *facade.MultiLabelScore
+	mc                *facade.MultiLabelConfig // --multi-score read into it
 	folds, title      *int
 	reweight          *reweightFlag
 	rate              *rateFlag
-	sel               *facade.SelectMethod
+	sel               *facade.Selection // --select read into its Method
 }
 
 // defaultMultiFolds is the number of folds that learn a multi-label
@@ -32,18 +32,21 @@ const defaultMultiFolds = 5
 // newMultiFlags defines the multi-label flags; folds is --folds, which
 // --tune shares.
 func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
+	mc, sel := new(facade.MultiLabelConfig), new(facade.Selection)
+	fs.TextVar(&mc.Score, "multi-score", facade.ComplementScore, "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)")
+	fs.TextVar(&sel.Method, "select", facade.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label")
 	return multiFlags{
+		mc:  mc,
+		sel: sel,
 		multi: fs.Bool("multi-label", false, "documents have any number of labels (a .jsonl labels array, --label-sep, "+
 			"or a file copied into several class folders): one binary model per label, thresholds by cross-validation"),
 		allowEmpty: fs.Bool("allow-empty", false, "multi-label: a document may get no label (default: a document no threshold admits gets its most probable label)"),
 		labelSep:   labelSepFlag(fs),
-		score:      textFlag(fs, "multi-score", facade.ComplementScore, "multi-label score: complement (each label's rest model, a softmax over labels) or odds (each label's log-odds)"),
 		folds:      folds,
 		title: fs.Int("title", 0, "multi-label: times the first line (title) of a document of several lines counts; "+
 			"1 counts it as any other line (default 2)"),
 		reweight: newReweightFlag(fs),
 		rate:     newRateFlag(fs),
-		sel:      textFlag(fs, "select", facade.NoSelect, "keep only --features K terms by chi2, mi (mutual information) or df (document frequency); per label with --multi-label"),
 	}
 }
 
@@ -136,7 +139,7 @@ func labelSepFlag(fs *flag.FlagSet) *string {
 
 // selection sets cfg.Select from --select and --features.
 func (f multiFlags) selection(cfg *facade.Config, features int) error {
-	m := *f.sel
+	m := f.sel.Method
 	if m == facade.NoSelect {
 		return nil
 	}
@@ -165,7 +168,7 @@ func (f multiFlags) config(fs *flag.FlagSet, cfg *facade.Config, path string, op
 	if !set(fs, "alpha") {
 		cfg.Alpha = 0 // chosen by cross-validation
 	}
-	mc = facade.MultiLabelConfig{AllowEmpty: *f.allowEmpty, Score: *f.score, Title: *f.title}
+	mc = facade.MultiLabelConfig{AllowEmpty: *f.allowEmpty, Score: f.mc.Score, Title: *f.title}
 	if set(fs, "title") && *f.title < 1 {
 		return true, detected, mc, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
 	}

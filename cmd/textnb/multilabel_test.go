@@ -79,7 +79,7 @@ func TestTrainMultiLabelFlags(t *testing.T) {
 	if !strings.Contains(out, "trained multi-label odds on 36 documents") || !strings.Contains(out, "alpha 0.5, no reweighting;") || !strings.Contains(out, "40 features") {
 		t.Errorf("train output %q", out)
 	}
-	mm, err := facade.LoadMultiLabelPipeline(model)
+	mm, err := loadMultiLabel(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestTrainMultiLabelReweight(t *testing.T) {
 		if !strings.Contains(out, c.say) {
 			t.Errorf("--reweight %s: train output %q lacks %q", c.arg, out, c.say)
 		}
-		mm, err := facade.LoadMultiLabelPipeline(model)
+		mm, err := loadMultiLabel(model)
 		if err != nil || mm.Multi.Reweight != c.want {
 			t.Errorf("--reweight %s: %v, model records %d passes, want %d", c.arg, err, mm.Multi.Reweight, c.want)
 		}
@@ -215,7 +215,7 @@ func TestTrainMultiLabelReweight(t *testing.T) {
 	if out := mustRun(t, "", "train", multiJSONL, "--reweight", "4", "--reweight-rate", "33", "-o", model); !strings.Contains(out, "4 reweighting passes at rate 33") {
 		t.Errorf("--reweight-rate 33: train output %q", out)
 	}
-	if mm, err := facade.LoadMultiLabelPipeline(model); err != nil || mm.Multi.ReweightRate != 33 {
+	if mm, err := loadMultiLabel(model); err != nil || mm.Multi.ReweightRate != 33 {
 		t.Errorf("--reweight-rate 33: %v, model records rate %v", err, mm.Multi.ReweightRate)
 	}
 	mustFail(t, 2, []string{`invalid value "0" for flag --reweight-rate: want auto or a rate above 0`}, "train", multiJSONL, "--reweight-rate", "0", "-o", out)
@@ -233,7 +233,7 @@ func TestTrainMultiLabelReweight(t *testing.T) {
 func TestPredictMultiLabelExplain(t *testing.T) {
 	model := filepath.Join(t.TempDir(), "m.model")
 	mustRun(t, "", "train", multiJSONL, "--reweight", "10", "-o", model)
-	mm, err := facade.LoadMultiLabelPipeline(model)
+	mm, err := loadMultiLabel(model)
 	if err != nil {
 		t.Fatal(err)
 	}

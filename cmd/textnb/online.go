@@ -19,13 +19,18 @@ type onlineFlags struct {
 	on            *bool
 	order, learn  *string
 	warmup, batch *int
-	sel           *facade.SelectMethod
+	sel           *facade.Selection // --select read into its Method
 	unseen        *bool
 	text          textFlags
 }
 
 func newOnlineFlags(fs *flag.FlagSet) onlineFlags {
+	sel := new(facade.Selection)
+	fs.TextVar(&sel.Method, "select", facade.NoSelect, "--online: before each batch, keep only the --features K terms that mi (mutual information, "+
+		"Metsis et al.'s information gain; needs --binary), chi2 or df (document frequency; needs --binary) ranks best on the documents "+
+		"learned so far (raw counts; an empty start)")
 	return onlineFlags{
+		sel: sel,
 		on: fs.Bool("online", false, "replay CORPUS in time order: classify each document, then learn it (the TREC spam track's immediate "+
 			"feedback); from an empty model with train's settings (the flags of train; --fast's fixed α; --weighting counts unless given), "+
 			"or from -m MODEL (docs/online.md)"),
@@ -34,9 +39,6 @@ func newOnlineFlags(fs *flag.FlagSet) onlineFlags {
 		learn:  fs.String("learn", "all", "--online: learn every document (all), or only those classified wrongly (errors: train on error)"),
 		warmup: fs.Int("warmup", 100, "--online: also score the documents after the first `N`"),
 		batch:  fs.Int("batch", 1, "--online: classify `K` documents before learning them (1: immediate feedback; Metsis et al. retrain every 100)"),
-		sel: textFlag(fs, "select", facade.NoSelect, "--online: before each batch, keep only the --features K terms that mi (mutual information, "+
-			"Metsis et al.'s information gain; needs --binary), chi2 or df (document frequency; needs --binary) ranks best on the documents "+
-			"learned so far (raw counts; an empty start)"),
 		unseen: fs.Bool("unseen", false, "--online: also score the terms that no learned document held, by each class's Good–Turing "+
 			"unseen mass (its share of terms counted once, in it alone), the known terms by the rest (raw counts; an empty start; "+
 			"not --binary or --select)"),
@@ -155,11 +157,11 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 			// model refits it: O(model) a document (docs/online.md).
 			cfg.Weighting = facade.RawCounts
 		}
-		if *o.sel != facade.NoSelect {
+		if o.sel.Method != facade.NoSelect {
 			if !given["features"] {
-				return fmt.Errorf("%w: --select %v needs --features K, the number of terms to keep", errUsage, *o.sel)
+				return fmt.Errorf("%w: --select %v needs --features K, the number of terms to keep", errUsage, o.sel.Method)
 			}
-			cfg.Select = facade.Selection{Method: *o.sel, K: *o.text.features}
+			cfg.Select = facade.Selection{Method: o.sel.Method, K: *o.text.features}
 		}
 		opt.Config = cfg
 	}
@@ -194,7 +196,7 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	rep.Seconds = time.Since(start).Seconds()
 	if res.Model != nil {
 		cfg := res.Model.Pipeline().Config
-		rep.Setting = facade.Setting(cfg) + ", " + cfg.Weighting.String()
+		rep.Setting = cfg.Setting() + ", " + cfg.Weighting.String()
 	}
 	rep.Learned, rep.All = res.Learned, newOnlineScores(res.All)
 	if res.AfterWarmup != nil {

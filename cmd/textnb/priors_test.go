@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/metrics"
 	"github.com/textnb/textnb/nb"
 )
@@ -81,7 +80,7 @@ func TestCLIPriors(t *testing.T) {
 	for _, kind := range []string{"cnb", "mnb"} {
 		t.Run(kind, func(t *testing.T) {
 			path := trainTo(t, spamTSV, "--model", kind)
-			m, err := facade.LoadPipeline(path)
+			m, err := loadPipeline(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -91,7 +91,7 @@ func TestCLIEvalMultiReport(t *testing.T) {
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "-m", model, "--json", multiJSONL)), &r); err != nil {
 		t.Fatal(err)
 	}
-	m, err := facade.LoadMultiLabelPipeline(model)
+	m, err := loadMultiLabel(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestCLIEvalMultiReport(t *testing.T) {
 	}
 	mustFail(t, 2, []string{"would overwrite the input"}, "eval", "-m", model, "--report", model, multiJSONL)
 	mustFail(t, 2, []string{"not a regular file"}, "eval", "-m", model, "--report", dir, multiJSONL)
-	if _, err := facade.LoadMultiLabelPipeline(model); err != nil {
+	if _, err := loadMultiLabel(model); err != nil {
 		t.Errorf("a refused --report harmed the model: %v", err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {

@@ -12,7 +12,7 @@ import (
 // semiFlags are train's semi-supervised flags.
 type semiFlags struct {
 	unlabeled *string
-	method    *facade.SemiMethod
+	semi      *facade.Semi // --semi read into its Method
 	k, lambda *float64
 	// threshold is snb's as a bare P, the model's decision threshold as
 	// LABEL=P
@@ -22,9 +22,11 @@ type semiFlags struct {
 }
 
 func newSemiFlags(fs *flag.FlagSet) semiFlags {
+	semi := new(facade.Semi)
+	fs.TextVar(&semi.Method, "semi", facade.NoSemi, "semi-supervised method for --unlabeled: nsnb (confident self-training), snb (threshold self-training), em (Nigam et al.)")
 	return semiFlags{
+		semi:      semi,
 		unlabeled: fs.String("unlabeled", "", "also learn from the unlabeled documents at `PATH` (a folder of files or a line file; needs --semi)"),
-		method:    textFlag(fs, "semi", facade.NoSemi, "semi-supervised method for --unlabeled: nsnb (confident self-training), snb (threshold self-training), em (Nigam et al.)"),
 		k:         fs.Float64("k", facade.DefaultSemiK, "nsnb: documents pseudo-labeled per round, a count (≥ 1) or a fraction of those left (< 1)"),
 		threshold: decisionFlag(fs),
 		rounds:    fs.Int("rounds", 0, "nsnb, snb: maximum rounds (default 10); em: maximum iterations (default 50)"),
@@ -37,7 +39,7 @@ func newSemiFlags(fs *flag.FlagSet) semiFlags {
 // settings. The pipeline reads a zero as the default, so an explicit zero
 // (given) is refused rather than silently replaced.
 func (f semiFlags) config(given map[string]bool) (facade.Semi, error) {
-	s := facade.Semi{Method: *f.method, K: *f.k, Rounds: *f.rounds, Lambda: *f.lambda, RawPosteriors: *f.raw}
+	s := facade.Semi{Method: f.semi.Method, K: *f.k, Rounds: *f.rounds, Lambda: *f.lambda, RawPosteriors: *f.raw}
 	if f.threshold.label == "" {
 		s.Threshold = f.threshold.p
 	}
@@ -75,8 +77,8 @@ func (f semiFlags) addUnlabeled(tr *facade.Trainer, fields fieldFlags, stderr io
 }
 
 // report prints what semi-supervised training did.
-func (f semiFlags) report(w io.Writer, sum facade.Summary) {
+func (f semiFlags) report(w io.Writer, unlabeled int, semi fmt.Stringer) {
 	if *f.unlabeled != "" {
-		fmt.Fprintf(w, "used %d unlabeled documents from %s; %v\n", sum.Unlabeled, *f.unlabeled, sum.Semi)
+		fmt.Fprintf(w, "used %d unlabeled documents from %s; %v\n", unlabeled, *f.unlabeled, semi)
 	}
 }

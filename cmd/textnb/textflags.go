@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding"
 	"flag"
 	"fmt"
 
@@ -12,8 +11,7 @@ import (
 // and cv.
 type textFlags struct {
 	model                               *string
-	weighting                           *facade.Weighting
-	vectorizer                          *facade.Vectorizer
+	set                                 *facade.Config // the flags read into it as they are: --weighting, --vectorizer
 	ngrams, charNgrams, stopwords, lang *string
 	alpha, maxDF                        *float64
 	norm, stem, noStem, fast            *bool
@@ -22,16 +20,18 @@ type textFlags struct {
 }
 
 func newTextFlags(fs *flag.FlagSet) textFlags {
+	set := new(facade.Config)
+	fs.TextVar(&set.Weighting, "weighting", facade.TFIDF, "feature weighting: tfidf (sublinear, L2), counts, rennie")
+	fs.TextVar(&set.Vectorizer, "vectorizer", facade.Vocab, "vocab (learned vocabulary) or hash (murmur3 feature hashing)")
 	return textFlags{
+		set: set,
 		model: fs.String("model", "auto", "classifier: auto (mnb for two classes, cnb for more), cnb (Complement NB), mnb (Multinomial), bnb (Bernoulli); "+
 			"for a numeric .csv/.tsv table (every column but --label-field a feature): gaussian, categorical (with --bins, --alpha 1 by default)"),
 		alpha: fs.Float64("alpha", 0, fmt.Sprintf("additive smoothing (default: chosen by cross-validation from %v; with --fast %g, or %g for --model auto with two classes)",
 			facade.ChoiceAlphas, facade.DefaultAlpha, facade.DefaultBinaryAlpha)),
 		fast: fs.Bool("fast", false, fmt.Sprintf("train the fixed defaults (α %g, %g for two classes, no reweighting) without the %d-fold cross-validation that chooses α and reweighting",
 			facade.DefaultAlpha, facade.DefaultBinaryAlpha, facade.ChoiceFolds)),
-		weighting:  textFlag(fs, "weighting", facade.TFIDF, "feature weighting: tfidf (sublinear, L2), counts, rennie"),
 		norm:       fs.Bool("norm", false, "Complement NB weight normalization (Rennie et al. 2003)"),
-		vectorizer: textFlag(fs, "vectorizer", facade.Vocab, "vocab (learned vocabulary) or hash (murmur3 feature hashing)"),
 		features:   fs.Int("features", 0, "hash: number of columns (default 2^20); vocab: keep at most N most frequent terms (default all)"),
 		minDF:      fs.Int("min-df", 0, "drop terms in fewer than N training documents (default automatic: 1, raised only to bound model size)"),
 		maxDF:      fs.Float64("max-df", 0, "drop terms in more than this fraction of documents (default 1.0: keep)"),
@@ -49,7 +49,7 @@ func newTextFlags(fs *flag.FlagSet) textFlags {
 // flags set on the command line, whose values mean what they say (see
 // explicitVocab; --alpha is checked by explicitAlpha first).
 func (f textFlags) config(given map[string]bool) (facade.Config, error) {
-	var cfg facade.Config
+	cfg := *f.set
 	if *f.stem && *f.noStem {
 		return cfg, fmt.Errorf("%w: --stem and --no-stem contradict each other", errUsage)
 	}
@@ -65,7 +65,6 @@ func (f textFlags) config(given map[string]bool) (facade.Config, error) {
 	if err := cfg.Classifier.UnmarshalText([]byte(*f.model)); err != nil {
 		return cfg, fmt.Errorf("%w: --model %q: want auto, cnb, mnb or bnb for text, or gaussian or categorical for a numeric table", errUsage, *f.model)
 	}
-	cfg.Weighting, cfg.Vectorizer = *f.weighting, *f.vectorizer
 	cfg.Vocab.Binary = *f.binary
 	if *f.binary && cfg.Vectorizer == facade.Hash {
 		return cfg, fmt.Errorf("%w: --binary applies to the vocab vectorizer, not hash", errUsage)
@@ -81,14 +80,4 @@ func (f textFlags) config(given map[string]bool) (facade.Config, error) {
 	cfg.NoHanChars = *f.charNgrams == "none"
 	cfg.Fast = *f.fast
 	return cfg, nil
-}
-
-// textFlag defines a flag whose value is read by the type's UnmarshalText.
-func textFlag[E encoding.TextMarshaler, P interface {
-	*E
-	encoding.TextUnmarshaler
-}](fs *flag.FlagSet, name string, value E, usage string) *E {
-	p := new(E)
-	fs.TextVar(P(p), name, value, usage)
-	return p
 }

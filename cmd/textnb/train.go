@@ -154,7 +154,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if st.Mail > 0 {
 		fmt.Fprintf(stdout, "read %d of the documents as mail (--input %s, --mail-features %s)\n", st.Mail, m.MailInput, m.MailFeatures)
 	}
-	semi.report(stdout, sum)
+	semi.report(stdout, sum.Unlabeled, sum.Semi)
 	if c := m.Calibration(); c != nil {
 		top := ""
 		if c.TopLabel != nil {

@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"text/tabwriter"
+	"iter"
 
 	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
@@ -77,52 +77,25 @@ func (f tuneFlags) choose(cfg facade.Config, path string, fields fieldFlags, std
 		return cfg, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	best := r.Results[r.Best]
-	fmt.Fprintf(stdout, "tuned %d settings by %d-fold cross-validation (seed %d) in %.2fs\n\n",
-		len(r.Results), len(best.Folds), *f.seed, r.Elapsed.Seconds())
-	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "\tsetting\taccuracy\tmacro-F1")
-	for i, x := range r.Results {
-		mark := ""
-		if i == r.Best {
-			mark = "*"
-		}
-		fmt.Fprintf(w, "%s\t%s\t%.4f ± %.4f\t%.4f ± %.4f\n", mark, settingName(x.Config), x.Accuracy.Mean, x.Accuracy.SD, x.MacroF1.Mean, x.MacroF1.SD)
-	}
-	if err := w.Flush(); err != nil {
+	if err := r.WriteText(stdout, g, *f.seed); err != nil {
 		return cfg, nil, err
 	}
-	if r.Untried > 0 {
-		fmt.Fprintf(stdout, "\n(%d reweighted settings not tried: their settings without reweighting are below the best %d of their tokenization)", r.Untried, reweightTop(g))
-	}
-	if r.Best == r.Base && r.Best != r.Top {
-		fmt.Fprintf(stdout, "\n(%s scores best, but the default is within a standard error of it)", settingName(r.Results[r.Top].Config))
-	}
-	fmt.Fprintf(stdout, "\nbest: %s\n", settingName(best.Config))
 	return best.Config, best, nil
 }
 
-// walkDocs reads the corpus at path for the pipeline functions that read
-// it more than once.
-func walkDocs(path string, fields fieldFlags) facade.Docs {
-	errStop := errors.New("enough")
-	return func(yield func(label, text string) bool) error {
+// walkDocs reads the corpus at path for the functions that read it more
+// than once.
+func walkDocs(path string, fields fieldFlags) iter.Seq2[facade.Document, error] {
+	return func(yield func(facade.Document, error) bool) {
+		errStop := errors.New("enough")
 		err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
-			if !yield(d.Label, d.Text) {
+			if !yield(facade.Document{Label: d.Label, Text: d.Text}, nil) {
 				return errStop
 			}
 			return nil
 		})
-		if errors.Is(err, errStop) {
-			return nil
+		if err != nil && !errors.Is(err, errStop) {
+			yield(facade.Document{}, err)
 		}
-		return err
 	}
-}
-
-// reweightTop is g's ReweightTop as Tune reads it.
-func reweightTop(g facade.Grid) int {
-	if g.ReweightTop == 0 {
-		return facade.DefaultReweightTop
-	}
-	return g.ReweightTop
 }

@@ -23,11 +23,11 @@ func TestExplicitZero(t *testing.T) {
 	if bytes.Equal(readFile(t, zero), readFile(t, def)) {
 		t.Error("--alpha 0 wrote the model of --alpha 0.3")
 	}
-	if m, err := facade.LoadPipeline(zero); err != nil || m.Config.Alpha != facade.MinAlpha {
+	if m, err := loadPipeline(zero); err != nil || m.Config.Alpha != facade.MinAlpha {
 		t.Errorf("--alpha 0 model has alpha %v (%v), want %g", m.Config.Alpha, err, facade.MinAlpha)
 	}
 	// --min-df 0 keeps every term: min_df 1, not automatic.
-	m, err := facade.LoadPipeline(trainTo(t, spamTSV, "--min-df", "0"))
+	m, err := loadPipeline(trainTo(t, spamTSV, "--min-df", "0"))
 	if err != nil || m.Config.Vocab.MinDF != 1 {
 		t.Errorf("--min-df 0: min_df %d (%v), want 1", m.Config.Vocab.MinDF, err)
 	}
@@ -117,7 +117,7 @@ func TestPrintJSONError(t *testing.T) {
 // repeated word that changes no probability; with hashing it is refused.
 func TestBinaryFlag(t *testing.T) {
 	model := trainTo(t, spamTSV, "--binary", "--fast")
-	m, err := facade.LoadPipeline(model)
+	m, err := loadPipeline(model)
 	if err != nil || !m.Config.Vocab.Binary {
 		t.Fatalf("--binary model: binary %v (%v)", m != nil && m.Config.Vocab.Binary, err)
 	}

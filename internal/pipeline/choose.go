@@ -64,8 +64,9 @@ func (c *Choice) String() string {
 }
 
 // Setting names the settings that choice varies, as in "cnb α 0.3
-// reweight 3×20" or "mnb α 0.1 plain"; c is concrete (forClasses).
-func Setting(c Config) string {
+// reweight 3×20" or "mnb α 0.1 plain"; c is concrete (forClasses), as a
+// trained model's Config is.
+func (c Config) Setting() string {
 	s := fmt.Sprintf("%v α %g", c.Classifier, c.Alpha)
 	if c.Reweight > 0 {
 		s += fmt.Sprintf(" reweight %d×%g", c.Reweight, c.ReweightRate)
@@ -189,10 +190,10 @@ func (t *Trainer) choose(merged *vocab.Counts, candidates []Config) (*CVResult, 
 		return nil, nil, "", err
 	}
 	win, second := best(rs, t.cfg)
-	c := &Choice{Setting: Setting(rs[win].Config), CVAccuracy: rs[win].Accuracy.Mean, CVSD: rs[win].Accuracy.SD,
+	c := &Choice{Setting: rs[win].Config.Setting(), CVAccuracy: rs[win].Accuracy.Mean, CVSD: rs[win].Accuracy.SD,
 		Folds: ChoiceFolds, Candidates: len(rs)}
 	if second >= 0 {
-		c.RunnerUp, c.RunnerUpAccuracy = Setting(rs[second].Config), rs[second].Accuracy.Mean
+		c.RunnerUp, c.RunnerUpAccuracy = rs[second].Config.Setting(), rs[second].Accuracy.Mean
 	}
 	return rs[win], c, "", nil
 }

@@ -32,7 +32,7 @@ func TestCandidatesOfTwoClasses(t *testing.T) {
 	}
 	for _, c := range cands {
 		if c.Classifier == Complement && c.Reweight > 0 {
-			t.Errorf("a reweighted Complement candidate: %s", Setting(c))
+			t.Errorf("a reweighted Complement candidate: %s", c.Setting())
 		}
 	}
 	cands, _ = Config{Alpha: 0.3}.candidates(2)

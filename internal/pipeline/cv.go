@@ -141,13 +141,13 @@ func (t *Trainer) CrossValidate(o CVOptions) (*CVResult, error) {
 	gw, win, second := pickGroup(groups, rss, t.texts.short(nil))
 	r := groups[gw].rs[win]
 	if len(rs) > 1 {
-		r.Choice = &Choice{Setting: Setting(r.Config), CVAccuracy: r.Accuracy.Mean, CVSD: r.Accuracy.SD,
+		r.Choice = &Choice{Setting: r.Config.Setting(), CVAccuracy: r.Accuracy.Mean, CVSD: r.Accuracy.SD,
 			Folds: len(d.folds)}
 		for _, g := range groups {
 			r.Choice.Candidates += len(g.rs)
 		}
 		if second != nil {
-			r.Choice.RunnerUp, r.Choice.RunnerUpAccuracy = Setting(second.Config), second.Accuracy.Mean
+			r.Choice.RunnerUp, r.Choice.RunnerUpAccuracy = second.Config.Setting(), second.Accuracy.Mean
 		}
 		if r, err = nested(groups, r, t.texts.short); err != nil {
 			return nil, err
@@ -254,7 +254,7 @@ func nested(groups []choiceGroup, whole *CVResult, short func([]int) bool) (*CVR
 		}
 		rs := groups[g].rs
 		out.Folds[fk] = rs[w].Folds[fk]
-		out.Folds[fk].Setting = Setting(rs[w].Config)
+		out.Folds[fk].Setting = rs[w].Config.Setting()
 		for _, i := range d.folds[fk] {
 			out.Predicted[i] = rs[w].Predicted[i]
 			if h := out.HeldOut; h != nil {

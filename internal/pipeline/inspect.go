@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"sort"
+	"strings"
 )
 
 // Info describes a trained model for people: what Inspect returns, ready to
@@ -45,6 +47,34 @@ type Settings struct {
 	Bins         int     `json:"bins,omitempty"`          // Categorical
 	VarSmoothing float64 `json:"var_smoothing,omitempty"` // Gaussian
 	Threshold    string  `json:"threshold,omitempty"`     // the decision threshold, as LABEL=P
+}
+
+// String lists the settings of s that are set, comma-separated, as
+// textnb inspect prints them.
+func (s Settings) String() string {
+	var set []string
+	add := func(name string, v any, ok bool) {
+		if ok {
+			set = append(set, fmt.Sprintf("%s %v", name, v))
+		}
+	}
+	add("alpha", s.Alpha, s.Alpha != 0)
+	add("weighting", s.Weighting, s.Weighting != "")
+	add("norm", s.Norm, s.Norm)
+	add("uniform-prior", s.UniformPrior, s.UniformPrior)
+	add("vectorizer", s.Vectorizer, s.Vectorizer != "")
+	add("lang", s.Lang, s.Lang != "")
+	add("ngrams", s.WordNGrams, s.WordNGrams != "")
+	add("char-ngrams", s.HanChars, s.HanChars != "")
+	add("stem", s.Stem, s.Stem)
+	add("stopwords", s.Stopwords, s.Stopwords != "")
+	add("min-df", s.MinDF, s.MinDF != 0)
+	add("max-df", s.MaxDF, s.MaxDF != 0)
+	add("max-features", s.MaxFeatures, s.MaxFeatures != 0)
+	add("reweight", fmt.Sprintf("%d passes at rate %g", s.Reweight, s.ReweightRate), s.Reweight > 0)
+	add("bins", s.Bins, s.Bins != 0)
+	add("var-smoothing", s.VarSmoothing, s.VarSmoothing != 0)
+	return strings.Join(set, ", ")
 }
 
 // ClassInfo describes one class of a model.

@@ -125,7 +125,7 @@ func TestLearnEqualsTrainingOnTheUnion(t *testing.T) {
 	a, b, queries := learnSplit(t)
 	for _, cfg := range learnConfigs {
 		cfg.Fast = true
-		name := Setting(cfg.forClasses(3)) + " " + cfg.Weighting.String() + " " + cfg.Vectorizer.String()
+		name := cfg.forClasses(3).Setting() + " " + cfg.Weighting.String() + " " + cfg.Vectorizer.String()
 		union := trainDocs(t, cfg, append(slices.Clone(a), b...))
 		m := trainDocs(t, cfg, a)
 		// Half one at a time, half as a batch.
@@ -162,7 +162,7 @@ func TestUnlearnRestoresTheModel(t *testing.T) {
 	a, b, queries := learnSplit(t)
 	for _, cfg := range learnConfigs {
 		cfg.Fast = true
-		name := Setting(cfg.forClasses(3)) + " " + cfg.Weighting.String() + " " + cfg.Vectorizer.String()
+		name := cfg.forClasses(3).Setting() + " " + cfg.Weighting.String() + " " + cfg.Vectorizer.String()
 		original := trainDocs(t, cfg, a)
 		m := trainDocs(t, cfg, a)
 		// Learn documents of a's classes only: unlearning leaves the class list.

@@ -35,7 +35,7 @@ func TestChoiceEqualsExplicit(t *testing.T) {
 		}
 		// The settings chosen, and the bound a choice trains with.
 		given := Config{Classifier: c.Classifier, Alpha: c.Alpha, Reweight: c.Reweight, ReweightRate: c.ReweightRate, MaxTableSize: c.MaxTableSize}
-		if strings.HasSuffix(Setting(c), " unigrams") { // the second tokenization won
+		if strings.HasSuffix(c.Setting(), " unigrams") { // the second tokenization won
 			given.Tokenize.WordNGrams, given.Tokenize.HanChars = c.Tokenize.WordNGrams, c.Tokenize.HanChars
 		}
 		explicit, s2, err := trainerOf(t, given, docs).Finish()
@@ -54,7 +54,7 @@ func TestChoiceEqualsExplicit(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(testkit.Encode(t, chosen), testkit.Encode(t, explicit)) {
-			t.Errorf("%s: the chosen model (%s) differs from the one trained with its settings", path, Setting(c))
+			t.Errorf("%s: the chosen model (%s) differs from the one trained with its settings", path, c.Setting())
 		}
 		loaded, err := decode(file)
 		if err != nil {

@@ -133,7 +133,7 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 				t.Abort() // lets go of the documents added
 				return nil, err
 			}
-			rs, untried, err := d.runStaged(settings, plainOf, g.ReweightTop)
+			rs, untried, err := d.runStaged(settings, plainOf, g.reweightTop())
 			if err != nil {
 				return nil, err
 			}
@@ -183,13 +183,10 @@ func plainSettings(settings []Config) []int {
 
 // runStaged cross-validates settings on d: first every setting that
 // plainOf marks −1, then the reweighted settings whose plain setting is
-// among the best topN of the first (zero: DefaultReweightTop; negative:
-// all). It returns the results of the settings tried, in their order,
-// and how many were not tried.
+// among the best topN of the first (negative: all). It returns the
+// results of the settings tried, in their order, and how many were not
+// tried.
 func (d *cvData) runStaged(settings []Config, plainOf []int, topN int) ([]*CVResult, int, error) {
-	if topN == 0 {
-		topN = DefaultReweightTop
-	}
 	var first, second []int
 	for i, p := range plainOf {
 		if p < 0 {
