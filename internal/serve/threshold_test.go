@@ -33,7 +33,7 @@ func TestPredictTextThreshold(t *testing.T) {
 		return "ham"
 	}
 	for _, text := range texts {
-		proba, _ := p.Proba(nil, text)
+		proba, best := p.Proba(nil, text)
 		js, _ := json.Marshal(text)
 		for _, c := range []struct {
 			model, threshold string
@@ -48,6 +48,9 @@ func TestPredictTextThreshold(t *testing.T) {
 			}
 			r := do(t, "POST", url+"/v1/models/"+c.model+"/predict", body+"}")
 			label := want(proba[spam], c.at)
+			if c.model == "plain" && c.threshold == "" {
+				label = m.Classes[best] // the most probable; a tie (the empty text under CNB) goes to the first class
+			}
 			if c.threshold == `{"ham":0.999}` && proba[1-spam] >= 0.999 {
 				label = "ham"
 			} else if c.threshold == `{"ham":0.999}` {
