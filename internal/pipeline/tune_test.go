@@ -154,3 +154,47 @@ func plainKey(c Config) string {
 func settingKey(c Config) string {
 	return fmt.Sprintf("%v %v %g %d %g", c.Weighting, c.Classifier, c.Alpha, c.Reweight, c.ReweightRate)
 }
+
+// TestTuneTokenizationsAtOnceMatchOneAtATime checks that cross-validating
+// two tokenizations at once gives every result, in the same order, and
+// the same choice, as one after another: the English default grid (two
+// tokenizations, staged reweighting) and a Chinese one of five.
+func TestTuneTokenizationsAtOnceMatchOneAtATime(t *testing.T) {
+	defer func(n int) { tuneTokenizations = n }(tuneTokenizations)
+	for _, tc := range []struct {
+		path string
+		g    Grid
+	}{
+		{newsTrain, DefaultGrid()},
+		{"../../testdata/zh/train.tsv", Grid{Alpha: []float64{0.1, 1}, CharNGrams: DefaultGrid().CharNGrams, Reweight: []int{-1, 2}}},
+	} {
+		docs := readDocs(t, tc.path)
+		o := CVOptions{Folds: 3, Seed: 4, KeepScores: true}
+		run := func(n int) *TuneResult {
+			tuneTokenizations = n
+			r, err := Tune(Config{}, tc.g, o, docsOf(docs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Elapsed = 0
+			for _, x := range r.Results {
+				x.Elapsed = 0
+			}
+			return r
+		}
+		ref, got := run(1), run(2)
+		if len(ref.Results) < 4 {
+			t.Fatalf("%s: %d results", tc.path, len(ref.Results))
+		}
+		if !reflect.DeepEqual(got, ref) {
+			for i := range min(len(got.Results), len(ref.Results)) {
+				if !reflect.DeepEqual(got.Results[i], ref.Results[i]) {
+					t.Errorf("%s: setting %d (%s): two at once %+v, one at a time %+v", tc.path, i,
+						settingKey(ref.Results[i].Config), got.Results[i].Accuracy, ref.Results[i].Accuracy)
+				}
+			}
+			t.Fatalf("%s: two at once: %d results, best %d, top %d, base %d, %d untried; one at a time: %d, %d, %d, %d, %d",
+				tc.path, len(got.Results), got.Best, got.Top, got.Base, got.Untried, len(ref.Results), ref.Best, ref.Top, ref.Base, ref.Untried)
+		}
+	}
+}
