@@ -94,7 +94,8 @@ func CrossValidateDocs(cfg Config, o CVOptions, docs Docs) (*CVResult, error) {
 }
 
 // Tune cross-validates every setting of g, the rest of base kept, and
-// picks the best.
+// picks the best. It calls docs from more than one goroutine, one call at
+// a time.
 func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 	return pipeline.Tune(base, g, o, docs)
 }

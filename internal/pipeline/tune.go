@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/textnb/textnb/internal/parallel"
@@ -85,7 +86,9 @@ type Docs func(yield func(label, text string) bool) error
 // the settings of one tokenization share its folds' sums. A reweighted
 // setting is tried after the settings without reweighting, and only if
 // its own without is among the g.ReweightTop best of the tokenization. The language is
-// decided first, as Trainer does, unless base names it.
+// decided first, as Trainer does, unless base names it. Two tokenizations
+// are cross-validated at once: docs is called from more than one
+// goroutine, but one call at a time.
 func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 	start := time.Now()
 	if base.Tokenize.Lang == tokenize.Auto {
@@ -145,9 +148,15 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 	// vocabulary, which run on one core or wait on the disk, overlap the
 	// other's cross-validation. Each is cross-validated as it would be
 	// alone; the results are taken in grid order.
+	var reading sync.Mutex // docs is called one call at a time
+	oneAtATime := func(yield func(label, text string) bool) error {
+		reading.Lock()
+		defer reading.Unlock()
+		return docs(yield)
+	}
 	parallel.For(len(toks), tuneTokenizations, func(i int) {
 		x := toks[i]
-		t, err := trainerOn(x.cfg, docs)
+		t, err := trainerOn(x.cfg, oneAtATime)
 		if err != nil {
 			x.err = err
 			return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
@@ -158,7 +159,8 @@ func settingKey(c Config) string {
 // TestTuneTokenizationsAtOnceMatchOneAtATime checks that cross-validating
 // two tokenizations at once gives every result, in the same order, and
 // the same choice, as one after another: the English default grid (two
-// tokenizations, staged reweighting) and a Chinese one of five.
+// tokenizations, staged reweighting) and a Chinese one of five; and that
+// the corpus is still read one call at a time.
 func TestTuneTokenizationsAtOnceMatchOneAtATime(t *testing.T) {
 	defer func(n int) { tuneTokenizations = n }(tuneTokenizations)
 	for _, tc := range []struct {
@@ -170,9 +172,17 @@ func TestTuneTokenizationsAtOnceMatchOneAtATime(t *testing.T) {
 	} {
 		docs := readDocs(t, tc.path)
 		o := CVOptions{Folds: 3, Seed: 4, KeepScores: true}
+		var inside, overlapped atomic.Int32
+		oneCall := func(yield func(label, text string) bool) error { // Tune's contract: one call at a time
+			if inside.Add(1) > 1 {
+				overlapped.Store(1)
+			}
+			defer inside.Add(-1)
+			return docsOf(docs)(yield)
+		}
 		run := func(n int) *TuneResult {
 			tuneTokenizations = n
-			r, err := Tune(Config{}, tc.g, o, docsOf(docs))
+			r, err := Tune(Config{}, tc.g, o, oneCall)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,6 +193,9 @@ func TestTuneTokenizationsAtOnceMatchOneAtATime(t *testing.T) {
 			return r
 		}
 		ref, got := run(1), run(2)
+		if overlapped.Load() != 0 {
+			t.Errorf("%s: docs called again before its last call returned", tc.path)
+		}
 		if len(ref.Results) < 4 {
 			t.Fatalf("%s: %d results", tc.path, len(ref.Results))
 		}
