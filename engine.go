@@ -77,7 +77,8 @@ func CrossValidateDocs(cfg Config, o CVOptions, docs iter.Seq2[Document, error])
 }
 
 // Tune cross-validates every setting of g, the rest of base kept, and
-// picks the best.
+// picks the best. It ranges over docs more than once, from more than one
+// goroutine, one range at a time.
 func Tune(base Config, g Grid, o CVOptions, docs iter.Seq2[Document, error]) (*TuneResult, error) {
 	return pipeline.Tune(base, g, o, engineDocs(docs))
 }

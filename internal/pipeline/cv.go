@@ -843,14 +843,29 @@ func groupSettings(settings []Config) [][]int {
 	return groups
 }
 
+// foldRows returns the rows of documents docs as w weights them, laid end
+// to end in one matrix of features columns, which holds room for their raw
+// entries (at least as many as w keeps) from the start.
+func (d *cvData) foldRows(w *rowWeights, features int, docs []int) *vectorize.CSR {
+	n := 0
+	for _, i := range docs {
+		n += d.ptr[i+1] - d.ptr[i]
+	}
+	X := &vectorize.CSR{Cols: features, Rows: len(docs), Indptr: make([]int, 1, len(docs)+1),
+		Indices: make([]int32, 0, n), Data: make([]float64, 0, n)}
+	for _, i := range docs {
+		X.Indices, X.Data = w.row(d, i, X.Indices, X.Data)
+		X.Indptr = append(X.Indptr, len(X.Indices))
+	}
+	return X
+}
+
 // runFold fits fold f's training part once for the group g of settings,
 // refits the sums for each setting of the group and predicts the held-out
 // part. f is only read.
 func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Config, g []int, preds [][]string, scores [][]float64, folds [][]FoldResult) error {
 	fk := f.k
 	var (
-		idx []int32
-		val []float64
 		jll []float64
 		err error
 	)
@@ -878,19 +893,13 @@ func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Confi
 	var train *vectorize.CSR // the training part's rows, weighted, if a setting reweights them
 	for _, s := range g {
 		if settings[s].Reweight > 0 {
-			train = weightedRows(f.features, len(f.train), nil, func(i int, idx []int32, val []float64) ([]int32, []float64) {
-				return w.row(d, f.train[i], idx, val)
-			})
+			train = d.foldRows(&w, f.features, f.train)
 			break
 		}
 	}
-	test := vectorize.NewCSR(f.features) // the held-out rows, weighted (binary as a model predicts them); unsorted
-	for _, i := range f.test {
-		idx, val = w.row(d, i, idx[:0], val[:0])
-		test.AppendRow(idx, val)
-	}
-	at := d.scoreColumns(f)          // nil unless scores are kept
-	base, changed := m.counts, false // reweighting may change m's counts
+	test := d.foldRows(&w, f.features, f.test) // weighted, binary as a model predicts them; unsorted
+	at := d.scoreColumns(f)                    // nil unless scores are kept
+	base, changed := m.counts, false           // reweighting may change m's counts
 	for gi, s := range g {
 		if gi > 0 || changed {
 			m.Config, m.counts = d.settingConfig(settings[s]).forClasses(n), base

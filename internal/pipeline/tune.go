@@ -2,7 +2,10 @@ package pipeline
 
 import (
 	"slices"
+	"sync"
 	"time"
+
+	"github.com/textnb/textnb/internal/parallel"
 
 	"github.com/textnb/textnb/tokenize"
 )
@@ -28,6 +31,11 @@ type Grid struct {
 	// part of every fold; docs/cv.md compares the choices with all.
 	ReweightTop int
 }
+
+// tuneTokenizations is how many tokenizations Tune reads and
+// cross-validates at once; tests set 1, the reference of one after
+// another.
+var tuneTokenizations = 2
 
 // DefaultReweightTop is the ReweightTop of a zero Grid.
 const DefaultReweightTop = 2
@@ -77,8 +85,11 @@ type Docs func(yield func(label, text string) bool) error
 // The corpus is read and tokenized once per tokenization of the grid;
 // the settings of one tokenization share its folds' sums. A reweighted
 // setting is tried after the settings without reweighting, and only if
-// its own without is among the g.ReweightTop best of the tokenization. The language is
-// decided first, as Trainer does, unless base names it.
+// its own without is among the best g.ReweightTop (DefaultReweightTop if
+// zero) of the tokenization. The language is
+// decided first, as Trainer does, unless base names it. Two tokenizations
+// are cross-validated at once: docs is called from more than one
+// goroutine, but one call at a time.
 func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 	start := time.Now()
 	if base.Tokenize.Lang == tokenize.Auto {
@@ -115,40 +126,80 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 		}
 	}
 	plainOf := plainSettings(settings)
-	r := &TuneResult{Base: -1}
+	type tokenization struct {
+		cfg        Config
+		baseTokens bool
+		rs         []*CVResult
+		untried    int
+		base       int // the index of the base setting in rs, or −1
+		err        error
+	}
+	var toks []*tokenization
 	for _, ng := range ngrams {
 		for _, ch := range chars {
-			baseTokens := ng == resolved.WordNGrams && ch == resolved.HanChars
 			cfg := base
 			cfg.Tokenize.WordNGrams, cfg.Tokenize.HanChars = ng, ch
 			if base.Tokenize.Lang == tokenize.Chinese && len(g.CharNGrams) > 0 {
 				cfg.NoHanChars = ch == (tokenize.NGramRange{})
 			}
-			t, err := trainerOn(cfg, docs)
-			if err != nil {
-				return nil, err
-			}
-			d, err := t.cvData(o, false)
-			if err != nil {
-				t.Abort() // lets go of the documents added
-				return nil, err
-			}
-			rs, untried, err := d.runStaged(settings, plainOf, g.reweightTop())
-			if err != nil {
-				return nil, err
-			}
-			r.Untried += untried
-			if baseTokens {
-				b := base.forClasses(len(d.names))
-				for i, x := range rs { // x.Config is resolved as b is
-					if s := x.Config; s.Weighting == b.Weighting && s.Classifier == b.Classifier && s.Alpha == b.Alpha && s.Reweight == b.Reweight && s.ReweightRate == b.ReweightRate {
-						r.Base = len(r.Results) + i
-					}
+			toks = append(toks, &tokenization{cfg: cfg, baseTokens: ng == resolved.WordNGrams && ch == resolved.HanChars})
+		}
+	}
+	// Two tokenizations at a time: reading the corpus and merging one's
+	// vocabulary, which run on one core or wait on the disk, overlap the
+	// other's cross-validation. Each is cross-validated as it would be
+	// alone; the results are taken in grid order.
+	var reading sync.Mutex // docs is called one call at a time
+	oneAtATime := func(yield func(label, text string) bool) error {
+		reading.Lock()
+		defer reading.Unlock()
+		return docs(yield)
+	}
+	parallel.For(len(toks), tuneTokenizations, func(i int) {
+		x := toks[i]
+		t, err := trainerOn(x.cfg, oneAtATime)
+		if err != nil {
+			x.err = err
+			return
+		}
+		d, err := t.cvData(o, false)
+		if err != nil {
+			t.Abort() // lets go of the documents added
+			x.err = err
+			return
+		}
+		if x.rs, x.untried, x.err = d.runStaged(settings, plainOf, g.reweightTop()); x.err != nil {
+			return
+		}
+		x.base = -1
+		if x.baseTokens {
+			b := base.forClasses(len(d.names))
+			for i, c := range x.rs { // c.Config is resolved as b is
+				if s := c.Config; s.Weighting == b.Weighting && s.Classifier == b.Classifier && s.Alpha == b.Alpha && s.Reweight == b.Reweight && s.ReweightRate == b.ReweightRate {
+					x.base = i
 				}
 			}
-			r.Results = append(r.Results, rs...)
-			r.dropScores()
 		}
+		// Only the tokenization's best and the base setting can be kept
+		// in the end (dropScores): the others' scores go now.
+		keepTop := top(x.rs)
+		for i, c := range x.rs {
+			if i != keepTop && i != x.base {
+				c.HeldOut = nil
+			}
+		}
+	})
+	r := &TuneResult{Base: -1}
+	for _, x := range toks {
+		if x.err != nil {
+			return nil, x.err
+		}
+		r.Untried += x.untried
+		if x.base >= 0 {
+			r.Base = len(r.Results) + x.base
+		}
+		r.Results = append(r.Results, x.rs...)
+		r.dropScores()
 	}
 	r.Top = top(r.Results)
 	r.Best = r.Top

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/textnb/textnb/corpus"
@@ -153,4 +154,60 @@ func plainKey(c Config) string {
 // settingKey names the settings a grid varies.
 func settingKey(c Config) string {
 	return fmt.Sprintf("%v %v %g %d %g", c.Weighting, c.Classifier, c.Alpha, c.Reweight, c.ReweightRate)
+}
+
+// TestTuneTokenizationsAtOnceMatchOneAtATime checks that cross-validating
+// two tokenizations at once gives every result, in the same order, and
+// the same choice, as one after another: the English default grid (two
+// tokenizations, staged reweighting) and a Chinese one of five; and that
+// the corpus is still read one call at a time.
+func TestTuneTokenizationsAtOnceMatchOneAtATime(t *testing.T) {
+	defer func(n int) { tuneTokenizations = n }(tuneTokenizations)
+	for _, tc := range []struct {
+		path string
+		g    Grid
+	}{
+		{newsTrain, DefaultGrid()},
+		{"../../testdata/zh/train.tsv", Grid{Alpha: []float64{0.1, 1}, CharNGrams: DefaultGrid().CharNGrams, Reweight: []int{-1, 2}}},
+	} {
+		docs := readDocs(t, tc.path)
+		o := CVOptions{Folds: 3, Seed: 4, KeepScores: true}
+		var inside, overlapped atomic.Int32
+		oneCall := func(yield func(label, text string) bool) error { // Tune's contract: one call at a time
+			if inside.Add(1) > 1 {
+				overlapped.Store(1)
+			}
+			defer inside.Add(-1)
+			return docsOf(docs)(yield)
+		}
+		run := func(n int) *TuneResult {
+			tuneTokenizations = n
+			r, err := Tune(Config{}, tc.g, o, oneCall)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Elapsed = 0
+			for _, x := range r.Results {
+				x.Elapsed = 0
+			}
+			return r
+		}
+		ref, got := run(1), run(2)
+		if overlapped.Load() != 0 {
+			t.Errorf("%s: docs called again before its last call returned", tc.path)
+		}
+		if len(ref.Results) < 4 {
+			t.Fatalf("%s: %d results", tc.path, len(ref.Results))
+		}
+		if !reflect.DeepEqual(got, ref) {
+			for i := range min(len(got.Results), len(ref.Results)) {
+				if !reflect.DeepEqual(got.Results[i], ref.Results[i]) {
+					t.Errorf("%s: setting %d (%s): two at once %+v, one at a time %+v", tc.path, i,
+						settingKey(ref.Results[i].Config), got.Results[i].Accuracy, ref.Results[i].Accuracy)
+				}
+			}
+			t.Fatalf("%s: two at once: %d results, best %d, top %d, base %d, %d untried; one at a time: %d, %d, %d, %d, %d",
+				tc.path, len(got.Results), got.Best, got.Top, got.Base, got.Untried, len(ref.Results), ref.Best, ref.Top, ref.Base, ref.Untried)
+		}
+	}
 }
