@@ -55,7 +55,7 @@ const (
 	// ChoiceFolds is the number of folds of the choice of α and
 	// reweighting that a zero Config has training make.
 	ChoiceFolds = pipeline.ChoiceFolds
-	// DefaultReweightTop is the ReweightTop of a zero Grid.
+	// DefaultReweightTop is the ReweightTop of a zero Grid for two classes.
 	DefaultReweightTop = pipeline.DefaultReweightTop
 )
 

@@ -11,7 +11,7 @@ import (
 
 // parseGrid reads a grid (--grid) written as
 //
-//	alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb;reweight=none|3;reweight-top=2
+//	alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb;reweight=none|3;reweight-top=2;race=yes
 //
 // Settings it does not name keep the base configuration's value.
 func parseGrid(s string) (facade.Grid, error) {
@@ -67,8 +67,17 @@ func parseGrid(s string) (facade.Grid, error) {
 				return g, fmt.Errorf("%w: grid reweight-top %q: want a positive count or all", facade.ErrConfig, v)
 			}
 			g.ReweightTop = n
+		case "race":
+			switch v := strings.TrimSpace(list); v {
+			case "yes":
+				g.NoRace = false
+			case "no":
+				g.NoRace = true
+			default:
+				return g, fmt.Errorf("%w: grid race %q: want yes or no", facade.ErrConfig, v)
+			}
 		default:
-			return g, fmt.Errorf("%w: grid names %q: want alpha, ngrams, char-ngrams, weighting, model, reweight, rate or reweight-top", facade.ErrConfig, key)
+			return g, fmt.Errorf("%w: grid names %q: want alpha, ngrams, char-ngrams, weighting, model, reweight, rate, reweight-top or race", facade.ErrConfig, key)
 		}
 		if err != nil {
 			return g, err

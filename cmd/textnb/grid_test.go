@@ -24,7 +24,12 @@ func TestParseGrid(t *testing.T) {
 	if !reflect.DeepEqual(g, want) {
 		t.Errorf("got %+v, want %+v", g, want)
 	}
-	for _, bad := range []string{"alpha=0", "alpha=x", "ngrams=2,1", "char-ngrams=1", "weighting=idf", "model=svm", "beta=1", "alpha"} {
+	for spec, noRace := range map[string]bool{"race=no": true, "race=yes": false, "alpha=1": false} {
+		if g, err := parseGrid(spec); err != nil || g.NoRace != noRace {
+			t.Errorf("parseGrid(%q): NoRace %v, %v; want %v", spec, g.NoRace, err, noRace)
+		}
+	}
+	for _, bad := range []string{"alpha=0", "alpha=x", "ngrams=2,1", "char-ngrams=1", "weighting=idf", "model=svm", "beta=1", "alpha", "race=maybe"} {
 		if _, err := parseGrid(bad); !errors.Is(err, facade.ErrConfig) {
 			t.Errorf("parseGrid(%q): %v, want facade.ErrConfig", bad, err)
 		}

@@ -29,8 +29,9 @@ func newTuneFlags(fs *flag.FlagSet) tuneFlags {
 	return tuneFlags{
 		tune: fs.Bool("tune", false, "choose the settings of --grid by cross-validation on the training corpus, print the table, and train with the best"),
 		grid: fs.String("grid", "", "settings for --tune, e.g. 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;char-ngrams=none|1,2|1,3;weighting=tfidf|rennie|counts;model=cnb|mnb' "+
-			"(default: 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;weighting=tfidf|counts;model=cnb|mnb;reweight=none|3;reweight-top=2', and for Chinese char-ngrams=none|1,1|1,2|1,3|2,3; "+
-			"reweight-top=N|all: reweighted settings are tried for the N best without reweighting of each tokenization)"),
+			"(default: 'alpha=0.03,0.1,0.3,1;ngrams=1,1|1,2;weighting=tfidf|counts;model=cnb|mnb;reweight=none|3', and for Chinese char-ngrams=none|1,1|1,2|1,3|2,3; "+
+			"reweight-top=N|all: reweighted settings are tried for the N best without reweighting of each tokenization, by default 2 with two classes and none with more; "+
+			"race=yes|no: settings far below the best on the first fold are not scored on the others, by default yes)"),
 		folds: fs.Int("folds", 0, fmt.Sprintf("cross-validation folds of --tune (default %d), --calibrate (default %d) and --multi-label's thresholds (default %d)",
 			defaultTuneFolds, facade.DefaultFolds, defaultMultiFolds)),
 		seed: fs.Uint64("seed", 0, "--tune, --calibrate: seed of the shuffle that deals documents to folds"),
@@ -77,7 +78,7 @@ func (f tuneFlags) choose(cfg facade.Config, path string, fields fieldFlags, std
 		return cfg, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	best := r.Results[r.Best]
-	if err := r.WriteText(stdout, g, *f.seed); err != nil {
+	if err := r.WriteText(stdout, *f.seed); err != nil {
 		return cfg, nil, err
 	}
 	return best.Config, best, nil

@@ -552,12 +552,11 @@ func (f *fileCalibration) calibration(k int) (*Calibration, error) {
 }
 
 // top returns the index of the result with the best mean accuracy, then
-// macro-F1; the first of equals.
+// macro-F1, of those not raced out; the first of equals.
 func top(rs []*CVResult) int {
 	t := 0
 	for i, x := range rs {
-		b := rs[t]
-		if x.Accuracy.Mean > b.Accuracy.Mean || x.Accuracy.Mean == b.Accuracy.Mean && x.MacroF1.Mean > b.MacroF1.Mean {
+		if b := rs[t]; b.Dropped || !x.Dropped && byScore(x, b) < 0 {
 			t = i
 		}
 	}

@@ -245,8 +245,15 @@ func topTwo(rs []*CVResult) (win, second int) {
 	return order[0], second
 }
 
-// byScore orders results best first: by mean accuracy, then macro-F1.
+// byScore orders results best first: by mean accuracy, then macro-F1;
+// the settings raced out (Dropped) come last.
 func byScore(x, y *CVResult) int {
+	if x.Dropped != y.Dropped {
+		if x.Dropped {
+			return 1
+		}
+		return -1
+	}
 	if x.Accuracy.Mean != y.Accuracy.Mean {
 		return cmpDesc(x.Accuracy.Mean, y.Accuracy.Mean)
 	}

@@ -92,6 +92,10 @@ type CVResult struct {
 	// training part, as Finish would on it (FoldResult.Setting): the
 	// accuracy is then that of the choice, not optimistic.
 	Nested bool `json:"nested,omitempty"`
+	// Dropped reports that Tune scored the setting on the first fold only:
+	// it trailed that fold's best by too much to win (Folds holds the
+	// one fold, Accuracy and MacroF1 its scores).
+	Dropped bool `json:"dropped,omitempty"`
 }
 
 // CrossValidate runs stratified k-fold cross-validation on the documents
@@ -723,10 +727,23 @@ func (d *cvData) totals(f *foldData, df []int64) []int64 {
 
 // run cross-validates every setting, which differ from d.cfg only in
 // Weighting, TFIDFOptions, Classifier, Alpha, Norm, UniformPrior, Reweight
-// and ReweightRate. The
-// settings that weight alike share each fold's sums; the others only refit
-// them.
+// and ReweightRate. The settings that weight alike share each fold's sums;
+// the others only refit them.
 func (d *cvData) run(settings []Config) ([]*CVResult, error) {
+	return d.race(settings, nil)
+}
+
+// raceZ is how many standard errors of the paired difference on the first
+// fold a raced setting must trail that fold's best by to be dropped.
+const raceZ = 3
+
+// race is run, but with keep non-nil it races the settings: it scores the
+// first fold alone, then drops each setting that keep does not hold whose
+// paired difference from the first fold's best (the held-out documents
+// one of the two gets right, McNemar's b − c) exceeds raceZ standard errors
+// (√(b + c)), and scores the other folds only for the rest. A dropped
+// setting's result holds the first fold (CVResult.Dropped).
+func (d *cvData) race(settings []Config, keep []bool) ([]*CVResult, error) {
 	for i := range settings {
 		if err := settings[i].validate(); err != nil {
 			return nil, err
@@ -760,20 +777,113 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 		x = d.cells()
 	}
 	wg.Wait()
-	// Each fold and group of settings is a task: with a few folds and
-	// several groups that keeps every core busy. A fold's columns (and
-	// selection) are the same for every group: the first of its tasks
-	// makes them, the last lets go of them.
+	all := make([]int, k)
+	for fk := range all {
+		all[fk] = fk
+	}
+	dropped := make([]bool, len(settings))
+	if keep == nil || k < 2 {
+		if err := d.runFolds(x, tfs, all, settings, groups, preds, scores, folds); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := d.runFolds(x, tfs, all[:1], settings, groups, preds, scores, folds); err != nil {
+			return nil, err
+		}
+		dropped = d.raceOut(preds, keep)
+		var ( // the groups of the settings kept, and their tf
+			rest   [][]int
+			restTF [][]float64
+		)
+		for gi, g := range groups {
+			var kept []int
+			for _, s := range g {
+				if !dropped[s] {
+					kept = append(kept, s)
+				}
+			}
+			if len(kept) > 0 {
+				rest, restTF = append(rest, kept), append(restTF, tfs[gi])
+			}
+		}
+		if err := d.runFolds(x, restTF, all[1:], settings, rest, preds, scores, folds); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]*CVResult, len(settings))
+	for s, cfg := range settings {
+		r := &CVResult{Config: d.settingConfig(cfg).forClasses(len(d.names)), Folds: folds[s], Predicted: preds[s], HeldOut: d.heldOut(scores[s])}
+		if dropped[s] {
+			r.Folds, r.HeldOut, r.Dropped = folds[s][:1], nil, true
+		}
+		acc, f1 := make([]float64, len(r.Folds)), make([]float64, len(r.Folds))
+		for i, f := range r.Folds {
+			acc[i], f1[i] = f.Accuracy, f.MacroF1
+		}
+		r.Accuracy, r.MacroF1 = meanSD(acc), meanSD(f1)
+		out[s] = r
+	}
+	return out, nil
+}
+
+// raceOut returns which settings the first fold's predictions drop (race).
+func (d *cvData) raceOut(preds [][]string, keep []bool) []bool {
+	right := func(s int) []bool {
+		r := make([]bool, len(d.folds[0]))
+		for p, i := range d.folds[0] {
+			r[p] = preds[s][i] == d.names[d.y[i]]
+		}
+		return r
+	}
+	best, bestRight := -1, -1
+	rights := make([][]bool, len(preds))
+	for s := range preds {
+		rights[s] = right(s)
+		n := 0
+		for _, ok := range rights[s] {
+			if ok {
+				n++
+			}
+		}
+		if n > bestRight {
+			best, bestRight = s, n
+		}
+	}
+	dropped := make([]bool, len(preds))
+	for s := range preds {
+		if keep[s] || s == best {
+			continue
+		}
+		b, c := 0, 0 // documents only the best gets right, only s gets right
+		for p, ok := range rights[s] {
+			switch {
+			case rights[best][p] && !ok:
+				b++
+			case ok && !rights[best][p]:
+				c++
+			}
+		}
+		dropped[s] = float64(b-c) > raceZ*math.Sqrt(float64(b+c))
+	}
+	return dropped
+}
+
+// runFolds scores the folds given for every group of settings. Each fold
+// and group is a task: with a few folds and several groups that keeps
+// every core busy. A fold's columns (and selection) are the same for
+// every group: the first of its tasks makes them, the last lets go of
+// them.
+func (d *cvData) runFolds(x *cvCells, tfs [][]float64, fks []int, settings []Config, groups [][]int, preds [][]string, scores [][]float64, folds [][]FoldResult) error {
 	type sharedFold struct {
 		get  func() (*foldData, error)
 		left atomic.Int32
 	}
-	shared := make([]sharedFold, k)
-	for fk := range shared {
-		shared[fk].get = sync.OnceValues(func() (*foldData, error) { return d.fold(fk) })
-		shared[fk].left.Store(int32(len(groups)))
+	shared := make([]sharedFold, len(fks))
+	for i, fk := range fks {
+		shared[i].get = sync.OnceValues(func() (*foldData, error) { return d.fold(fk) })
+		shared[i].left.Store(int32(len(groups)))
 	}
-	errs := make([]error, k*len(groups))
+	errs := make([]error, len(fks)*len(groups))
 	parallel.For(len(errs), 0, func(i int) {
 		s, gi := &shared[i/len(groups)], i%len(groups)
 		f, err := s.get()
@@ -787,20 +897,10 @@ func (d *cvData) run(settings []Config) ([]*CVResult, error) {
 	})
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	out := make([]*CVResult, len(settings))
-	for s, cfg := range settings {
-		r := &CVResult{Config: d.settingConfig(cfg).forClasses(len(d.names)), Folds: folds[s], Predicted: preds[s], HeldOut: d.heldOut(scores[s])}
-		acc, f1 := make([]float64, k), make([]float64, k)
-		for i, f := range r.Folds {
-			acc[i], f1[i] = f.Accuracy, f.MacroF1
-		}
-		r.Accuracy, r.MacroF1 = meanSD(acc), meanSD(f1)
-		out[s] = r
-	}
-	return out, nil
+	return nil
 }
 
 // settingConfig is d's configuration with the fields a setting may change

@@ -49,39 +49,43 @@ func (r *CVResult) WriteText(w io.Writer, docs int, seed uint64) error {
 	return nil
 }
 
-// WriteText prints r as textnb train --tune does: a row per setting of g
+// WriteText prints r as textnb train --tune does: a row per setting
 // tried, folds dealt with seed, and the best.
-func (r *TuneResult) WriteText(w io.Writer, g Grid, seed uint64) error {
+func (r *TuneResult) WriteText(w io.Writer, seed uint64) error {
 	best := r.Results[r.Best]
 	fmt.Fprintf(w, "tuned %d settings by %d-fold cross-validation (seed %d) in %.2fs\n\n",
 		len(r.Results), len(best.Folds), seed, r.Elapsed.Seconds())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\tsetting\taccuracy\tmacro-F1")
+	dropped := 0
 	for i, x := range r.Results {
 		mark := ""
 		if i == r.Best {
 			mark = "*"
+		}
+		if x.Dropped {
+			dropped++
+			fmt.Fprintf(tw, "%s\t%s\t%.4f (fold 1)\t%.4f (fold 1)\n", mark, x.Config.GridSetting(), x.Accuracy.Mean, x.MacroF1.Mean)
+			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%.4f ± %.4f\t%.4f ± %.4f\n", mark, x.Config.GridSetting(), x.Accuracy.Mean, x.Accuracy.SD, x.MacroF1.Mean, x.MacroF1.SD)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if dropped > 0 {
+		fmt.Fprintf(w, "\n(%d settings scored on fold 1 only: each trailed that fold's best by more than %d standard errors of their paired difference)", dropped, raceZ)
+	}
 	if r.Untried > 0 {
-		fmt.Fprintf(w, "\n(%d reweighted settings not tried: their settings without reweighting are below the best %d of their tokenization)", r.Untried, g.reweightTop())
+		if r.ReweightTop == 0 {
+			fmt.Fprintf(w, "\n(%d reweighted settings not tried: with more than two classes only reweight-top tries them)", r.Untried)
+		} else {
+			fmt.Fprintf(w, "\n(%d reweighted settings not tried: their settings without reweighting are below the best %d of their tokenization)", r.Untried, r.ReweightTop)
+		}
 	}
 	if r.Best == r.Base && r.Best != r.Top {
 		fmt.Fprintf(w, "\n(%s scores best, but the default is within a standard error of it)", r.Results[r.Top].Config.GridSetting())
 	}
 	fmt.Fprintf(w, "\nbest: %s\n", best.Config.GridSetting())
 	return nil
-}
-
-// reweightTop is g's ReweightTop as Tune reads it: zero is
-// DefaultReweightTop.
-func (g Grid) reweightTop() int {
-	if g.ReweightTop == 0 {
-		return DefaultReweightTop
-	}
-	return g.ReweightTop
 }

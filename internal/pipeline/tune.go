@@ -26,10 +26,16 @@ type Grid struct {
 	Reweight     []int
 	ReweightRate []float64
 	// ReweightTop is how many of the settings without reweighting, the
-	// best of each tokenization, are tried reweighted too (zero: 2;
-	// negative: all). Reweighting costs several passes over the training
-	// part of every fold; docs/cv.md compares the choices with all.
+	// best of each tokenization, are tried reweighted too (zero:
+	// DefaultReweightTop for two classes and none for more, as train's
+	// choice has it; negative: all). Reweighting costs several passes over
+	// the training part of every fold; docs/cv.md compares the choices.
 	ReweightTop int
+	// NoRace scores every setting on every fold. By default the settings
+	// without reweighting are raced: a setting that trails the first
+	// fold's best by more than three standard errors of their paired
+	// difference is not scored on the other folds (CVResult.Dropped).
+	NoRace bool
 }
 
 // tuneTokenizations is how many tokenizations Tune reads and
@@ -37,8 +43,23 @@ type Grid struct {
 // another.
 var tuneTokenizations = 2
 
-// DefaultReweightTop is the ReweightTop of a zero Grid.
+// DefaultReweightTop is the ReweightTop of a zero Grid for two classes.
 const DefaultReweightTop = 2
+
+// reweightTop is g's ReweightTop for a corpus of the given classes: a zero
+// one reweights the best DefaultReweightTop with two classes and none with
+// more, where reweighting scored below the plain settings on every corpus
+// we tuned (docs/cv.md) and each pass scores every fold's training part
+// for every class.
+func (g Grid) reweightTop(classes int) int {
+	if g.ReweightTop != 0 {
+		return g.ReweightTop
+	}
+	if classes == 2 {
+		return DefaultReweightTop
+	}
+	return 0
+}
 
 // DefaultGrid is the grid of train --tune: smoothing from light (short
 // texts, Multinomial NB) to strong, unigrams and bigrams, TF-IDF and raw
@@ -64,8 +85,12 @@ type TuneResult struct {
 	Results []*CVResult
 	// Untried counts the reweighted settings of the grid that were not
 	// tried, their settings without reweighting being below the best
-	// Grid.ReweightTop of their tokenization.
+	// ReweightTop of their tokenization.
 	Untried int
+	// ReweightTop is the grid's ReweightTop as applied to the corpus's
+	// classes: how many settings of a tokenization were tried reweighted
+	// (negative: all).
+	ReweightTop int
 	// Best is the setting chosen, Top the one with the best scores, and
 	// Base the base configuration's own setting, or −1 if the grid does not
 	// hold it.
@@ -131,6 +156,7 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 		baseTokens bool
 		rs         []*CVResult
 		untried    int
+		top        int // the ReweightTop applied
 		base       int // the index of the base setting in rs, or −1
 		err        error
 	}
@@ -168,14 +194,22 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 			x.err = err
 			return
 		}
-		if x.rs, x.untried, x.err = d.runStaged(settings, plainOf, g.reweightTop()); x.err != nil {
+		x.top = g.reweightTop(len(d.names))
+		b := base.forClasses(len(d.names))
+		var keep []bool // the base setting is never raced out: the noise rule compares with it
+		if !g.NoRace {
+			keep = make([]bool, len(settings))
+			for i, s := range settings {
+				keep[i] = x.baseTokens && sameSetting(d.settingConfig(s).forClasses(len(d.names)), b)
+			}
+		}
+		if x.rs, x.untried, x.err = d.runStaged(settings, plainOf, x.top, keep); x.err != nil {
 			return
 		}
 		x.base = -1
 		if x.baseTokens {
-			b := base.forClasses(len(d.names))
 			for i, c := range x.rs { // c.Config is resolved as b is
-				if s := c.Config; s.Weighting == b.Weighting && s.Classifier == b.Classifier && s.Alpha == b.Alpha && s.Reweight == b.Reweight && s.ReweightRate == b.ReweightRate {
+				if sameSetting(c.Config, b) {
 					x.base = i
 				}
 			}
@@ -195,6 +229,7 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 			return nil, x.err
 		}
 		r.Untried += x.untried
+		r.ReweightTop = x.top
 		if x.base >= 0 {
 			r.Base = len(r.Results) + x.base
 		}
@@ -210,6 +245,12 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 	}
 	r.Elapsed = time.Since(start)
 	return r, nil
+}
+
+// sameSetting reports whether resolved configurations a and b have the
+// same setting of a grid but for the tokenization.
+func sameSetting(a, b Config) bool {
+	return a.Weighting == b.Weighting && a.Classifier == b.Classifier && a.Alpha == b.Alpha && a.Reweight == b.Reweight && a.ReweightRate == b.ReweightRate
 }
 
 // plainSettings returns, for each reweighted setting, the index of the
@@ -233,11 +274,12 @@ func plainSettings(settings []Config) []int {
 }
 
 // runStaged cross-validates settings on d: first every setting that
-// plainOf marks −1, then the reweighted settings whose plain setting is
-// among the best topN of the first (negative: all). It returns the
-// results of the settings tried, in their order, and how many were not
+// plainOf marks −1, raced unless keep is nil (cvData.race: keep marks the
+// settings never dropped), then the reweighted settings whose plain
+// setting is among the best topN of the first (negative: all). It returns
+// the results of the settings tried, in their order, and how many were not
 // tried.
-func (d *cvData) runStaged(settings []Config, plainOf []int, topN int) ([]*CVResult, int, error) {
+func (d *cvData) runStaged(settings []Config, plainOf []int, topN int, keep []bool) ([]*CVResult, int, error) {
 	var first, second []int
 	for i, p := range plainOf {
 		if p < 0 {
@@ -245,7 +287,7 @@ func (d *cvData) runStaged(settings []Config, plainOf []int, topN int) ([]*CVRes
 		}
 	}
 	results := make([]*CVResult, len(settings))
-	if err := d.runSome(settings, first, results); err != nil {
+	if err := d.runSome(settings, first, results, keep); err != nil {
 		return nil, 0, err
 	}
 	var ranked []int // the plain settings that have reweighted ones
@@ -255,7 +297,7 @@ func (d *cvData) runStaged(settings []Config, plainOf []int, topN int) ([]*CVRes
 		}
 	}
 	slices.SortStableFunc(ranked, func(a, b int) int { return byScore(results[a], results[b]) })
-	if topN > 0 && len(ranked) > topN {
+	if topN >= 0 && len(ranked) > topN {
 		ranked = ranked[:topN]
 	}
 	untried := 0
@@ -268,7 +310,7 @@ func (d *cvData) runStaged(settings []Config, plainOf []int, topN int) ([]*CVRes
 			untried++
 		}
 	}
-	if err := d.runSome(settings, second, results); err != nil {
+	if err := d.runSome(settings, second, results, nil); err != nil {
 		return nil, 0, err
 	}
 	var out []*CVResult
@@ -282,15 +324,22 @@ func (d *cvData) runStaged(settings []Config, plainOf []int, topN int) ([]*CVRes
 
 // runSome cross-validates the settings at which and puts their results
 // there in results.
-func (d *cvData) runSome(settings []Config, which []int, results []*CVResult) error {
+func (d *cvData) runSome(settings []Config, which []int, results []*CVResult, keep []bool) error {
 	if len(which) == 0 {
 		return nil
 	}
 	sub := make([]Config, len(which))
+	var subKeep []bool
+	if keep != nil {
+		subKeep = make([]bool, len(which))
+	}
 	for i, s := range which {
 		sub[i] = settings[s]
+		if keep != nil {
+			subKeep[i] = keep[s]
+		}
 	}
-	rs, err := d.run(sub)
+	rs, err := d.race(sub, subKeep)
 	if err != nil {
 		return err
 	}

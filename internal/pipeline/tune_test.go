@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -116,13 +118,13 @@ func TestTuneReweightTop(t *testing.T) {
 		}
 	}
 	slices.SortStableFunc(plain, byScore)
-	g.ReweightTop = 0 // the default: 2
+	g.ReweightTop = DefaultReweightTop
 	r, err := Tune(Config{}, g, o, docsOf(docs))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Results) != 8 || r.Untried != 4 {
-		t.Fatalf("ReweightTop 0: %d results, %d untried; want 8 and 4", len(r.Results), r.Untried)
+	if len(r.Results) != 8 || r.Untried != 4 || r.ReweightTop != DefaultReweightTop {
+		t.Fatalf("ReweightTop %d: %d results, %d untried, applied %d; want 8, 4 and %d", DefaultReweightTop, len(r.Results), r.Untried, r.ReweightTop, DefaultReweightTop)
 	}
 	want := map[string]bool{} // the plain settings whose reweighted ones are tried
 	for _, p := range plain[:DefaultReweightTop] {
@@ -143,6 +145,138 @@ func TestTuneReweightTop(t *testing.T) {
 			t.Errorf("%s out of grid order", k)
 		}
 		last = i
+	}
+}
+
+// TestTuneReweightTopZero checks a zero Grid.ReweightTop: the best
+// DefaultReweightTop are reweighted with two classes, none with more.
+func TestTuneReweightTopZero(t *testing.T) {
+	docs := readDocs(t, newsTrain)
+	var two []corpus.Document
+	for _, d := range docs {
+		if d.Label == "finance" || d.Label == "sport" {
+			two = append(two, d)
+		}
+	}
+	g := Grid{Alpha: []float64{0.1, 0.3, 1}, Classifier: []Classifier{Complement, Multinomial}, Reweight: []int{-1, 2}}
+	o := CVOptions{Folds: 3, Seed: 2}
+	for _, c := range []struct {
+		name                  string
+		docs                  []corpus.Document
+		results, untried, top int
+	}{
+		{"four classes", docs, 6, 6, 0},
+		{"two classes", two, 6 + DefaultReweightTop, 6 - DefaultReweightTop, DefaultReweightTop},
+	} {
+		r, err := Tune(Config{}, g, o, docsOf(c.docs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Results) != c.results || r.Untried != c.untried || r.ReweightTop != c.top {
+			t.Errorf("%s: %d results, %d untried, ReweightTop %d; want %d, %d and %d", c.name, len(r.Results), r.Untried, r.ReweightTop, c.results, c.untried, c.top)
+		}
+		for _, x := range r.Results {
+			if c.top == 0 && x.Config.Reweight > 0 {
+				t.Errorf("%s: tried %s", c.name, settingKey(x.Config))
+			}
+		}
+		var text strings.Builder
+		if err := r.WriteText(&text, o.Seed); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(text.String(), fmt.Sprintf("(%d reweighted settings not tried", c.untried)) {
+			t.Errorf("%s: the table does not say what was not tried:\n%s", c.name, text.String())
+		}
+	}
+}
+
+// TestTuneRace checks the racing of settings against the grid scored on
+// every fold (NoRace): a setting is dropped exactly when it trails the
+// first fold's best by more than raceZ standard errors of their paired
+// difference there, a dropped setting holds that fold's scores, the others
+// score what they score unraced, and the base setting is never dropped.
+func TestTuneRace(t *testing.T) {
+	docs := readDocs(t, newsTrain)
+	g := Grid{Alpha: []float64{0.01, 0.3, 30, 1000}, Classifier: []Classifier{Complement, Multinomial}, Weighting: []Weighting{TFIDF, RawCounts}}
+	o := CVOptions{Folds: 3, Seed: 1}
+	base := Config{Alpha: 1000, Classifier: Multinomial, Weighting: RawCounts} // among the worst, yet kept
+	raced, err := Tune(base, g, o, docsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.NoRace = true
+	full, err := Tune(base, g, o, docsOf(docs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raced.Results) != len(full.Results) || raced.Base != full.Base || raced.Base < 0 {
+		t.Fatalf("raced: %d results, base %d; every fold: %d, base %d", len(raced.Results), raced.Base, len(full.Results), full.Base)
+	}
+	if raced.Results[raced.Base].Dropped {
+		t.Errorf("the base setting %s was dropped", settingKey(raced.Results[raced.Base].Config))
+	}
+	var first []int // the documents of the first fold
+	right := func(r *CVResult, i int) bool { return r.Predicted[i] == docs[i].Label }
+	// The first fold's documents are those every dropped result predicts.
+	inFirst := make([]bool, len(docs))
+	for i := range docs {
+		inFirst[i] = true
+		for _, r := range raced.Results {
+			if r.Dropped && r.Predicted[i] == "" {
+				inFirst[i] = false
+			}
+		}
+	}
+	for i, ok := range inFirst {
+		if ok {
+			first = append(first, i)
+		}
+	}
+	bestFirst := 0 // the first fold's best, by documents right
+	n := func(r *CVResult) int {
+		c := 0
+		for _, i := range first {
+			if right(r, i) {
+				c++
+			}
+		}
+		return c
+	}
+	for s, r := range full.Results {
+		if n(r) > n(full.Results[bestFirst]) {
+			bestFirst = s
+		}
+	}
+	dropped := 0
+	for s, r := range raced.Results {
+		f := full.Results[s]
+		b, c := 0, 0
+		for _, i := range first {
+			switch {
+			case right(full.Results[bestFirst], i) && !right(f, i):
+				b++
+			case right(f, i) && !right(full.Results[bestFirst], i):
+				c++
+			}
+		}
+		want := s != raced.Base && float64(b-c) > raceZ*math.Sqrt(float64(b+c))
+		if r.Dropped != want {
+			t.Errorf("%s: dropped %v, want %v (b %d, c %d)", settingKey(r.Config), r.Dropped, want, b, c)
+		}
+		if r.Dropped {
+			dropped++
+			if len(r.Folds) != 1 || !reflect.DeepEqual(r.Folds[0], f.Folds[0]) || r.Accuracy.Mean != f.Folds[0].Accuracy {
+				t.Errorf("%s: dropped with folds %+v, want the first of %+v", settingKey(r.Config), r.Folds, f.Folds)
+			}
+		} else if r.Accuracy != f.Accuracy || !reflect.DeepEqual(r.Folds, f.Folds) || !reflect.DeepEqual(r.Predicted, f.Predicted) {
+			t.Errorf("%s: raced %+v, unraced %+v", settingKey(r.Config), r.Accuracy, f.Accuracy)
+		}
+	}
+	if dropped == 0 || dropped == len(raced.Results)-1 {
+		t.Errorf("%d of %d settings dropped: the grid should drop some and keep some", dropped, len(raced.Results))
+	}
+	if raced.Best != full.Best {
+		t.Errorf("raced chose %s, unraced %s", settingKey(raced.Results[raced.Best].Config), settingKey(full.Results[full.Best].Config))
 	}
 }
 
