@@ -28,10 +28,6 @@ type (
 	// Trainer builds a Pipeline from labeled documents given one at a
 	// time (Add, then Finish).
 	Trainer = pipeline.Trainer
-	// ClassInfo describes one class of a model (Info.Classes).
-	ClassInfo = pipeline.ClassInfo
-	// TermScore is a term with a score.
-	TermScore = pipeline.TermScore
 	// Contribution is one term's part in an Explanation.
 	Contribution = pipeline.Contribution
 	// DocError is the error of one document of a LearnBatch or

@@ -37,9 +37,10 @@ type classifier interface {
 	// text returns the text model that learn updates, or an error saying
 	// what the file at path holds instead.
 	text(path string) (*facade.Model, error)
-	// explainText is textnb explain, describe textnb inspect.
+	// explainText is textnb explain; describe tells textnb inspect what
+	// to print, with the top terms of each class.
 	explainText(w io.Writer, path, text string, top int, asJSON bool) error
-	describe(w io.Writer, path string, top int, asJSON bool) error
+	describe(top int) (description, error)
 	// evaluate is textnb eval.
 	evaluate(e *evalRun) error
 }

@@ -50,14 +50,6 @@ func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
 	}
 }
 
-// reweighting describes passes of reweighting at rate.
-func reweighting(passes int, rate float64) string {
-	if passes <= 0 {
-		return "no reweighting"
-	}
-	return fmt.Sprintf("%d reweighting passes at rate %g", passes, rate)
-}
-
 // reweightFlag is --reweight: facade.MultiLabelConfig.Reweight, where 0 is
 // "auto" and none is -1, written as the CLI says them: auto, or a number
 // of passes with 0 for none.
@@ -224,18 +216,10 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg facade.Config, path, out strin
 	if detected {
 		fmt.Fprintf(stdout, "multi-label corpus detected (label arrays in %s): training one model per label (--multi-label says so)\n", path)
 	}
-	fmt.Fprintf(stdout, "trained multi-label %v on %d documents (%d empty, %d without labels), %d labels (%.2f a document), %d features (min_df %d), lang %v, in %.2fs\n",
-		mc.Score, sum.Documents, st.Empty, sum.Unlabeled, sum.Labels, float64(sum.Assignments)/float64(sum.Documents), sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds())
-	reweight := reweighting(sum.Reweight, sum.ReweightRate)
-	if sum.OtherCVMicroF1 != 0 {
-		other := fmt.Sprintf("%d passes", facade.DefaultMultiLabelReweight)
-		if sum.Reweight > 0 {
-			other = "none"
-		}
-		reweight += fmt.Sprintf(" (cross-validated against %s: micro-F1 %.4f)", other, sum.OtherCVMicroF1)
+	if err := sum.WriteText(stdout, mm, st.Empty); err != nil {
+		return true, err
 	}
-	fmt.Fprintf(stdout, "alpha %g, %s; thresholds by %d-fold cross-validation (micro-F1 %.4f on it), %d rare or weak labels on the global cut\nwrote %s\n",
-		sum.Alpha, reweight, mc.Folds, sum.CVMicroF1, sum.FallbackLabels, out)
+	fmt.Fprintf(stdout, "wrote %s\n", out)
 	return true, nil
 }
 
