@@ -28,8 +28,10 @@ type (
 	// Trainer builds a Pipeline from labeled documents given one at a
 	// time (Add, then Finish).
 	Trainer = pipeline.Trainer
-	// Contribution is one term's part in an Explanation.
-	Contribution = pipeline.Contribution
+	// TopExplanation is an Explanation cut to its top terms
+	// (Explanation.Cut), with the probabilities of its two classes, as
+	// textnb explain prints it.
+	TopExplanation = pipeline.TopExplanation
 	// DocError is the error of one document of a LearnBatch or
 	// UnlearnBatch.
 	DocError = pipeline.DocError

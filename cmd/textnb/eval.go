@@ -186,13 +186,13 @@ func (e *evalRun) single(c classifier, threshold func() string) error {
 
 // misclassified is a document eval got wrong.
 type misclassified struct {
-	Source    string           `json:"source"`
-	Truth     string           `json:"true"`
-	Predicted string           `json:"predicted"`
-	P         float64          `json:"p"`      // of the predicted class
-	PTrue     float64          `json:"p_true"` // of the true class; 0 if the model does not know it
-	Explain   *explained       `json:"explain,omitempty"`
-	doc       facade.ReportDoc // for the report
+	Source    string                 `json:"source"`
+	Truth     string                 `json:"true"`
+	Predicted string                 `json:"predicted"`
+	P         float64                `json:"p"`      // of the predicted class
+	PTrue     float64                `json:"p_true"` // of the true class; 0 if the model does not know it
+	Explain   *facade.TopExplanation `json:"explain,omitempty"`
+	doc       facade.ReportDoc       // for the report
 }
 
 // newMisclassified records s, explained if explain is not nil.
@@ -203,8 +203,8 @@ func newMisclassified(s scored, classes []string, explain func(scored) any) misc
 		m.PTrue = s.Proba[i]
 	}
 	if explain != nil {
-		m.Explain = explain(s).(*explained)
-		m.doc.Explanation = &m.Explain.whole
+		m.Explain = explain(s).(*facade.TopExplanation)
+		m.doc.Explanation = &m.Explain.Whole
 	}
 	return m
 }

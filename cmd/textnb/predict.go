@@ -112,7 +112,7 @@ type printer struct {
 	top     int
 	err     error // the first error writing
 	// explain explains each prediction (predict --explain) by its top
-	// terms: an *explained, or a multi-label model's explanations
+	// terms: a *facade.TopExplanation, or a multi-label model's explanations
 	explain func(scored) any
 	// byTop and threshold choose a multi-label model's labels: the top
 	// most probable, or those of at least the probability of --threshold
@@ -122,14 +122,14 @@ type printer struct {
 }
 
 type jsonPrediction struct {
-	Source  string             `json:"source"`
-	File    string             `json:"file,omitempty"` // "-" for standard input
-	Line    int                `json:"line,omitempty"` // of a row of a line file
-	Label   string             `json:"label"`
-	Proba   map[string]float64 `json:"proba"`
-	Top     []jsonClass        `json:"top,omitempty"`
-	Fields  map[string]any     `json:"fields,omitempty"`
-	Explain *explained         `json:"explain,omitempty"`
+	Source  string                 `json:"source"`
+	File    string                 `json:"file,omitempty"` // "-" for standard input
+	Line    int                    `json:"line,omitempty"` // of a row of a line file
+	Label   string                 `json:"label"`
+	Proba   map[string]float64     `json:"proba"`
+	Top     []jsonClass            `json:"top,omitempty"`
+	Fields  map[string]any         `json:"fields,omitempty"`
+	Explain *facade.TopExplanation `json:"explain,omitempty"`
 }
 
 type jsonClass struct {
@@ -147,9 +147,9 @@ func (p *printer) print(s scored) {
 	}
 	r := s.PipelinePrediction
 	order := nb.Ranked(nil, r.Proba, p.top)
-	var x *explained
+	var x *facade.TopExplanation
 	if p.explain != nil {
-		x = p.explain(s).(*explained)
+		x = p.explain(s).(*facade.TopExplanation)
 	}
 	if p.json {
 		j := jsonPrediction{Source: r.Source, File: s.doc.file, Line: s.doc.line, Label: p.classes[r.Class],
@@ -178,7 +178,7 @@ func (p *printer) print(s scored) {
 		fmt.Fprintf(p.w, "\t%s\t%.6g", plain(p.classes[c]), r.Proba[c])
 	}
 	if x != nil {
-		fmt.Fprintf(p.w, "\t%s", x.inline())
+		fmt.Fprintf(p.w, "\t%s", x.Inline())
 	}
 	_, p.err = fmt.Fprintln(p.w)
 }
@@ -224,7 +224,7 @@ func (p *printer) printLabels(s scored) {
 		if i > 0 {
 			sep = "; "
 		}
-		fmt.Fprintf(p.w, "%s%s:%s", sep, plain(e.Name), inlineTerms(e.Terms))
+		fmt.Fprint(p.w, sep, e.Inline())
 	}
 	fmt.Fprintln(p.w)
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/textnb/textnb/internal/pipeline"
+	"github.com/textnb/textnb/internal/tally"
 )
 
 // The text of a multi-label model's training, description and
@@ -67,4 +68,65 @@ func (info Info) WriteText(w io.Writer, path string) error {
 		}
 	}
 	return nil
+}
+
+// TopLabelExplanation is a LabelExplanation cut to its top terms: Bias +
+// Σ Terms[i].Weight + Rest = Score.
+type TopLabelExplanation struct {
+	LabelExplanation
+	Rest      float64 `json:"rest"`
+	RestTerms int     `json:"rest_terms"`
+}
+
+// Explained is a text's explanation as textnb explain gives it: every
+// label predicted (or, when none is, the most probable), each cut to its
+// top terms.
+type Explained struct {
+	Score     Score                 `json:"score"`
+	Predicted bool                  `json:"predicted"` // false: no label reached its threshold
+	Labels    []TopLabelExplanation `json:"labels"`
+}
+
+// ExplainTop explains the labels of text, each by its top terms (0: all).
+func (mp *Predictor) ExplainTop(text string, top int) Explained {
+	proba := mp.Proba(nil, text)
+	labels := mp.Decide(nil, proba)
+	x := Explained{Score: mp.mm.Multi.Score, Predicted: len(labels) > 0}
+	if !x.Predicted {
+		labels = tally.Ranked(nil, proba, 1)
+	}
+	for _, e := range mp.Explain(text, labels) {
+		l := TopLabelExplanation{LabelExplanation: e}
+		l.Terms, l.Rest, l.RestTerms = e.Top(top)
+		x.Labels = append(x.Labels, l)
+	}
+	return x
+}
+
+// WriteText prints x as textnb explain does: each label's score, then a
+// line per term.
+func (x Explained) WriteText(w io.Writer) error {
+	what := "score against the labels' mean"
+	if x.Score == OddsScore {
+		what = "log-odds"
+	}
+	if !x.Predicted {
+		fmt.Fprintln(w, "no label reaches its threshold; the most probable:")
+	}
+	for i, e := range x.Labels {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s (p %.4g, threshold %.4g): %s %.4f\n", pipeline.Plain(e.Name), e.P, e.Threshold, what, e.Score)
+		if err := pipeline.WriteParts(w, e.Terms, e.Rest, e.RestTerms, e.Bias, e.Score, "score"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Inline formats e's terms on one line, as textnb predict --explain
+// does: "LABEL: term +0.41, term -0.12".
+func (e LabelExplanation) Inline() string {
+	return pipeline.Plain(e.Name) + ":" + pipeline.InlineTerms(e.Terms)
 }
