@@ -163,8 +163,7 @@ func cvMulti(path string, opt corpus.Options, cfg facade.Config, mc facade.Multi
 		return err
 	}
 	fmt.Fprintf(stdout, "\npooled: the %d held-out predictions of every fold, scored as one set\n", r.Pooled.N)
-	printMultiEvaluation(stdout, r.Pooled)
-	return nil
+	return facade.Report{Multi: &r.Pooled}.WriteText(stdout, 0)
 }
 
 // multiSettingName describes a multi-label configuration as GridSetting

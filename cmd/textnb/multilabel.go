@@ -269,8 +269,8 @@ func (c multiClassifier) evaluate(e *evalRun) error {
 		return err
 	}
 	r := ev.Result()
+	rep := facade.Report{Model: e.model, Corpus: e.corpus, Multi: &r, Known: len(mm.Labels), Docs: worst.reportDocs()}
 	if e.report != "" {
-		rep := facade.Report{Model: e.model, Corpus: e.corpus, Multi: &r, Known: len(mm.Labels), Docs: worst.reportDocs()}
 		if err := facade.SaveFile(e.report, rep); err != nil {
 			return err
 		}
@@ -278,22 +278,5 @@ func (c multiClassifier) evaluate(e *evalRun) error {
 	if e.asJSON {
 		return printJSON(e.stdout, r)
 	}
-	printMultiEvaluation(e.stdout, r)
-	return nil
-}
-
-func printMultiEvaluation(w io.Writer, r metrics.MultiEvaluation) {
-	fmt.Fprintf(w, "documents        %d\nmicro P/R/F1     %.4f  %.4f  %.4f\nmacro P/R/F1     %.4f  %.4f  %.4f\n",
-		r.N, r.MicroPrecision, r.MicroRecall, r.MicroF1, r.MacroPrecision, r.MacroRecall, r.MacroF1)
-	fmt.Fprintf(w, "subset accuracy  %.4f\nHamming loss     %.4f\nbreakeven        %.4f micro, %.4f macro\n\n",
-		r.SubsetAccuracy, r.HammingLoss, r.MicroBreakeven, r.MacroBreakeven)
-	width := 5
-	for _, l := range r.Labels {
-		width = max(width, len(l))
-	}
-	fmt.Fprintf(w, "%-*s  %9s  %9s  %9s  %9s  %7s  %9s\n", width, "label", "precision", "recall", "f1", "breakeven", "support", "predicted")
-	for _, l := range r.Labels {
-		s := r.PerLabel[l]
-		fmt.Fprintf(w, "%-*s  %9.4f  %9.4f  %9.4f  %9.4f  %7d  %9d\n", width, l, s.Precision, s.Recall, s.F1, s.Breakeven, s.Support, s.Predicted)
-	}
+	return rep.WriteText(e.stdout, 0)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/textnb/textnb/internal/pipeline"
 	"github.com/textnb/textnb/internal/tally"
+	"github.com/textnb/textnb/metrics"
 )
 
 // The text of a multi-label model's training, description and
@@ -129,4 +130,21 @@ func (x Explained) WriteText(w io.Writer) error {
 // does: "LABEL: term +0.41, term -0.12".
 func (e LabelExplanation) Inline() string {
 	return pipeline.Plain(e.Name) + ":" + pipeline.InlineTerms(e.Terms)
+}
+
+// WriteEvaluation writes a multi-label evaluation as textnb eval does.
+func WriteEvaluation(w io.Writer, r metrics.MultiEvaluation) {
+	fmt.Fprintf(w, "documents        %d\nmicro P/R/F1     %.4f  %.4f  %.4f\nmacro P/R/F1     %.4f  %.4f  %.4f\n",
+		r.N, r.MicroPrecision, r.MicroRecall, r.MicroF1, r.MacroPrecision, r.MacroRecall, r.MacroF1)
+	fmt.Fprintf(w, "subset accuracy  %.4f\nHamming loss     %.4f\nbreakeven        %.4f micro, %.4f macro\n\n",
+		r.SubsetAccuracy, r.HammingLoss, r.MicroBreakeven, r.MacroBreakeven)
+	width := 5
+	for _, l := range r.Labels {
+		width = max(width, len(l))
+	}
+	fmt.Fprintf(w, "%-*s  %9s  %9s  %9s  %9s  %7s  %9s\n", width, "label", "precision", "recall", "f1", "breakeven", "support", "predicted")
+	for _, l := range r.Labels {
+		s := r.PerLabel[l]
+		fmt.Fprintf(w, "%-*s  %9.4f  %9.4f  %9.4f  %9.4f  %7d  %9d\n", width, l, s.Precision, s.Recall, s.F1, s.Breakeven, s.Support, s.Predicted)
+	}
 }
