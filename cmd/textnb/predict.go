@@ -13,7 +13,6 @@ import (
 
 	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/nb"
 )
 
 func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -146,7 +145,7 @@ func (p *printer) print(s scored) {
 		return
 	}
 	r := s.PipelinePrediction
-	order := nb.Ranked(nil, r.Proba, p.top)
+	order := r.Ranked(p.top)
 	var x *facade.TopExplanation
 	if p.explain != nil {
 		x = p.explain(s).(*facade.TopExplanation)
@@ -195,9 +194,9 @@ type jsonLabels struct {
 func (p *printer) printLabels(s scored) {
 	switch {
 	case p.byTop:
-		s.labels = nb.Ranked(nil, s.Proba, p.top)
+		s.labels = s.Ranked(p.top)
 	case p.threshold.given:
-		s.labels = nb.AtLeast(nil, s.Proba, p.threshold.p)
+		s.labels = s.AtLeast(p.threshold.p)
 	}
 	var es []facade.LabelExplanation
 	if p.explain != nil {
