@@ -152,7 +152,7 @@ func TrainFrom(docs iter.Seq2[Document, error], cfg Config) (*Model, error) {
 func ReadCorpus(path string) iter.Seq2[Document, error] {
 	return func(yield func(Document, error) bool) {
 		stop := errors.New("stop")
-		err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+		_, err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 			if !yield(Document{Label: d.Label, Text: d.Text}, nil) {
 				return stop
 			}

@@ -59,7 +59,7 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	n := 0
 	meter := newMeter(stderr, "cv", pos[0], *quiet)
-	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
+	_, err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
 		if err := tr.Add(d.Label, d.Text); err != nil {
 			return err
 		}

@@ -274,18 +274,16 @@ func readDocs(path string, o rowOptions, add func(row) error) error {
 			if o.wantsFields() {
 				return fmt.Errorf("%w: %s: --id-field and --keep-fields need a line file, not a folder", errUsage, path)
 			}
-			return corpus.Walk(path, opt, func(d corpus.Document) error { return add(docRow(d)) })
-		}
-		if !fi.Mode().IsRegular() {
+		} else if !fi.Mode().IsRegular() {
 			return fmt.Errorf("%s: not a regular file or folder", path)
-		}
-		if format = cmp.Or(format, corpus.FormatOf(path)); format == corpus.FormatAuto {
+		} else if format = cmp.Or(format, corpus.FormatOf(path)); format == corpus.FormatAuto {
 			if o.wantsFields() {
 				return fmt.Errorf("%w: %s: --id-field and --keep-fields need a .tsv, .csv or .jsonl file (or --format)", errUsage, path)
 			}
-			whole := opt
-			whole.Whole = true
-			_, err := corpus.WalkStats(path, whole, func(d corpus.Document) error { return add(docRow(d)) })
+			opt.Whole = true
+		}
+		if fi.IsDir() || opt.Whole {
+			_, err := corpus.Walk(path, opt, func(d corpus.Document) error { return add(docRow(d)) })
 			return err
 		}
 	}
@@ -314,7 +312,7 @@ func readDocs(path string, o rowOptions, add func(row) error) error {
 		_, err = corpus.WalkReader(o.stdin, "stdin", opt, rows)
 	} else {
 		opt.Format = format
-		err = corpus.Walk(path, opt, rows)
+		_, err = corpus.Walk(path, opt, rows)
 	}
 	if errors.Is(err, corpus.ErrEmptyCorpus) {
 		return nil // a line file without rows holds no documents to predict

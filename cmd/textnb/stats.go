@@ -16,7 +16,7 @@ func writeDocFreqs(cfg facade.Config, path string, fields fieldFlags, out string
 	if err != nil {
 		return usageErr(err)
 	}
-	err = corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
+	_, err = corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
 		return c.Add(d.Label, d.Text)
 	})
 	if err != nil {
@@ -122,7 +122,7 @@ func runStatsSum(args []string, stdout, stderr io.Writer) error {
 	}
 	s := p.NewSummer()
 	n := 0
-	err = corpus.Walk(pos[0], fields.options(false), func(doc corpus.Document) error {
+	_, err = corpus.Walk(pos[0], fields.options(false), func(doc corpus.Document) error {
 		n++
 		return s.Add(doc.Label, doc.Text)
 	})
