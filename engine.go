@@ -44,6 +44,9 @@ type (
 	Grid = pipeline.Grid
 	// TuneResult is the outcome of Tune.
 	TuneResult = pipeline.TuneResult
+	// OnlineReport is an EvalOnline, with how its corpus was read, as
+	// textnb eval --online prints it.
+	OnlineReport = pipeline.OnlineReport
 )
 
 // Cross-validation and tuning.
