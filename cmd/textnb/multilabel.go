@@ -152,16 +152,16 @@ func (f multiFlags) selection(cfg *facade.Config, features int) error {
 func (f multiFlags) config(fs *flag.FlagSet, cfg *facade.Config, path string, opt corpus.Options, innerFolds int) (on, detected bool, mc facade.MultiLabelConfig, err error) {
 	detected = !*f.multi && corpus.IsMultiLabel(path, opt)
 	if !*f.multi && !detected {
-		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") {
+		if *f.labelSep != "" || *f.allowEmpty || givenFlags(fs)["title"] {
 			return false, false, mc, fmt.Errorf("%w: --label-sep, --allow-empty and --title need --multi-label", errUsage)
 		}
 		return false, false, mc, f.textReweight(cfg)
 	}
-	if !set(fs, "alpha") {
+	if !givenFlags(fs)["alpha"] {
 		cfg.Alpha = 0 // chosen by cross-validation
 	}
 	mc = facade.MultiLabelConfig{AllowEmpty: *f.allowEmpty, Score: f.mc.Score, Title: *f.title}
-	if set(fs, "title") && *f.title < 1 {
+	if givenFlags(fs)["title"] && *f.title < 1 {
 		return true, detected, mc, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
 	}
 	mc.Reweight, mc.ReweightRate = int(*f.reweight), float64(*f.rate)
@@ -223,18 +223,11 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg facade.Config, path, out strin
 	return true, nil
 }
 
-// set reports whether the flag name was given on the command line.
-func set(fs *flag.FlagSet, name string) bool {
-	found := false
-	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
-	return found
-}
-
 // multiOptions returns the corpus options of a multi-label read: an
 // unnamed label field lets a JSONL file's "labels" array be found.
 func multiOptions(fs *flag.FlagSet, fields fieldFlags, sep string) corpus.Options {
 	opt := fields.options(false)
-	if !set(fs, "label-field") {
+	if !givenFlags(fs)["label-field"] {
 		opt.LabelField = ""
 	}
 	opt.LabelSep = sep

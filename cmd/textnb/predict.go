@@ -76,7 +76,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	classes := c.Classes()
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	p := &printer{classes: classes, w: w, json: *asJSON, top: min(*top, len(classes)), byTop: set(fs, "top"), threshold: threshold}
+	p := &printer{classes: classes, w: w, json: *asJSON, top: min(*top, len(classes)), byTop: givenFlags(fs)["top"], threshold: threshold}
 	if *explain {
 		if p.explain = c.explainer(*terms); p.explain == nil {
 			return errTextOnly
