@@ -9,18 +9,15 @@ import (
 )
 
 // Kind says what a model file holds: TextModel, TableModel or
-// MultiLabelModel.
-type Kind uint8
+// MultiLabelModel; its String names the kind as model file errors do.
+type Kind = modelfile.Kind
 
 // The kinds of model.
 const (
-	TextModel       = Kind(modelfile.TextModel)       // a Model
-	TableModel      = Kind(modelfile.TableModel)      // a Table
-	MultiLabelModel = Kind(modelfile.MultiLabelModel) // a MultiLabel
+	TextModel       = modelfile.TextModel       // a Model
+	TableModel      = modelfile.TableModel      // a Table
+	MultiLabelModel = modelfile.MultiLabelModel // a MultiLabel
 )
-
-// String names the kind as model file errors do.
-func (k Kind) String() string { return modelfile.Kind(k).String() }
 
 // Classifier is a model of any kind, as Open returns it: a *Model, a
 // *Table or a *MultiLabel. Its methods take an Input, a text or a table

@@ -28,12 +28,10 @@ type (
 	// Trainer builds a Pipeline from labeled documents given one at a
 	// time (Add, then Finish).
 	Trainer = pipeline.Trainer
-	// ClassInfo describes one class of a model (Info.Classes).
-	ClassInfo = pipeline.ClassInfo
-	// TermScore is a term with a score.
-	TermScore = pipeline.TermScore
-	// Contribution is one term's part in an Explanation.
-	Contribution = pipeline.Contribution
+	// TopExplanation is an Explanation cut to its top terms
+	// (Explanation.Cut), with the probabilities of its two classes, as
+	// textnb explain prints it.
+	TopExplanation = pipeline.TopExplanation
 	// DocError is the error of one document of a LearnBatch or
 	// UnlearnBatch.
 	DocError = pipeline.DocError
@@ -46,6 +44,9 @@ type (
 	Grid = pipeline.Grid
 	// TuneResult is the outcome of Tune.
 	TuneResult = pipeline.TuneResult
+	// OnlineReport is an EvalOnline, with how its corpus was read, as
+	// textnb eval --online prints it.
+	OnlineReport = pipeline.OnlineReport
 )
 
 // Cross-validation and tuning.

@@ -13,10 +13,7 @@ var ErrOutput = modelfile.ErrOutput
 // FileKind returns the kind of model the file at path holds, from its
 // header alone: enough to start work that one kind needs while Open reads
 // and checks the whole file.
-func FileKind(path string) (Kind, error) {
-	k, err := modelfile.PeekKind(path)
-	return Kind(k), err
-}
+func FileKind(path string) (Kind, error) { return modelfile.PeekKind(path) }
 
 // SaveFile writes m, a model or a part of one (the types of packages
 // pipeline, multilabel and shard write themselves), to path as the Save

@@ -2,12 +2,11 @@ package textnb
 
 import "github.com/textnb/textnb/internal/pipeline"
 
-// The option types of Config's fields that are structs. The enumerated
+// The option types of Config's fields that are structs, but for
+// TFIDFOptions, which only its field names. The enumerated
 // fields take the values below; each enumeration is text (MarshalText,
 // UnmarshalText) as flags and model files name it.
 type (
-	// TFIDFOptions refines Weighting TFIDF (Config.TFIDFOptions).
-	TFIDFOptions = pipeline.TFIDFOptions
 	// Selection keeps the best terms by a criterion (Config.Select).
 	Selection = pipeline.Selection
 	// Semi configures semi-supervised training (Config.Semi), of the

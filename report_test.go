@@ -29,7 +29,7 @@ func evaluated(t *testing.T, m *Model, path string, keep int) Report {
 	p := m.m.NewPredictor()
 	ev := metrics.NewEvaluator(m.Classes())
 	rep := Report{Model: "m.model", Corpus: path}
-	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+	_, err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		proba, c := p.Proba(nil, d.Text)
 		ev.AddProba(d.Label, c, proba)
 		if m.m.Labels()[c] != d.Label && len(rep.Docs) < keep {

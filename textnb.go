@@ -17,8 +17,8 @@ type Document struct {
 
 // Config holds every setting of a text model; its zero value is the
 // default. The values of its option fields are below (Weightings,
-// Vectorizers, Estimators, …), with the struct types TFIDFOptions,
-// Selection and Semi.
+// Vectorizers, Estimators, …), with the struct types Selection and Semi;
+// its TFIDFOptions field's type, which no other names, is not named here.
 type Config = pipeline.Config
 
 // TableConfig holds the settings of TrainTable; its zero value is
@@ -152,7 +152,7 @@ func TrainFrom(docs iter.Seq2[Document, error], cfg Config) (*Model, error) {
 func ReadCorpus(path string) iter.Seq2[Document, error] {
 	return func(yield func(Document, error) bool) {
 		stop := errors.New("stop")
-		err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+		_, err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 			if !yield(Document{Label: d.Label, Text: d.Text}, nil) {
 				return stop
 			}

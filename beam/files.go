@@ -212,11 +212,11 @@ func ReadFile(ctx context.Context, f File, opt corpus.Options, fn func(corpus.Do
 	)
 	if f.Label == "" {
 		opt.Unlabeled = false
-		st, err = corpus.WalkStats(p, opt, fn)
+		st, err = corpus.Walk(p, opt, fn)
 	} else {
 		whole := opt
 		whole.Whole = true
-		st, err = corpus.WalkStats(p, whole, func(d corpus.Document) error {
+		st, err = corpus.Walk(p, whole, func(d corpus.Document) error {
 			d.Label = f.Label
 			return fn(d)
 		})

@@ -29,7 +29,7 @@ func localModel(t *testing.T, cfg pipeline.Config, path string) *pipeline.Model 
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+	_, err = corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		tr.Add(d.Label, d.Text)
 		return nil
 	})
@@ -68,7 +68,7 @@ func samePredictions(t *testing.T, a, b *pipeline.Model, path string) {
 	t.Helper()
 	pa, pb := a.NewPredictor(), b.NewPredictor()
 	n := 0
-	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+	_, err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		_, i := pa.Proba(nil, d.Text)
 		_, j := pb.Proba(nil, d.Text)
 		if a.Classes[i] != b.Classes[j] {

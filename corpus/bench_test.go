@@ -36,7 +36,7 @@ func BenchmarkWalkDir10k(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				n := 0
-				if err := Walk(dir, Options{Workers: workers}, func(Document) error { n++; return nil }); err != nil || n != 10_000 {
+				if _, err := Walk(dir, Options{Workers: workers}, func(Document) error { n++; return nil }); err != nil || n != 10_000 {
 					b.Fatal(n, err)
 				}
 			}
@@ -81,7 +81,7 @@ func benchLines(b *testing.B, files map[string]string, opt Options) {
 			b.ReportAllocs()
 			for b.Loop() {
 				n := 0
-				if err := Walk(p, opt, func(Document) error { n++; return nil }); err != nil || n != 100_000 {
+				if _, err := Walk(p, opt, func(Document) error { n++; return nil }); err != nil || n != 100_000 {
 					b.Fatal(n, err)
 				}
 			}

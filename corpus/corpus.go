@@ -78,7 +78,7 @@ type Options struct {
 	// extension (see FormatOf) and a stream as FormatLines. Folders'
 	// files are documents whatever it says.
 	Format Format
-	// Whole reads the path given to WalkStats, Walk or ReadAll as a
+	// Whole reads the path given to Walk or ReadAll as a
 	// folder's file is read, whatever its name: one document or, as Input
 	// says, the messages of a mail file. It implies Unlabeled.
 	Whole bool

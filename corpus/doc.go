@@ -54,11 +54,11 @@
 //
 // # Streaming
 //
-// [WalkStats] and [Walk] read and decode files on Options.Workers goroutines
-// ahead of the callback, but call it sequentially in a deterministic order
-// (class folders sorted, files sorted by name, line files in line order). The
-// read-ahead is bounded, so memory stays proportional to the number of workers,
-// not to the corpus. [WalkStats] also reports a [Stats] summary: how many
+// [Walk] reads and decodes files on Options.Workers goroutines ahead of
+// the callback, but calls it sequentially in a deterministic order (class
+// folders sorted, files sorted by name, line files in line order). The
+// read-ahead is bounded, so memory stays proportional to the number of
+// workers, not to the corpus. [Walk] also reports a [Stats] summary: how many
 // documents were empty, which encodings were seen, and whether labels were
 // ignored because an unlabeled read met a labeled file.
 //

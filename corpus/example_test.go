@@ -74,7 +74,7 @@ func ExampleStats() {
 	})
 	defer os.RemoveAll(dir)
 	// Reading a labeled file as unlabeled drops the labels, and says so.
-	st, err := corpus.WalkStats(filepath.Join(dir, "pool.tsv"), corpus.Options{Unlabeled: true},
+	st, err := corpus.Walk(filepath.Join(dir, "pool.tsv"), corpus.Options{Unlabeled: true},
 		func(d corpus.Document) error { return nil })
 	if err != nil {
 		log.Fatal(err)
@@ -93,7 +93,7 @@ func ExampleWalk() {
 `})
 	defer os.RemoveAll(dir)
 	counts := map[string]int{}
-	err := corpus.Walk(filepath.Join(dir, "d.jsonl"), corpus.Options{}, func(d corpus.Document) error {
+	_, err := corpus.Walk(filepath.Join(dir, "d.jsonl"), corpus.Options{}, func(d corpus.Document) error {
 		counts[d.Label]++
 		return nil
 	})

@@ -51,7 +51,7 @@ func FormatOf(path string) Format {
 
 // WalkReader reads the stream r as a line file of opt.Format (FormatLines
 // for FormatAuto), named name in Sources and errors, and calls fn on each
-// document as WalkStats does.
+// document as Walk does.
 func WalkReader(r io.Reader, name string, opt Options, fn func(Document) error) (Stats, error) {
 	format := opt.Format
 	if format == FormatAuto {

@@ -37,7 +37,7 @@ func FuzzLineFile(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := WalkStats(path, Options{Unlabeled: unlabeled, Workers: 1}, func(d Document) error {
+		_, err := Walk(path, Options{Unlabeled: unlabeled, Workers: 1}, func(d Document) error {
 			switch {
 			case !utf8.ValidString(d.Text) || !utf8.ValidString(d.Label):
 				t.Fatalf("document %q: label %q, text %q not UTF-8", d.Source, d.Label, d.Text)

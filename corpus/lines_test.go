@@ -62,7 +62,7 @@ func TestTSVErrors(t *testing.T) {
 func TestTSVUnlabeled(t *testing.T) {
 	dir := t.TempDir()
 	p := testkit.Write(t, dir, "u.tsv", "just text\nmore\twith a tab\n")
-	st, err := WalkStats(p, Options{Unlabeled: true}, func(Document) error { return nil })
+	st, err := Walk(p, Options{Unlabeled: true}, func(Document) error { return nil })
 	if err != nil || st.LabelsIgnored || st.Docs != 2 {
 		t.Errorf("one-column file: %+v, %v", st, err)
 	}
@@ -71,7 +71,7 @@ func TestTSVUnlabeled(t *testing.T) {
 
 	q := testkit.Write(t, dir, "l.tsv", "pos\tgood\nneg\tbad\n")
 	var got []Document
-	st, err = WalkStats(q, Options{Unlabeled: true}, func(d Document) error { got = append(got, d); return nil })
+	st, err = Walk(q, Options{Unlabeled: true}, func(d Document) error { got = append(got, d); return nil })
 	if err != nil || !st.LabelsIgnored {
 		t.Errorf("labeled file read unlabeled: %+v, %v", st, err)
 	}
@@ -87,7 +87,7 @@ func TestTSVEncodings(t *testing.T) {
 	content := "zh\t" + string(testkit.GBK(t, "今天天气很好")) + "\nfr\tcaf\xe9\nen\tplain\n"
 	p := testkit.Write(t, dir, "enc.tsv", content)
 	var docs []Document
-	st, err := WalkStats(p, Options{}, func(d Document) error { docs = append(docs, d); return nil })
+	st, err := Walk(p, Options{}, func(d Document) error { docs = append(docs, d); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestTSVManyBatches(t *testing.T) {
 	}
 	p := testkit.Write(t, dir, "many.tsv", sb.String())
 	n := 0
-	err := Walk(p, Options{Workers: 8}, func(d Document) error {
+	_, err := Walk(p, Options{Workers: 8}, func(d Document) error {
 		n++
 		if want := fmt.Sprintf("%s:%d", p, n); d.Source != want || d.Text != fmt.Sprintf("doc %d", n) {
 			t.Fatalf("doc %d: %+v", n, d)
@@ -143,7 +143,7 @@ func TestCSV(t *testing.T) {
 		"2,neg,caf\xe9\n"+
 		"3,\"neg\",plain\r\n")
 	var docs []Document
-	st, err := WalkStats(p, Options{}, func(d Document) error { docs = append(docs, d); return nil })
+	st, err := Walk(p, Options{}, func(d Document) error { docs = append(docs, d); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestCSVManyRecords(t *testing.T) {
 	sb.WriteString("x,bad\"quote\n")
 	p := testkit.Write(t, dir, "many.csv", sb.String())
 	n := 0
-	err := Walk(p, Options{Workers: 3}, func(d Document) error {
+	_, err := Walk(p, Options{Workers: 3}, func(d Document) error {
 		n++
 		if want := fmt.Sprintf("%s:%d", p, 2*n); d.Source != want || d.Text != fmt.Sprintf("doc\n%d", n) {
 			t.Fatalf("record %d: %+v", n, d)
@@ -197,14 +197,14 @@ func TestCSVUnlabeled(t *testing.T) {
 	dir := t.TempDir()
 	p := testkit.Write(t, dir, "l.csv", "label,text\npos,good\n")
 	var docs []Document
-	st, err := WalkStats(p, Options{Unlabeled: true}, func(d Document) error { docs = append(docs, d); return nil })
+	st, err := Walk(p, Options{Unlabeled: true}, func(d Document) error { docs = append(docs, d); return nil })
 	if err != nil || !st.LabelsIgnored {
 		t.Errorf("%+v, %v", st, err)
 	}
 	assertDocs(t, dir, docs, []string{"l.csv:2 |good"})
 
 	q := testkit.Write(t, dir, "u.csv", "text\nalone\n")
-	st, err = WalkStats(q, Options{Unlabeled: true}, func(Document) error { return nil })
+	st, err = Walk(q, Options{Unlabeled: true}, func(Document) error { return nil })
 	if err != nil || st.LabelsIgnored || st.Docs != 1 {
 		t.Errorf("%+v, %v", st, err)
 	}
@@ -257,7 +257,7 @@ func TestJSONLUnlabeled(t *testing.T) {
 	dir := t.TempDir()
 	p := testkit.Write(t, dir, "u.jsonl", `{"text":"a"}`+"\n"+`{"text":"b","label":"x"}`+"\n")
 	var docs []Document
-	st, err := WalkStats(p, Options{Unlabeled: true}, func(d Document) error { docs = append(docs, d); return nil })
+	st, err := Walk(p, Options{Unlabeled: true}, func(d Document) error { docs = append(docs, d); return nil })
 	if err != nil || !st.LabelsIgnored {
 		t.Errorf("%+v, %v", st, err)
 	}

@@ -35,7 +35,7 @@ func TestReadMail(t *testing.T) {
 	testkit.Write(t, dir, "ham/x.eml", "Subject: eml\n\nby extension\n")
 
 	var docs []Document
-	st, err := WalkStats(dir, Options{}, func(d Document) error { docs = append(docs, d); return nil })
+	st, err := Walk(dir, Options{}, func(d Document) error { docs = append(docs, d); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestWalkWhole(t *testing.T) {
 	dir := t.TempDir()
 	path := testkit.Write(t, dir, "inbox", spamMsg+"\nFrom b@c Tue Sep  3 2002\n"+hamMsg)
 	var ids []string
-	if _, err := WalkStats(path, Options{Whole: true}, func(d Document) error { ids = append(ids, d.Source+" "+d.ID); return nil }); err != nil {
+	if _, err := Walk(path, Options{Whole: true}, func(d Document) error { ids = append(ids, d.Source+" "+d.ID); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if want := path + ":1 s1@cheap.biz," + path + ":2 h1@example.org"; strings.Join(ids, ",") != want {
@@ -141,7 +141,7 @@ func TestHugeMbox(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	var got []string
-	_, err = WalkStats(dir, Options{Workers: 2}, func(d Document) error {
+	_, err = Walk(dir, Options{Workers: 2}, func(d Document) error {
 		got = append(got, filepath.Base(d.Source)+" "+d.ID)
 		return nil
 	})

@@ -55,7 +55,7 @@ func WalkMulti(path string, opt Options, fn func(MultiDocument) error) (Stats, e
 	if err == nil && info.IsDir() && !opt.Unlabeled {
 		return walkFolderMulti(path, opt, fn)
 	}
-	return WalkStats(path, opt, func(d Document) error {
+	return Walk(path, opt, func(d Document) error {
 		return fn(MultiDocument{Source: d.Source, Labels: splitLabels(d.Label, opt.LabelSep), Text: d.Text})
 	})
 }
@@ -184,7 +184,7 @@ func walkFolderMulti(root string, opt Options, fn func(MultiDocument) error) (St
 	}
 	var docs []doc
 	byName := map[string]int{}
-	st, err := WalkStats(root, opt, func(d Document) error {
+	st, err := Walk(root, opt, func(d Document) error {
 		name, err := filepath.Rel(filepath.Join(root, d.Label), d.Source)
 		if err != nil {
 			name = d.Source

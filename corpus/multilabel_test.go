@@ -71,7 +71,7 @@ func TestWalkMultiJSONLDetailsAndErrors(t *testing.T) {
 		t.Errorf("nested array: %v, want a ParseError at line 2", err)
 	}
 	// Walk still refuses arrays: single-label reading is unchanged.
-	if err := Walk(p, Options{}, func(Document) error { return nil }); err == nil {
+	if _, err := Walk(p, Options{}, func(Document) error { return nil }); err == nil {
 		t.Error("Walk accepted a label array")
 	}
 }

@@ -16,53 +16,66 @@ import (
 	"github.com/textnb/textnb/internal/enum"
 )
 
-// Order is how ReadOrdered puts documents in the order they arrived.
-type Order uint8
+// order is how ReadOrdered puts documents in the order they arrived.
+// Documents that an order cannot tell apart keep their reading order
+// (Walk's), so the messages of one mbox and the rows of one line file keep
+// theirs.
+type order uint8
 
-// The orders. Documents that an order cannot tell apart keep their
-// reading order (Walk's), so the messages of one mbox and the rows of one
-// line file keep theirs.
+// The orders, named as ReadOrdered takes them.
 const (
-	// OrderAuto, the default, is OrderName when every file's name holds
-	// a date, else OrderDate when the corpus holds mail, else OrderMtime.
-	OrderAuto Order = iota
-	// OrderName orders by file name: by the sequence number every name
-	// starts with when each name has its own (Enron-Spam's
-	// "0006.2003-12-18.GP.spam.txt", numbered by the corpus's authors in
-	// the order the messages arrive), else by the date (YYYY-MM-DD) every
-	// name holds, else by the names, their numbers compared by value.
-	OrderName
-	// OrderDate orders messages by their date (Document.Date); a document
-	// without one takes its file's modification time.
-	OrderDate
-	// OrderMtime orders by the files' modification times.
-	OrderMtime
-	// OrderList orders as a list file names the documents (see
-	// ReadOrdered).
-	OrderList
+	orderAuto order = iota
+	orderName
+	orderDate
+	orderMtime
+	orderList
 )
 
 var orderNames = [...]string{"auto", "name", "date", "mtime", "list"}
 
-func (o Order) String() string { return enum.String(orderNames[:], int(o)) }
+func (o order) String() string { return enum.String(orderNames[:], int(o)) }
 
 // ErrOrderList: a list file given to ReadOrdered does not name the
 // corpus's documents, each once; the error names the line.
 var ErrOrderList = errors.New("corpus: bad order list")
 
-// ReadOrdered returns the documents at path in the order by says, with
-// the order it used (never OrderAuto). A corpus folder's documents are
-// read, as Walk reads them, into memory, then sorted: memory grows with
-// the corpus's decoded text, as a cross-validation's does.
+// ReadOrdered returns the documents at path in the order they arrived,
+// by the order named by, with the name of the order it used (never auto). A corpus folder's
+// documents are read, as Walk reads them, into memory, then sorted: memory
+// grows with the corpus's decoded text, as a cross-validation's does. The
+// orders are:
 //
-// With OrderList, the file at list names every document once, in order,
-// one a line: its Source, its Source relative to path or to the list's
-// folder, or a message's Message-ID; a line may start with the document's
-// label and white space, as in the TREC spam track's index files ("spam
-// ../data/inmail.1"), and the label must then be the document's. Blank
-// lines and lines starting with # are skipped.
-func ReadOrdered(path string, opt Options, by Order, list string) ([]Document, Order, error) {
-	if by > OrderList {
+//   - "name": by file name: by the sequence number every name starts with
+//     when each name has its own (Enron-Spam's
+//     "0006.2003-12-18.GP.spam.txt", numbered by the corpus's authors in
+//     the order the messages arrive), else by the date (YYYY-MM-DD) every
+//     name holds, else by the names, their numbers compared by value.
+//   - "date": messages by their date (Document.Date); a document without
+//     one takes its file's modification time.
+//   - "mtime": by the files' modification times.
+//   - "auto": name when every file's name holds a date, else date when the
+//     corpus holds mail, else mtime.
+//   - any other order is the path of a list file (the order used is then
+//     "list"), which names every document once, in order, one a line: its
+//     Source, its Source relative to path or to the list's folder, or a
+//     message's Message-ID; a line may start with the document's label and
+//     white space, as in the TREC spam track's index files ("spam
+//     ../data/inmail.1"), and the label must then be the document's. Blank
+//     lines and lines starting with # are skipped.
+func ReadOrdered(path string, opt Options, by string) ([]Document, string, error) {
+	o, list := orderList, ""
+	if i := slices.Index(orderNames[:orderList], by); i >= 0 {
+		o = order(i)
+	} else {
+		list = by
+	}
+	docs, used, err := readOrdered(path, opt, o, list)
+	return docs, used.String(), err
+}
+
+// readOrdered is ReadOrdered by an order, and the list file of orderList.
+func readOrdered(path string, opt Options, by order, list string) ([]Document, order, error) {
+	if by > orderList {
 		return nil, by, fmt.Errorf("%w: order %d", ErrUnsupported, by)
 	}
 	var files []fileDoc
@@ -77,19 +90,19 @@ func ReadOrdered(path string, opt Options, by Order, list string) ([]Document, O
 	if err != nil {
 		return nil, by, err
 	}
-	if by == OrderList {
+	if by == orderList {
 		docs, err = orderByList(docs, path, list)
 		return docs, by, err
 	}
 	names := nameKeys(files)
-	if by == OrderAuto {
+	if by == orderAuto {
 		switch {
 		case names.dated:
-			by = OrderName
+			by = orderName
 		case slices.ContainsFunc(docs, func(d Document) bool { return d.Mail }):
-			by = OrderDate
+			by = orderDate
 		default:
-			by = OrderMtime
+			by = orderMtime
 		}
 	}
 	key := make([]int64, len(docs)) // per document, in reading order
@@ -109,9 +122,9 @@ func ReadOrdered(path string, opt Options, by Order, list string) ([]Document, O
 	for i, d := range docs {
 		file := fileOf(d.Source)
 		switch {
-		case by == OrderName:
+		case by == orderName:
 			key[i] = int64(names.rank[file]) // files not listed (a line file) rank 0
-		case by == OrderDate && !d.Date.IsZero():
+		case by == orderDate && !d.Date.IsZero():
 			key[i] = d.Date.UnixNano()
 		default:
 			if key[i], err = mtime(file); err != nil {
@@ -153,7 +166,7 @@ func fileFinder(path string, files []fileDoc) func(source string) string {
 	}
 }
 
-// names ranks a folder's files in OrderName's order.
+// names ranks a folder's files in orderName's order.
 type names struct {
 	rank  map[string]int // by path, from 1
 	dated bool           // every name holds a date
@@ -174,7 +187,7 @@ func dateInName(name string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// nameKeys ranks files by name (OrderName).
+// nameKeys ranks files by name (orderName).
 func nameKeys(files []fileDoc) names {
 	n := names{rank: make(map[string]int, len(files)), dated: len(files) > 0}
 	type file struct {

@@ -43,9 +43,9 @@ func bases(t *testing.T, dir string, docs []Document) string {
 	return strings.Join(s, " ")
 }
 
-func checkOrder(t *testing.T, dir string, by Order, list string, wantBy Order, want string) {
+func checkOrder(t *testing.T, dir, by, wantBy, want string) {
 	t.Helper()
-	docs, got, err := ReadOrdered(dir, Options{}, by, list)
+	docs, got, err := ReadOrdered(dir, Options{}, by)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,17 +77,17 @@ func TestReadOrderedEnronNames(t *testing.T) {
 	})
 	want := "ham/0001.1999-12-10.farmer.ham.txt ham/0002.1999-12-13.farmer.ham.txt spam/0003.2003-12-18.GP.spam.txt " +
 		"ham/0004.2000-01-02.farmer.ham.txt spam/0005.2004-01-01.GP.spam.txt"
-	checkOrder(t, dir, OrderAuto, "", OrderName, want)
-	checkOrder(t, dir, OrderName, "", OrderName, want)
-	docs, _, err := ReadOrdered(dir, Options{}, OrderMtime, "")
+	checkOrder(t, dir, "auto", "name", want)
+	checkOrder(t, dir, "name", "name", want)
+	docs, _, err := readOrdered(dir, Options{}, orderMtime, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if first := filepath.Base(docs[0].Source); first != "0005.2004-01-01.GP.spam.txt" {
-		t.Errorf("OrderMtime: first %s, want the oldest file", first)
+		t.Errorf("orderMtime: first %s, want the oldest file", first)
 	}
 	if last := filepath.Base(docs[len(docs)-1].Source); last != "0001.1999-12-10.farmer.ham.txt" {
-		t.Errorf("OrderMtime: last %s, want the newest file", last)
+		t.Errorf("orderMtime: last %s, want the newest file", last)
 	}
 }
 
@@ -100,7 +100,7 @@ func TestReadOrderedDatedNames(t *testing.T) {
 		"b/1.2002-02-01.txt":    "z",
 		"b/note_2001-12-31.txt": "w",
 	}, nil)
-	checkOrder(t, dir, OrderAuto, "", OrderName, "b/note_2001-12-31.txt a/b-2002-01-15.txt b/1.2002-02-01.txt a/1.2002-03-01.txt")
+	checkOrder(t, dir, "auto", "name", "b/note_2001-12-31.txt a/b-2002-01-15.txt b/1.2002-02-01.txt a/1.2002-03-01.txt")
 }
 
 func TestReadOrderedMailDates(t *testing.T) {
@@ -122,9 +122,9 @@ func TestReadOrderedMailDates(t *testing.T) {
 		"ham/00001.aaa":  time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC),
 	})
 	want := "spam/00002.ddd ham/00002.bbb ham/00001.aaa spam/00001.ccc"
-	checkOrder(t, dir, OrderAuto, "", OrderDate, want)
+	checkOrder(t, dir, "auto", "date", want)
 	// by name: the numbers repeat across folders, so the names as they sort
-	checkOrder(t, dir, OrderName, "", OrderName, "ham/00001.aaa spam/00001.ccc ham/00002.bbb spam/00002.ddd")
+	checkOrder(t, dir, "name", "name", "ham/00001.aaa spam/00001.ccc ham/00002.bbb spam/00002.ddd")
 }
 
 func TestReadOrderedMtime(t *testing.T) {
@@ -136,17 +136,17 @@ func TestReadOrderedMtime(t *testing.T) {
 		"pos/a.txt": base.Add(3 * time.Minute), "pos/b.txt": base,
 		"neg/c.txt": base.Add(time.Minute), "neg/d.txt": base.Add(3 * time.Minute), // ties a.txt: reading order
 	})
-	checkOrder(t, dir, OrderAuto, "", OrderMtime, "pos/b.txt neg/c.txt neg/d.txt pos/a.txt")
+	checkOrder(t, dir, "auto", "mtime", "pos/b.txt neg/c.txt neg/d.txt pos/a.txt")
 }
 
 func TestReadOrderedLineFile(t *testing.T) {
 	dir := t.TempDir()
 	writeCorpus(t, dir, map[string]string{"c.tsv": "label\ttext\nb\tsecond? no, first row\na\tthen this\nb\tlast\n"}, nil)
-	docs, by, err := ReadOrdered(filepath.Join(dir, "c.tsv"), Options{}, OrderAuto, "")
+	docs, by, err := readOrdered(filepath.Join(dir, "c.tsv"), Options{}, orderAuto, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if by != OrderMtime || len(docs) != 3 || docs[0].Text != "second? no, first row" || docs[2].Text != "last" {
+	if by != orderMtime || len(docs) != 3 || docs[0].Text != "second? no, first row" || docs[2].Text != "last" {
 		t.Errorf("line file: order %v, %+v; want its rows in order", by, docs)
 	}
 }
@@ -168,7 +168,7 @@ func TestReadOrderedList(t *testing.T) {
 	// the TREC index form (label, path relative to the list), a path
 	// relative to the corpus, a Message-ID, a comment and a blank line
 	write("# order\nspam c/spam/3\n\nham/2\n<m1@x>\n")
-	checkOrder(t, corpusDir, OrderList, list, OrderList, "spam/3 ham/2 ham/1")
+	checkOrder(t, corpusDir, list, "list", "spam/3 ham/2 ham/1")
 	for _, c := range []struct{ list, want string }{
 		{"spam c/spam/3\nham/2\nham/9\n", "index:3"},
 		{"spam/3\nham/2\nham/1\nspam/3\n", "index:4: corpus: bad order list: " + filepath.Join(corpusDir, "spam", "3") + " named again (first on line 1)"},
@@ -176,12 +176,12 @@ func TestReadOrderedList(t *testing.T) {
 		{"spam/3\nham/1\n", "names 2 of the 3"},
 	} {
 		write(c.list)
-		_, _, err := ReadOrdered(corpusDir, Options{}, OrderList, list)
+		_, _, err := readOrdered(corpusDir, Options{}, orderList, list)
 		if !errors.Is(err, ErrOrderList) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("list %q: error %v; want ErrOrderList with %q", c.list, err, c.want)
 		}
 	}
-	if _, _, err := ReadOrdered(corpusDir, Options{}, OrderList, filepath.Join(dir, "missing")); err == nil {
+	if _, _, err := readOrdered(corpusDir, Options{}, orderList, filepath.Join(dir, "missing")); err == nil {
 		t.Error("missing list: no error")
 	}
 }

@@ -31,7 +31,7 @@ func TestUTF16Files(t *testing.T) {
 					"d.jsonl:1 pos|good great happy", "d.jsonl:2 neg|bad 糟糕"},
 			} {
 				var docs []Document
-				st, err := WalkStats(path, Options{Workers: 2}, func(d Document) error { docs = append(docs, d); return nil })
+				st, err := Walk(path, Options{Workers: 2}, func(d Document) error { docs = append(docs, d); return nil })
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -11,15 +11,16 @@ import (
 	"github.com/textnb/textnb/internal/textfile"
 )
 
-// WalkStats reads the documents at path (see the package documentation for
+// Walk reads the documents at path (see the package documentation for
 // the formats) and calls fn on each, sequentially and in a deterministic
 // order, while files are read and decoded on opt.Workers goroutines ahead of
 // it. It stops at and returns the first error: fn's own error unchanged, a
 // *ParseError for a malformed line, an fs error naming an unreadable file, or
 // one wrapping ErrEmptyCorpus, ErrEmptyClass or ErrUnsupported. Errors found
 // while listing a directory are returned before fn is first called.
-// The Stats cover the documents passed to fn.
-func WalkStats(path string, opt Options, fn func(Document) error) (Stats, error) {
+// The Stats, which cover the documents passed to fn, say how many were
+// empty and how they were encoded.
+func Walk(path string, opt Options, fn func(Document) error) (Stats, error) {
 	if opt.Whole {
 		opt.Unlabeled = true
 		return walk(path, fileProducer([]fileDoc{{name: path}}, opt), opt, fn)
@@ -65,16 +66,10 @@ func walk(path string, produce func(emitFunc), opt Options, fn func(Document) er
 	return st, err
 }
 
-// Walk is WalkStats without the Stats.
-func Walk(path string, opt Options, fn func(Document) error) error {
-	_, err := WalkStats(path, opt, fn)
-	return err
-}
-
 // ReadAll returns every document at path, in Walk's order.
 func ReadAll(path string, opt Options) ([]Document, error) {
 	var docs []Document
-	err := Walk(path, opt, func(d Document) error {
+	_, err := Walk(path, opt, func(d Document) error {
 		docs = append(docs, d)
 		return nil
 	})

@@ -117,7 +117,7 @@ func TestEmptyClass(t *testing.T) {
 	testkit.Write(t, dir, "full/a", "x")
 	testkit.Write(t, dir, "hollow/.only-hidden", "x")
 	called := false
-	err := Walk(dir, Options{}, func(Document) error { called = true; return nil })
+	_, err := Walk(dir, Options{}, func(Document) error { called = true; return nil })
 	if !errors.Is(err, ErrEmptyClass) {
 		t.Fatalf("got %v, want ErrEmptyClass", err)
 	}
@@ -230,7 +230,7 @@ func TestUnreadableFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []string
-	err := Walk(dir, Options{}, func(d Document) error { seen = append(seen, d.Text); return nil })
+	_, err := Walk(dir, Options{}, func(d Document) error { seen = append(seen, d.Text); return nil })
 	if !errors.Is(err, fs.ErrPermission) {
 		t.Errorf("got %v, want fs.ErrPermission", err)
 	}
@@ -265,7 +265,7 @@ func TestWalkEncodingsAndStats(t *testing.T) {
 	testkit.Write(t, dir, "en/utf8", "\xef\xbb\xbfplain")
 	testkit.Write(t, dir, "en/blank", " \n\t")
 	testkit.Write(t, dir, "en/empty", "")
-	st, err := WalkStats(dir, Options{}, func(Document) error { return nil })
+	st, err := Walk(dir, Options{}, func(Document) error { return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestWalkOrderParallel(t *testing.T) {
 	}
 	for _, workers := range []int{1, 2, 7, 64} {
 		var got []string
-		err := Walk(dir, Options{Workers: workers}, func(d Document) error {
+		_, err := Walk(dir, Options{Workers: workers}, func(d Document) error {
 			rel, _ := filepath.Rel(dir, d.Source)
 			if d.Label != filepath.Dir(rel) {
 				t.Fatalf("%s labeled %q", rel, d.Label)
@@ -323,7 +323,7 @@ func TestWalkStopsOnCallbackError(t *testing.T) {
 	for _, path := range []string{dir, tsv} {
 		stop := errors.New("stop")
 		n := 0
-		err := Walk(path, Options{Workers: 4}, func(Document) error {
+		_, err := Walk(path, Options{Workers: 4}, func(Document) error {
 			n++
 			if n == 5 {
 				return stop

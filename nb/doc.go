@@ -58,7 +58,7 @@
 // # Prediction
 //
 // A Model scores one sparse row into per-class joint log-likelihoods;
-// LogProba, Proba and Argmax turn those into posteriors and labels, and
+// Proba and Argmax turn those into posteriors and labels, and
 // PredictCSR and LogProbaCSR apply them to a whole matrix on as many
 // goroutines as asked for.
 //

@@ -42,8 +42,8 @@ type Estimator interface {
 	Fit(c *Counts) error
 }
 
-// LogProba appends the log posteriors jll − logsumexp(jll) to dst.
-func LogProba(dst, jll []float64) []float64 {
+// logProba appends the log posteriors jll − logsumexp(jll) to dst.
+func logProba(dst, jll []float64) []float64 {
 	if len(jll) == 0 {
 		return dst
 	}
@@ -56,7 +56,7 @@ func LogProba(dst, jll []float64) []float64 {
 // Proba appends the posteriors exp(jll − logsumexp(jll)) to dst.
 func Proba(dst, jll []float64) []float64 {
 	n := len(dst)
-	dst = LogProba(dst, jll)
+	dst = logProba(dst, jll)
 	for i := n; i < len(dst); i++ {
 		dst[i] = math.Exp(dst[i])
 	}

@@ -102,17 +102,17 @@ func TestComplementWorkedExample(t *testing.T) {
 }
 
 func TestLogProbaStable(t *testing.T) {
-	got := LogProba(nil, []float64{-1000, -1001, -1e308})
+	got := logProba(nil, []float64{-1000, -1001, -1e308})
 	want := []float64{-math.Log1p(math.Exp(-1)), -1 - math.Log1p(math.Exp(-1)), -1e308}
 	for i := range got {
 		if got[i] != want[i] && math.Abs(got[i]-want[i]) > 1e-12 {
-			t.Fatalf("LogProba[%d] = %v, want %v", i, got[i], want[i])
+			t.Fatalf("logProba[%d] = %v, want %v", i, got[i], want[i])
 		}
 	}
 	p := Proba([]float64{7}, []float64{800, 800})
 	golden.Close(t, "Proba", p, []float64{7, 0.5, 0.5}, 1e-13) // lse rounds at 800
-	if out := LogProba(nil, nil); len(out) != 0 {
-		t.Fatalf("LogProba(empty) = %v", out)
+	if out := logProba(nil, nil); len(out) != 0 {
+		t.Fatalf("logProba(empty) = %v", out)
 	}
 }
 

@@ -82,7 +82,7 @@ func ExampleVocabConfig() {
 }
 
 func ExampleVocabulary() {
-	vocab, err := vectorize.NewVocabulary([]string{"bayes", "naive", "spam"})
+	vocab, _, err := vectorize.FitVocab(vectorize.VocabConfig{}, slices.Values([][]string{{"naive", "bayes"}, {"spam"}}))
 	if err != nil {
 		panic(err)
 	}

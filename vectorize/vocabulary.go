@@ -10,13 +10,6 @@ type Vocabulary vocab.Vocabulary
 
 func (v *Vocabulary) impl() *vocab.Vocabulary { return (*vocab.Vocabulary)(v) }
 
-// NewVocabulary returns the vocabulary whose term i is terms[i]. The terms
-// must be unique (ErrVocabularyTerms), in any order.
-func NewVocabulary(terms []string) (*Vocabulary, error) {
-	v, err := vocab.NewVocabulary(terms)
-	return (*Vocabulary)(v), err
-}
-
 // Len returns the number of terms.
 func (v *Vocabulary) Len() int { return v.impl().Len() }
 

@@ -181,7 +181,7 @@ func pick(src, dst string, n int) ([]corpus.Document, error) {
 			copyFile(filepath.Join(src, c.Name(), f.Name()), to)
 		}
 	}
-	err = corpus.Walk(dst, corpus.Options{}, func(d corpus.Document) error {
+	_, err = corpus.Walk(dst, corpus.Options{}, func(d corpus.Document) error {
 		docs = append(docs, d)
 		return nil
 	})

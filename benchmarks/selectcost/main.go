@@ -68,7 +68,7 @@ func read(path string) []doc {
 // corpus would take for copies of one document.
 func readSingle(path string) []doc {
 	var docs []doc
-	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+	_, err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		docs = append(docs, doc{[]string{d.Label}, d.Text})
 		return nil
 	})

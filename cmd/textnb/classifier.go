@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -37,9 +36,10 @@ type classifier interface {
 	// text returns the text model that learn updates, or an error saying
 	// what the file at path holds instead.
 	text(path string) (*facade.Model, error)
-	// explainText is textnb explain, describe textnb inspect.
-	explainText(w io.Writer, path, text string, top int, asJSON bool) error
-	describe(w io.Writer, path string, top int, asJSON bool) error
+	// explainText and describe tell textnb explain and inspect what to
+	// print, with the top terms (0: all) and of each class (0: none).
+	explainText(path, text string, top int) (explanation, error)
+	describe(top int) (description, error)
 	// evaluate is textnb eval.
 	evaluate(e *evalRun) error
 }
@@ -96,7 +96,7 @@ func (c textClassifier) setThreshold(v *thresholdValue) error { return v.apply(c
 func (c textClassifier) explainer(top int) func(s scored) any {
 	p := c.m.NewPredictor()
 	return func(s scored) any {
-		e := summarize(p.Explain(s.doc.text), s.Proba, top)
+		e := p.Explain(s.doc.text).Cut(s.Proba, top)
 		return &e
 	}
 }

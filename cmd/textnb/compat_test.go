@@ -100,7 +100,7 @@ func TestFastReproducesEarlierDefaults(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := corpus.Walk(c.corpus, corpus.Options{}, func(d corpus.Document) error { return tr.Add(d.Label, d.Text) }); err != nil {
+		if _, err := corpus.Walk(c.corpus, corpus.Options{}, func(d corpus.Document) error { return tr.Add(d.Label, d.Text) }); err != nil {
 			t.Fatal(err)
 		}
 		m, _, err := tr.Finish()

@@ -59,7 +59,7 @@ func runCV(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	n := 0
 	meter := newMeter(stderr, "cv", pos[0], *quiet)
-	err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
+	_, err = corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
 		if err := tr.Add(d.Label, d.Text); err != nil {
 			return err
 		}
@@ -163,8 +163,7 @@ func cvMulti(path string, opt corpus.Options, cfg facade.Config, mc facade.Multi
 		return err
 	}
 	fmt.Fprintf(stdout, "\npooled: the %d held-out predictions of every fold, scored as one set\n", r.Pooled.N)
-	printMultiEvaluation(stdout, r.Pooled)
-	return nil
+	return facade.Report{Multi: &r.Pooled}.WriteText(stdout, 0)
 }
 
 // multiSettingName describes a multi-label configuration as GridSetting

@@ -48,7 +48,7 @@ func probaOf(t *testing.T, model, path string) (*facade.Pipeline, []docProba) {
 	}
 	pr := m.NewPredictor()
 	var docs []docProba
-	err = corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+	_, err = corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		p, _ := pr.Proba(nil, d.Text)
 		docs = append(docs, docProba{slices.Index(m.Classes, d.Label), p})
 		return nil

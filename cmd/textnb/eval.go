@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	facade "github.com/textnb/textnb"
@@ -134,7 +133,7 @@ func (e *evalRun) single(c classifier, threshold func() string) error {
 	ev := metrics.NewEvaluator(classes)
 	if e.positive != "" {
 		if len(classes) != 2 || !slices.Contains(classes, e.positive) {
-			return fmt.Errorf("%w: --positive %s: want one of the classes of a two-class model (the model has %d: %s)", errUsage, plain(e.positive), len(classes), plain(strings.Join(classes[:min(len(classes), maxNames)], ", ")))
+			return fmt.Errorf("%w: --positive %s: want one of the classes of a two-class model (the model has %d: %s)", errUsage, plain(e.positive), len(classes), plain(strings.Join(classes[:min(len(classes), 5)], ", "))) // 5 named at most
 		}
 		ev.Positive = e.positive
 	}
@@ -166,33 +165,36 @@ func (e *evalRun) single(c classifier, threshold func() string) error {
 	if threshold != nil {
 		rep.Threshold = threshold()
 	}
-	if rep.Errors == nil {
-		rep.Errors = []misclassified{}
+	page := facade.Report{Model: e.model, Corpus: e.corpus, Eval: rep.Evaluation, Threshold: rep.Threshold, ModelOrder: e.seen}
+	for _, m := range errs {
+		page.Docs = append(page.Docs, m.doc)
 	}
 	if e.report != "" {
-		page := facade.Report{Model: e.model, Corpus: e.corpus, Eval: rep.Evaluation, Threshold: rep.Threshold, ModelOrder: e.seen}
-		for _, m := range errs {
-			page.Docs = append(page.Docs, m.doc)
-		}
 		if err := facade.SaveFile(e.report, page); err != nil {
 			return err
 		}
 	}
-	if e.nErrors == 0 {
-		rep.Errors = nil
+	if !e.asJSON {
+		return page.WriteText(stdout, e.nErrors)
 	}
-	return writeEvaluation(stdout, rep, e.asJSON, e.seen)
+	switch {
+	case e.nErrors == 0:
+		rep.Errors = nil
+	case rep.Errors == nil:
+		rep.Errors = []misclassified{}
+	}
+	return printJSON(stdout, rep)
 }
 
 // misclassified is a document eval got wrong.
 type misclassified struct {
-	Source    string           `json:"source"`
-	Truth     string           `json:"true"`
-	Predicted string           `json:"predicted"`
-	P         float64          `json:"p"`      // of the predicted class
-	PTrue     float64          `json:"p_true"` // of the true class; 0 if the model does not know it
-	Explain   *explained       `json:"explain,omitempty"`
-	doc       facade.ReportDoc // for the report
+	Source    string                 `json:"source"`
+	Truth     string                 `json:"true"`
+	Predicted string                 `json:"predicted"`
+	P         float64                `json:"p"`      // of the predicted class
+	PTrue     float64                `json:"p_true"` // of the true class; 0 if the model does not know it
+	Explain   *facade.TopExplanation `json:"explain,omitempty"`
+	doc       facade.ReportDoc       // for the report
 }
 
 // newMisclassified records s, explained if explain is not nil.
@@ -203,8 +205,8 @@ func newMisclassified(s scored, classes []string, explain func(scored) any) misc
 		m.PTrue = s.Proba[i]
 	}
 	if explain != nil {
-		m.Explain = explain(s).(*explained)
-		m.doc.Explanation = &m.Explain.whole
+		m.Explain = explain(s).(*facade.TopExplanation)
+		m.doc.Explanation = &m.Explain.Whole
 	}
 	return m
 }
@@ -217,124 +219,4 @@ type evalReport struct {
 	// as LABEL=P; "": the most probable class.
 	Threshold string          `json:"threshold,omitempty"`
 	Errors    []misclassified `json:"errors,omitempty"`
-}
-
-// writeEvaluation prints r as a report, or as one JSON object.
-func writeEvaluation(stdout io.Writer, r evalReport, asJSON, seen bool) error {
-	if asJSON {
-		return printJSON(stdout, r)
-	}
-	printEvaluation(stdout, r, seen)
-	return nil
-}
-
-// Text reports show the confusion matrix up to maxMatrix labels and the
-// most confused pairs up to maxPairs.
-const (
-	maxMatrix = 40
-	maxPairs  = 10
-	maxNames  = 5 // unknown labels named
-)
-
-func printEvaluation(w io.Writer, rep evalReport, seen bool) {
-	r := rep.Evaluation
-	fmt.Fprintf(w, "documents %d\naccuracy  %.4f\nmacro-F1  %.4f\n", r.N, r.Accuracy, r.MacroF1)
-	if rep.Threshold != "" {
-		fmt.Fprintf(w, "threshold %s (accuracy and the confusion matrix follow it)\n", plain(rep.Threshold))
-	}
-	printProbaScores(w, r)
-	if unknown := r.UnknownLabels(); len(unknown) > 0 {
-		names := make([]string, 0, maxNames)
-		for _, l := range unknown[:min(len(unknown), maxNames)] {
-			names = append(names, plain(l))
-		}
-		more := ""
-		if len(unknown) > maxNames {
-			more = ", …"
-		}
-		fmt.Fprintf(w, "unknown   %d labels the model does not know, in %d documents: %s%s\n",
-			len(unknown), r.UnknownDocs, strings.Join(names, ", "), more)
-	}
-	fmt.Fprintln(w)
-	order := r.LabelOrder(seen)
-	names := make([]string, len(r.Labels))
-	width, num := 5, len(fmt.Sprint(len(r.Labels)))
-	for i, l := range r.Labels {
-		names[i] = plain(l)
-		width = max(width, len(names[i]))
-	}
-	fmt.Fprintf(w, "%*s  %-*s  %9s  %9s  %9s  %7s\n", num, "#", width, "class", "precision", "recall", "f1", "support")
-	for k, i := range order {
-		s := r.PerClass[r.Labels[i]]
-		fmt.Fprintf(w, "%*d  %-*s  %9.4f  %9.4f  %9.4f  %7d\n", num, k+1, width, names[i], s.Precision, s.Recall, s.F1, s.Support)
-	}
-	switch {
-	case r.Confusion != nil && len(r.Labels) <= maxMatrix:
-		printMatrix(w, r, order, names, width, num)
-	case len(r.Labels) > 1:
-		fmt.Fprintf(w, "\nconfusion matrix left out: %d labels (eval --json has every confused pair)\n", len(r.Labels))
-	}
-	if len(r.Confused) > 0 {
-		fmt.Fprintf(w, "\nmost confused (true → predicted: documents)\n")
-		for _, p := range r.Confused[:min(len(r.Confused), maxPairs)] {
-			fmt.Fprintf(w, "  %s → %s: %d\n", names[p.True], names[p.Predicted], p.Count)
-		}
-	}
-	if rep.Errors != nil {
-		fmt.Fprintf(w, "\nmisclassified documents (first %d of %d)\n", len(rep.Errors), r.Misclassified())
-		for _, e := range rep.Errors {
-			fmt.Fprintf(w, "%s\ttrue %s\tpredicted %s\tp %.4g\n", plain(e.Source), plain(e.Truth), plain(e.Predicted), e.P)
-		}
-	}
-}
-
-// printProbaScores prints the probability scores, if any, and a two-class
-// model's ranking scores.
-func printProbaScores(w io.Writer, r metrics.Evaluation) {
-	if r.ProbaScores == nil {
-		return
-	}
-	of := ""
-	if r.ProbaScores.N != r.N {
-		of = fmt.Sprintf(" (of the %d documents of the model's classes)", r.ProbaScores.N)
-	}
-	fmt.Fprintf(w, "log loss  %.4f%s\nBrier     %.4f (Σ over classes, mean over documents)\nECE       %.4f (%d bins of the top probability)\n",
-		r.LogLoss, of, r.Brier, r.ECE, metrics.ReliabilityBins)
-	if b := r.BinaryScores; b != nil {
-		fmt.Fprintf(w, "ROC AUC   %.4f (positive class %s)\n", b.ROCAUC, plain(b.Positive))
-		for _, f := range metrics.RecallFPRs {
-			fmt.Fprintf(w, "recall    %.4f at FPR ≤ %g\n", b.RecallAtFPR[strconv.FormatFloat(f, 'g', -1, 64)], f)
-		}
-	}
-	fmt.Fprintf(w, "\nreliability (top probability: documents, mean confidence, accuracy)\n")
-	for _, bin := range r.Reliability {
-		if bin.Count > 0 {
-			fmt.Fprintf(w, "  %.1f–%.1f  %7d  %.4f  %.4f\n", bin.Lo, bin.Hi, bin.Count, bin.Confidence, bin.Accuracy)
-		}
-	}
-}
-
-// printMatrix prints the confusion matrix with its rows named and numbered
-// as the class table above, and its columns numbered.
-func printMatrix(w io.Writer, r metrics.Evaluation, order []int, names []string, width, num int) {
-	fmt.Fprintf(w, "\nconfusion matrix (rows: true class, columns: predicted class, numbered # as above)\n")
-	cell := max(num, 3) + 1
-	for _, row := range r.Confusion {
-		for _, v := range row {
-			cell = max(cell, len(fmt.Sprint(v))+1)
-		}
-	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "%*s  %-*s ", num, "", width, "")
-	for k := range order {
-		fmt.Fprintf(&sb, "%*d", cell, k+1)
-	}
-	fmt.Fprintln(w, strings.TrimRight(sb.String(), " "))
-	for k, i := range order {
-		sb.Reset()
-		for _, j := range order {
-			fmt.Fprintf(&sb, "%*d", cell, r.Confusion[i][j])
-		}
-		fmt.Fprintf(w, "%*d  %-*s %s\n", num, k+1, width, names[i], sb.String())
-	}
 }

@@ -60,7 +60,7 @@ func TestCLIInspect(t *testing.T) {
 }
 
 // sumsToMargin checks an explanation's parts add up to its margin.
-func sumsToMargin(t *testing.T, what string, e explained) {
+func sumsToMargin(t *testing.T, what string, e facade.TopExplanation) {
 	t.Helper()
 	sum := e.Bias + e.Rest
 	for _, c := range e.Terms {
@@ -76,7 +76,7 @@ func TestCLIExplain(t *testing.T) {
 	text := "the stock market fell as bank shares dropped after the cup final"
 	label := strings.Split(mustRun(t, text+"\n", "predict", "-m", model, "-"), "\t")[1]
 	for _, top := range []string{"3", "0"} {
-		var e explained
+		var e facade.TopExplanation
 		if err := json.Unmarshal([]byte(mustRun(t, "", "explain", "-m", model, "--json", "--top", top, text)), &e); err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func TestCLIExplainMultiLabel(t *testing.T) {
 			P, Threshold, Score float64
 			Bias, Rest          float64
 			RestTerms           int `json:"rest_terms"`
-			Terms               []facade.Contribution
+			Terms               []struct{ Weight float64 }
 		}
 	}
 	text := "The chip maker's stock jumped as revenue from servers beat forecasts"

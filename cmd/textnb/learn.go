@@ -96,7 +96,7 @@ func runLearn(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		opt := fields.options(false)
 		fields.useStored(fs, &opt, c)
 		for _, path := range pos {
-			err := corpus.Walk(path, opt, func(d corpus.Document) error { return l.add(d.Source, d.Label, d.Text) })
+			_, err := corpus.Walk(path, opt, func(d corpus.Document) error { return l.add(d.Source, d.Label, d.Text) })
 			if err != nil {
 				return err
 			}

@@ -50,14 +50,6 @@ func newMultiFlags(fs *flag.FlagSet, folds *int) multiFlags {
 	}
 }
 
-// reweighting describes passes of reweighting at rate.
-func reweighting(passes int, rate float64) string {
-	if passes <= 0 {
-		return "no reweighting"
-	}
-	return fmt.Sprintf("%d reweighting passes at rate %g", passes, rate)
-}
-
 // reweightFlag is --reweight: facade.MultiLabelConfig.Reweight, where 0 is
 // "auto" and none is -1, written as the CLI says them: auto, or a number
 // of passes with 0 for none.
@@ -160,16 +152,16 @@ func (f multiFlags) selection(cfg *facade.Config, features int) error {
 func (f multiFlags) config(fs *flag.FlagSet, cfg *facade.Config, path string, opt corpus.Options, innerFolds int) (on, detected bool, mc facade.MultiLabelConfig, err error) {
 	detected = !*f.multi && corpus.IsMultiLabel(path, opt)
 	if !*f.multi && !detected {
-		if *f.labelSep != "" || *f.allowEmpty || set(fs, "title") {
+		if *f.labelSep != "" || *f.allowEmpty || givenFlags(fs)["title"] {
 			return false, false, mc, fmt.Errorf("%w: --label-sep, --allow-empty and --title need --multi-label", errUsage)
 		}
 		return false, false, mc, f.textReweight(cfg)
 	}
-	if !set(fs, "alpha") {
+	if !givenFlags(fs)["alpha"] {
 		cfg.Alpha = 0 // chosen by cross-validation
 	}
 	mc = facade.MultiLabelConfig{AllowEmpty: *f.allowEmpty, Score: f.mc.Score, Title: *f.title}
-	if set(fs, "title") && *f.title < 1 {
+	if givenFlags(fs)["title"] && *f.title < 1 {
 		return true, detected, mc, fmt.Errorf("%w: --title %d, want at least 1", errUsage, *f.title)
 	}
 	mc.Reweight, mc.ReweightRate = int(*f.reweight), float64(*f.rate)
@@ -224,33 +216,18 @@ func (f multiFlags) trainIf(fs *flag.FlagSet, cfg facade.Config, path, out strin
 	if detected {
 		fmt.Fprintf(stdout, "multi-label corpus detected (label arrays in %s): training one model per label (--multi-label says so)\n", path)
 	}
-	fmt.Fprintf(stdout, "trained multi-label %v on %d documents (%d empty, %d without labels), %d labels (%.2f a document), %d features (min_df %d), lang %v, in %.2fs\n",
-		mc.Score, sum.Documents, st.Empty, sum.Unlabeled, sum.Labels, float64(sum.Assignments)/float64(sum.Documents), sum.Features, sum.MinDF, sum.Lang, sum.Elapsed.Seconds())
-	reweight := reweighting(sum.Reweight, sum.ReweightRate)
-	if sum.OtherCVMicroF1 != 0 {
-		other := fmt.Sprintf("%d passes", facade.DefaultMultiLabelReweight)
-		if sum.Reweight > 0 {
-			other = "none"
-		}
-		reweight += fmt.Sprintf(" (cross-validated against %s: micro-F1 %.4f)", other, sum.OtherCVMicroF1)
+	if err := sum.WriteText(stdout, mm, st.Empty); err != nil {
+		return true, err
 	}
-	fmt.Fprintf(stdout, "alpha %g, %s; thresholds by %d-fold cross-validation (micro-F1 %.4f on it), %d rare or weak labels on the global cut\nwrote %s\n",
-		sum.Alpha, reweight, mc.Folds, sum.CVMicroF1, sum.FallbackLabels, out)
+	fmt.Fprintf(stdout, "wrote %s\n", out)
 	return true, nil
-}
-
-// set reports whether the flag name was given on the command line.
-func set(fs *flag.FlagSet, name string) bool {
-	found := false
-	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
-	return found
 }
 
 // multiOptions returns the corpus options of a multi-label read: an
 // unnamed label field lets a JSONL file's "labels" array be found.
 func multiOptions(fs *flag.FlagSet, fields fieldFlags, sep string) corpus.Options {
 	opt := fields.options(false)
-	if !set(fs, "label-field") {
+	if !givenFlags(fs)["label-field"] {
 		opt.LabelField = ""
 	}
 	opt.LabelSep = sep
@@ -285,8 +262,8 @@ func (c multiClassifier) evaluate(e *evalRun) error {
 		return err
 	}
 	r := ev.Result()
+	rep := facade.Report{Model: e.model, Corpus: e.corpus, Multi: &r, Known: len(mm.Labels), Docs: worst.reportDocs()}
 	if e.report != "" {
-		rep := facade.Report{Model: e.model, Corpus: e.corpus, Multi: &r, Known: len(mm.Labels), Docs: worst.reportDocs()}
 		if err := facade.SaveFile(e.report, rep); err != nil {
 			return err
 		}
@@ -294,22 +271,5 @@ func (c multiClassifier) evaluate(e *evalRun) error {
 	if e.asJSON {
 		return printJSON(e.stdout, r)
 	}
-	printMultiEvaluation(e.stdout, r)
-	return nil
-}
-
-func printMultiEvaluation(w io.Writer, r metrics.MultiEvaluation) {
-	fmt.Fprintf(w, "documents        %d\nmicro P/R/F1     %.4f  %.4f  %.4f\nmacro P/R/F1     %.4f  %.4f  %.4f\n",
-		r.N, r.MicroPrecision, r.MicroRecall, r.MicroF1, r.MacroPrecision, r.MacroRecall, r.MacroF1)
-	fmt.Fprintf(w, "subset accuracy  %.4f\nHamming loss     %.4f\nbreakeven        %.4f micro, %.4f macro\n\n",
-		r.SubsetAccuracy, r.HammingLoss, r.MicroBreakeven, r.MacroBreakeven)
-	width := 5
-	for _, l := range r.Labels {
-		width = max(width, len(l))
-	}
-	fmt.Fprintf(w, "%-*s  %9s  %9s  %9s  %9s  %7s  %9s\n", width, "label", "precision", "recall", "f1", "breakeven", "support", "predicted")
-	for _, l := range r.Labels {
-		s := r.PerLabel[l]
-		fmt.Fprintf(w, "%-*s  %9.4f  %9.4f  %9.4f  %9.4f  %7d  %9d\n", width, l, s.Precision, s.Recall, s.F1, s.Breakeven, s.Support, s.Predicted)
-	}
+	return rep.WriteText(e.stdout, 0)
 }

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"time"
 
 	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/metrics"
 )
 
 // onlineFlags are eval's flags of --online.
@@ -51,45 +49,6 @@ func newOnlineFlags(fs *flag.FlagSet) onlineFlags {
 var textFlagNames = []string{"model", "alpha", "fast", "weighting", "norm", "vectorizer", "features", "min-df", "max-df",
 	"binary", "ngrams", "char-ngrams", "stem", "no-stem", "stopwords", "lang"}
 
-// onlineReport is what eval --online prints.
-type onlineReport struct {
-	Corpus string `json:"corpus"`
-	// Order is the order used: name, date, mtime or list.
-	Order   string `json:"order"`
-	Learn   string `json:"learn"`
-	Batch   int    `json:"batch"`
-	Warmup  int    `json:"warmup"`
-	Start   string `json:"start"`   // "empty", or the model file
-	Setting string `json:"setting"` // the model's classifier and α at the end
-	// Select is the selection made before each batch, as "mi 3000".
-	Select string `json:"select,omitempty"`
-	// Unseen says that the terms no learned document held were scored.
-	Unseen    bool `json:"unseen,omitempty"`
-	Documents int  `json:"documents"`
-	Learned   int  `json:"learned"`
-	// Seconds is the time of classifying and learning, after reading.
-	Seconds     float64       `json:"seconds"`
-	ReadSeconds float64       `json:"read_seconds"`
-	All         onlineScores  `json:"all"`
-	AfterWarmup *onlineScores `json:"after_warmup,omitempty"`
-}
-
-// onlineScores are eval's scores of a run of documents, with 1 − ROC AUC
-// in percent as the TREC spam track reports it.
-type onlineScores struct {
-	metrics.Evaluation
-	OneMinusAUCPct *float64 `json:"one_minus_auc_pct,omitempty"`
-}
-
-func newOnlineScores(r *metrics.Evaluation) onlineScores {
-	s := onlineScores{Evaluation: *r}
-	if r.BinaryScores != nil {
-		pct := 100 * (1 - r.ROCAUC)
-		s.OneMinusAUCPct = &pct
-	}
-	return s
-}
-
 // runOnline is eval --online of the corpus at path: from the model file
 // modelPath, or from nothing with the text flags' settings if it is "".
 func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields fieldFlags, positive string, asJSON, seen, quiet bool, stdout, stderr io.Writer) error {
@@ -110,19 +69,10 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	if *o.warmup < 0 || *o.batch < 1 {
 		return fmt.Errorf("%w: --warmup %d, --batch %d: want N ≥ 0 and K ≥ 1", errUsage, *o.warmup, *o.batch)
 	}
-	by, list := corpus.OrderList, ""
 	switch *o.order {
-	case "auto":
-		by = corpus.OrderAuto
-	case "name":
-		by = corpus.OrderName
-	case "date":
-		by = corpus.OrderDate
-	case "mtime":
-		by = corpus.OrderMtime
-	default:
-		list = *o.order
-		if fi, err := os.Stat(list); err != nil || fi.IsDir() {
+	case "auto", "name", "date", "mtime":
+	default: // a list file
+		if fi, err := os.Stat(*o.order); err != nil || fi.IsDir() {
 			return fmt.Errorf("%w: --online-order %q: want auto, name, date, mtime or a list FILE", errUsage, *o.order)
 		}
 	}
@@ -170,12 +120,12 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 	}
 	meter := newMeter(stderr, "eval --online: reading", path, quiet)
 	start := time.Now()
-	docs, used, err := corpus.ReadOrdered(path, read, by, list)
+	docs, used, err := corpus.ReadOrdered(path, read, *o.order)
 	meter.Stop()
 	if err != nil {
 		return err
 	}
-	rep := onlineReport{Corpus: path, Order: used.String(), Learn: *o.learn, Batch: *o.batch, Warmup: *o.warmup, Start: "empty",
+	rep := facade.OnlineReport{Corpus: path, Order: used, Learn: *o.learn, Batch: *o.batch, Warmup: *o.warmup, Start: "empty",
 		Documents: len(docs), ReadSeconds: time.Since(start).Seconds(), Unseen: *o.unseen}
 	if modelPath != "" {
 		rep.Start = modelPath
@@ -198,76 +148,10 @@ func runOnline(fs *flag.FlagSet, o onlineFlags, modelPath, path string, fields f
 		cfg := res.Model.Pipeline().Config
 		rep.Setting = cfg.Setting() + ", " + cfg.Weighting.String()
 	}
-	rep.Learned, rep.All = res.Learned, newOnlineScores(res.All)
-	if res.AfterWarmup != nil {
-		s := newOnlineScores(res.AfterWarmup)
-		rep.AfterWarmup = &s
-	}
+	rep.Learned = res.Learned
+	rep.SetScores(res.All, res.AfterWarmup)
 	if asJSON {
 		return printJSON(stdout, rep)
 	}
-	printOnline(stdout, rep, seen)
-	return nil
-}
-
-// printOnline prints an online evaluation's report.
-func printOnline(w io.Writer, r onlineReport, seen bool) {
-	order := map[string]string{"name": "file names", "date": "the messages' dates", "mtime": "modification times", "list": "the order list"}[r.Order]
-	feedback := "each classified, then learned"
-	if r.Batch > 1 {
-		feedback = fmt.Sprintf("classified in batches of %d, then learned", r.Batch)
-	}
-	fmt.Fprintf(w, "online  %d documents of %s in time order by %s, %s (--learn %s)\n", r.Documents, plain(r.Corpus), order, feedback, r.Learn)
-	start := "an empty model"
-	if r.Start != "empty" {
-		start = plain(r.Start)
-	}
-	sel := ""
-	if r.Select != "" {
-		sel = fmt.Sprintf(", classifying with the %s terms selected from them before each batch", r.Select)
-	}
-	if r.Unseen {
-		sel += ", scoring the terms none of them held by each class's unseen mass"
-	}
-	fmt.Fprintf(w, "start   %s; at the end %s, %d documents learned%s; %.2fs (and %.2fs reading)\n\n", start, r.Setting, r.Learned, sel, r.Seconds, r.ReadSeconds)
-	cols := []onlineScores{r.All}
-	head := fmt.Sprintf("%-22s  %12s", "", "all")
-	if r.AfterWarmup != nil {
-		cols = append(cols, *r.AfterWarmup)
-		head += fmt.Sprintf("  %12s", fmt.Sprintf("after %d", r.Warmup))
-	}
-	fmt.Fprintln(w, head)
-	row := func(name string, f func(s onlineScores) string) {
-		line := fmt.Sprintf("%-22s", name)
-		for _, s := range cols {
-			line += fmt.Sprintf("  %12s", f(s))
-		}
-		fmt.Fprintln(w, line)
-	}
-	row("documents", func(s onlineScores) string { return strconv.Itoa(s.N) })
-	row("accuracy", func(s onlineScores) string { return fmt.Sprintf("%.4f", s.Accuracy) })
-	for _, i := range r.All.Evaluation.LabelOrder(seen) {
-		name := r.All.Labels[i]
-		row("recall "+plain(name), func(s onlineScores) string { return fmt.Sprintf("%.4f", s.PerClass[name].Recall) })
-	}
-	if r.All.BinaryScores != nil {
-		row("ROC AUC ("+plain(r.All.Positive)+")", func(s onlineScores) string {
-			if s.BinaryScores == nil {
-				return "—"
-			}
-			return fmt.Sprintf("%.5f", s.ROCAUC)
-		})
-		row("1−AUC %", func(s onlineScores) string {
-			if s.OneMinusAUCPct == nil {
-				return "—"
-			}
-			return fmt.Sprintf("%.3f", *s.OneMinusAUCPct)
-		})
-	}
-	row("log loss", func(s onlineScores) string {
-		if s.ProbaScores == nil {
-			return "—"
-		}
-		return fmt.Sprintf("%.4f", s.LogLoss)
-	})
+	return rep.WriteText(stdout, seen)
 }

@@ -51,6 +51,12 @@ func enronLike(t *testing.T, n int, seed uint64) (string, []onlineDoc) {
 // TestCLIEvalOnlineFlags checks that eval --online's flags reach
 // textnb.EvalOnline, on Enron-like names whose sequence numbers alone
 // give the time order.
+// onlineScores are the scores of eval --online --json.
+type onlineScores struct {
+	metrics.Evaluation
+	OneMinusAUCPct *float64 `json:"one_minus_auc_pct"`
+}
+
 func TestCLIEvalOnlineFlags(t *testing.T) {
 	dir, docs := enronLike(t, 120, 1)
 	read := make([]corpus.Document, len(docs))
@@ -71,7 +77,13 @@ func TestCLIEvalOnlineFlags(t *testing.T) {
 		{[]string{"--batch", "20", "--binary", "--select", "mi", "--features", "30", "--alpha", "1"},
 			facade.OnlineOptions{Config: binary, Batch: 20, Warmup: 100}},
 	} {
-		var got onlineReport
+		var got struct { // eval --online --json, as a program reads it
+			Order, Start, Select string
+			Documents, Learned   int
+			Unseen               bool
+			All                  onlineScores
+			AfterWarmup          *onlineScores `json:"after_warmup"`
+		}
 		out := mustRun(t, "", append(append([]string{"eval", "--online", "--json", "--input", "text"}, c.args...), dir)...)
 		if err := json.Unmarshal([]byte(out), &got); err != nil {
 			t.Fatalf("%v\n%s", err, out)
@@ -111,7 +123,7 @@ func TestCLIEvalOnlineOrders(t *testing.T) {
 		"spam/1": msg("Wed, 21 Aug 2002 09:00:00 +0000", "cheap pills"),
 		"spam/2": msg("Sat, 24 Aug 2002 09:00:00 +0000", "pills offer"),
 	})
-	var got onlineReport
+	var got facade.OnlineReport
 	if err := json.Unmarshal([]byte(mustRun(t, "", "eval", "--online", "--json", mailDir)), &got); err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,6 @@ import (
 
 	facade "github.com/textnb/textnb"
 	"github.com/textnb/textnb/corpus"
-	"github.com/textnb/textnb/nb"
 )
 
 func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -77,7 +76,7 @@ func runPredict(args []string, stdin io.Reader, stdout, stderr io.Writer) error 
 	classes := c.Classes()
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
-	p := &printer{classes: classes, w: w, json: *asJSON, top: min(*top, len(classes)), byTop: set(fs, "top"), threshold: threshold}
+	p := &printer{classes: classes, w: w, json: *asJSON, top: min(*top, len(classes)), byTop: givenFlags(fs)["top"], threshold: threshold}
 	if *explain {
 		if p.explain = c.explainer(*terms); p.explain == nil {
 			return errTextOnly
@@ -112,7 +111,7 @@ type printer struct {
 	top     int
 	err     error // the first error writing
 	// explain explains each prediction (predict --explain) by its top
-	// terms: an *explained, or a multi-label model's explanations
+	// terms: a *facade.TopExplanation, or a multi-label model's explanations
 	explain func(scored) any
 	// byTop and threshold choose a multi-label model's labels: the top
 	// most probable, or those of at least the probability of --threshold
@@ -122,14 +121,14 @@ type printer struct {
 }
 
 type jsonPrediction struct {
-	Source  string             `json:"source"`
-	File    string             `json:"file,omitempty"` // "-" for standard input
-	Line    int                `json:"line,omitempty"` // of a row of a line file
-	Label   string             `json:"label"`
-	Proba   map[string]float64 `json:"proba"`
-	Top     []jsonClass        `json:"top,omitempty"`
-	Fields  map[string]any     `json:"fields,omitempty"`
-	Explain *explained         `json:"explain,omitempty"`
+	Source  string                 `json:"source"`
+	File    string                 `json:"file,omitempty"` // "-" for standard input
+	Line    int                    `json:"line,omitempty"` // of a row of a line file
+	Label   string                 `json:"label"`
+	Proba   map[string]float64     `json:"proba"`
+	Top     []jsonClass            `json:"top,omitempty"`
+	Fields  map[string]any         `json:"fields,omitempty"`
+	Explain *facade.TopExplanation `json:"explain,omitempty"`
 }
 
 type jsonClass struct {
@@ -146,10 +145,10 @@ func (p *printer) print(s scored) {
 		return
 	}
 	r := s.PipelinePrediction
-	order := nb.Ranked(nil, r.Proba, p.top)
-	var x *explained
+	order := r.Ranked(p.top)
+	var x *facade.TopExplanation
 	if p.explain != nil {
-		x = p.explain(s).(*explained)
+		x = p.explain(s).(*facade.TopExplanation)
 	}
 	if p.json {
 		j := jsonPrediction{Source: r.Source, File: s.doc.file, Line: s.doc.line, Label: p.classes[r.Class],
@@ -178,7 +177,7 @@ func (p *printer) print(s scored) {
 		fmt.Fprintf(p.w, "\t%s\t%.6g", plain(p.classes[c]), r.Proba[c])
 	}
 	if x != nil {
-		fmt.Fprintf(p.w, "\t%s", x.inline())
+		fmt.Fprintf(p.w, "\t%s", x.Inline())
 	}
 	_, p.err = fmt.Fprintln(p.w)
 }
@@ -195,9 +194,9 @@ type jsonLabels struct {
 func (p *printer) printLabels(s scored) {
 	switch {
 	case p.byTop:
-		s.labels = nb.Ranked(nil, s.Proba, p.top)
+		s.labels = s.Ranked(p.top)
 	case p.threshold.given:
-		s.labels = nb.AtLeast(nil, s.Proba, p.threshold.p)
+		s.labels = s.AtLeast(p.threshold.p)
 	}
 	var es []facade.LabelExplanation
 	if p.explain != nil {
@@ -224,7 +223,7 @@ func (p *printer) printLabels(s scored) {
 		if i > 0 {
 			sep = "; "
 		}
-		fmt.Fprintf(p.w, "%s%s:%s", sep, plain(e.Name), inlineTerms(e.Terms))
+		fmt.Fprint(p.w, sep, e.Inline())
 	}
 	fmt.Fprintln(p.w)
 }
@@ -275,18 +274,16 @@ func readDocs(path string, o rowOptions, add func(row) error) error {
 			if o.wantsFields() {
 				return fmt.Errorf("%w: %s: --id-field and --keep-fields need a line file, not a folder", errUsage, path)
 			}
-			return corpus.Walk(path, opt, func(d corpus.Document) error { return add(docRow(d)) })
-		}
-		if !fi.Mode().IsRegular() {
+		} else if !fi.Mode().IsRegular() {
 			return fmt.Errorf("%s: not a regular file or folder", path)
-		}
-		if format = cmp.Or(format, corpus.FormatOf(path)); format == corpus.FormatAuto {
+		} else if format = cmp.Or(format, corpus.FormatOf(path)); format == corpus.FormatAuto {
 			if o.wantsFields() {
 				return fmt.Errorf("%w: %s: --id-field and --keep-fields need a .tsv, .csv or .jsonl file (or --format)", errUsage, path)
 			}
-			whole := opt
-			whole.Whole = true
-			_, err := corpus.WalkStats(path, whole, func(d corpus.Document) error { return add(docRow(d)) })
+			opt.Whole = true
+		}
+		if fi.IsDir() || opt.Whole {
+			_, err := corpus.Walk(path, opt, func(d corpus.Document) error { return add(docRow(d)) })
 			return err
 		}
 	}
@@ -315,7 +312,7 @@ func readDocs(path string, o rowOptions, add func(row) error) error {
 		_, err = corpus.WalkReader(o.stdin, "stdin", opt, rows)
 	} else {
 		opt.Format = format
-		err = corpus.Walk(path, opt, rows)
+		_, err = corpus.Walk(path, opt, rows)
 	}
 	if errors.Is(err, corpus.ErrEmptyCorpus) {
 		return nil // a line file without rows holds no documents to predict

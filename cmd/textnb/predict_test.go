@@ -185,25 +185,6 @@ func TestCLIPlainEscapes(t *testing.T) {
 	}
 }
 
-func TestPlain(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain name":  "plain name",
-		"中文 ok":       "中文 ok",
-		"tab\there":   `"tab\there"`,
-		"nl\n":        `"nl\n"`,
-		"\"quoted\"":  `"\"quoted\""`,
-		"in\"side":    "in\"side",
-		"esc\x1b[31m": `"esc\x1b[31m"`,
-		"bad\xffutf8": `"bad\xffutf8"`,
-		"ls\u2028x":   `"ls\u2028x"`,
-		"del\x7f":     `"del\x7f"`,
-	} {
-		if got := plain(in); got != want {
-			t.Errorf("plain(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 // TestCLIEvalUnknownLabels evaluates a model on a corpus of thousands of
 // labels it never saw: eval must report them and its memory must follow
 // the labels, not their square.

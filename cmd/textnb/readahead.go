@@ -51,7 +51,7 @@ func (r *readAhead) read(path string, opt corpus.Options) error {
 			return errStopped
 		}
 	}
-	err := corpus.Walk(path, opt, func(d corpus.Document) error {
+	_, err := corpus.Walk(path, opt, func(d corpus.Document) error {
 		select {
 		case <-r.stopped:
 			return errStopped

@@ -64,7 +64,7 @@ func (f semiFlags) addUnlabeled(tr *facade.Trainer, fields fieldFlags, stderr io
 		return nil
 	}
 	meter := newMeter(stderr, "unlabeled", path, quiet)
-	st, err := corpus.WalkStats(path, fields.options(true), func(d corpus.Document) error {
+	st, err := corpus.Walk(path, fields.options(true), func(d corpus.Document) error {
 		tr.AddUnlabeled(d.Text)
 		meter.Add(1, int64(len(d.Text)))
 		return nil

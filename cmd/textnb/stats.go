@@ -16,7 +16,7 @@ func writeDocFreqs(cfg facade.Config, path string, fields fieldFlags, out string
 	if err != nil {
 		return usageErr(err)
 	}
-	err = corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
+	_, err = corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
 		return c.Add(d.Label, d.Text)
 	})
 	if err != nil {
@@ -58,18 +58,22 @@ Training in parts, on any number of machines (see docs/scale.md):
 	return fmt.Errorf("%w: want merge, sum or build", errUsage)
 }
 
-func readDocFreqs(path string) (*facade.DocFreqs, error) {
+// readPart reads a file of training in parts with read.
+func readPart[T any](path string, read func(io.Reader) (T, error)) (T, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		var zero T
+		return zero, err
 	}
 	defer f.Close()
-	d, err := facade.ReadDocFreqs(f)
+	v, err := read(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		err = fmt.Errorf("%s: %w", path, err)
 	}
-	return d, nil
+	return v, err
 }
+
+func readDocFreqs(path string) (*facade.DocFreqs, error) { return readPart(path, facade.ReadDocFreqs) }
 
 func runStatsMerge(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("stats merge", "stats merge -o OUT PART.df…", stderr)
@@ -122,7 +126,7 @@ func runStatsSum(args []string, stdout, stderr io.Writer) error {
 	}
 	s := p.NewSummer()
 	n := 0
-	err = corpus.Walk(pos[0], fields.options(false), func(doc corpus.Document) error {
+	_, err = corpus.Walk(pos[0], fields.options(false), func(doc corpus.Document) error {
 		n++
 		return s.Add(doc.Label, doc.Text)
 	})
@@ -160,14 +164,9 @@ func runStatsBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	var total *facade.ClassSums
 	for _, path := range pos[1:] {
-		f, err := os.Open(path)
+		s, err := readPart(path, facade.ReadClassSums)
 		if err != nil {
 			return err
-		}
-		s, err := facade.ReadClassSums(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
 		}
 		if total == nil {
 			total = s

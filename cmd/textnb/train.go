@@ -99,7 +99,7 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	}
 	meter := newMeter(stderr, "train", pos[0], *quiet)
 	labels := newLabelStats()
-	st, err := corpus.WalkStats(pos[0], fields.options(false), func(d corpus.Document) error {
+	st, err := corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
 		if err := tr.Add(d.Label, d.Text); err != nil {
 			return err
 		}

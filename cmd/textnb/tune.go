@@ -89,7 +89,7 @@ func (f tuneFlags) choose(cfg facade.Config, path string, fields fieldFlags, std
 func walkDocs(path string, fields fieldFlags) iter.Seq2[facade.Document, error] {
 	return func(yield func(facade.Document, error) bool) {
 		errStop := errors.New("enough")
-		err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
+		_, err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
 			if !yield(facade.Document{Label: d.Label, Text: d.Text}, nil) {
 				return errStop
 			}

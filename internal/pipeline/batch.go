@@ -1,6 +1,9 @@
 package pipeline
 
-import "github.com/textnb/textnb/internal/parallel"
+import (
+	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/tally"
+)
 
 // Prediction is the result for one document of a Batch.
 type Prediction struct {
@@ -9,6 +12,15 @@ type Prediction struct {
 	Class  int    // index into Model.Classes of the most probable class
 	Proba  []float64
 }
+
+// Ranked returns the indices of p's k most probable classes (all of them
+// if k ≥ their number), most probable first, ties by index.
+func (p Prediction) Ranked(k int) []int { return tally.Ranked(nil, p.Proba, k) }
+
+// AtLeast returns the index of every class of probability at least q,
+// most probable first, ties by index: the labels that a threshold q of the
+// caller's, instead of the learned ones, gives a multi-label prediction.
+func (p Prediction) AtLeast(q float64) []int { return tally.AtLeast(nil, p.Proba, q) }
 
 type batchItem struct{ source, truth, text string }
 

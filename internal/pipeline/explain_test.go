@@ -44,7 +44,7 @@ func readCorpus(t *testing.T, path string) (labels, texts []string) {
 	if strings.Contains(path, "/zh/") {
 		opt.TextField = "text_a"
 	}
-	err := corpus.Walk(path, opt, func(d corpus.Document) error {
+	_, err := corpus.Walk(path, opt, func(d corpus.Document) error {
 		labels, texts = append(labels, d.Label), append(texts, d.Text)
 		return nil
 	})

@@ -16,7 +16,7 @@ import (
 // also when predicting from several goroutines first.
 func TestLazyWeightsGiveTheSameModel(t *testing.T) {
 	var texts []string
-	err := corpus.Walk(newsTest, corpus.Options{}, func(d corpus.Document) error {
+	_, err := corpus.Walk(newsTest, corpus.Options{}, func(d corpus.Document) error {
 		texts = append(texts, d.Text)
 		return nil
 	})

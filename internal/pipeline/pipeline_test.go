@@ -43,7 +43,7 @@ func trainVia(t testing.TB, cfg Config, path string, viaMatrix bool) (*Model, Su
 		t.Fatal(err)
 	}
 	tr.viaMatrix = viaMatrix
-	err = corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+	_, err = corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		tr.Add(d.Label, d.Text)
 		return nil
 	})
@@ -61,7 +61,7 @@ func evaluate(t testing.TB, m *Model, path string) metrics.Evaluation {
 	t.Helper()
 	ev := metrics.NewEvaluator(m.Classes)
 	b := m.NewBatch(func(p Prediction) { ev.Add(p.Truth, m.Classes[p.Class]) })
-	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+	_, err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		b.Add(d.Source, d.Label, d.Text)
 		return nil
 	})

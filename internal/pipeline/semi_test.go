@@ -97,7 +97,7 @@ func newsRows(t *testing.T, cfg Config) (m *Model, X *vectorize.CSR, y []int, XT
 	p := m.NewPredictor()
 	rows := func(path string) (*vectorize.CSR, []int) {
 		X, y := vectorize.NewCSR(m.NumFeatures()), []int(nil)
-		err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+		_, err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 			X.AppendRow(p.row(d.Text))
 			y = append(y, class[d.Label])
 			return nil

@@ -26,7 +26,7 @@ func trainSpillingFrom(t *testing.T, cfg Config, dir string, limit int) (*Model,
 		t.Fatal(err)
 	}
 	tr.SpillRows(dir, limit)
-	err = corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
+	_, err = corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
 		tr.Add(d.Label, d.Text)
 		return nil
 	})

@@ -18,7 +18,7 @@ func TestAlphaLimits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
+		if _, err := corpus.Walk(newsTrain, corpus.Options{}, func(d corpus.Document) error {
 			tr.Add(d.Label, d.Text)
 			return nil
 		}); err != nil {

@@ -30,7 +30,7 @@ func trainText(t testing.TB) *pipeline.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := corpus.Walk("../../testdata/news/train", corpus.Options{}, func(d corpus.Document) error {
+	if _, err := corpus.Walk("../../testdata/news/train", corpus.Options{}, func(d corpus.Document) error {
 		tr.Add(d.Label, d.Text)
 		return nil
 	}); err != nil {

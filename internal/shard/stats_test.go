@@ -21,7 +21,7 @@ const (
 func readLabeled(t testing.TB, path string) []labeled {
 	t.Helper()
 	var docs []labeled
-	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+	_, err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		docs = append(docs, labeled{d.Label, d.Text})
 		return nil
 	})

@@ -294,7 +294,7 @@ func trainText(t testing.TB) *pipeline.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := corpus.Walk("../../testdata/spam.tsv", corpus.Options{}, func(d corpus.Document) error {
+	if _, err := corpus.Walk("../../testdata/spam.tsv", corpus.Options{}, func(d corpus.Document) error {
 		return tr.Add(d.Label, d.Text)
 	}); err != nil {
 		t.Fatal(err)

@@ -175,7 +175,7 @@ func samePredictions(t *testing.T, a, b *pipeline.Model, path string) {
 	}
 	pa, pb := a.NewPredictor(), b.NewPredictor()
 	var n, same, rightA, rightB int
-	err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
+	_, err := corpus.Walk(path, corpus.Options{}, func(d corpus.Document) error {
 		_, i := pa.Proba(nil, d.Text)
 		_, j := pb.Proba(nil, d.Text)
 		if a.Classes[i] != b.Classes[j] {
