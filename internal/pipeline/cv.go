@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -404,15 +405,25 @@ func (d *cvData) fromVocab(merged *vocab.Counts, consume bool) error {
 		return err
 	}
 	d.terms, d.cols, d.df = p.Provisional(), p.Len(), p.DF()
-	nnz := int64(0)
-	for _, v := range d.df {
-		nnz += v
+	// Pruning by nothing keeps every term, so each row takes the place of
+	// its distinct terms, and the rows are written in parallel.
+	n := p.Rows()
+	d.ptr = make([]int, n+1)
+	for i := range n {
+		d.ptr[i+1] = d.ptr[i] + p.RowCap(i)
 	}
-	d.ptr = make([]int, 1, p.Rows()+1)
-	d.idx, d.val = make([]int32, 0, nnz), make([]float64, 0, nnz)
-	for i := range p.Rows() {
-		d.idx, d.val = p.Row(i, d.idx, d.val)
-		d.ptr = append(d.ptr, len(d.idx))
+	d.idx, d.val = make([]int32, d.ptr[n]), make([]float64, d.ptr[n])
+	var short atomic.Bool
+	parallel.Chunks(n, 256, 0, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			at, to := d.ptr[i], d.ptr[i+1]
+			if idx, _ := p.Row(i, d.idx[at:at:to], d.val[at:at:to]); len(idx) != to-at {
+				short.Store(true)
+			}
+		}
+	})
+	if short.Load() {
+		return errors.New("pipeline: a vocabulary pruned by nothing dropped terms")
 	}
 	d.dropRare()
 	if d.cfg.Vocab.MaxFeatures > 0 && !d.cfg.Vocab.Binary {

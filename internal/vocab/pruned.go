@@ -115,6 +115,13 @@ func (p *Pruned) Row(i int, idx []int32, val []float64) ([]int32, []float64) {
 	return p.appendRow(k, p.shards[k].rows.row(i-p.starts[k]), idx, val)
 }
 
+// RowCap returns how many entries Row may append for document i: its
+// distinct terms, kept or not.
+func (p *Pruned) RowCap(i int) int {
+	k := sort.SearchInts(p.starts, i+1) - 1
+	return len(p.shards[k].rows.row(i - p.starts[k]))
+}
+
 // appendRow appends shard k's row of (node<<32 | count) entries.
 func (p *Pruned) appendRow(k int, row []uint64, idx []int32, val []float64) ([]int32, []float64) {
 	local, kept, binary := p.u.local[k], p.kept, p.binary
