@@ -17,8 +17,7 @@ type Document struct {
 
 // Config holds every setting of a text model; its zero value is the
 // default. The values of its option fields are below (Weightings,
-// Vectorizers, Estimators, …), with the struct types Selection and Semi;
-// its TFIDFOptions field's type, which no other names, is not named here.
+// Vectorizers, Estimators, …), with the struct types Selection and Semi.
 type Config = pipeline.Config
 
 // TableConfig holds the settings of TrainTable; its zero value is

@@ -75,9 +75,6 @@ func ReadOrdered(path string, opt Options, by string) ([]Document, string, error
 
 // readOrdered is ReadOrdered by an order, and the list file of orderList.
 func readOrdered(path string, opt Options, by order, list string) ([]Document, order, error) {
-	if by > orderList {
-		return nil, by, fmt.Errorf("%w: order %d", ErrUnsupported, by)
-	}
 	var files []fileDoc
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		if files, err = listCorpus(path, opt.Unlabeled, opt.Workers); err != nil {

@@ -20,13 +20,6 @@ func reweighting(passes int, rate float64) string {
 	return fmt.Sprintf("%d reweighting passes at rate %g", passes, rate)
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // WriteText prints s as textnb train --multi-label does, of m, trained on
 // a corpus of which empty documents were empty.
 func (s Summary) WriteText(w io.Writer, m *Model, empty int) error {
@@ -56,8 +49,8 @@ func (info Info) WriteText(w io.Writer, path string) error {
 	}
 	fmt.Fprintf(w, "model       %s\nkind        %s\nscore       %s, %s\n", pipeline.Plain(path), info.Kind, m.Score, reweighting(m.Reweight, m.ReweightRate))
 	fmt.Fprintf(w, "settings    %s\n", info.Settings.String())
-	fmt.Fprintf(w, "multi       thresholds by %d-fold cross-validation (own threshold from %d documents), title counted %d %s, %s\n",
-		m.Folds, m.MinPositives, m.Title, plural(m.Title, "time", "times"), empty)
+	fmt.Fprintf(w, "multi       thresholds by %d-fold cross-validation (own threshold from %d documents), title counted %s, %s\n",
+		m.Folds, m.MinPositives, pipeline.Plural(m.Title, "time"), empty)
 	fmt.Fprintf(w, "features    %d\nvocabulary  %d terms\nlabels      %d\n\n", info.Features, info.Terms, len(info.Labels))
 	pipeline.WriteClassTable(w, "label", "threshold", len(info.Labels), func(i int) (string, float64, float64) {
 		l := info.Labels[i]

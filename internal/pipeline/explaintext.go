@@ -51,11 +51,7 @@ func WriteParts(w io.Writer, terms []Contribution, rest float64, others int, bia
 		fmt.Fprintf(w, "  %+9.4f  %s\n", c.Weight, Plain(c.Term))
 	}
 	if others > 0 {
-		word := "terms"
-		if others == 1 {
-			word = "term"
-		}
-		fmt.Fprintf(w, "  %+9.4f  (%d other %s)\n", rest, others, word)
+		fmt.Fprintf(w, "  %+9.4f  (%s)\n", rest, Plural(others, "other term"))
 	}
 	_, err := fmt.Fprintf(w, "  %+9.4f  (bias: what no term carries)\n  %9.4f  = %s\n", bias, total, what)
 	return err

@@ -33,13 +33,14 @@ func (r SemiReport) String() string {
 		return "no semi-supervised training"
 	case EM:
 		return fmt.Sprintf("em: %d unlabeled documents as soft counts, %s%s",
-			r.Added, plural(r.Rounds, "iteration"), converged(r.Converged))
+			r.Added, Plural(r.Rounds, "iteration"), converged(r.Converged))
 	}
 	return fmt.Sprintf("%v: %d of %d unlabeled documents pseudo-labeled in %s%s",
-		r.Method, r.Added, r.Unlabeled, plural(r.Rounds, "round"), converged(r.Converged))
+		r.Method, r.Added, r.Unlabeled, Plural(r.Rounds, "round"), converged(r.Converged))
 }
 
-func plural(n int, unit string) string {
+// Plural is "n unit", with an s after unit unless n is 1.
+func Plural(n int, unit string) string {
 	if n == 1 {
 		return "1 " + unit
 	}
