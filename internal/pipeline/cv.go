@@ -333,8 +333,11 @@ type cvData struct {
 	val         []float64
 	cols        int
 	df          []int64
-	tf          []int64           // total counts, when MaxFeatures needs them
-	terms       *vocab.Vocabulary // the terms; nil with hashing
+	tf          []int64 // total counts, when MaxFeatures needs them
+	// terms spells the terms on first use: only max_features' ties
+	// need them, and spelling them all costs a copy of the vocabulary;
+	// nil with hashing.
+	terms func() *vocab.Vocabulary
 	// origin maps a column to its term's id in terms
 	origin []int32
 	minDF  []int // per fold, when automatic
@@ -383,6 +386,7 @@ func (t *Trainer) cvData(o CVOptions, all bool) (*cvData, error) {
 		}
 		return d, nil
 	}
+	t.vocab.EndInput()
 	merged, err := vocab.Merge(t.vocab)
 	if err != nil {
 		return nil, err
@@ -404,7 +408,7 @@ func (d *cvData) fromVocab(merged *vocab.Counts, consume bool) error {
 	if err != nil {
 		return err
 	}
-	d.terms, d.cols, d.df = p.Provisional(), p.Len(), p.DF()
+	d.terms, d.cols, d.df = sync.OnceValue(p.Provisional), p.Len(), p.DF()
 	// Pruning by nothing keeps every term, so each row takes the place of
 	// its distinct terms, and the rows are written in parallel.
 	n := p.Rows()
@@ -711,9 +715,10 @@ func (d *cvData) kept(f *foldData, df []int64) ([]int32, error) {
 	if vc.MaxFeatures == 0 || len(keep) <= vc.MaxFeatures {
 		return keep, nil
 	}
+	terms := d.terms()
 	out := vocab.Largest(keep, d.totals(f, df), vc.MaxFeatures, func(tied []int32) []int32 {
 		slices.SortFunc(tied, func(a, b int32) int {
-			return strings.Compare(d.terms.Term(int(d.origin[a])), d.terms.Term(int(d.origin[b])))
+			return strings.Compare(terms.Term(int(d.origin[a])), terms.Term(int(d.origin[b])))
 		})
 		return tied
 	})
@@ -771,42 +776,26 @@ func (d *cvData) race(settings []Config, keep []bool) ([]*CVResult, error) {
 	for s := range folds {
 		folds[s] = make([]FoldResult, k)
 	}
-	tfs := make([][]float64, len(groups))
-	var wg sync.WaitGroup
-	wg.Go(func() { // while the cells are numbered
-		byKind := map[tfKind][]float64{}
-		for gi, g := range groups {
-			kind := tfKindOf(settings[g[0]])
-			if _, ok := byKind[kind]; !ok {
-				byKind[kind] = d.entryTF(kind)
-			}
-			tfs[gi] = byKind[kind]
-		}
-	})
 	var x *cvCells // nil: cells numbered by int32 would overflow, and the folds count through CountRows
 	if len(d.idx) <= math.MaxInt32 {
 		x = d.cells()
 	}
-	wg.Wait()
 	all := make([]int, k)
 	for fk := range all {
 		all[fk] = fk
 	}
 	dropped := make([]bool, len(settings))
 	if keep == nil || k < 2 {
-		if err := d.runFolds(x, tfs, all, settings, groups, preds, scores, folds); err != nil {
+		if err := d.runFolds(x, all, settings, groups, preds, scores, folds); err != nil {
 			return nil, err
 		}
 	} else {
-		if err := d.runFolds(x, tfs, all[:1], settings, groups, preds, scores, folds); err != nil {
+		if err := d.runFolds(x, all[:1], settings, groups, preds, scores, folds); err != nil {
 			return nil, err
 		}
 		dropped = d.raceOut(preds, keep)
-		var ( // the groups of the settings kept, and their tf
-			rest   [][]int
-			restTF [][]float64
-		)
-		for gi, g := range groups {
+		var rest [][]int // the groups of the settings kept
+		for _, g := range groups {
 			var kept []int
 			for _, s := range g {
 				if !dropped[s] {
@@ -814,10 +803,10 @@ func (d *cvData) race(settings []Config, keep []bool) ([]*CVResult, error) {
 				}
 			}
 			if len(kept) > 0 {
-				rest, restTF = append(rest, kept), append(restTF, tfs[gi])
+				rest = append(rest, kept)
 			}
 		}
-		if err := d.runFolds(x, restTF, all[1:], settings, rest, preds, scores, folds); err != nil {
+		if err := d.runFolds(x, all[1:], settings, rest, preds, scores, folds); err != nil {
 			return nil, err
 		}
 	}
@@ -884,7 +873,7 @@ func (d *cvData) raceOut(preds [][]string, keep []bool) []bool {
 // every core busy. A fold's columns (and selection) are the same for
 // every group: the first of its tasks makes them, the last lets go of
 // them.
-func (d *cvData) runFolds(x *cvCells, tfs [][]float64, fks []int, settings []Config, groups [][]int, preds [][]string, scores [][]float64, folds [][]FoldResult) error {
+func (d *cvData) runFolds(x *cvCells, fks []int, settings []Config, groups [][]int, preds [][]string, scores [][]float64, folds [][]FoldResult) error {
 	type sharedFold struct {
 		get  func() (*foldData, error)
 		left atomic.Int32
@@ -899,7 +888,7 @@ func (d *cvData) runFolds(x *cvCells, tfs [][]float64, fks []int, settings []Con
 		s, gi := &shared[i/len(groups)], i%len(groups)
 		f, err := s.get()
 		if err == nil {
-			err = d.runFold(x, tfs[gi], f, settings, groups[gi], preds, scores, folds)
+			err = d.runFold(x, f, settings, groups[gi], preds, scores, folds)
 		}
 		errs[i] = err
 		if s.left.Add(-1) == 0 {
@@ -974,7 +963,7 @@ func (d *cvData) foldRows(w *rowWeights, features int, docs []int) *vectorize.CS
 // runFold fits fold f's training part once for the group g of settings,
 // refits the sums for each setting of the group and predicts the held-out
 // part. f is only read.
-func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Config, g []int, preds [][]string, scores [][]float64, folds [][]FoldResult) error {
+func (d *cvData) runFold(x *cvCells, f *foldData, settings []Config, g []int, preds [][]string, scores [][]float64, folds [][]FoldResult) error {
 	fk := f.k
 	var (
 		jll []float64
@@ -988,7 +977,7 @@ func (d *cvData) runFold(x *cvCells, tf []float64, f *foldData, settings []Confi
 	w := newRowWeights(m, f, d.cfg.Vocab.Binary && d.terms != nil) // hashing counts, as Finish does
 	counts, ok := (*compact.Counts)(nil), false
 	if x != nil && n <= compact.MaxClasses {
-		counts, ok = d.foldCounts(x, tf, f, &w, m.newEstimator())
+		counts, ok = d.foldCounts(x, f, &w, m.newEstimator())
 	}
 	if ok {
 		m.counts = counts

@@ -65,7 +65,7 @@ func (d *cvData) cells() *cvCells {
 // value CountRows refuses, whose error it should report. Each cell adds
 // its class's rows in row order, as CountRows does; the cells are then
 // laid out by the fold's columns and classes.
-func (d *cvData) foldCounts(x *cvCells, tf []float64, f *foldData, w *rowWeights, est nb.Estimator) (*compact.Counts, bool) {
+func (d *cvData) foldCounts(x *cvCells, f *foldData, w *rowWeights, est nb.Estimator) (*compact.Counts, bool) {
 	proto := nb.NewCounts(est, 0, 0)
 	binary, threshold := proto.Binary, proto.Threshold
 	var rawIDF []float64 // idf by raw column, 0 for a column the fold drops
@@ -83,7 +83,7 @@ func (d *cvData) foldCounts(x *cvCells, tf []float64, f *foldData, w *rowWeights
 		val   []float64
 	)
 	for _, i := range f.train {
-		cells, val = w.cells(d, x, tf, rawIDF, i, cells, val)
+		cells, val = w.cells(d, x, rawIDF, i, cells, val)
 		for p, v := range val {
 			if !check.Good(v) {
 				return nil, false
@@ -132,14 +132,11 @@ func (w *rowWeights) model(j int) int32 {
 }
 
 // cells appends raw row i's entries that the model has, weighted as row
-// weights them, by their corpus cells; tf is the weighting's tf of each
-// raw entry (entryTF), rawIDF the model's idf by raw column.
-func (w *rowWeights) cells(d *cvData, x *cvCells, tf, rawIDF []float64, i int, cells []int32, val []float64) ([]int32, []float64) {
+// weights them, by their corpus cells; rawIDF is the model's idf by raw
+// column.
+func (w *rowWeights) cells(d *cvData, x *cvCells, rawIDF []float64, i int, cells []int32, val []float64) ([]int32, []float64) {
 	lo, hi := d.ptr[i], d.ptr[i+1]
 	ri, rv, rc := d.idx[lo:hi], d.val[lo:hi], x.of[lo:hi]
-	if rawIDF != nil {
-		rv = tf[lo:hi]
-	}
 	cells, val = slices.Grow(cells[:0], len(ri))[:len(ri)], slices.Grow(val[:0], len(ri))[:len(ri)]
 	if rawIDF != nil {
 		// A column the model lacks weighs 0 here, which changes neither
@@ -147,7 +144,11 @@ func (w *rowWeights) cells(d *cvData, x *cvCells, tf, rawIDF []float64, i int, c
 		// binarized, and a zero is left out.
 		copy(cells, rc)
 		for p, j := range ri {
-			val[p] = rv[p] * rawIDF[j]
+			v := rv[p]
+			if w.binary {
+				v = 1
+			}
+			val[p] = w.tfOf(v) * rawIDF[j]
 		}
 		vectorize.NormalizeRow(val, w.norm)
 		return cells, val
@@ -166,47 +167,4 @@ func (w *rowWeights) cells(d *cvData, x *cvCells, tf, rawIDF []float64, i int, c
 		}
 	}
 	return cells[:k], val[:k]
-}
-
-// tfKind is how a weighting transforms the counts before its idf: not at
-// all (no weighting), linearly, sublinearly or by log1p (Rennie).
-type tfKind struct {
-	w      Weighting
-	linear bool
-}
-
-// tfKindOf returns the tf of setting s's weighting.
-func tfKindOf(s Config) tfKind {
-	if s.Classifier == Bernoulli {
-		return tfKind{w: RawCounts}
-	}
-	switch s.Weighting {
-	case TFIDF:
-		return tfKind{w: TFIDF, linear: s.TFIDFOptions.LinearTF}
-	case Rennie:
-		return tfKind{w: Rennie}
-	}
-	return tfKind{w: RawCounts}
-}
-
-// entryTF returns the tf of every raw entry, as rowWeights.row computes
-// it for a weighting of that kind, which the folds share; nil without
-// weighting.
-func (d *cvData) entryTF(kind tfKind) []float64 {
-	cfg := d.cfg
-	cfg.Weighting, cfg.Classifier, cfg.TFIDFOptions.LinearTF = kind.w, Complement, kind.linear
-	m := &Model{Config: cfg}
-	m.weight = m.newWeighting()
-	w := newRowWeights(m, &foldData{}, d.cfg.Vocab.Binary && d.terms != nil)
-	if w.tf == nil {
-		return nil
-	}
-	tf := make([]float64, len(d.val))
-	for p, v := range d.val {
-		if w.binary {
-			v = 1
-		}
-		tf[p] = w.tfOf(v)
-	}
-	return tf
 }

@@ -50,7 +50,7 @@ func TestFoldCountsMatchCountRows(t *testing.T) {
 					t.Fatal(err)
 				}
 				w := newRowWeights(m, f, d.cfg.Vocab.Binary && d.terms != nil)
-				got, ok := d.foldCounts(x, d.entryTF(tfKindOf(d.cfg)), f, &w, m.newEstimator())
+				got, ok := d.foldCounts(x, f, &w, m.newEstimator())
 				if !ok {
 					t.Fatalf("fold %d: refused", k)
 				}

@@ -38,6 +38,7 @@ func multiRows(t *Trainer, labels []string, sets [][]int32) (*Model, textcore.Mu
 	cfg := t.cfg
 	m := &Model{Config: cfg, Classes: labels, an: tokenize.New(cfg.Tokenize)}
 	t.an = nil
+	t.vocab.EndInput()
 	merged, err := vocab.Merge(t.vocab)
 	if err != nil {
 		return nil, r, err

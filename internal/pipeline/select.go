@@ -386,8 +386,9 @@ func (d *cvData) selectFold(f *foldData, keep []int32, df []int64) ([]int32, err
 	if err := m.fitWeightingDF(src.rows, func() []int64 { return keptDF }); err != nil {
 		return nil, err
 	}
+	terms := d.terms()
 	byTerm := func(a, b int32) int {
-		return strings.Compare(d.terms.Term(int(d.origin[keep[a]])), d.terms.Term(int(d.origin[keep[b]])))
+		return strings.Compare(terms.Term(int(d.origin[keep[a]])), terms.Term(int(d.origin[keep[b]])))
 	}
 	sel, err := selectTerms(src, d.cfg.Select, classes, m.weight, byTerm)
 	if sel == nil || err != nil {

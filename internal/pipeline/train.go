@@ -361,6 +361,9 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	m := &Model{Config: t.cfg, Classes: t.names, an: tokenize.New(t.cfg.Tokenize)}
 	m.Config.Calibrate = false // until Model.Calibrate
 	t.an = nil
+	if !t.texts.short(nil) {
+		t.texts = nil // only short text is tokenized again (trySecond)
+	}
 	s, err := t.train(m, cands)
 	if s.Fallback == "" {
 		s.Fallback = why
@@ -428,6 +431,7 @@ func (t *Trainer) train(m *Model, cands []Config) (s Summary, err error) {
 		s.Semi, err = m.fit((*vectorize.CSR)(X), t.y)
 		return s, err
 	}
+	t.vocab.EndInput()
 	merged, err := vocab.Merge(t.vocab)
 	if err != nil {
 		return s, err

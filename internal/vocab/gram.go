@@ -200,6 +200,7 @@ type pairTable struct {
 	shift uint
 	n     int
 	seed  uint64
+	ended bool // released by EndInput: interning would hand out nodes again
 }
 
 // pairSlot is 12 bytes, not the 16 of a uint64 key and an int32.
@@ -214,6 +215,9 @@ func (sl *pairSlot) key() uint64 { return uint64(sl.hi)<<32 | uint64(sl.lo) }
 // returns next and false.
 func (t *pairTable) intern(key uint64, next int32) (node int32, found bool) {
 	if t.slots == nil {
+		if t.ended {
+			panic("vocab: a document added after Builder.EndInput")
+		}
 		t.tags, t.slots, t.shift, t.seed = make([]uint8, 1<<10), make([]pairSlot, 1<<10), termtab.ShiftFor(1<<10), rand.Uint64()
 	}
 	i, tag, found := t.probe(key)

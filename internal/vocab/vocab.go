@@ -187,6 +187,11 @@ func (b *Builder) close(start int) {
 	}
 }
 
+// EndInput frees what only adding documents needs, the table of the
+// word pairs seen, which may be a tenth of the builder's memory; b takes
+// no documents afterwards, and adding one panics.
+func (b *Builder) EndInput() { b.g.pairs = pairTable{ended: true} }
+
 // Rows returns the number of documents added.
 func (b *Builder) Rows() int { return b.rows.spilledRows() + len(b.rows.rows) }
 

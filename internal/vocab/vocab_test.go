@@ -688,3 +688,30 @@ func TestIndexFillUnevenParts(t *testing.T) {
 		}
 	}
 }
+
+// A builder whose pair table EndInput freed refuses more documents rather
+// than numbering the pairs it has seen again, and still prunes as before.
+func TestVocabEndInput(t *testing.T) {
+	b := NewBuilder()
+	bigrams := ngrams.Range{Min: 1, Max: 2}
+	b.AddWords([]string{"a", "b", "c"}, bigrams, nil)
+	b.AddWords([]string{"a", "b"}, bigrams, nil)
+	b.EndInput()
+	c, err := Merge(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Prune(Config{MinDF: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Provisional().Terms(); !slices.Equal(got, []string{"a", "a b", "b"}) && !slices.Equal(got, []string{"a", "b", "a b"}) {
+		t.Errorf("terms in 2 documents: %q", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("adding a bigram after EndInput did not panic")
+		}
+	}()
+	b.AddWords([]string{"c", "a"}, bigrams, nil)
+}
