@@ -132,13 +132,17 @@ func (s *Scorer) JointLogLikelihood(dst []float64, idx []int32, val []float64) [
 	return dst
 }
 
-// touch loads the entry of every feature of a row (see
-// Linear.touch): their loads all start at once.
+// touch loads the first Delta cell of every feature of a row, through its
+// entry (see Linear.touch): the loads of all start at once, where scoring
+// would wait on one feature's cells at a time.
 func (s *Scorer) touch(idx []int32) uint64 {
 	var mix uint64
+	delta := s.t.Delta
 	for _, j := range idx {
 		if uint(j) < uint(len(s.feats)) {
-			mix += uint64(s.feats[j].lo)
+			if lo := s.feats[j].lo; uint(lo) < uint(len(delta)) {
+				mix += math.Float64bits(delta[lo])
+			}
 		}
 	}
 	return mix
