@@ -965,10 +965,7 @@ func (d *cvData) foldRows(w *rowWeights, features int, docs []int) *vectorize.CS
 // part. f is only read.
 func (d *cvData) runFold(x *cvCells, f *foldData, settings []Config, g []int, preds [][]string, scores [][]float64, folds [][]FoldResult) error {
 	fk := f.k
-	var (
-		jll []float64
-		err error
-	)
+	var err error
 	n := len(f.classes)
 	m := &Model{Config: d.settingConfig(settings[g[0]]).forClasses(n), Classes: f.classes}
 	if err := m.fitWeightingDF(len(f.train), func() []int64 { return f.df }); err != nil {
@@ -999,7 +996,8 @@ func (d *cvData) runFold(x *cvCells, f *foldData, settings []Config, g []int, pr
 	}
 	test := d.foldRows(&w, f.features, f.test) // weighted, binary as a model predicts them; unsorted
 	at := d.scoreColumns(f)                    // nil unless scores are kept
-	base, changed := m.counts, false           // reweighting may change m's counts
+	pred := make([]int, len(f.test))
+	base, changed := m.counts, false // reweighting may change m's counts
 	for gi, s := range g {
 		if gi > 0 || changed {
 			m.Config, m.counts = d.settingConfig(settings[s]).forClasses(n), base
@@ -1013,15 +1011,22 @@ func (d *cvData) runFold(x *cvCells, f *foldData, settings []Config, g []int, pr
 			}
 			changed = true
 		}
+		// In chunks on every core: the last of the folds runs alone.
 		sc := m.scorer()
+		parallel.Chunks(len(f.test), 128, 0, func(lo, hi int) {
+			var jll []float64
+			for r := lo; r < hi; r++ {
+				ri, rv := test.Row(r)
+				jll = sc.JointLogLikelihood(jll[:0], ri, rv)
+				c := nb.Argmax(jll)
+				pred[r] = c
+				d.keepScores(scores[s], at, f.test[r], jll)
+			}
+		})
 		ev := metrics.NewEvaluator(f.classes)
 		for r, i := range f.test {
-			ri, rv := test.Row(r)
-			jll = sc.JointLogLikelihood(jll[:0], ri, rv)
-			c := nb.Argmax(jll)
-			ev.AddProba(d.names[d.y[i]], c, nil)
-			preds[s][i] = f.classes[c]
-			d.keepScores(scores[s], at, i, jll)
+			ev.AddProba(d.names[d.y[i]], pred[r], nil)
+			preds[s][i] = f.classes[pred[r]]
 		}
 		e := ev.Result()
 		folds[s][fk] = FoldResult{Train: len(f.train), Test: len(f.test), Features: f.features, MinDF: f.minDF,
