@@ -392,6 +392,26 @@ func (m *Model) Calibrate(r *CVResult) error {
 	return m.setCalibration(c, r.HeldOut.Classes)
 }
 
+// calibrateLater starts fitting r's calibration and returns a function
+// that waits for it and sets it on m, as m.Calibrate(r) would: the fit
+// reads only r, so it runs while the model is fitted.
+func calibrateLater(r *CVResult) func(m *Model) error {
+	done := make(chan struct{})
+	var c *Calibration
+	var err error
+	go func() {
+		defer close(done)
+		c, err = FitCalibration(r)
+	}()
+	return func(m *Model) error {
+		<-done
+		if err != nil {
+			return err
+		}
+		return m.setCalibration(c, r.HeldOut.Classes)
+	}
+}
+
 // setCalibration sets c, whose priors are those of classes, or none if c
 // is nil.
 func (m *Model) setCalibration(c *Calibration, classes []string) error {

@@ -309,7 +309,8 @@ func (t *Trainer) chooseFor(m *Model, merged *vocab.Counts, b *vocab.Builder, ca
 	m.Config = setChosen(m.Config, r.Config)
 	t.cfg = setChosen(t.cfg, r.Config)
 	m.Chosen = c
-	t.winner = r // Finish calibrates m on it, once m's weights are checked
+	t.winner = r
+	t.calibrate = calibrateLater(r) // Finish calibrates m once its weights are checked
 	return "", nil
 }
 

@@ -63,6 +63,9 @@ type Trainer struct {
 	empty   int
 	// unlabeled counts the documents given to AddUnlabeled.
 	unlabeled int
+	// calibrate sets the winner's calibration on the model, fitted
+	// while the model is (chooseFor).
+	calibrate func(*Model) error
 	finished  bool
 	// viaMatrix fits through a count matrix even where fitPruned or
 	// fitParts would do; tests compare the two.
@@ -371,8 +374,8 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	if err == nil {
 		err = m.finite()
 	}
-	if err == nil && t.winner != nil {
-		err = m.Calibrate(t.winner)
+	if err == nil && t.calibrate != nil {
+		err = t.calibrate(m)
 	}
 	if err != nil {
 		return nil, Summary{}, err
