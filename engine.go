@@ -42,8 +42,12 @@ type (
 	CVResult = pipeline.CVResult
 	// Grid lists the values that Tune tries for each setting.
 	Grid = pipeline.Grid
-	// TuneResult is the outcome of Tune.
+	// TuneResult is the outcome of Tune; its TrainBest fits the best
+	// setting on the corpus as Tune read it.
 	TuneResult = pipeline.TuneResult
+	// TrainSummary is what training did: the documents, classes and
+	// features, and the choice it made, if any.
+	TrainSummary = pipeline.Summary
 	// OnlineReport is an EvalOnline, with how its corpus was read, as
 	// textnb eval --online prints it.
 	OnlineReport = pipeline.OnlineReport

@@ -86,6 +86,9 @@ var (
 	// ErrReweighted: a reweighted model cannot be merged or trained in
 	// parts.
 	ErrReweighted = pipeline.ErrReweighted
+	// ErrNotKept: TuneResult.TrainBest cannot fit the best setting from
+	// what Tune kept of the corpus, which must then be read again.
+	ErrNotKept = pipeline.ErrNotKept
 	// ErrNotLearnable: a Classifier of a kind that does not learn (only
 	// text models learn and unlearn documents).
 	ErrNotLearnable = errors.New("only text models learn")

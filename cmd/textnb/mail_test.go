@@ -77,3 +77,21 @@ func TestTrainPredictMail(t *testing.T) {
 		t.Errorf("predict with a text model:\n%s", out)
 	}
 }
+
+// train --tune fits its best setting on the corpus as it read it: the model
+// still records the mail input it read, and says so.
+func TestTuneMail(t *testing.T) {
+	dir := mailCorpus(t)
+	model := filepath.Join(t.TempDir(), "m.model")
+	out := mustRun(t, "", "train", dir, "-o", model, "--quiet", "--tune", "--grid", "alpha=0.1,1", "--folds", "2")
+	if !strings.Contains(out, "read 24 of the documents as mail (--input auto, --mail-features all)") || !strings.Contains(out, "on 24 documents") {
+		t.Errorf("train --tune:\n%s", out)
+	}
+	m, err := loadPipeline(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.MailInput != "auto" || m.MailFeatures != "all" || m.Calibration() == nil {
+		t.Errorf("model records mail %q, features %q, calibration %v", m.MailInput, m.MailFeatures, m.Calibration())
+	}
+}

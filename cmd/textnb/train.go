@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -75,7 +76,9 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --calibrate cross-validates, which semi-supervised training does not support", errUsage)
 	}
 	var cv *facade.CVResult // the chosen settings' cross-validation, to calibrate from
-	if cfg, cv, err = tune.choose(cfg, pos[0], fields, stdout); err != nil {
+	var tuned *facade.TuneResult
+	labels, st := newLabelStats(), corpus.Stats{} // of the corpus as read for the model
+	if cfg, cv, tuned, err = tune.choose(cfg, pos[0], fields, stdout, labels, &st); err != nil {
 		return err
 	}
 	cfg.Calibrate = cfg.Calibrate || *calibrate || cv != nil
@@ -90,41 +93,34 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	tr, err := facade.NewTrainer(cfg)
-	if err != nil {
-		return usageErr(err)
+	// --tune fits its best setting on the corpus as it read it, where it
+	// kept that; else the corpus is read again.
+	var m *facade.Pipeline
+	var sum facade.TrainSummary
+	err = facade.ErrNotKept
+	if tuned != nil && cfg.Select.Method == facade.NoSelect {
+		m, sum, err = tuned.TrainBest()
 	}
-	if err := spill.apply(tr); err != nil {
-		return err
-	}
-	meter := newMeter(stderr, "train", pos[0], *quiet)
-	labels := newLabelStats()
-	st, err := corpus.Walk(pos[0], fields.options(false), func(d corpus.Document) error {
-		if err := tr.Add(d.Label, d.Text); err != nil {
+	checkCorpus := func() error {
+		if err := labels.check(pos[0], *allowMany); err != nil {
 			return err
 		}
-		labels.add(d.Label)
-		meter.Add(1, int64(len(d.Text)))
+		if given["min-df"] && *text.minDF > labels.docs {
+			return fmt.Errorf("%w: --min-df %d keeps no term: %s has %d documents (give at most %d)", errUsage, *text.minDF, pos[0], labels.docs, labels.docs)
+		}
 		return nil
-	})
-	meter.Stop()
-	if err != nil {
-		return err
 	}
-	if err := labels.check(pos[0], *allowMany); err != nil {
-		return err
-	}
-	if given["min-df"] && *text.minDF > labels.docs {
-		return fmt.Errorf("%w: --min-df %d keeps no term: %s has %d documents (give at most %d)", errUsage, *text.minDF, pos[0], labels.docs, labels.docs)
-	}
-	if err := semi.addUnlabeled(tr, fields, stderr, *quiet); err != nil {
-		return err
-	}
-	meter = newMeter(stderr, "train: fitting", "", *quiet)
-	m, sum, err := tr.Finish()
-	meter.Stop()
-	if err != nil {
+	switch {
+	case err == nil:
+		if err := checkCorpus(); err != nil {
+			return err
+		}
+	case !errors.Is(err, facade.ErrNotKept):
 		return fmt.Errorf("%s: %w", pos[0], err)
+	default:
+		if m, sum, st, err = trainCorpus(cfg, pos[0], fields, spill, semi, labels, checkCorpus, stderr, *quiet); err != nil {
+			return err
+		}
 	}
 	m.LabelField, m.TextField = fields.stored(fs)
 	m.MailInput, m.MailFeatures = fields.mail.stored(st)
@@ -164,6 +160,46 @@ func runTrain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 			c.Temperature, top, c.Folds, c.LogLossBefore, c.LogLossAfter)
 	}
 	return nil
+}
+
+// trainCorpus trains cfg on the corpus at path, counting its labels into
+// labels, which check checks once the corpus is read.
+func trainCorpus(cfg facade.Config, path string, fields fieldFlags, spill spillFlags, semi semiFlags, labels *labelStats, check func() error, stderr io.Writer, quiet bool) (*facade.Pipeline, facade.TrainSummary, corpus.Stats, error) {
+	var sum facade.TrainSummary
+	tr, err := facade.NewTrainer(cfg)
+	if err != nil {
+		return nil, sum, corpus.Stats{}, usageErr(err)
+	}
+	if err := spill.apply(tr); err != nil {
+		return nil, sum, corpus.Stats{}, err
+	}
+	meter := newMeter(stderr, "train", path, quiet)
+	*labels = *newLabelStats()
+	st, err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
+		if err := tr.Add(d.Label, d.Text); err != nil {
+			return err
+		}
+		labels.add(d.Label)
+		meter.Add(1, int64(len(d.Text)))
+		return nil
+	})
+	meter.Stop()
+	if err != nil {
+		return nil, sum, st, err
+	}
+	if err := check(); err != nil {
+		return nil, sum, st, err
+	}
+	if err := semi.addUnlabeled(tr, fields, stderr, quiet); err != nil {
+		return nil, sum, st, err
+	}
+	meter = newMeter(stderr, "train: fitting", "", quiet)
+	m, sum, err := tr.Finish()
+	meter.Stop()
+	if err != nil {
+		return nil, sum, st, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, sum, st, nil
 }
 
 // calibrateModel calibrates m, trained with cfg on the corpus at path, from cv, the

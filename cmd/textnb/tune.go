@@ -50,53 +50,74 @@ func foldsOr(folds, def int) (int, error) {
 	return folds, nil
 }
 
-// choose runs --tune, if asked, and returns cfg with the best settings and
-// their cross-validation, with held-out scores for calibration.
-func (f tuneFlags) choose(cfg facade.Config, path string, fields fieldFlags, stdout io.Writer) (facade.Config, *facade.CVResult, error) {
+// choose runs --tune, if asked, and returns cfg with the best settings,
+// their cross-validation, with held-out scores for calibration, and the
+// tuning, whose TrainBest may fit them without reading the corpus again;
+// seen gets the labels and read the corpus statistics of one of its
+// readings.
+func (f tuneFlags) choose(cfg facade.Config, path string, fields fieldFlags, stdout io.Writer, seen *labelStats, read *corpus.Stats) (facade.Config, *facade.CVResult, *facade.TuneResult, error) {
 	if !*f.tune {
 		if *f.grid != "" {
-			return cfg, nil, fmt.Errorf("%w: --grid needs --tune", errUsage)
+			return cfg, nil, nil, fmt.Errorf("%w: --grid needs --tune", errUsage)
 		}
-		return cfg, nil, nil
+		return cfg, nil, nil, nil
 	}
 	if cfg.Semi.Method != facade.NoSemi {
-		return cfg, nil, fmt.Errorf("%w: --tune does not combine with --semi", errUsage)
+		return cfg, nil, nil, fmt.Errorf("%w: --tune does not combine with --semi", errUsage)
 	}
 	g := facade.DefaultGrid()
 	if *f.grid != "" {
 		var err error
 		if g, err = parseGrid(*f.grid); err != nil {
-			return cfg, nil, usageErr(err)
+			return cfg, nil, nil, usageErr(err)
 		}
 	}
 	folds, err := foldsOr(*f.folds, defaultTuneFolds)
 	if err != nil {
-		return cfg, nil, err
+		return cfg, nil, nil, err
 	}
-	r, err := facade.Tune(cfg, g, facade.CVOptions{Folds: folds, Seed: *f.seed, KeepScores: true}, walkDocs(path, fields))
+	r, err := facade.Tune(cfg, g, facade.CVOptions{Folds: folds, Seed: *f.seed, KeepScores: true}, walkDocsSeen(path, fields, seen, read))
 	if err != nil {
-		return cfg, nil, fmt.Errorf("%s: %w", path, err)
+		return cfg, nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	best := r.Results[r.Best]
 	if err := r.WriteText(stdout, *f.seed); err != nil {
-		return cfg, nil, err
+		return cfg, nil, nil, err
 	}
-	return best.Config, best, nil
+	return best.Config, best, r, nil
 }
 
 // walkDocs reads the corpus at path for the functions that read it more
 // than once.
 func walkDocs(path string, fields fieldFlags) iter.Seq2[facade.Document, error] {
+	return walkDocsSeen(path, fields, nil, nil)
+}
+
+// walkDocsSeen is walkDocs that also gives seen the labels and read the
+// statistics of the first reading that goes to the end, if not nil. The
+// readings must come one at a time.
+func walkDocsSeen(path string, fields fieldFlags, seen *labelStats, read *corpus.Stats) iter.Seq2[facade.Document, error] {
+	done := seen == nil
 	return func(yield func(facade.Document, error) bool) {
 		errStop := errors.New("enough")
-		_, err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
+		var labels *labelStats
+		if !done {
+			labels = newLabelStats()
+		}
+		st, err := corpus.Walk(path, fields.options(false), func(d corpus.Document) error {
+			if labels != nil {
+				labels.add(d.Label)
+			}
 			if !yield(facade.Document{Label: d.Label, Text: d.Text}, nil) {
 				return errStop
 			}
 			return nil
 		})
-		if err != nil && !errors.Is(err, errStop) {
+		switch {
+		case err != nil && !errors.Is(err, errStop):
 			yield(facade.Document{}, err)
+		case err == nil && labels != nil:
+			*seen, *read, done = *labels, st, true
 		}
 	}
 }

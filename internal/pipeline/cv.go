@@ -347,6 +347,10 @@ type cvData struct {
 	// choice's subsets decide their own folds' automatic min_df from every
 	// term of their documents, as Finish does on a fold's training part.
 	all bool
+	// lo is the least document frequency of the columns kept (dropRare);
+	// wholeMinDF is the automatic min_df of Finish on all the documents,
+	// computed while every term is there to count (0: none, or given).
+	lo, wholeMinDF int
 }
 
 // cvData ends the input and keeps its raw rows; with all, every column
@@ -392,6 +396,9 @@ func (t *Trainer) cvData(o CVOptions, all bool) (*cvData, error) {
 		return nil, err
 	}
 	t.vocab = nil
+	if t.cfg.Vocab.MinDF == 0 && t.cfg.Select.Method == NoSelect { // as Finish would prune all of them
+		d.wholeMinDF = merged.MinDFFor(t.cfg.maxTableSize()/len(t.names), t.cfg.Vocab.MaxFeatures)
+	}
 	return d, d.fromVocab(merged, true)
 }
 
@@ -456,6 +463,7 @@ func (d *cvData) dropRare() {
 	if d.all {
 		lo = 1
 	}
+	d.lo = lo
 	order := byDFDescending(d.df, int64(lo))
 	to, df := renumber(d.cols, order, d.df)
 	w, start := 0, 0

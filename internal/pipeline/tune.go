@@ -96,6 +96,7 @@ type TuneResult struct {
 	// hold it.
 	Best, Top, Base int
 	Elapsed         time.Duration
+	kept            *tuneKept // for TrainBest
 }
 
 // Docs gives a corpus's labeled documents to yield, in the same order each
@@ -156,8 +157,9 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 		baseTokens bool
 		rs         []*CVResult
 		untried    int
-		top        int // the ReweightTop applied
-		base       int // the index of the base setting in rs, or −1
+		top        int       // the ReweightTop applied
+		base       int       // the index of the base setting in rs, or −1
+		kept       *tuneKept // of the base tokenization, for TrainBest
 		err        error
 	}
 	var toks []*tokenization
@@ -208,6 +210,7 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 		}
 		x.base = -1
 		if x.baseTokens {
+			x.kept = &tuneKept{t: t, d: d}
 			for i, c := range x.rs { // c.Config is resolved as b is
 				if sameSetting(c.Config, b) {
 					x.base = i
@@ -232,6 +235,9 @@ func Tune(base Config, g Grid, o CVOptions, docs Docs) (*TuneResult, error) {
 		r.ReweightTop = x.top
 		if x.base >= 0 {
 			r.Base = len(r.Results) + x.base
+		}
+		if x.kept != nil {
+			r.kept, x.kept.from, x.kept.to = x.kept, len(r.Results), len(r.Results)+len(x.rs)
 		}
 		r.Results = append(r.Results, x.rs...)
 		r.dropScores()
