@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"reflect"
 	"slices"
@@ -53,7 +54,7 @@ func (k *tuneKept) train(cfg Config) (*Model, Summary, error) {
 		!reflect.DeepEqual(d.settingConfig(cfg).forClasses(n), cfg) {
 		return nil, Summary{}, ErrNotKept
 	}
-	minDF := cmpOr(vc.MinDF, d.wholeMinDF)
+	minDF := cmp.Or(vc.MinDF, d.wholeMinDF)
 	if minDF < max(d.lo, 1) {
 		return nil, Summary{}, ErrNotKept // cross-validation dropped terms the model keeps
 	}
@@ -100,11 +101,4 @@ func (k *tuneKept) train(cfg Config) (*Model, Summary, error) {
 	s := Summary{Documents: len(t.y) - t.unlabeled, Unlabeled: t.unlabeled, Empty: t.empty, Classes: n,
 		Features: len(cols), MinDF: minDF, Lang: cfg.Tokenize.Lang, Elapsed: time.Since(start)}
 	return m, s, nil
-}
-
-func cmpOr(a, b int) int {
-	if a != 0 {
-		return a
-	}
-	return b
 }
