@@ -3,6 +3,7 @@ package compact
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/textnb/textnb/internal/dense"
 )
@@ -56,6 +57,34 @@ func (t *Linear) Scorer() (*Scorer, error) {
 		return nil, checkFeatureCells(t.Ptr, t.Class, t.K, bad)
 	}
 	return s, nil
+}
+
+// ScorerLike returns a Scorer for t as t.Scorer does, taking the layout
+// of s, whose Linear shares t's Ptr and Class (Fit's of one Counts do),
+// rather than laying t's cells out and checking them again; for any other
+// s it is t.Scorer.
+func (t *Linear) ScorerLike(s *Scorer) (*Scorer, error) {
+	if s == nil || s.feats == nil || s.t.K != t.K || s.t.Features != t.Features ||
+		!sameSlice(s.t.Ptr, t.Ptr) || !sameSlice(s.t.Class, t.Class) {
+		return t.Scorer()
+	}
+	if err := t.checkShape(); err != nil {
+		return nil, err
+	}
+	n := &Scorer{t: t, full: s.full, feats: make([]scoredFeature, len(s.feats))}
+	for j, f := range s.feats {
+		f.base = 0
+		if t.Base != nil {
+			f.base = t.Base[j]
+		}
+		n.feats[j] = f
+	}
+	return n, nil
+}
+
+// sameSlice reports whether a and b are the same slice of one array.
+func sameSlice[E any](a, b []E) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.SliceData(a) == unsafe.SliceData(b))
 }
 
 // layOut fills the entries of features lo to hi−1 and returns the first

@@ -156,3 +156,61 @@ func ExampleScorer() {
 	// Output:
 	// 0 true
 }
+
+// ScorerLike, given the Scorer of a Linear fitted on the same counts,
+// scores as the Linear's own Scorer does, bit for bit, with and without
+// base weights; given one of other counts it lays the Linear out itself,
+// and a malformed Linear fails as Scorer fails.
+func TestScorerLikeMatchesScorer(t *testing.T) {
+	d := cpSynthetic()
+	s, err := count(d.X, d.y, cpK, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := Fit(&nb.Complement{Alpha: 0.1}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev, err := first.Scorer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := count(d.X, d.y, cpK, false, 0) // equal counts, other arrays
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, est := range map[string]nb.Estimator{"Complement": &nb.Complement{Alpha: 1}, "ComplementNorm": &nb.Complement{Norm: true},
+		"Multinomial": &nb.Multinomial{Alpha: 0.03}} {
+		for _, from := range []*Counts{s, other} {
+			lin, err := Fit(est, from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := lin.ScorerLike(prev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := lin.Scorer()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 200 {
+				idx, val := d.Query.Row(i)
+				g, w := got.JointLogLikelihood(nil, idx, val), want.JointLogLikelihood(nil, idx, val)
+				for c := range w {
+					if math.Float64bits(g[c]) != math.Float64bits(w[c]) {
+						t.Fatalf("%s, row %d, class %d: ScorerLike %v, Scorer %v", name, i, c, g[c], w[c])
+					}
+				}
+			}
+		}
+	}
+	bad, err := Fit(&nb.Complement{}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad.Base = []float64{1}
+	if _, err := bad.ScorerLike(prev); err == nil || err.Error() != bad.Validate().Error() {
+		t.Errorf("a malformed Linear: %v, want Validate's error %v", err, bad.Validate())
+	}
+}

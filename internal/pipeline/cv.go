@@ -1006,6 +1006,7 @@ func (d *cvData) runFold(x *cvCells, f *foldData, settings []Config, g []int, pr
 	at := d.scoreColumns(f)                    // nil unless scores are kept
 	pred := make([]int, len(f.test))
 	base, changed := m.counts, false // reweighting may change m's counts
+	var prev *compact.Scorer
 	for gi, s := range g {
 		if gi > 0 || changed {
 			m.Config, m.counts = d.settingConfig(settings[s]).forClasses(n), base
@@ -1019,8 +1020,14 @@ func (d *cvData) runFold(x *cvCells, f *foldData, settings []Config, g []int, pr
 			}
 			changed = true
 		}
+		sc := prev // laid out once for the settings that share the fold's cells (not reweighted)
+		if prev == nil {
+			sc = m.scorer()
+		} else if sc, err = m.linear().ScorerLike(prev); err != nil {
+			return fmt.Errorf("fold %d: %w", fk+1, err)
+		}
+		prev = sc
 		// In chunks on every core: the last of the folds runs alone.
-		sc := m.scorer()
 		parallel.Chunks(len(f.test), 128, 0, func(lo, hi int) {
 			var jll []float64
 			for r := lo; r < hi; r++ {
