@@ -348,9 +348,9 @@ type cvData struct {
 	// term of their documents, as Finish does on a fold's training part.
 	all bool
 	// lo is the least document frequency of the columns kept (dropRare);
-	// wholeMinDF is the automatic min_df of Finish on all the documents,
-	// computed while every term is there to count (0: none, or given).
-	lo, wholeMinDF int
+	// finalMinDF is the min_df of Finish's model of all the documents
+	// (Trainer.finalVocab), computed while every term is there to count.
+	lo, finalMinDF int
 }
 
 // cvData ends the input and keeps its raw rows; with all, every column
@@ -396,9 +396,7 @@ func (t *Trainer) cvData(o CVOptions, all bool) (*cvData, error) {
 		return nil, err
 	}
 	t.vocab = nil
-	if t.cfg.Vocab.MinDF == 0 && t.cfg.Select.Method == NoSelect { // as Finish would prune all of them
-		d.wholeMinDF = merged.MinDFFor(t.cfg.maxTableSize()/len(t.names), t.cfg.Vocab.MaxFeatures)
-	}
+	d.finalMinDF = t.finalVocab(merged).MinDF
 	return d, d.fromVocab(merged, true)
 }
 

@@ -359,10 +359,7 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 		t.cfg = t.cfg.withChoiceBound()
 	}
 	t.cfg = t.cfg.forClasses(len(t.names))
-	// The model gets an analyzer of its own, as a loaded model does, so
-	// that the training analyzer's word cache is garbage from here on.
-	m := &Model{Config: t.cfg, Classes: t.names, an: tokenize.New(t.cfg.Tokenize)}
-	m.Config.Calibrate = false // until Model.Calibrate
+	m := t.newModel(t.cfg)
 	t.an = nil
 	if !t.texts.short(nil) {
 		t.texts = nil // only short text is tokenized again (trySecond)
@@ -380,12 +377,27 @@ func (t *Trainer) Finish() (*Model, Summary, error) {
 	if err != nil {
 		return nil, Summary{}, err
 	}
-	s.Documents, s.Unlabeled, s.Empty, s.Classes = len(t.y)-t.unlabeled, t.unlabeled, t.empty, len(t.names)
-	s.Lang, s.Elapsed = t.cfg.Tokenize.Lang, time.Since(t.start) // fixed by begin
+	t.summarize(&s, time.Since(t.start))
 	if m.Chosen != nil && t.texts.short(nil) {
 		return t.trySecond(m, s)
 	}
 	return m, s, nil
+}
+
+// newModel returns the model Finish fits for cfg, before fitting. It gets
+// an analyzer of its own, as a loaded model does, so that the training
+// analyzer's word cache is garbage from here on.
+func (t *Trainer) newModel(cfg Config) *Model {
+	m := &Model{Config: cfg, Classes: t.names, an: tokenize.New(cfg.Tokenize)}
+	m.Config.Calibrate = false // until Model.Calibrate
+	return m
+}
+
+// summarize fills in s what t's documents and configuration say, and the
+// time elapsed.
+func (t *Trainer) summarize(s *Summary, elapsed time.Duration) {
+	s.Documents, s.Unlabeled, s.Empty, s.Classes = len(t.y)-t.unlabeled, t.unlabeled, t.empty, len(t.names)
+	s.Lang, s.Elapsed = t.cfg.Tokenize.Lang, elapsed // fixed by begin
 }
 
 // closeInput waits for the documents added to be counted and checks that
@@ -448,13 +460,7 @@ func (t *Trainer) train(m *Model, cands []Config) (s Summary, err error) {
 		}
 		s.Choice = m.Chosen
 	}
-	vc := t.cfg.Vocab
-	if t.cfg.Select.Method != NoSelect {
-		vc.MaxFeatures = 0 // K is the selection's
-	}
-	if vc.MinDF == 0 {
-		vc.MinDF = merged.MinDFFor(t.cfg.maxTableSize()/len(t.names), vc.MaxFeatures)
-	}
+	vc := t.finalVocab(merged)
 	m.Config.Vocab.MinDF = vc.MinDF // the model records what was applied
 	s.MinDF = vc.MinDF
 	if !direct {
@@ -480,6 +486,19 @@ func (t *Trainer) train(m *Model, cands []Config) (s Summary, err error) {
 		return s, m.fitScan(p.Len(), p.DF, t.y, p.Scan)
 	}
 	return s, m.fitPruned(p, t.y)
+}
+
+// finalVocab returns how the model's vocabulary is pruned: by t.cfg's, its
+// automatic min_df bounding classes × features by t.cfg's table size.
+func (t *Trainer) finalVocab(merged *vocab.Counts) vectorize.VocabConfig {
+	vc := t.cfg.Vocab
+	if t.cfg.Select.Method != NoSelect {
+		vc.MaxFeatures = 0 // K is the selection's
+	}
+	if vc.MinDF == 0 {
+		vc.MinDF = merged.MinDFFor(t.cfg.maxTableSize()/len(t.names), vc.MaxFeatures)
+	}
+	return vc
 }
 
 // fitPruned fits the weighting on p's document frequencies and m on p's

@@ -1,13 +1,12 @@
 package pipeline
 
 import (
-	"cmp"
 	"errors"
 	"reflect"
 	"slices"
 	"time"
 
-	"github.com/textnb/textnb/tokenize"
+	"github.com/textnb/textnb/vectorize"
 )
 
 // ErrNotKept is TrainBest's when Tune did not keep the documents of the
@@ -54,7 +53,7 @@ func (k *tuneKept) train(cfg Config) (*Model, Summary, error) {
 		!reflect.DeepEqual(d.settingConfig(cfg).forClasses(n), cfg) {
 		return nil, Summary{}, ErrNotKept
 	}
-	minDF := cmp.Or(vc.MinDF, d.wholeMinDF)
+	minDF := d.finalMinDF // cfg's Vocab is d's (above)
 	if minDF < max(d.lo, 1) {
 		return nil, Summary{}, ErrNotKept // cross-validation dropped terms the model keeps
 	}
@@ -67,30 +66,21 @@ func (k *tuneKept) train(cfg Config) (*Model, Summary, error) {
 		}
 	}
 	slices.SortFunc(cols, func(a, b int32) int { return int(d.origin[a]) - int(d.origin[b]) })
-	feature := make([]int32, d.cols) // d's column → the model's, or −1
-	for c := range feature {
-		feature[c] = -1
-	}
-	ids, df := make([]int32, len(cols)), make([]int64, len(cols))
+	ids := make([]int32, len(cols))
 	for f, c := range cols {
-		feature[c], ids[f], df[f] = int32(f), d.origin[c], d.df[c]
+		ids[f] = d.origin[c]
 	}
 	v, err := d.terms().Select(ids)
 	if err != nil {
 		return nil, Summary{}, err
 	}
-	m := &Model{Config: cfg, Classes: t.names, an: tokenize.New(cfg.Tokenize)}
-	m.Config.Calibrate = false // until Model.Calibrate
+	colmap, df := renumber(d.cols, cols, d.df)
+	raw := rowWeights{colmap: colmap, norm: vectorize.NoNorm} // the counts, in the model's columns
+	m := t.newModel(cfg)
 	m.Config.Vocab.MinDF = minDF
 	m.vocab = v
 	err = m.fitRows(len(cols), func() []int64 { return df }, d.y, func(i int, idx []int32, val []float64) ([]int32, []float64) {
-		ri, rv := d.row(i)
-		for p, c := range ri {
-			if f := feature[c]; f >= 0 {
-				idx, val = append(idx, f), append(val, rv[p])
-			}
-		}
-		return idx, val
+		return raw.row(d, i, idx, val)
 	})
 	if err == nil {
 		err = m.finite()
@@ -98,7 +88,7 @@ func (k *tuneKept) train(cfg Config) (*Model, Summary, error) {
 	if err != nil {
 		return nil, Summary{}, err
 	}
-	s := Summary{Documents: len(t.y) - t.unlabeled, Unlabeled: t.unlabeled, Empty: t.empty, Classes: n,
-		Features: len(cols), MinDF: minDF, Lang: cfg.Tokenize.Lang, Elapsed: time.Since(start)}
+	s := Summary{Features: len(cols), MinDF: minDF}
+	t.summarize(&s, time.Since(start))
 	return m, s, nil
 }
