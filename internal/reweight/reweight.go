@@ -1,8 +1,12 @@
 package reweight
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"slices"
 
+	"github.com/textnb/textnb/internal/check"
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/parallel"
 )
@@ -43,6 +47,10 @@ func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
 	w := make([]float64, len(t.Docs)*K) // per document and class: the weight gained
 	uniform := 1 / float64(K)
 	var gain *compact.Counts
+	var acc []float64 // the dense sums of gainDense, kept between passes
+	if t.Own == nil && K*t.Features <= maxDenseGain {
+		acc = make([]float64, K*t.Features)
+	}
 	for range passes {
 		lin, err := t.Fit(gain)
 		if err != nil {
@@ -67,7 +75,12 @@ func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
 				}
 			}
 		})
-		if gain, err = t.gain(w); err != nil {
+		if acc != nil {
+			gain, err = t.gainDense(acc, w)
+		} else {
+			gain, err = t.gain(w)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -103,6 +116,86 @@ func (t Task) gain(w []float64) (*compact.Counts, error) {
 		clear(g.ClassCount) // the gains are weight, not documents
 	}
 	return g, err
+}
+
+// maxDenseGain bounds the cells of gainDense's table (64 MB).
+const maxDenseGain = 8 << 20
+
+// gainDense returns what gain does, summing into acc, a zeroed Features×K
+// table that it leaves zeroed: each cell adds its documents' weighted
+// values in document order, as gain's per-class sums do, so the counts
+// are the same bit for bit. A document's row is read once for all the
+// classes that gain it, and each of its features' classes share a cache
+// line; gain reads it once per class and transposes the sums.
+func (t Task) gainDense(acc, w []float64) (*compact.Counts, error) {
+	K, F := t.Classes, t.Features
+	g := &compact.Counts{Classes: K, Features: F, ClassCount: make([]float64, K), Ptr: make([]int, F+1)}
+	gainer := make([]int, 0, len(t.Docs)) // the documents that some class gains, by k
+	start := make([]int, 1, len(t.Docs)+1)
+	var gains []uint16 // the classes that gain them, from start[r] for the r-th
+	for k := range t.Docs {
+		for c, v := range w[k*K : (k+1)*K] {
+			if v > 0 {
+				gains = append(gains, uint16(c))
+				g.ClassCount[c]++
+			}
+		}
+		if len(gains) > start[len(start)-1] {
+			gainer, start = append(gainer, k), append(start, len(gains))
+		}
+	}
+	// Each part sums the cells of a range of features, so a cell's sum
+	// still adds its documents in order; rows' columns increase.
+	parts := min(4*parallel.Workers(0), max(1, F))
+	cells := make([][]uint16, parts)
+	counts := make([][]float64, parts)
+	errs := make([]error, parts)
+	parallel.For(parts, 0, func(part int) {
+		lo, hi := part*F/parts, (part+1)*F/parts
+		for r, k := range gainer {
+			wk := w[k*K : (k+1)*K]
+			idx, val := t.Row(t.Docs[k])
+			p, _ := slices.BinarySearch(idx, int32(lo))
+			for ; p < len(idx) && int(idx[p]) < hi; p++ {
+				row := acc[int(idx[p])*K : int(idx[p])*K+K]
+				for _, c := range gains[start[r]:start[r+1]] {
+					if x := wk[c] * val[p]; x != 0 {
+						row[c] += x
+					}
+				}
+			}
+		}
+		var class []uint16
+		var count []float64
+		for j := lo; j < hi; j++ {
+			row := acc[j*K : (j+1)*K]
+			for c, v := range row {
+				if v == 0 {
+					continue
+				}
+				if !check.Good(v) && errs[part] == nil {
+					errs[part] = fmt.Errorf("%w: reweighting gained %g for class %d, feature %d", check.Bad(v), v, c, j)
+				}
+				class, count = append(class, uint16(c)), append(count, v)
+			}
+			clear(row)
+			g.Ptr[j+1] = len(class) // within the part, offset below
+		}
+		cells[part], counts[part] = class, count
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	n := 0
+	for part := range parts {
+		lo, hi := part*F/parts, (part+1)*F/parts
+		for j := lo + 1; j <= hi; j++ {
+			g.Ptr[j] += n
+		}
+		n += len(cells[part])
+	}
+	g.Class, g.Count = slices.Concat(cells...), slices.Concat(counts...)
+	return g, nil
 }
 
 // RestLinear returns the scoring form of K one-vs-rest models whose

@@ -2,6 +2,9 @@ package reweight
 
 import (
 	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/textnb/textnb/internal/compact"
@@ -75,6 +78,54 @@ func TestGains(t *testing.T) {
 	for i := range a.W {
 		if math.Abs(a.W[i]-b.W[i]) > 1e-12 {
 			t.Fatalf("weight %d: %g, Complement NB %g", i, a.W[i], b.W[i])
+		}
+	}
+}
+
+// TestGainDenseIsGain checks that gainDense, the fast path, sums what gain
+// does bit for bit, and leaves its table zeroed for the next pass.
+func TestGainDenseIsGain(t *testing.T) {
+	const K, F, n = 7, 50, 200
+	rng := rand.New(rand.NewPCG(1, 2))
+	X := vectorize.NewCSR(F)
+	for range n {
+		var idx []int32
+		var val []float64
+		for j := range F {
+			if rng.IntN(5) == 0 {
+				idx, val = append(idx, int32(j)), append(val, rng.Float64()/3)
+			}
+		}
+		X.AppendRow(idx, val)
+	}
+	docs := make([]int, 0, n)
+	for i := range n {
+		if i%9 != 4 {
+			docs = append(docs, i)
+		}
+	}
+	w := make([]float64, len(docs)*K)
+	for p := range w {
+		if rng.IntN(3) == 0 {
+			w[p] = 40 * rng.Float64()
+		}
+	}
+	task := Task{Classes: K, Features: F, Docs: docs, Row: X.Row}
+	want, err := task.gain(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := make([]float64, K*F)
+	for pass := range 2 {
+		got, err := task.gainDense(acc, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("pass %d: gainDense differs from gain", pass)
+		}
+		if slices.ContainsFunc(acc, func(v float64) bool { return v != 0 }) {
+			t.Fatalf("pass %d: the table is not left zeroed", pass)
 		}
 	}
 }
