@@ -366,6 +366,7 @@ type ovrFit struct {
 	labels int
 	mc     Config
 	all    ovrCounts
+	table  []float64 // reweight.Task.Table, shared by the reweightings
 }
 
 // ovrCounts are the sums of a set of documents' rows.
@@ -415,7 +416,12 @@ func (f *ovrFit) counts(in func(i int) bool) ovrCounts {
 // c: reweight.RestLinear of the labels' rows, their rests grown by
 // c.extra.
 func (f *ovrFit) fit(c ovrCounts, alpha float64) (*compact.Linear, error) {
-	return reweight.RestLinear(c.pos, c.tot, c.docs, c.extra, alpha, f.mc.Score == OddsScore)
+	return f.fitInto(nil, c, alpha)
+}
+
+// fitInto is fit in dst's memory (see reweight.RestLinear).
+func (f *ovrFit) fitInto(dst *compact.Linear, c ovrCounts, alpha float64) (*compact.Linear, error) {
+	return reweight.RestLinear(dst, c.pos, c.tot, c.docs, c.extra, alpha, f.mc.Score == OddsScore)
 }
 
 // logScores turns the labels' jll into log-probabilities in place: a

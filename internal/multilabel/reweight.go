@@ -85,11 +85,12 @@ func (f *ovrFit) reweighted(c ovrCounts, in func(i int) bool, set setting) (ovrC
 		Classes: f.labels, Features: f.X.Cols, Docs: docs,
 		Row:   func(i int) ([]int32, []float64) { return f.X.Row(i) },
 		Holds: func(i, l int) bool { return slices.Contains(f.sets[i], int32(l)) },
-		Fit: func(gain *compact.Counts) (*compact.Linear, error) {
+		Fit: func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, error) {
 			c.extra = gain
-			return f.fit(c, set.alpha)
+			return f.fitInto(dst, c, set.alpha)
 		},
 		LogProbs: func(jll []float64) { logScores(ComplementScore, jll) },
+		Table:    &f.table,
 	}, set.passes, set.rate)
 	c.extra = extra
 	return c, err

@@ -52,17 +52,17 @@ func (m *Model) reweigh(n int, y []int, row func(i int) ([]int32, []float64)) er
 	t := reweight.Task{Classes: len(m.Classes), Features: base.Features, Docs: docs, Row: row,
 		Holds: func(i, c int) bool { return y[i] == c }, LogProbs: reweight.Softmax}
 	alpha := m.Config.alpha()
-	var fit func(gain *compact.Counts) (*compact.Linear, *compact.Counts, error)
+	var fit func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, *compact.Counts, error)
 	switch m.Config.Classifier {
 	case Complement:
 		tot := featureTotals(base)
-		fit = func(gain *compact.Counts) (*compact.Linear, *compact.Counts, error) {
-			lin, err := reweight.RestLinear(base, tot, n, gain, alpha, false)
+		fit = func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, *compact.Counts, error) {
+			lin, err := reweight.RestLinear(dst, base, tot, n, gain, alpha, false)
 			return lin, base, err
 		}
 	case Multinomial:
 		t.Own = func(i int) int { return y[i] }
-		fit = func(gain *compact.Counts) (*compact.Linear, *compact.Counts, error) {
+		fit = func(_ *compact.Linear, gain *compact.Counts) (*compact.Linear, *compact.Counts, error) {
 			c := base
 			if gain != nil {
 				var err error
@@ -76,15 +76,15 @@ func (m *Model) reweigh(n int, y []int, row func(i int) ([]int32, []float64)) er
 	default:
 		return fmt.Errorf("%w: %v is not reweighted", ErrConfig, m.Config.Classifier)
 	}
-	t.Fit = func(gain *compact.Counts) (*compact.Linear, error) {
-		lin, _, err := fit(gain)
+	t.Fit = func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, error) {
+		lin, _, err := fit(dst, gain)
 		return lin, err
 	}
 	gain, err := reweight.Gains(t, m.Config.Reweight, m.Config.reweightRate())
 	if err != nil {
 		return err
 	}
-	lin, counts, err := fit(gain)
+	lin, counts, err := fit(nil, gain)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package reweight
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"github.com/textnb/textnb/internal/check"
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/parallel"
+	"github.com/textnb/textnb/internal/tally"
 )
 
 // Task is a corpus to reweight and the model that scores it.
@@ -21,13 +23,18 @@ type Task struct {
 	// Holds reports whether document i has class c.
 	Holds func(i, c int) bool
 	// Fit returns the model of the counts with gain added (nil: none yet).
-	Fit func(gain *compact.Counts) (*compact.Linear, error)
+	// dst, if not nil, is the previous pass's model, no longer used: Fit
+	// may reuse its memory (RestLinear does).
+	Fit func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, error)
 	// LogProbs turns a document's jll into log-probabilities in place.
 	LogProbs func(jll []float64)
 	// Own, if not nil, is document i's own class: the gains of i go to
 	// it (Multinomial NB: Su et al.'s update of the true class) instead of
 	// to the rests of the classes that took probability from i.
 	Own func(i int) int
+	// Table, if long enough, is the zeroed memory that Gains sums the
+	// gains in, and leaves zeroed, for a caller that reweights again.
+	Table *[]float64
 }
 
 // Gains runs passes passes at rate η and returns what they add to the
@@ -47,13 +54,20 @@ func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
 	w := make([]float64, len(t.Docs)*K) // per document and class: the weight gained
 	uniform := 1 / float64(K)
 	var gain *compact.Counts
-	var acc []float64 // the dense sums of gainDense, kept between passes
+	var lin *compact.Linear // the pass's model, whose memory the next reuses
+	var acc []float64       // the dense sums of gainDense, kept between passes
 	if t.Own == nil && K*t.Features <= maxDenseGain {
-		acc = make([]float64, K*t.Features)
+		if t.Table == nil {
+			t.Table = new([]float64)
+		}
+		if len(*t.Table) < K*t.Features {
+			*t.Table = make([]float64, K*t.Features)
+		}
+		acc = (*t.Table)[:K*t.Features]
 	}
 	for range passes {
-		lin, err := t.Fit(gain)
-		if err != nil {
+		var err error
+		if lin, err = t.Fit(lin, gain); err != nil {
 			return nil, err
 		}
 		s, err := lin.Scorer()
@@ -76,7 +90,7 @@ func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
 			}
 		})
 		if acc != nil {
-			gain, err = t.gainDense(acc, w)
+			gain, err = t.gainDense(gain, acc, w) // the last gains are spent
 		} else {
 			gain, err = t.gain(w)
 		}
@@ -121,15 +135,18 @@ func (t Task) gain(w []float64) (*compact.Counts, error) {
 // maxDenseGain bounds the cells of gainDense's table (64 MB).
 const maxDenseGain = 8 << 20
 
-// gainDense returns what gain does, summing into acc, a zeroed Features×K
-// table that it leaves zeroed: each cell adds its documents' weighted
+// gainDense returns what gain does, in dst's memory if dst is not nil,
+// summing into acc, a zeroed Features×K table that it leaves zeroed: each cell adds its documents' weighted
 // values in document order, as gain's per-class sums do, so the counts
 // are the same bit for bit. A document's row is read once for all the
 // classes that gain it, and each of its features' classes share a cache
 // line; gain reads it once per class and transposes the sums.
-func (t Task) gainDense(acc, w []float64) (*compact.Counts, error) {
+func (t Task) gainDense(dst *compact.Counts, acc, w []float64) (*compact.Counts, error) {
 	K, F := t.Classes, t.Features
-	g := &compact.Counts{Classes: K, Features: F, ClassCount: make([]float64, K), Ptr: make([]int, F+1)}
+	g := cmp.Or(dst, &compact.Counts{})
+	*g = compact.Counts{Classes: K, Features: F, ClassCount: resize(g.ClassCount, K), Ptr: resize(g.Ptr, F+1),
+		Class: g.Class[:0], Count: g.Count[:0]}
+	clear(g.ClassCount)
 	gainer := make([]int, 0, len(t.Docs)) // the documents that some class gains, by k
 	start := make([]int, 1, len(t.Docs)+1)
 	var gains []uint16 // the classes that gain them, from start[r] for the r-th
@@ -147,9 +164,7 @@ func (t Task) gainDense(acc, w []float64) (*compact.Counts, error) {
 	// Each part sums the cells of a range of features, so a cell's sum
 	// still adds its documents in order; rows' columns increase.
 	parts := min(4*parallel.Workers(0), max(1, F))
-	cells := make([][]uint16, parts)
-	counts := make([][]float64, parts)
-	errs := make([]error, parts)
+	g.Ptr[0] = 0
 	parallel.For(parts, 0, func(part int) {
 		lo, hi := part*F/parts, (part+1)*F/parts
 		for r, k := range gainer {
@@ -165,10 +180,23 @@ func (t Task) gainDense(acc, w []float64) (*compact.Counts, error) {
 				}
 			}
 		}
-		var class []uint16
-		var count []float64
 		for j := lo; j < hi; j++ {
-			row := acc[j*K : (j+1)*K]
+			n := 0
+			for _, v := range acc[j*K : (j+1)*K] {
+				n += tally.BoolInt(v != 0)
+			}
+			g.Ptr[j+1] = n
+		}
+	})
+	for j := range F {
+		g.Ptr[j+1] += g.Ptr[j]
+	}
+	g.Class, g.Count = resize(g.Class, g.Ptr[F]), resize(g.Count, g.Ptr[F])
+	errs := make([]error, parts)
+	parallel.For(parts, 0, func(part int) {
+		lo, hi := part*F/parts, (part+1)*F/parts
+		for j := lo; j < hi; j++ {
+			row, q := acc[j*K:(j+1)*K], g.Ptr[j]
 			for c, v := range row {
 				if v == 0 {
 					continue
@@ -176,26 +204,25 @@ func (t Task) gainDense(acc, w []float64) (*compact.Counts, error) {
 				if !check.Good(v) && errs[part] == nil {
 					errs[part] = fmt.Errorf("%w: reweighting gained %g for class %d, feature %d", check.Bad(v), v, c, j)
 				}
-				class, count = append(class, uint16(c)), append(count, v)
+				g.Class[q], g.Count[q] = uint16(c), v
+				q++
 			}
 			clear(row)
-			g.Ptr[j+1] = len(class) // within the part, offset below
 		}
-		cells[part], counts[part] = class, count
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	n := 0
-	for part := range parts {
-		lo, hi := part*F/parts, (part+1)*F/parts
-		for j := lo + 1; j <= hi; j++ {
-			g.Ptr[j] += n
-		}
-		n += len(cells[part])
-	}
-	g.Class, g.Count = slices.Concat(cells...), slices.Concat(counts...)
 	return g, nil
+}
+
+// resize returns s with length n, in s's memory if it has room, else in
+// new memory with room for the growth of later passes.
+func resize[E any](s []E, n int) []E {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]E, n, n+n/4)
 }
 
 // RestLinear returns the scoring form of K one-vs-rest models whose
@@ -206,8 +233,9 @@ func (t Task) gainDense(acc, w []float64) (*compact.Counts, error) {
 // score of c is Σ_j x_j·(log(R_c+αF) − log(rest_cj+α)): Complement NB's,
 // unnormalized. odds adds each model's positive half, Σ_j x_j·(log(pos_cj+α)
 // − log(N_c+αF)), and its prior log-odds. Where pos_cj and gain_cj are zero
-// what is left, −log(tot_j+α) plus a class's constant, is the base.
-func RestLinear(pos *compact.Counts, tot []float64, docs int, gain *compact.Counts, alpha float64, odds bool) (*compact.Linear, error) {
+// what is left, −log(tot_j+α) plus a class's constant, is the base. The
+// model is made in dst's memory if dst is not nil.
+func RestLinear(dst *compact.Linear, pos *compact.Counts, tot []float64, docs int, gain *compact.Counts, alpha float64, odds bool) (*compact.Linear, error) {
 	L, F := pos.Classes, len(tot)
 	fa := alpha * float64(F)
 	total := 0.0
@@ -218,9 +246,11 @@ func RestLinear(pos *compact.Counts, tot []float64, docs int, gain *compact.Coun
 		gain = &compact.Counts{Ptr: make([]int, F+1)}
 	}
 	sums, gains := classSums(pos, L), classSums(gain, L)
-	ptr, class := unionCells(pos, gain)
-	t := &compact.Linear{K: L, Features: F, Bias: make([]float64, L), P: make([]float64, L), Q: make([]float64, L),
-		Base: make([]float64, F), Ptr: ptr, Class: class, Delta: make([]float64, len(class))}
+	t := cmp.Or(dst, &compact.Linear{})
+	ptr, class := unionCells(t.Ptr, t.Class, pos, gain)
+	*t = compact.Linear{K: L, Features: F, Bias: resize(t.Bias, L), P: resize(t.P, L), Q: resize(t.Q, L),
+		Base: resize(t.Base, F), Ptr: ptr, Class: class, Delta: resize(t.Delta, len(class))}
+	clear(t.Bias)
 	for j, v := range tot {
 		t.Base[j] = math.Log(v + alpha)
 	}
@@ -252,10 +282,13 @@ func RestLinear(pos *compact.Counts, tot []float64, docs int, gain *compact.Coun
 }
 
 // unionCells returns the feature-major cell layout (Ptr and Class) that
-// holds the cells of both a and b.
-func unionCells(a, b *compact.Counts) (ptr []int, class []uint16) {
+// holds the cells of both a and b, in the memory of ptr and class if they
+// have room.
+func unionCells(ptr []int, class []uint16, a, b *compact.Counts) ([]int, []uint16) {
 	F := len(a.Ptr) - 1
-	ptr, class = make([]int, F+1), make([]uint16, 0, len(a.Class)+len(b.Class))
+	ptr = resize(ptr, F+1)
+	ptr[0] = 0
+	class = resize(class, len(a.Class)+len(b.Class))[:0]
 	for j := range F {
 		x, y := a.Class[a.Ptr[j]:a.Ptr[j+1]], b.Class[b.Ptr[j]:b.Ptr[j+1]]
 		for len(x) > 0 || len(y) > 0 {

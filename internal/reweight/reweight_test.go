@@ -30,13 +30,15 @@ func TestGains(t *testing.T) {
 	}
 	tot := []float64{2, 1}
 	task := Task{Classes: 2, Features: 2, Docs: []int{0, 1, 2}, Row: X.Row,
-		Holds:    func(i, c int) bool { return y[i] == c },
-		Fit:      func(g *compact.Counts) (*compact.Linear, error) { return RestLinear(pos, tot, 3, g, 1, false) },
+		Holds: func(i, c int) bool { return y[i] == c },
+		Fit: func(dst *compact.Linear, g *compact.Counts) (*compact.Linear, error) {
+			return RestLinear(dst, pos, tot, 3, g, 1, false)
+		},
 		LogProbs: Softmax}
 	if g, err := Gains(task, 0, 20); g != nil || err != nil {
 		t.Fatalf("no passes: %v, %v", g, err)
 	}
-	lin, _ := task.Fit(nil)
+	lin, _ := task.Fit(nil, nil)
 	jll := lin.JointLogLikelihood(nil, []int32{0}, []float64{1})
 	Softmax(jll)
 	want := 20 * (math.Exp(jll[0]) - 0.5)
@@ -116,8 +118,9 @@ func TestGainDenseIsGain(t *testing.T) {
 		t.Fatal(err)
 	}
 	acc := make([]float64, K*F)
+	var dst *compact.Counts // the second pass reuses the first's counts
 	for pass := range 2 {
-		got, err := task.gainDense(acc, w)
+		got, err := task.gainDense(dst, acc, w)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,5 +130,6 @@ func TestGainDenseIsGain(t *testing.T) {
 		if slices.ContainsFunc(acc, func(v float64) bool { return v != 0 }) {
 			t.Fatalf("pass %d: the table is not left zeroed", pass)
 		}
+		dst = got
 	}
 }
