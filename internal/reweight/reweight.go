@@ -65,21 +65,36 @@ func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
 		}
 		acc = (*t.Table)[:K*t.Features]
 	}
+	// The documents are scored in parts, a part's columns at a time.
+	type part struct {
+		lo, hi      int
+		cols        columns
+		jll, sx, sb []float64
+	}
+	n := len(t.Docs)
+	parts := make([]part, min(2*parallel.Workers(0), max(1, n/64)))
+	parallel.For(len(parts), 0, func(q int) {
+		lo, hi := q*n/len(parts), (q+1)*n/len(parts)
+		parts[q] = part{lo: lo, hi: hi, jll: make([]float64, (hi-lo)*K), sx: make([]float64, hi-lo), sb: make([]float64, hi-lo),
+			cols: newColumns(t.Features, hi-lo, func(k int) ([]int32, []float64) { return t.Row(t.Docs[lo+k]) })}
+	})
 	for range passes {
 		var err error
 		if lin, err = t.Fit(lin, gain); err != nil {
 			return nil, err
 		}
-		s, err := lin.Scorer()
-		if err != nil {
+		if err := lin.Validate(); err != nil {
 			return nil, err
 		}
-		parallel.Chunks(len(t.Docs), 64, 0, func(lo, hi int) {
-			jll := make([]float64, 0, K)
-			for k := lo; k < hi; k++ {
+		if lin.K != K || lin.Features != t.Features {
+			return nil, fmt.Errorf("%w: reweighting %d classes × %d features, fitted %d × %d", check.ErrShape, K, t.Features, lin.K, lin.Features)
+		}
+		parallel.For(len(parts), 0, func(q int) {
+			p := &parts[q]
+			p.cols.score(p.jll, p.sx, p.sb, lin)
+			for k := p.lo; k < p.hi; k++ {
 				i := t.Docs[k]
-				idx, val := t.Row(i)
-				jll = s.JointLogLikelihood(jll[:0], idx, val)
+				jll := p.jll[(k-p.lo)*K : (k-p.lo+1)*K]
 				t.LogProbs(jll)
 				wk := w[k*K : (k+1)*K]
 				for c, lp := range jll {

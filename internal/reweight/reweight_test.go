@@ -133,3 +133,59 @@ func TestGainDenseIsGain(t *testing.T) {
 		dst = got
 	}
 }
+
+// TestColumnsScoreIsJointLogLikelihood checks that scoring by columns, the
+// fast path of Gains, gives each document's JointLogLikelihood bit for bit.
+func TestColumnsScoreIsJointLogLikelihood(t *testing.T) {
+	const K, F, n = 40, 60, 150 // more classes than a Scorer lays out
+	rng := rand.New(rand.NewPCG(3, 4))
+	X := vectorize.NewCSR(F)
+	y := make([]int, n)
+	for i := range n {
+		var idx []int32
+		var val []float64
+		for j := range F {
+			if rng.IntN(4) == 0 {
+				idx, val = append(idx, int32(j)), append(val, rng.Float64())
+			}
+		}
+		X.AppendRow(idx, val)
+		y[i] = rng.IntN(K)
+	}
+	pos, err := compact.CountRows(nil, F, y, K, func(i int, idx []int32, val []float64) ([]int32, []float64) {
+		ri, rv := X.Row(i)
+		return append(idx, ri...), append(val, rv...)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := featureTotals(pos)
+	for _, odds := range []bool{false, true} {
+		lin, err := RestLinear(nil, pos, tot, n, nil, 0.5, odds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols := newColumns(F, n, X.Row)
+		jll, sx, sb := make([]float64, n*K), make([]float64, n), make([]float64, n)
+		cols.score(jll, sx, sb, lin)
+		for i := range n {
+			idx, val := X.Row(i)
+			want := lin.JointLogLikelihood(nil, idx, val)
+			for c, v := range want {
+				if math.Float64bits(jll[i*K+c]) != math.Float64bits(v) {
+					t.Fatalf("odds %v: document %d class %d scores %v by columns, %v by row", odds, i, c, jll[i*K+c], v)
+				}
+			}
+		}
+	}
+}
+
+func featureTotals(c *compact.Counts) []float64 {
+	tot := make([]float64, c.Features)
+	for j := range c.Features {
+		for p := c.Ptr[j]; p < c.Ptr[j+1]; p++ {
+			tot[j] += c.Count[p]
+		}
+	}
+	return tot
+}
