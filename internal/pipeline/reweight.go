@@ -55,7 +55,7 @@ func (m *Model) reweigh(n int, y []int, row func(i int) ([]int32, []float64)) er
 	var fit func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, *compact.Counts, error)
 	switch m.Config.Classifier {
 	case Complement:
-		tot := featureTotals(base)
+		tot := reweight.FeatureTotals(base)
 		fit = func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, *compact.Counts, error) {
 			lin, err := reweight.RestLinear(dst, base, tot, n, gain, alpha, false)
 			return lin, base, err
@@ -91,17 +91,6 @@ func (m *Model) reweigh(n int, y []int, row func(i int) ([]int32, []float64)) er
 	m.counts = counts
 	m.setLin(lin, nil)
 	return nil
-}
-
-// featureTotals returns each feature's count summed over the classes.
-func featureTotals(c *compact.Counts) []float64 {
-	tot := make([]float64, c.Features)
-	for j := range c.Features {
-		for p := c.Ptr[j]; p < c.Ptr[j+1]; p++ {
-			tot[j] += c.Count[p]
-		}
-	}
-	return tot
 }
 
 // weightedRows returns the n rows that row appends, each weighted by w (nil:

@@ -22,7 +22,9 @@ type Task struct {
 	Row  func(i int) ([]int32, []float64)
 	// Holds reports whether document i has class c.
 	Holds func(i, c int) bool
-	// Fit returns the model of the counts with gain added (nil: none yet).
+	// Fit returns the model of the counts with gain added (nil: none yet),
+	// which must be valid (compact.Linear.Validate; RestLinear's and
+	// compact.Fit's are).
 	// dst, if not nil, is the previous pass's model, no longer used: Fit
 	// may reuse its memory (RestLinear does).
 	Fit func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, error)
@@ -81,9 +83,6 @@ func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
 	for range passes {
 		var err error
 		if lin, err = t.Fit(lin, gain); err != nil {
-			return nil, err
-		}
-		if err := lin.Validate(); err != nil {
 			return nil, err
 		}
 		if lin.K != K || lin.Features != t.Features {
@@ -294,6 +293,19 @@ func RestLinear(dst *compact.Linear, pos *compact.Counts, tot []float64, docs in
 		}
 	})
 	return t, t.Validate()
+}
+
+// FeatureTotals returns each feature's count in c summed over the classes:
+// RestLinear's tot for a single-label corpus, whose classes are its
+// positive halves.
+func FeatureTotals(c *compact.Counts) []float64 {
+	tot := make([]float64, c.Features)
+	for j := range c.Features {
+		for p := c.Ptr[j]; p < c.Ptr[j+1]; p++ {
+			tot[j] += c.Count[p]
+		}
+	}
+	return tot
 }
 
 // unionCells returns the feature-major cell layout (Ptr and Class) that

@@ -159,7 +159,7 @@ func TestColumnsScoreIsJointLogLikelihood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tot := featureTotals(pos)
+	tot := FeatureTotals(pos)
 	for _, odds := range []bool{false, true} {
 		lin, err := RestLinear(nil, pos, tot, n, nil, 0.5, odds)
 		if err != nil {
@@ -178,14 +178,4 @@ func TestColumnsScoreIsJointLogLikelihood(t *testing.T) {
 			}
 		}
 	}
-}
-
-func featureTotals(c *compact.Counts) []float64 {
-	tot := make([]float64, c.Features)
-	for j := range c.Features {
-		for p := c.Ptr[j]; p < c.Ptr[j+1]; p++ {
-			tot[j] += c.Count[p]
-		}
-	}
-	return tot
 }
