@@ -70,7 +70,7 @@ type rateFlag float64
 func newRateFlag(fs *flag.FlagSet) *rateFlag {
 	r := new(rateFlag)
 	fs.Var(r, "reweight-rate", "the `auto|R` rate of reweighting, how much of a document a class's complement gains per unit of "+
-		"probability the class wrongly takes; auto: multi-label 20 or 40, whichever the threshold cross-validation scores better, text models 20 (default auto)")
+		"probability the class wrongly takes; auto: multi-label 40, text models 20 (default auto)")
 	return r
 }
 

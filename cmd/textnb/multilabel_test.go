@@ -196,7 +196,7 @@ func TestTrainMultiLabelReweight(t *testing.T) {
 		say  string
 	}{{"3", 3, "3 reweighting passes at rate "}, {"0", -1, "no reweighting"},
 		// automatic: the thresholds' cross-validation scores plain counts higher on this corpus
-		{"auto", -1, "no reweighting (cross-validated against 10 passes: micro-F1 0.7097); thresholds by 5-fold cross-validation (micro-F1 0.7347 on it)"}} {
+		{"auto", -1, "no reweighting (cross-validated against 10 passes: micro-F1 0.7021); thresholds by 5-fold cross-validation (micro-F1 0.7347 on it)"}} {
 		model := filepath.Join(dir, c.arg+".model")
 		out := mustRun(t, "", "train", multiJSONL, "--multi-label", "--reweight", c.arg, "-o", model)
 		if !strings.Contains(out, c.say) {

@@ -104,7 +104,7 @@ type Config struct {
 // Alphas are the α that multi-label training chooses from with
 // reweighting; without, PlainAlphas.
 var (
-	Alphas      = []float64{1, 3}
+	Alphas      = []float64{3}
 	PlainAlphas = []float64{0.1, 0.3, 1}
 )
 
@@ -327,11 +327,7 @@ func (mt *Trainer) Finish() (*Model, Summary, error) {
 	}
 	s.MinDF, s.Selected = r.MinDF, r.Selected
 	f := newOvRFit(r.X, mt.sets, len(mt.labels), mt.mc)
-	th, set, other, err := f.thresholds(mt.mc.settings(m.Config.Alpha))
-	if err != nil {
-		return nil, s, err
-	}
-	all, err := f.reweighted(f.all, func(int) bool { return true }, set)
+	th, set, all, other, err := f.thresholds(mt.mc.settings(m.Config.Alpha))
 	if err != nil {
 		return nil, s, err
 	}
@@ -367,6 +363,11 @@ type ovrFit struct {
 	mc     Config
 	all    ovrCounts
 	table  []float64 // reweight.Task.Table, shared by the reweightings
+	// foldGain's memory: a fold's weights, its gains, the others' gains;
+	// foldLin is thresholds' for a fold's model.
+	foldWeights       []float64
+	foldSum, foldLess *compact.Counts
+	foldLin           *compact.Linear
 }
 
 // ovrCounts are the sums of a set of documents' rows.

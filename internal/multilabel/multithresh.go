@@ -29,11 +29,14 @@ type setting struct {
 // settings, from the documents' cross-validated scores: the documents are
 // shuffled into folds, each fold is scored by the models of the other
 // folds' sums, and each label's threshold is the score cut that maximizes
-// its F1 over every document (SCut; Yang 2001). Of several settings the
+// its F1 over every document (SCut; Yang 2001). A reweighted setting
+// reweights every document once: its fold models are that reweighting's
+// less the fold (foldGain), and the winner's is the final model's, which
+// it returns as all. Of several settings the
 // one whose thresholds give the best micro-F1 wins; runnerUp is the best
 // micro-F1 among the settings of the other number of passes (0 if every
 // setting has the same number).
-func (f *ovrFit) thresholds(settings []setting) (best thresholdSet, won setting, runnerUp float64, err error) {
+func (f *ovrFit) thresholds(settings []setting) (best thresholdSet, won setting, all ovrCounts, runnerUp float64, err error) {
 	n, L := len(f.sets), f.labels
 	k := min(f.mc.folds(), n)
 	fold := make([]int, n)
@@ -47,19 +50,27 @@ func (f *ovrFit) thresholds(settings []setting) (best thresholdSet, won setting,
 	}
 	oof := make([]float64, n*L)
 	scores := make([]float64, len(settings))
+	every := func(int) bool { return true }
 	for c, set := range settings {
+		full, w, err := f.reweighted(f.all, every, set)
+		if err != nil {
+			return best, won, all, 0, err
+		}
 		for q := range parts {
-			part, err := f.reweighted(parts[q], func(i int) bool { return fold[i] != q }, set)
-			if err != nil {
-				return best, won, 0, err
+			part := parts[q]
+			if w != nil {
+				if part.extra, err = f.foldGain(w, full.extra, func(i int) bool { return fold[i] == q }); err != nil {
+					return best, won, all, 0, err
+				}
 			}
-			lin, err := f.fit(part, set.alpha)
+			lin, err := f.fitInto(f.foldLin, part, set.alpha)
 			if err != nil {
-				return best, won, 0, err
+				return best, won, all, 0, err
 			}
+			f.foldLin = lin
 			s, err := lin.Scorer()
 			if err != nil {
-				return best, won, 0, err
+				return best, won, all, 0, err
 			}
 			parallel.Chunks(n, 64, 0, func(lo, hi int) {
 				for i := lo; i < hi; i++ {
@@ -74,7 +85,7 @@ func (f *ovrFit) thresholds(settings []setting) (best thresholdSet, won setting,
 		th := f.cut(oof)
 		scores[c] = th.microF1
 		if c == 0 || th.microF1 > best.microF1 {
-			best, won = th, set
+			best, won, all = th, set, full
 		}
 	}
 	for c, set := range settings {
@@ -85,7 +96,7 @@ func (f *ovrFit) thresholds(settings []setting) (best thresholdSet, won setting,
 	for l, t := range best.probs {
 		best.probs[l] = math.Exp(t)
 	}
-	return best, won, runnerUp, nil
+	return best, won, all, runnerUp, nil
 }
 
 // scored is one document's log-probability for a label and whether the

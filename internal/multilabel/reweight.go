@@ -11,7 +11,7 @@ import (
 // much of a document a label's rest gains for each unit of probability
 // the label wrongly takes from it in a pass. With the default TF-IDF rows
 // (unit length) a pass moves at most η documents' worth.
-var ReweightRates = []float64{20, 40}
+var ReweightRates = []float64{40}
 
 // legacyRate is the rate of the builds that had only one.
 const legacyRate = 20
@@ -70,28 +70,65 @@ func (c Config) settings(alpha float64) []setting {
 // uniform 1/L, is added to l's rest again, weighted by η times the
 // excess. The labels that take probability from a document wrongly so
 // learn its terms as evidence against them; a label never confused keeps
-// its counts, and the table gains cells only where confusion was.
-func (f *ovrFit) reweighted(c ovrCounts, in func(i int) bool, set setting) (ovrCounts, error) {
+// its counts, and the table gains cells only where confusion was. It also
+// returns the weights gained (reweight.Task.Weights) for foldGain.
+func (f *ovrFit) reweighted(c ovrCounts, in func(i int) bool, set setting) (ovrCounts, []float64, error) {
 	if set.passes == 0 {
-		return c, nil
+		return c, nil, nil
 	}
+	var w []float64
+	t := f.task(in, set.alpha, &c)
+	t.Weights = &w
+	extra, err := reweight.Gains(t, set.passes, set.rate)
+	c.extra = extra
+	return c, w, err
+}
+
+// foldGain returns what the documents for which in is false gained in a
+// reweighting of every document whose weights are w and gains all: its
+// gains less those of the documents for which in is true. Cross-validation's fold models are a reweighting's
+// model less the fold, as they are its counts less the fold's, so that
+// one reweighting serves every fold: the fold's own weights leave with it,
+// while the other documents keep the weights that a model which had seen
+// the fold gave them.
+func (f *ovrFit) foldGain(w []float64, all *compact.Counts, in func(i int) bool) (*compact.Counts, error) {
+	t := f.task(in, 0, nil)
+	L := f.labels
+	sub := f.foldWeights[:0]
+	for _, i := range t.Docs {
+		sub = append(sub, w[i*L:(i+1)*L]...)
+	}
+	f.foldWeights = sub
+	var err error
+	if f.foldSum, err = reweight.Sum(f.foldSum, t, sub); err != nil {
+		return nil, err
+	}
+	f.foldLess, err = reweight.Less(f.foldLess, all, f.foldSum)
+	return f.foldLess, err
+}
+
+// task is the reweighting of the documents for which in is true, whose
+// passes fit the sums c at α alpha (c nil: for reweight.Sum alone).
+func (f *ovrFit) task(in func(i int) bool, alpha float64, c *ovrCounts) reweight.Task {
 	var docs []int
 	for i := range f.sets {
 		if in(i) {
 			docs = append(docs, i)
 		}
 	}
-	extra, err := reweight.Gains(reweight.Task{
+	t := reweight.Task{
 		Classes: f.labels, Features: f.X.Cols, Docs: docs,
-		Row:   func(i int) ([]int32, []float64) { return f.X.Row(i) },
-		Holds: func(i, l int) bool { return slices.Contains(f.sets[i], int32(l)) },
-		Fit: func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, error) {
-			c.extra = gain
-			return f.fitInto(dst, c, set.alpha)
-		},
+		Row:      func(i int) ([]int32, []float64) { return f.X.Row(i) },
+		Holds:    func(i, l int) bool { return slices.Contains(f.sets[i], int32(l)) },
 		LogProbs: func(jll []float64) { logScores(ComplementScore, jll) },
 		Table:    &f.table,
-	}, set.passes, set.rate)
-	c.extra = extra
-	return c, err
+	}
+	if c != nil {
+		t.Fit = func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, error) {
+			fc := *c
+			fc.extra = gain
+			return f.fitInto(dst, fc, alpha)
+		}
+	}
+	return t
 }

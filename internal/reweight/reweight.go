@@ -37,6 +37,10 @@ type Task struct {
 	// Table, if long enough, is the zeroed memory that Gains sums the
 	// gains in, and leaves zeroed, for a caller that reweights again.
 	Table *[]float64
+	// Weights, if not nil, is set to the weights that Gains's passes
+	// gave: document Docs[k]'s for class c at k·Classes+c. Sum adds a
+	// subset's rows up again by them.
+	Weights *[]float64
 }
 
 // Gains runs passes passes at rate η and returns what they add to the
@@ -57,16 +61,7 @@ func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
 	uniform := 1 / float64(K)
 	var gain *compact.Counts
 	var lin *compact.Linear // the pass's model, whose memory the next reuses
-	var acc []float64       // the dense sums of gainDense, kept between passes
-	if t.Own == nil && K*t.Features <= maxDenseGain {
-		if t.Table == nil {
-			t.Table = new([]float64)
-		}
-		if len(*t.Table) < K*t.Features {
-			*t.Table = make([]float64, K*t.Features)
-		}
-		acc = (*t.Table)[:K*t.Features]
-	}
+	acc := t.denseTable()   // the dense sums of gainDense, kept between passes
 	// The documents are scored in parts, a part's columns at a time.
 	type part struct {
 		lo, hi      int
@@ -112,7 +107,81 @@ func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
 			return nil, err
 		}
 	}
+	if t.Weights != nil {
+		*t.Weights = w
+	}
 	return gain, nil
+}
+
+// Sum returns the gains of weights w (len(t.Docs)×t.Classes, laid out as
+// Task.Weights): the rows of t.Docs weighted by w, summed per class whose
+// rest gains them (or per own class with t.Own), as a pass of Gains sums
+// them, in dst's memory if dst is not nil. Given the weights of a
+// reweighting of a corpus and some of its documents, it gives what those
+// documents gained (see Less).
+func Sum(dst *compact.Counts, t Task, w []float64) (*compact.Counts, error) {
+	K := t.Classes
+	if len(w) != len(t.Docs)*K {
+		return nil, fmt.Errorf("%w: %d weights for %d documents × %d classes", check.ErrShape, len(w), len(t.Docs), K)
+	}
+	if acc := t.denseTable(); acc != nil {
+		return t.gainDense(dst, acc, w)
+	}
+	return t.gain(w)
+}
+
+// Less returns the gains all less part, some of its documents' (Sum), in
+// dst's memory if dst is not nil: what the other documents gained.
+// Cross-validation takes a fold's gains out of a reweighting of every
+// document so, as it takes the fold's counts out of theirs. A cell left
+// with rounding error alone, 1e-9 of its gain or less, is dropped.
+func Less(dst, all, part *compact.Counts) (*compact.Counts, error) {
+	if part.Classes != all.Classes || part.Features != all.Features {
+		return nil, fmt.Errorf("%w: %d classes × %d features less %d × %d", check.ErrShape, all.Classes, all.Features, part.Classes, part.Features)
+	}
+	F := all.Features
+	d := cmp.Or(dst, &compact.Counts{})
+	*d = compact.Counts{Classes: all.Classes, Features: F, ClassCount: resize(d.ClassCount, all.Classes), Ptr: resize(d.Ptr, F+1),
+		Class: d.Class[:0], Count: d.Count[:0]}
+	for c, v := range all.ClassCount {
+		d.ClassCount[c] = max(v-part.ClassCount[c], 0)
+	}
+	d.Ptr[0] = 0
+	for j := range F {
+		q := part.Ptr[j]
+		for p := all.Ptr[j]; p < all.Ptr[j+1]; p++ {
+			c, v := all.Class[p], all.Count[p]
+			for q < part.Ptr[j+1] && part.Class[q] < c {
+				q++
+			}
+			if q < part.Ptr[j+1] && part.Class[q] == c {
+				v -= part.Count[q]
+				q++
+			}
+			if v > 1e-9*all.Count[p] {
+				d.Class, d.Count = append(d.Class, c), append(d.Count, v)
+			}
+		}
+		d.Ptr[j+1] = len(d.Class)
+	}
+	return d, nil
+}
+
+// denseTable returns the zeroed table that gainDense sums in, from
+// t.Table if it has room, or nil where the gains are summed by gain (Own,
+// or a table above maxDenseGain).
+func (t Task) denseTable() []float64 {
+	n := t.Classes * t.Features
+	if t.Own != nil || n > maxDenseGain {
+		return nil
+	}
+	if t.Table == nil {
+		return make([]float64, n)
+	}
+	if len(*t.Table) < n {
+		*t.Table = make([]float64, n)
+	}
+	return (*t.Table)[:n]
 }
 
 // gain sums the rows of Docs weighted by w (len(Docs)×K), per class whose

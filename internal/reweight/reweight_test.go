@@ -179,3 +179,71 @@ func TestColumnsScoreIsJointLogLikelihood(t *testing.T) {
 		}
 	}
 }
+
+// TestLessIsTheOthersSum checks that a reweighting's gains less a part's
+// (Sum of the part's weights) are the other documents' gains to rounding,
+// with their cells, and that Sum refuses weights of the wrong length.
+func TestLessIsTheOthersSum(t *testing.T) {
+	const K, F, n = 6, 40, 120
+	rng := rand.New(rand.NewPCG(3, 4))
+	X := vectorize.NewCSR(F)
+	for range n {
+		var idx []int32
+		var val []float64
+		for j := range F {
+			if rng.IntN(4) == 0 {
+				idx, val = append(idx, int32(j)), append(val, rng.Float64())
+			}
+		}
+		X.AppendRow(idx, val)
+	}
+	w := make([]float64, n*K) // document i's weights at i·K
+	for p := range w {
+		if rng.IntN(4) == 0 {
+			w[p] = 40 * rng.Float64()
+		}
+	}
+	sub := func(in func(i int) bool) (Task, []float64) {
+		t := Task{Classes: K, Features: F, Row: X.Row}
+		var ws []float64
+		for i := range n {
+			if in(i) {
+				t.Docs, ws = append(t.Docs, i), append(ws, w[i*K:(i+1)*K]...)
+			}
+		}
+		return t, ws
+	}
+	var table []float64 // shared, as a multi-label training shares it
+	sum := func(in func(i int) bool) *compact.Counts {
+		task, ws := sub(in)
+		task.Table = &table
+		g, err := Sum(nil, task, ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	all := sum(func(int) bool { return true })
+	var dst *compact.Counts
+	for fold := range 3 {
+		part := sum(func(i int) bool { return i%3 == fold })
+		want := sum(func(i int) bool { return i%3 != fold })
+		got, err := Less(dst, all, part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Ptr, want.Ptr) || !slices.Equal(got.Class, want.Class) || !slices.Equal(got.ClassCount, want.ClassCount) {
+			t.Fatalf("fold %d: the others' cells or documents differ", fold)
+		}
+		for p, v := range got.Count {
+			if math.Abs(v-want.Count[p]) > 1e-9*want.Count[p] {
+				t.Fatalf("fold %d: cell %d %g, want %g", fold, p, v, want.Count[p])
+			}
+		}
+		dst = got // the next fold reuses its memory
+	}
+	task, ws := sub(func(int) bool { return true })
+	if _, err := Sum(nil, task, ws[1:]); err == nil {
+		t.Error("Sum took weights of the wrong length")
+	}
+}
