@@ -2,10 +2,12 @@ package multilabel
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -173,16 +175,73 @@ func TestOvRFitWeights(t *testing.T) {
 }
 
 func TestBestCut(t *testing.T) {
-	v := []scored{{0.1, false}, {0.9, true}, {0.5, true}, {0.7, false}, {0.3, true}}
+	v, pos := []float64{0.1, 0.9, 0.5, 0.7, 0.3}, []float64{0.9, 0.5, 0.3}
 	// Keeping the top 1: F1 2/4; top 2: 2/5; top 3: 4/6; top 4: 6/7; all: 6/8.
-	cut, f1 := bestCut(v, 3)
+	cut, f1 := bestCut(v, pos)
 	if cut != 0.2 || math.Abs(f1-6.0/7) > 1e-15 {
 		t.Errorf("cut %g with F1 %g, want 0.2 and 6/7", cut, f1)
 	}
-	v = []scored{{0.9, true}, {0.5, false}, {0.5, true}, {0.1, false}}
+	v, pos = []float64{0.9, 0.5, 0.5, 0.1}, []float64{0.9, 0.5}
 	// Tied scores are kept or dropped together: top 1 gives 2/3, top 3 gives 4/5.
-	if cut, f1 = bestCut(v, 2); cut != 0.3 || math.Abs(f1-0.8) > 1e-15 {
+	if cut, f1 = bestCut(v, pos); cut != 0.3 || math.Abs(f1-0.8) > 1e-15 {
 		t.Errorf("ties: cut %g with F1 %g, want 0.3 and 0.8", cut, f1)
+	}
+}
+
+// scored is a score and whether its entry is positive, for bestCutRef.
+type scored struct {
+	s   float64
+	pos bool
+}
+
+// bestCutRef is the reference for bestCut: the entries in one list,
+// sorted by score, counting positives as it walks down.
+func bestCutRef(v []scored, positives int) (float64, float64) {
+	slices.SortFunc(v, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
+	if len(v) == 0 || positives == 0 {
+		return math.Inf(1), 0
+	}
+	bestF1, cut, tp := -1.0, v[0].s+1, 0
+	for k, e := range v {
+		tp += tally.BoolInt(e.pos)
+		if k+1 < len(v) && v[k+1].s == e.s {
+			continue
+		}
+		if f1 := 2 * float64(tp) / float64(k+1+positives); f1 > bestF1 {
+			bestF1 = f1
+			if k+1 < len(v) {
+				cut = (e.s + v[k+1].s) / 2
+			} else {
+				cut = e.s - 1
+			}
+		}
+	}
+	if math.IsInf(cut, -1) || math.IsNaN(cut) {
+		cut = -math.MaxFloat64
+	}
+	return cut, bestF1
+}
+
+// TestBestCutIsRef checks bestCut against bestCutRef bit for bit on random
+// scores with many ties, and on none.
+func TestBestCutIsRef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 200 {
+		n := rng.IntN(60)
+		var ref []scored
+		var v, pos []float64
+		for range n {
+			s := math.Log(float64(1+rng.IntN(1+trial%20)) / 21) // ties
+			p := rng.IntN(3) == 0
+			ref, v = append(ref, scored{s, p}), append(v, s)
+			if p {
+				pos = append(pos, s)
+			}
+		}
+		wc, wf := bestCutRef(ref, len(pos))
+		if c, f := bestCut(v, pos); c != wc || f != wf {
+			t.Fatalf("trial %d: cut %g F1 %g, reference %g %g", trial, c, f, wc, wf)
+		}
 	}
 }
 

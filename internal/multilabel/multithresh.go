@@ -1,7 +1,6 @@
 package multilabel
 
 import (
-	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -99,13 +98,6 @@ func (f *ovrFit) thresholds(settings []setting) (best thresholdSet, won setting,
 	return best, won, all, runnerUp, nil
 }
 
-// scored is one document's log-probability for a label and whether the
-// label is the document's.
-type scored struct {
-	s   float64
-	pos bool
-}
-
 // cut learns the thresholds (as log-probabilities) from the n×L scores.
 func (f *ovrFit) cut(scores []float64) thresholdSet {
 	n, L := len(f.sets), f.labels
@@ -117,19 +109,25 @@ func (f *ovrFit) cut(scores []float64) thresholdSet {
 			positives[l]++
 		}
 	}
-	all := make([]scored, n*L)
+	all := slices.Clone(scores)
+	pos := make([]float64, 0, sumInts(positives))
 	for p, s := range scores {
-		all[p] = scored{s, isPos[p]}
+		if isPos[p] {
+			pos = append(pos, s)
+		}
 	}
-	global, _ := bestCut(all, sumInts(positives)) // sorts all
+	global, _ := bestCut(all, pos) // sorts both
 	th := thresholdSet{probs: make([]float64, L)}
 	own := make([]bool, L)
 	parallel.For(L, 0, func(l int) {
-		col := make([]scored, n)
+		col, pos := make([]float64, n), make([]float64, 0, positives[l])
 		for i := range n {
-			col[i] = scored{scores[i*L+l], isPos[i*L+l]}
+			col[i] = scores[i*L+l]
+			if isPos[i*L+l] {
+				pos = append(pos, col[i])
+			}
 		}
-		t, f1 := bestCut(col, positives[l])
+		t, f1 := bestCut(col, pos)
 		own[l] = positives[l] >= f.mc.minPositives() && f1 >= minF1
 		th.probs[l] = t
 		if !own[l] {
@@ -151,26 +149,32 @@ func (f *ovrFit) cut(scores []float64) thresholdSet {
 	return th
 }
 
-// bestCut returns the score cut that maximizes F1 over v (reordered), which
-// holds positives positive entries, and that F1: halfway between the last
-// score kept and the next lower one.
-func bestCut(v []scored, positives int) (float64, float64) {
-	slices.SortFunc(v, func(a, b scored) int { return cmp.Compare(b.s, a.s) })
-	if len(v) == 0 || positives == 0 {
+// bestCut returns the score cut that maximizes F1 over the scores v, of
+// which pos are the positive entries' (both reordered), and that F1:
+// halfway between the last score kept and the next lower one.
+func bestCut(v, pos []float64) (float64, float64) {
+	slices.Sort(v)
+	slices.Sort(pos)
+	if len(v) == 0 || len(pos) == 0 {
 		return math.Inf(1), 0
 	}
-	bestF1, cut, tp := -1.0, v[0].s+1, 0
-	for k, e := range v {
-		tp += tally.BoolInt(e.pos)
-		if k+1 < len(v) && v[k+1].s == e.s {
+	bestF1, cut := -1.0, v[len(v)-1]+1
+	above := len(pos) // pos[above:] reach the score
+	for k := len(v) - 1; k >= 0; k-- {
+		s := v[k]
+		if k > 0 && v[k-1] == s {
 			continue // a cut falls between distinct scores
 		}
-		if f1 := 2 * float64(tp) / float64(k+1+positives); f1 > bestF1 {
+		for above > 0 && pos[above-1] >= s {
+			above--
+		}
+		tp, kept := len(pos)-above, len(v)-k
+		if f1 := 2 * float64(tp) / float64(kept+len(pos)); f1 > bestF1 {
 			bestF1 = f1
-			if k+1 < len(v) {
-				cut = (e.s + v[k+1].s) / 2
+			if k > 0 {
+				cut = (s + v[k-1]) / 2
 			} else {
-				cut = e.s - 1
+				cut = s - 1
 			}
 		}
 	}

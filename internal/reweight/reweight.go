@@ -142,7 +142,7 @@ func Less(dst, all, part *compact.Counts) (*compact.Counts, error) {
 	F := all.Features
 	d := cmp.Or(dst, &compact.Counts{})
 	*d = compact.Counts{Classes: all.Classes, Features: F, ClassCount: resize(d.ClassCount, all.Classes), Ptr: resize(d.Ptr, F+1),
-		Class: d.Class[:0], Count: d.Count[:0]}
+		Class: resize(d.Class, len(all.Class))[:0], Count: resize(d.Count, len(all.Count))[:0]}
 	for c, v := range all.ClassCount {
 		d.ClassCount[c] = max(v-part.ClassCount[c], 0)
 	}
