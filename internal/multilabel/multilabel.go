@@ -362,7 +362,6 @@ type ovrFit struct {
 	labels int
 	mc     Config
 	all    ovrCounts
-	table  []float64 // reweight.Task.Table, shared by the reweightings
 	// foldGain's memory: a fold's weights, its gains, the others' gains;
 	// foldLin is thresholds' for a fold's model.
 	foldWeights       []float64

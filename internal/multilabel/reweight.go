@@ -121,7 +121,6 @@ func (f *ovrFit) task(in func(i int) bool, alpha float64, c *ovrCounts) reweight
 		Row:      func(i int) ([]int32, []float64) { return f.X.Row(i) },
 		Holds:    func(i, l int) bool { return slices.Contains(f.sets[i], int32(l)) },
 		LogProbs: func(jll []float64) { logScores(ComplementScore, jll) },
-		Table:    &f.table,
 	}
 	if c != nil {
 		t.Fit = func(dst *compact.Linear, gain *compact.Counts) (*compact.Linear, error) {

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/textnb/textnb/internal/check"
 	"github.com/textnb/textnb/internal/compact"
 	"github.com/textnb/textnb/internal/parallel"
-	"github.com/textnb/textnb/internal/tally"
 )
 
 // Task is a corpus to reweight and the model that scores it.
@@ -34,9 +32,6 @@ type Task struct {
 	// it (Multinomial NB: Su et al.'s update of the true class) instead of
 	// to the rests of the classes that took probability from i.
 	Own func(i int) int
-	// Table, if long enough, is the zeroed memory that Gains sums the
-	// gains in, and leaves zeroed, for a caller that reweights again.
-	Table *[]float64
 	// Weights, if not nil, is set to the weights that Gains's passes
 	// gave: document Docs[k]'s for class c at k·Classes+c. Sum adds a
 	// subset's rows up again by them.
@@ -61,20 +56,8 @@ func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
 	uniform := 1 / float64(K)
 	var gain *compact.Counts
 	var lin *compact.Linear // the pass's model, whose memory the next reuses
-	acc := t.denseTable()   // the dense sums of gainDense, kept between passes
-	// The documents are scored in parts, a part's columns at a time.
-	type part struct {
-		lo, hi      int
-		cols        columns
-		jll, sx, sb []float64
-	}
-	n := len(t.Docs)
-	parts := make([]part, min(2*parallel.Workers(0), max(1, n/64)))
-	parallel.For(len(parts), 0, func(q int) {
-		lo, hi := q*n/len(parts), (q+1)*n/len(parts)
-		parts[q] = part{lo: lo, hi: hi, jll: make([]float64, (hi-lo)*K), sx: make([]float64, hi-lo), sb: make([]float64, hi-lo),
-			cols: newColumns(t.Features, hi-lo, func(k int) ([]int32, []float64) { return t.Row(t.Docs[lo+k]) })}
-	})
+	parts := t.parts(true)
+	var scratch gainScratch // the column sums' memory, kept between passes
 	for range passes {
 		var err error
 		if lin, err = t.Fit(lin, gain); err != nil {
@@ -98,8 +81,8 @@ func Gains(t Task, passes int, rate float64) (*compact.Counts, error) {
 				}
 			}
 		})
-		if acc != nil {
-			gain, err = t.gainDense(gain, acc, w) // the last gains are spent
+		if t.Own == nil {
+			gain, err = t.gainColumns(gain, parts, w, &scratch) // the last gains are spent
 		} else {
 			gain, err = t.gain(w)
 		}
@@ -124,8 +107,8 @@ func Sum(dst *compact.Counts, t Task, w []float64) (*compact.Counts, error) {
 	if len(w) != len(t.Docs)*K {
 		return nil, fmt.Errorf("%w: %d weights for %d documents × %d classes", check.ErrShape, len(w), len(t.Docs), K)
 	}
-	if acc := t.denseTable(); acc != nil {
-		return t.gainDense(dst, acc, w)
+	if t.Own == nil {
+		return t.gainColumns(dst, t.parts(false), w, &gainScratch{})
 	}
 	return t.gain(w)
 }
@@ -167,21 +150,26 @@ func Less(dst, all, part *compact.Counts) (*compact.Counts, error) {
 	return d, nil
 }
 
-// denseTable returns the zeroed table that gainDense sums in, from
-// t.Table if it has room, or nil where the gains are summed by gain (Own,
-// or a table above maxDenseGain).
-func (t Task) denseTable() []float64 {
-	n := t.Classes * t.Features
-	if t.Own != nil || n > maxDenseGain {
-		return nil
-	}
-	if t.Table == nil {
-		return make([]float64, n)
-	}
-	if len(*t.Table) < n {
-		*t.Table = make([]float64, n)
-	}
-	return (*t.Table)[:n]
+// part is a range of Docs, lo to hi, by columns, with the buffers that
+// scoring them needs.
+type part struct {
+	lo, hi      int
+	cols        columns
+	jll, sx, sb []float64
+}
+
+// parts splits Docs into parts, by columns, with scoring buffers if score.
+func (t Task) parts(score bool) []part {
+	n, K := len(t.Docs), t.Classes
+	parts := make([]part, min(2*parallel.Workers(0), max(1, n/64)))
+	parallel.For(len(parts), 0, func(q int) {
+		lo, hi := q*n/len(parts), (q+1)*n/len(parts)
+		parts[q] = part{lo: lo, hi: hi, cols: newColumns(t.Features, hi-lo, func(k int) ([]int32, []float64) { return t.Row(t.Docs[lo+k]) })}
+		if score {
+			parts[q].jll, parts[q].sx, parts[q].sb = make([]float64, (hi-lo)*K), make([]float64, hi-lo), make([]float64, hi-lo)
+		}
+	})
+	return parts
 }
 
 // gain sums the rows of Docs weighted by w (len(Docs)×K), per class whose
@@ -215,87 +203,103 @@ func (t Task) gain(w []float64) (*compact.Counts, error) {
 	return g, err
 }
 
-// maxDenseGain bounds the cells of gainDense's table (64 MB).
-const maxDenseGain = 8 << 20
+// gainScratch is gainColumns' memory: the classes that gain each document
+// (from start[k] for Docs[k]), and each range of features' cells.
+type gainScratch struct {
+	start  []int
+	gains  []uint16
+	weight []float64 // beside gains: the weights, in cache together
+	ranges []cells
+}
 
-// gainDense returns what gain does, in dst's memory if dst is not nil,
-// summing into acc, a zeroed Features×K table that it leaves zeroed: each cell adds its documents' weighted
-// values in document order, as gain's per-class sums do, so the counts
-// are the same bit for bit. A document's row is read once for all the
-// classes that gain it, and each of its features' classes share a cache
-// line; gain reads it once per class and transposes the sums.
-func (t Task) gainDense(dst *compact.Counts, acc, w []float64) (*compact.Counts, error) {
-	K, F := t.Classes, t.Features
+// cells are some features' gain cells, feature by feature.
+type cells struct {
+	class []uint16
+	count []float64
+}
+
+// gainColumns returns what gain does, in dst's memory if dst is not nil,
+// from Docs by columns (parts, as t.parts makes them): each range of
+// features is summed on a core of its own, a feature at a time, its cells
+// in a row of K sums. Each cell adds its documents' weighted values in
+// document order, as gain's per-class sums do, so the counts are the same
+// bit for bit; reading by feature, the sums stay in cache where reading a
+// document at a time would scatter them over a Features×K table.
+func (t Task) gainColumns(dst *compact.Counts, parts []part, w []float64, s *gainScratch) (*compact.Counts, error) {
+	K, F, n := t.Classes, t.Features, len(t.Docs)
+	ranges := min(4*parallel.Workers(0), max(1, F))
+	if len(s.ranges) < ranges {
+		s.ranges = make([]cells, ranges)
+	}
+	if dst != nil && len(dst.Ptr) == F+1 { // room for a range's cells as many again as dst's and a quarter
+		for r := range ranges {
+			m := dst.Ptr[(r+1)*F/ranges] - dst.Ptr[r*F/ranges]
+			if out := &s.ranges[r]; cap(out.class) < m {
+				out.class, out.count = make([]uint16, 0, m+m/4), make([]float64, 0, m+m/4)
+			}
+		}
+	}
 	g := cmp.Or(dst, &compact.Counts{})
 	*g = compact.Counts{Classes: K, Features: F, ClassCount: resize(g.ClassCount, K), Ptr: resize(g.Ptr, F+1),
 		Class: g.Class[:0], Count: g.Count[:0]}
 	clear(g.ClassCount)
-	gainer := make([]int, 0, len(t.Docs)) // the documents that some class gains, by k
-	start := make([]int, 1, len(t.Docs)+1)
-	var gains []uint16 // the classes that gain them, from start[r] for the r-th
-	for k := range t.Docs {
+	s.start, s.gains, s.weight = resize(s.start, n+1), s.gains[:0], s.weight[:0]
+	s.start[0] = 0
+	for k := range n {
 		for c, v := range w[k*K : (k+1)*K] {
 			if v > 0 {
-				gains = append(gains, uint16(c))
+				s.gains, s.weight = append(s.gains, uint16(c)), append(s.weight, v)
 				g.ClassCount[c]++
 			}
 		}
-		if len(gains) > start[len(start)-1] {
-			gainer, start = append(gainer, k), append(start, len(gains))
-		}
+		s.start[k+1] = len(s.gains)
 	}
-	// Each part sums the cells of a range of features, so a cell's sum
-	// still adds its documents in order; rows' columns increase.
-	parts := min(4*parallel.Workers(0), max(1, F))
+	errs := make([]error, ranges)
 	g.Ptr[0] = 0
-	parallel.For(parts, 0, func(part int) {
-		lo, hi := part*F/parts, (part+1)*F/parts
-		for r, k := range gainer {
-			wk := w[k*K : (k+1)*K]
-			idx, val := t.Row(t.Docs[k])
-			p, _ := slices.BinarySearch(idx, int32(lo))
-			for ; p < len(idx) && int(idx[p]) < hi; p++ {
-				row := acc[int(idx[p])*K : int(idx[p])*K+K]
-				for _, c := range gains[start[r]:start[r+1]] {
-					if x := wk[c] * val[p]; x != 0 {
-						row[c] += x
+	parallel.For(ranges, 0, func(r int) {
+		lo, hi := r*F/ranges, (r+1)*F/ranges
+		out := &s.ranges[r]
+		out.class, out.count = out.class[:0], out.count[:0]
+		row := make([]float64, K)
+		for j := lo; j < hi; j++ {
+			for q := range parts {
+				p := &parts[q]
+				for e := p.cols.ptr[j]; e < p.cols.ptr[j+1]; e++ {
+					k, v := p.lo+int(p.cols.doc[e]), p.cols.val[e]
+					wk := s.weight[s.start[k]:s.start[k+1]]
+					for i, c := range s.gains[s.start[k]:s.start[k+1]] {
+						if x := wk[i] * v; x != 0 {
+							row[c] += x
+						}
 					}
 				}
 			}
-		}
-		for j := lo; j < hi; j++ {
-			n := 0
-			for _, v := range acc[j*K : (j+1)*K] {
-				n += tally.BoolInt(v != 0)
-			}
-			g.Ptr[j+1] = n
-		}
-	})
-	for j := range F {
-		g.Ptr[j+1] += g.Ptr[j]
-	}
-	g.Class, g.Count = resize(g.Class, g.Ptr[F]), resize(g.Count, g.Ptr[F])
-	errs := make([]error, parts)
-	parallel.For(parts, 0, func(part int) {
-		lo, hi := part*F/parts, (part+1)*F/parts
-		for j := lo; j < hi; j++ {
-			row, q := acc[j*K:(j+1)*K], g.Ptr[j]
+			m := len(out.class)
 			for c, v := range row {
 				if v == 0 {
 					continue
 				}
-				if !check.Good(v) && errs[part] == nil {
-					errs[part] = fmt.Errorf("%w: reweighting gained %g for class %d, feature %d", check.Bad(v), v, c, j)
+				if !check.Good(v) && errs[r] == nil {
+					errs[r] = fmt.Errorf("%w: reweighting gained %g for class %d, feature %d", check.Bad(v), v, c, j)
 				}
-				g.Class[q], g.Count[q] = uint16(c), v
-				q++
+				out.class, out.count = append(out.class, uint16(c)), append(out.count, v)
+				row[c] = 0
 			}
-			clear(row)
+			g.Ptr[j+1] = len(out.class) - m
 		}
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	for j := range F {
+		g.Ptr[j+1] += g.Ptr[j]
+	}
+	g.Class, g.Count = resize(g.Class, g.Ptr[F]), resize(g.Count, g.Ptr[F])
+	parallel.For(ranges, 0, func(r int) {
+		at := g.Ptr[r*F/ranges]
+		copy(g.Class[at:], s.ranges[r].class)
+		copy(g.Count[at:], s.ranges[r].count)
+	})
 	return g, nil
 }
 

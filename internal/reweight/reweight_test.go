@@ -84,9 +84,9 @@ func TestGains(t *testing.T) {
 	}
 }
 
-// TestGainDenseIsGain checks that gainDense, the fast path, sums what gain
-// does bit for bit, and leaves its table zeroed for the next pass.
-func TestGainDenseIsGain(t *testing.T) {
+// TestGainColumnsIsGain checks that gainColumns, the fast path, sums what
+// gain does bit for bit, also in the memory of an earlier pass's counts.
+func TestGainColumnsIsGain(t *testing.T) {
 	const K, F, n = 7, 50, 200
 	rng := rand.New(rand.NewPCG(1, 2))
 	X := vectorize.NewCSR(F)
@@ -117,18 +117,16 @@ func TestGainDenseIsGain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc := make([]float64, K*F)
+	parts := task.parts(false)
+	var s gainScratch
 	var dst *compact.Counts // the second pass reuses the first's counts
 	for pass := range 2 {
-		got, err := task.gainDense(dst, acc, w)
+		got, err := task.gainColumns(dst, parts, w, &s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("pass %d: gainDense differs from gain", pass)
-		}
-		if slices.ContainsFunc(acc, func(v float64) bool { return v != 0 }) {
-			t.Fatalf("pass %d: the table is not left zeroed", pass)
+			t.Fatalf("pass %d: gainColumns differs from gain", pass)
 		}
 		dst = got
 	}
@@ -213,10 +211,8 @@ func TestLessIsTheOthersSum(t *testing.T) {
 		}
 		return t, ws
 	}
-	var table []float64 // shared, as a multi-label training shares it
 	sum := func(in func(i int) bool) *compact.Counts {
 		task, ws := sub(in)
-		task.Table = &table
 		g, err := Sum(nil, task, ws)
 		if err != nil {
 			t.Fatal(err)
