@@ -54,25 +54,20 @@ func commands() []command {
 }
 
 func main() {
-	if len(os.Args) > 1 && countsCorpus(os.Args[1]) {
-		reserveHugePages() // before the heap grows
-	}
 	if os.Getenv("GOGC") == "" {
 		tuneGC(gcPercent, gcFloor, gcCeiling) // for the life of the process
 	}
 	os.Exit(profiled(func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
 }
 
-// reserveHugePages calls adviseHugePages once in the process: at start for
-// the commands that count a corpus into large tables, before loading a
-// model of at least largeModel bytes (openClassifier). Other runs start
-// faster without the reserve, which costs an allocation and a collection.
+// reserveHugePages calls adviseHugePages once in the process, before
+// loading a model of at least largeModel bytes (openClassifier). Training
+// does not take the advice: a heap that grows and shrinks as training's
+// does makes the kernel compact memory for each huge page it faults in,
+// which cost more system time than the pages saved
+// (docs/performance.md). Other runs start faster without the reserve,
+// which costs an allocation and a collection.
 var reserveHugePages = sync.OnceFunc(func() { adviseHugePages() })
-
-// countsCorpus reports whether a command counts a corpus into large tables.
-func countsCorpus(command string) bool {
-	return command == "train" || command == "cv" || command == "stats"
-}
 
 // largeModel is the size of a model file whose tables gain from huge pages
 // more than the reserve costs (20 Newsgroups' 35 MB model loads into a heap
